@@ -1,0 +1,10 @@
+libtracetty_a_SOURCES += \
+	src/util/arena.c src/util/arena.h \
+	src/util/error.c src/util/error.h \
+	src/util/hash.c src/util/hash.h \
+	src/util/natcmp.c src/util/natcmp.h \
+	src/util/num.c src/util/num.h \
+	src/util/sort.c src/util/sort.h \
+	src/util/strtab.c src/util/strtab.h \
+	src/util/u64map.c src/util/u64map.h
+libtracetty_a_SOURCES += src/util/text.c src/util/text.h

@@ -1,0 +1,268 @@
+/* num.c - exact decimal parsing and time formatting (see num.h). */
+#include "config.h"
+
+#include "util/num.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint64_t pow10_u64[20] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+    10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+    100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+    100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
+
+int tt_parse_decimal_scaled(const char *s, size_t n, int scale, int64_t *out)
+{
+    const char *p = s, *end = s + n;
+    int neg = 0, any = 0, ndig = 0;
+    uint64_t mant = 0;
+    int64_t e10 = scale;     /* decimal exponent applied to mant */
+    int round_digit = -1;    /* first digit dropped from mant, -1 none */
+
+    if (p < end && (*p == '-' || *p == '+'))
+        neg = *p++ == '-';
+    /* integer part */
+    while (p < end && *p >= '0' && *p <= '9') {
+        int d = *p++ - '0';
+        any = 1;
+        if (ndig < 19) {
+            if (mant || d) {
+                mant = mant * 10 + (uint64_t)d;
+                ndig++;
+            }
+        } else {
+            if (round_digit < 0)
+                round_digit = d;
+            e10++;
+        }
+    }
+    if (p < end && *p == '.') {
+        p++;
+        while (p < end && *p >= '0' && *p <= '9') {
+            int d = *p++ - '0';
+            any = 1;
+            if (ndig < 19) {
+                if (mant || d) {
+                    mant = mant * 10 + (uint64_t)d;
+                    ndig++;
+                }
+                e10--;
+            } else {
+                if (round_digit < 0)
+                    round_digit = d;
+            }
+        }
+    }
+    if (!any)
+        return TT_NUM_SYNTAX;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        int eneg = 0, edig = 0;
+        int64_t ev = 0;
+        p++;
+        if (p < end && (*p == '-' || *p == '+'))
+            eneg = *p++ == '-';
+        while (p < end && *p >= '0' && *p <= '9') {
+            if (ev < 100000)
+                ev = ev * 10 + (*p - '0');
+            p++;
+            edig = 1;
+        }
+        if (!edig)
+            return TT_NUM_SYNTAX;
+        e10 += eneg ? -ev : ev;
+    }
+    if (p != end)
+        return TT_NUM_SYNTAX;
+
+    if (mant == 0) {
+        *out = 0;
+        return TT_NUM_OK;
+    }
+    if (e10 >= 0) {
+        if (e10 > 19)
+            return TT_NUM_RANGE;
+        if (round_digit >= 0) {
+            /* more than 19 significant digits scaled up: too big for int64 */
+            return TT_NUM_RANGE;
+        }
+        {
+            uint64_t r;
+            if (__builtin_mul_overflow(mant, pow10_u64[e10], &r))
+                return TT_NUM_RANGE;
+            if (neg ? r > (uint64_t)INT64_MAX + 1 : r > (uint64_t)INT64_MAX)
+                return TT_NUM_RANGE;
+            *out = neg ? (int64_t)(0 - r) : (int64_t)r;
+            return TT_NUM_OK;
+        }
+    } else {
+        /* Scale down with rounding half away from zero. Digits dropped
+         * beyond the 19th significant one cannot change the result: div
+         * is even, so r < div/2 implies r + (dropped fraction) < div/2. */
+        uint64_t q = 0;
+        int64_t k = -e10;
+        if (k <= 19) {
+            uint64_t div = pow10_u64[k], r;
+            q = mant / div;
+            r = mant % div;
+            if (r >= div - r)
+                q++;
+        } /* else |value| < 0.1: rounds to 0 */
+        if (neg ? q > (uint64_t)INT64_MAX + 1 : q > (uint64_t)INT64_MAX)
+            return TT_NUM_RANGE;
+        *out = neg ? (int64_t)(0 - q) : (int64_t)q;
+        return TT_NUM_OK;
+    }
+}
+
+int tt_parse_int64(const char *s, size_t n, int64_t *out)
+{
+    const char *p = s, *end = s + n;
+    int neg = 0;
+    uint64_t v = 0;
+    if (p < end && (*p == '-' || *p == '+'))
+        neg = *p++ == '-';
+    if (p == end)
+        return TT_NUM_SYNTAX;
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9')
+            return TT_NUM_SYNTAX;
+        if (v > (UINT64_MAX - 9) / 10)
+            return TT_NUM_RANGE;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+        return TT_NUM_RANGE;
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return TT_NUM_OK;
+}
+
+int tt_parse_double(const char *s, size_t n, double *out)
+{
+    char buf[64];
+    char *endp;
+    double v;
+    if (n == 0 || n >= sizeof buf)
+        return TT_NUM_SYNTAX;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    /* strtod accepts hex, inf and nan; the trace formats do not. */
+    for (size_t i = 0; i < n; i++) {
+        char c = buf[i];
+        if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+              c == 'e' || c == 'E'))
+            return TT_NUM_SYNTAX;
+    }
+    errno = 0;
+    v = strtod(buf, &endp);
+    if (endp != buf + n)
+        return TT_NUM_SYNTAX;
+    if (!isfinite(v))
+        return TT_NUM_RANGE;
+    *out = v;
+    return TT_NUM_OK;
+}
+
+int tt_parse_duration(const char *s, int64_t *out_ns)
+{
+    size_t n = strlen(s), numlen = n;
+    int scale = 0;
+    static const struct { const char *suffix; int scale; } units[] = {
+        {"ns", 0}, {"us", 3}, {"\xc2\xb5s", 3}, {"ms", 6}, {"s", 9},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        size_t k = strlen(units[i].suffix);
+        if (n > k && memcmp(s + n - k, units[i].suffix, k) == 0) {
+            /* "ms" must not be read as "m" + "s": suffixes are tried longest
+             * meaningful first and the number part must be numeric. */
+            numlen = n - k;
+            scale = units[i].scale;
+            break;
+        }
+    }
+    if (numlen == 0)
+        return TT_NUM_SYNTAX;
+    return tt_parse_decimal_scaled(s, numlen, scale, out_ns);
+}
+
+const char *tt_unit_name(int64_t unit_ns)
+{
+    switch (unit_ns) {
+    case 1: return "ns";
+    case 1000: return "us";
+    case 1000000: return "ms";
+    default: return "s";
+    }
+}
+
+int64_t tt_unit_for(int64_t ns)
+{
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    if (a >= 1000000000ULL)
+        return 1000000000;
+    if (a >= 1000000ULL)
+        return 1000000;
+    if (a >= 1000ULL)
+        return 1000;
+    return 1;
+}
+
+char *tt_fmt_dur_unit(char *buf, size_t n, int64_t ns, int64_t unit_ns, int decimals)
+{
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    uint64_t unit = (uint64_t)unit_ns, ip, fp, scale;
+    char frac[32];
+    int d = decimals, k;
+    if (unit == 0)
+        unit = 1;
+    if (d < 0)
+        d = 0;
+    if (d > 9)
+        d = 9;
+    while (d > 0 && pow10_u64[d] > unit)
+        d--;   /* no more decimals than the unit has ns digits */
+    scale = unit / pow10_u64[d];                /* ns per last decimal */
+    {
+        uint64_t units_total = a / scale, rem = a % scale;
+        if (rem * 2 >= scale && scale > 1)
+            units_total++;
+        ip = units_total / pow10_u64[d];
+        fp = units_total % pow10_u64[d];
+    }
+    k = d;
+    while (k > 0 && fp % 10 == 0) {
+        fp /= 10;
+        k--;
+    }
+    if (k > 0)
+        snprintf(frac, sizeof frac, ".%0*llu", k & 15, (unsigned long long)fp);
+    else
+        frac[0] = '\0';
+    snprintf(buf, n, "%s%llu%s %s", ns < 0 ? "-" : "", (unsigned long long)ip,
+             frac, tt_unit_name(unit_ns));
+    return buf;
+}
+
+char *tt_fmt_dur(char *buf, size_t n, int64_t ns, int decimals)
+{
+    return tt_fmt_dur_unit(buf, n, ns, tt_unit_for(ns), decimals);
+}
+
+char *tt_fmt_bytes(char *buf, size_t n, int64_t bytes)
+{
+    double v = (double)bytes;
+    double a = fabs(v);
+    if (a >= 1e9)
+        snprintf(buf, n, "%.2f GB", v / 1e9);
+    else if (a >= 1e6)
+        snprintf(buf, n, "%.1f MB", v / 1e6);
+    else if (a >= 1e3)
+        snprintf(buf, n, "%.1f KB", v / 1e3);
+    else
+        snprintf(buf, n, "%lld B", (long long)bytes);
+    return buf;
+}
