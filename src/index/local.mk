@@ -1,0 +1,2 @@
+libtracetty_a_SOURCES += \
+	src/index/index.c src/index/index.h

@@ -1,0 +1,423 @@
+/* input.c - decompressing byte stream over a file, stdin or memory
+ * (see input.h). */
+#include "config.h"
+
+#include "io/input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#define RAW_CHUNK ((size_t)1 << 20)
+
+struct tt_input {
+    char                *path;
+    int                  fd;          /* -1 in memory mode */
+    int                  is_regular;
+    const unsigned char *mem;         /* memory mode source (borrowed) */
+    size_t               mem_len, mem_pos;
+
+    tt_compression comp;
+    unsigned char *raw;               /* compressed (or plain) bytes read ahead */
+    size_t         raw_cap, raw_len, raw_pos;
+    int            raw_eof;
+
+    z_stream       zs;
+    int            zs_live;
+    int            gz_member_done;    /* between gzip members */
+    ZSTD_DStream  *zd;
+    size_t         zstd_hint;         /* last ZSTD_decompressStream result */
+
+    unsigned char *peek;              /* decompressed look-ahead */
+    size_t         peek_len, peek_pos, peek_cap;
+
+    int64_t file_size, file_pos, data_pos;
+    int     truncated, done;
+};
+
+static int input_alloc(const char *path, tt_input **out, tt_error *err)
+{
+    tt_input *in = calloc(1, sizeof *in);
+    if (!in || !(in->path = strdup(path))) {
+        free(in);
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    in->fd = -1;
+    in->file_size = -1;
+    in->raw_cap = RAW_CHUNK;
+    in->raw = malloc(in->raw_cap);
+    if (!in->raw) {
+        free(in->path);
+        free(in);
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    *out = in;
+    return 0;
+}
+
+/* Read more source bytes into in->raw (after compacting). Returns bytes
+ * added, 0 at end of file, -1 on error. */
+static ssize_t raw_fill(tt_input *in, tt_error *err)
+{
+    ssize_t got;
+    if (in->raw_eof)
+        return 0;
+    if (in->raw_pos > 0) {
+        memmove(in->raw, in->raw + in->raw_pos, in->raw_len - in->raw_pos);
+        in->raw_len -= in->raw_pos;
+        in->raw_pos = 0;
+    }
+    if (in->raw_len == in->raw_cap)
+        return 0;   /* caller must consume first */
+    if (in->fd < 0) {
+        size_t k = in->mem_len - in->mem_pos;
+        if (k > in->raw_cap - in->raw_len)
+            k = in->raw_cap - in->raw_len;
+        memcpy(in->raw + in->raw_len, in->mem + in->mem_pos, k);
+        in->mem_pos += k;
+        got = (ssize_t)k;
+    } else {
+        do
+            got = read(in->fd, in->raw + in->raw_len, in->raw_cap - in->raw_len);
+        while (got < 0 && errno == EINTR);
+        if (got < 0) {
+            tt_error_set(err, TT_ERR_IO, "read error: %s", strerror(errno));
+            return -1;
+        }
+    }
+    if (got == 0)
+        in->raw_eof = 1;
+    in->raw_len += (size_t)got;
+    in->file_pos += got;
+    return got;
+}
+
+static int input_detect(tt_input *in, tt_error *err)
+{
+    while (in->raw_len - in->raw_pos < 4 && !in->raw_eof)
+        if (raw_fill(in, err) < 0)
+            return -1;
+    if (in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
+        in->raw[in->raw_pos + 1] == 0x8b) {
+        in->comp = TT_COMP_GZIP;
+        /* 15 + 16: gzip wrapper only; members are restarted by hand */
+        if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
+            return tt_error_set(err, TT_ERR_NOMEM, "cannot initialise zlib");
+        in->zs_live = 1;
+    } else if (in->raw_len - in->raw_pos >= 4 && in->raw[in->raw_pos] == 0x28 &&
+               in->raw[in->raw_pos + 1] == 0xb5 && in->raw[in->raw_pos + 2] == 0x2f &&
+               in->raw[in->raw_pos + 3] == 0xfd) {
+        in->comp = TT_COMP_ZSTD;
+        in->zd = ZSTD_createDStream();
+        if (!in->zd || ZSTD_isError(ZSTD_initDStream(in->zd)))
+            return tt_error_set(err, TT_ERR_NOMEM, "cannot initialise zstd");
+    } else {
+        in->comp = TT_COMP_NONE;
+    }
+    return 0;
+}
+
+int tt_input_open(const char *path, tt_input **out, tt_error *err)
+{
+    tt_input *in;
+    struct stat st;
+    *out = NULL;
+    if (input_alloc(path, &in, err))
+        return -1;
+    if (strcmp(path, "-") == 0) {
+        in->fd = STDIN_FILENO;
+    } else {
+        do
+            in->fd = open(path, O_RDONLY | O_CLOEXEC);
+        while (in->fd < 0 && errno == EINTR);
+        if (in->fd < 0) {
+            tt_error_set(err, TT_ERR_IO, "cannot open: %s", strerror(errno));
+            tt_input_close(in);
+            return -1;
+        }
+    }
+    if (fstat(in->fd, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            tt_error_set(err, TT_ERR_IO, "is a directory, not a trace file");
+            tt_input_close(in);
+            return -1;
+        }
+        if (S_ISREG(st.st_mode)) {
+            in->is_regular = 1;
+            in->file_size = (int64_t)st.st_size;
+        }
+    }
+#ifdef POSIX_FADV_SEQUENTIAL
+    if (in->is_regular)
+        (void)posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    if (input_detect(in, err)) {
+        tt_input_close(in);
+        return -1;
+    }
+    *out = in;
+    return 0;
+}
+
+int tt_input_open_mem(const void *data, size_t n, tt_input **out, tt_error *err)
+{
+    tt_input *in;
+    *out = NULL;
+    if (input_alloc("<memory>", &in, err))
+        return -1;
+    in->mem = data;
+    in->mem_len = n;
+    in->file_size = (int64_t)n;
+    if (input_detect(in, err)) {
+        tt_input_close(in);
+        return -1;
+    }
+    *out = in;
+    return 0;
+}
+
+void tt_input_close(tt_input *in)
+{
+    if (!in)
+        return;
+    if (in->fd > STDERR_FILENO)
+        close(in->fd);
+    if (in->zs_live)
+        inflateEnd(&in->zs);
+    ZSTD_freeDStream(in->zd);
+    free(in->raw);
+    free(in->peek);
+    free(in->path);
+    free(in);
+}
+
+/* After a gzip member ended: decide whether another member follows. */
+static int gzip_next_member(tt_input *in, tt_error *err)
+{
+    while (in->raw_len - in->raw_pos < 2 && !in->raw_eof)
+        if (raw_fill(in, err) < 0)
+            return -1;
+    if (in->raw_len == in->raw_pos) {
+        in->done = 1;
+        return 0;
+    }
+    if (in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
+        in->raw[in->raw_pos + 1] == 0x8b) {
+        inflateReset(&in->zs);
+        in->gz_member_done = 0;
+        return 0;
+    }
+    /* Zero padding after the last member (tape/blocked writers) is fine. */
+    for (;;) {
+        size_t i;
+        for (i = in->raw_pos; i < in->raw_len; i++)
+            if (in->raw[i] != 0)
+                return tt_error_set(err, TT_ERR_FORMAT,
+                                    "unexpected data after the end of the gzip stream");
+        in->raw_pos = in->raw_len;
+        if (in->raw_eof)
+            break;
+        if (raw_fill(in, err) < 0)
+            return -1;
+    }
+    in->done = 1;
+    return 0;
+}
+
+static ssize_t read_gzip(tt_input *in, unsigned char *buf, size_t n, tt_error *err)
+{
+    size_t produced = 0;
+    while (produced == 0 && !in->done) {
+        int rc;
+        if (in->gz_member_done) {
+            if (gzip_next_member(in, err))
+                return -1;
+            continue;
+        }
+        if (in->raw_pos == in->raw_len && !in->raw_eof)
+            if (raw_fill(in, err) < 0)
+                return -1;
+        in->zs.next_in = in->raw + in->raw_pos;
+        in->zs.avail_in = (uInt)(in->raw_len - in->raw_pos);
+        in->zs.next_out = buf + produced;
+        in->zs.avail_out = (uInt)(n - produced > UINT32_MAX ? UINT32_MAX : n - produced);
+        rc = inflate(&in->zs, Z_NO_FLUSH);
+        produced = (size_t)(in->zs.next_out - buf);
+        in->raw_pos = (size_t)(in->zs.next_in - in->raw);
+        if (rc == Z_STREAM_END) {
+            in->gz_member_done = 1;
+        } else if (rc == Z_BUF_ERROR || (rc == Z_OK && in->zs.avail_in == 0)) {
+            if (in->raw_eof && in->raw_pos == in->raw_len && produced == 0) {
+                in->truncated = 1;
+                in->done = 1;
+            }
+        } else if (rc != Z_OK) {
+            if (produced > 0)
+                break;   /* deliver what we have; the error repeats next call */
+            if (rc == Z_MEM_ERROR)
+                return tt_error_set(err, TT_ERR_NOMEM, "out of memory in zlib"), -1;
+            tt_error_set(err, TT_ERR_FORMAT, "corrupt gzip data near byte %lld: %s",
+                         (long long)(in->file_pos - (int64_t)(in->raw_len - in->raw_pos)),
+                         in->zs.msg ? in->zs.msg : "inflate failed");
+            return -1;
+        }
+    }
+    return (ssize_t)produced;
+}
+
+static ssize_t read_zstd(tt_input *in, unsigned char *buf, size_t n, tt_error *err)
+{
+    ZSTD_outBuffer ob = {buf, n, 0};
+    while (ob.pos == 0 && !in->done) {
+        ZSTD_inBuffer ib;
+        size_t rc;
+        if (in->raw_pos == in->raw_len) {
+            if (in->raw_eof) {
+                if (in->zstd_hint != 0)
+                    in->truncated = 1;
+                in->done = 1;
+                break;
+            }
+            if (raw_fill(in, err) < 0)
+                return -1;
+            continue;
+        }
+        ib.src = in->raw;
+        ib.size = in->raw_len;
+        ib.pos = in->raw_pos;
+        rc = ZSTD_decompressStream(in->zd, &ob, &ib);
+        in->raw_pos = ib.pos;
+        if (ZSTD_isError(rc)) {
+            if (ob.pos > 0)
+                break;
+            tt_error_set(err, TT_ERR_FORMAT, "corrupt zstd data: %s", ZSTD_getErrorName(rc));
+            return -1;
+        }
+        in->zstd_hint = rc;
+    }
+    return (ssize_t)ob.pos;
+}
+
+static ssize_t read_plain(tt_input *in, unsigned char *buf, size_t n, tt_error *err)
+{
+    size_t have = in->raw_len - in->raw_pos;
+    ssize_t got;
+    if (have > 0) {
+        if (have > n)
+            have = n;
+        memcpy(buf, in->raw + in->raw_pos, have);
+        in->raw_pos += have;
+        return (ssize_t)have;
+    }
+    if (in->raw_eof)
+        return 0;
+    if (in->fd < 0) {
+        size_t k = in->mem_len - in->mem_pos;
+        if (k > n)
+            k = n;
+        memcpy(buf, in->mem + in->mem_pos, k);
+        in->mem_pos += k;
+        in->file_pos += (int64_t)k;
+        if (k == 0)
+            in->raw_eof = 1;
+        return (ssize_t)k;
+    }
+    do
+        got = read(in->fd, buf, n);
+    while (got < 0 && errno == EINTR);
+    if (got < 0) {
+        tt_error_set(err, TT_ERR_IO, "read error: %s", strerror(errno));
+        return -1;
+    }
+    if (got == 0)
+        in->raw_eof = 1;
+    in->file_pos += got;
+    return got;
+}
+
+static ssize_t read_decoded(tt_input *in, unsigned char *buf, size_t n, tt_error *err)
+{
+    switch (in->comp) {
+    case TT_COMP_GZIP: return read_gzip(in, buf, n, err);
+    case TT_COMP_ZSTD: return read_zstd(in, buf, n, err);
+    case TT_COMP_NONE: break;
+    }
+    return read_plain(in, buf, n, err);
+}
+
+ssize_t tt_input_read(tt_input *in, void *buf, size_t n, tt_error *err)
+{
+    ssize_t got;
+    if (n == 0)
+        return 0;
+    if (in->peek_pos < in->peek_len) {
+        size_t k = in->peek_len - in->peek_pos;
+        if (k > n)
+            k = n;
+        memcpy(buf, in->peek + in->peek_pos, k);
+        in->peek_pos += k;
+        return (ssize_t)k;
+    }
+    got = read_decoded(in, buf, n, err);
+    if (got > 0)
+        in->data_pos += got;
+    return got;
+}
+
+int tt_input_peek(tt_input *in, size_t want, const unsigned char **p, size_t *n,
+                  tt_error *err)
+{
+    if (in->peek_pos > 0) {
+        memmove(in->peek, in->peek + in->peek_pos, in->peek_len - in->peek_pos);
+        in->peek_len -= in->peek_pos;
+        in->peek_pos = 0;
+    }
+    if (want > in->peek_cap) {
+        unsigned char *np = realloc(in->peek, want);
+        if (!np)
+            return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+        in->peek = np;
+        in->peek_cap = want;
+    }
+    while (in->peek_len < want) {
+        ssize_t got = read_decoded(in, in->peek + in->peek_len, want - in->peek_len, err);
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            break;
+        in->peek_len += (size_t)got;
+        in->data_pos += got;
+    }
+    *p = in->peek;
+    *n = in->peek_len;
+    return 0;
+}
+
+tt_compression tt_input_compression(const tt_input *in) { return in->comp; }
+
+const char *tt_input_compression_name(const tt_input *in)
+{
+    switch (in->comp) {
+    case TT_COMP_GZIP: return "gzip";
+    case TT_COMP_ZSTD: return "zstd";
+    case TT_COMP_NONE: break;
+    }
+    return "none";
+}
+
+int64_t tt_input_file_size(const tt_input *in) { return in->file_size; }
+int64_t tt_input_file_pos(const tt_input *in) { return in->file_pos; }
+int64_t tt_input_data_pos(const tt_input *in) { return in->data_pos; }
+int tt_input_truncated(const tt_input *in) { return in->truncated; }
+const char *tt_input_path(const tt_input *in) { return in->path; }
+
+int tt_input_is_plain_file(const tt_input *in)
+{
+    return in->is_regular && in->comp == TT_COMP_NONE && in->fd >= 0 &&
+           strcmp(in->path, "-") != 0;
+}

@@ -1,0 +1,271 @@
+/* args.c - compressed argument blocks (see args.h).
+ *
+ * Record layout inside a block: varint(alen) args varint(elen) extra.
+ * A block is compressed once it reaches BLOCK_TARGET raw bytes; blocks that
+ * do not shrink are kept raw.
+ */
+#include "config.h"
+
+#include "model/args.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#define BLOCK_TARGET ((size_t)64 << 10)
+#define ARGS_ZSTD_LEVEL 1
+
+typedef struct args_block {
+    uint32_t       first;      /* handle of the first record */
+    uint32_t       count;      /* records */
+    uint32_t       raw_size;
+    uint32_t       stored;     /* bytes in data */
+    unsigned char *data;       /* zstd frame, or raw when stored == raw_size */
+} args_block;
+
+struct tt_args {
+    args_block    *blocks;
+    uint32_t       n_blocks, cap_blocks;
+    unsigned char *cur;        /* block being filled */
+    size_t         cur_len, cur_cap;
+    uint32_t       cur_first, cur_count;
+    uint32_t       next;       /* next handle */
+    uint64_t       raw_total;
+    size_t         held;
+    ZSTD_CCtx     *cctx;
+};
+
+tt_args *tt_args_new(void)
+{
+    tt_args *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->next = 1;
+    a->cur_first = 1;
+    return a;
+}
+
+void tt_args_free(tt_args *a)
+{
+    if (!a)
+        return;
+    for (uint32_t i = 0; i < a->n_blocks; i++)
+        free(a->blocks[i].data);
+    free(a->blocks);
+    free(a->cur);
+    ZSTD_freeCCtx(a->cctx);
+    free(a);
+}
+
+static int args_flush(tt_args *a)
+{
+    args_block b;
+    size_t bound, csize;
+    if (a->cur_count == 0)
+        return 0;
+    if (a->n_blocks == a->cap_blocks) {
+        uint32_t nc = a->cap_blocks ? a->cap_blocks * 2 : 64;
+        args_block *nb = realloc(a->blocks, nc * sizeof *nb);
+        if (!nb)
+            return -1;
+        a->blocks = nb;
+        a->cap_blocks = nc;
+    }
+    if (!a->cctx && !(a->cctx = ZSTD_createCCtx()))
+        return -1;
+    bound = ZSTD_compressBound(a->cur_len);
+    b.data = malloc(bound);
+    if (!b.data)
+        return -1;
+    csize = ZSTD_compressCCtx(a->cctx, b.data, bound, a->cur, a->cur_len, ARGS_ZSTD_LEVEL);
+    if (ZSTD_isError(csize) || csize >= a->cur_len) {
+        memcpy(b.data, a->cur, a->cur_len);
+        csize = a->cur_len;
+    }
+    {
+        unsigned char *shrunk = realloc(b.data, csize ? csize : 1);
+        if (shrunk)
+            b.data = shrunk;
+    }
+    b.first = a->cur_first;
+    b.count = a->cur_count;
+    b.raw_size = (uint32_t)a->cur_len;
+    b.stored = (uint32_t)csize;
+    a->blocks[a->n_blocks++] = b;
+    a->held += csize;
+    a->cur_first += a->cur_count;
+    a->cur_count = 0;
+    a->cur_len = 0;
+    return 0;
+}
+
+static size_t put_varint(unsigned char *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (unsigned char)v;
+    return n;
+}
+
+static const unsigned char *get_varint(const unsigned char *p, const unsigned char *end,
+                                       uint64_t *v)
+{
+    uint64_t x = 0;
+    int shift = 0;
+    while (p < end && shift < 63) {
+        unsigned char c = *p++;
+        x |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) {
+            *v = x;
+            return p;
+        }
+        shift += 7;
+    }
+    return NULL;
+}
+
+uint32_t tt_args_add(tt_args *a, const char *args, size_t alen, const char *extra,
+                     size_t elen)
+{
+    size_t need;
+    if (alen == 0 && elen == 0)
+        return 0;
+    if (a->next == UINT32_MAX || alen > UINT32_MAX / 4 || elen > UINT32_MAX / 4)
+        return 0;
+    need = alen + elen + 20;
+    if (a->cur_len > 0 && a->cur_len + need > BLOCK_TARGET && args_flush(a))
+        return 0;
+    if (a->cur_len + need > a->cur_cap) {
+        size_t nc = a->cur_cap ? a->cur_cap : BLOCK_TARGET + 64;
+        unsigned char *nb;
+        while (nc < a->cur_len + need)
+            nc *= 2;
+        nb = realloc(a->cur, nc);
+        if (!nb)
+            return 0;
+        a->cur = nb;
+        a->cur_cap = nc;
+    }
+    a->cur_len += put_varint(a->cur + a->cur_len, alen);
+    memcpy(a->cur + a->cur_len, args, alen);
+    a->cur_len += alen;
+    a->cur_len += put_varint(a->cur + a->cur_len, elen);
+    if (elen)
+        memcpy(a->cur + a->cur_len, extra, elen);
+    a->cur_len += elen;
+    a->cur_count++;
+    a->raw_total += alen + elen;
+    if (a->cur_len >= BLOCK_TARGET && args_flush(a)) {
+        /* the record is in the unflushed block and still readable */
+    }
+    return a->next++;
+}
+
+int tt_args_seal(tt_args *a)
+{
+    if (args_flush(a))
+        return -1;
+    /* the fill buffer is not needed for reading any more */
+    free(a->cur);
+    a->cur = NULL;
+    a->cur_cap = 0;
+    ZSTD_freeCCtx(a->cctx);
+    a->cctx = NULL;
+    return 0;
+}
+
+uint32_t tt_args_count(const tt_args *a) { return a->next - 1; }
+uint64_t tt_args_raw_bytes(const tt_args *a) { return a->raw_total; }
+
+size_t tt_args_memory(const tt_args *a)
+{
+    return a->held + a->cur_cap + (size_t)a->cap_blocks * sizeof(args_block);
+}
+
+void tt_args_reader_init(tt_args_reader *r, const tt_args *store)
+{
+    r->store = store;
+    r->block = 0;
+    r->buf = NULL;
+    r->cap = 0;
+}
+
+void tt_args_reader_fini(tt_args_reader *r)
+{
+    free(r->buf);
+    r->buf = NULL;
+    r->cap = 0;
+    r->block = 0;
+}
+
+int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *alen,
+                 const char **extra, size_t *elen)
+{
+    const tt_args *a = r->store;
+    const unsigned char *p, *end;
+    uint32_t skip;
+    if (!a || handle == 0 || handle >= a->next)
+        return -1;
+    if (handle >= a->cur_first) {
+        /* still in the block being filled */
+        p = a->cur;
+        end = a->cur + a->cur_len;
+        skip = handle - a->cur_first;
+    } else {
+        uint32_t lo = 0, hi = a->n_blocks, bi;
+        const args_block *b;
+        while (hi - lo > 1) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (a->blocks[mid].first <= handle)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        bi = lo;
+        b = &a->blocks[bi];
+        if (r->block != bi + 1) {
+            if (r->cap < b->raw_size) {
+                unsigned char *nb = realloc(r->buf, b->raw_size);
+                if (!nb)
+                    return -1;
+                r->buf = nb;
+                r->cap = b->raw_size;
+            }
+            if (b->stored == b->raw_size) {
+                memcpy(r->buf, b->data, b->raw_size);
+            } else {
+                size_t got = ZSTD_decompress(r->buf, b->raw_size, b->data, b->stored);
+                if (ZSTD_isError(got) || got != b->raw_size) {
+                    r->block = 0;
+                    return -1;
+                }
+            }
+            r->block = bi + 1;
+        }
+        p = r->buf;
+        end = r->buf + b->raw_size;
+        skip = handle - b->first;
+    }
+    for (;;) {
+        uint64_t la, le;
+        const unsigned char *ta, *te;
+        if (!(p = get_varint(p, end, &la)) || la > (uint64_t)(end - p))
+            return -1;
+        ta = p;
+        p += la;
+        if (!(p = get_varint(p, end, &le)) || le > (uint64_t)(end - p))
+            return -1;
+        te = p;
+        p += le;
+        if (skip-- == 0) {
+            *args = (const char *)ta;
+            *alen = (size_t)la;
+            *extra = (const char *)te;
+            *elen = (size_t)le;
+            return 0;
+        }
+    }
+}

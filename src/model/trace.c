@@ -1,0 +1,920 @@
+/* trace.c - trace model: builder and finalize (see trace.h). */
+#include "config.h"
+
+#include "model/trace.h"
+
+#include "index/index.h"
+#include "util/hash.h"
+#include "util/natcmp.h"
+#include "util/sort.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ life */
+
+tt_trace *tt_trace_new(void)
+{
+    tt_trace *tr = calloc(1, sizeof *tr);
+    if (!tr)
+        return NULL;
+    tr->strings = tt_strtab_new();
+    tr->args = tt_args_new();
+    tr->attrs = tt_attrs_new();
+    tr->meta = cJSON_CreateObject();
+    tr->rank = -1;
+    tr->format = "unknown";
+    tr->compression = "none";
+    if (!tr->strings || !tr->args || !tr->attrs || !tr->meta) {
+        tt_trace_free(tr);
+        return NULL;
+    }
+    return tr;
+}
+
+void tt_trace_free(tt_trace *tr)
+{
+    if (!tr)
+        return;
+    for (uint32_t i = 0; i < tr->n_lanes; i++) {
+        free(tr->lanes[i].ev);
+        free(tr->lanes[i].open);
+    }
+    for (uint32_t i = 0; i < tr->n_counters; i++) {
+        free(tr->counters[i].t);
+        free(tr->counters[i].v);
+    }
+    free(tr->lanes);
+    free(tr->groups);
+    free(tr->counters);
+    free(tr->flows);
+    free(tr->flows_by_to);
+    free(tr->flow_points);
+    free(tr->phases);
+    free(tr->source);
+    cJSON_Delete(tr->meta);
+    tt_strtab_free(tr->strings);
+    tt_args_free(tr->args);
+    tt_attrs_free(tr->attrs);
+    free(tr);
+}
+
+/* Grow *arr (element size sz) so that index n is valid. */
+static int grow(void **arr, size_t sz, size_t n, size_t *cap, size_t min_cap)
+{
+    size_t nc;
+    void *na;
+    if (n < *cap)
+        return 0;
+    nc = *cap ? *cap * 2 : min_cap;
+    while (nc <= n)
+        nc *= 2;
+    na = realloc(*arr, nc * sz);
+    if (!na)
+        return -1;
+    *arr = na;
+    *cap = nc;
+    return 0;
+}
+
+static int grow32(void **arr, size_t sz, uint32_t n, uint32_t *cap, size_t min_cap)
+{
+    size_t c = *cap;
+    if (n == UINT32_MAX - 1)
+        return -1;
+    if (grow(arr, sz, n, &c, min_cap))
+        return -1;
+    *cap = c > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)c;
+    return 0;
+}
+
+/* --------------------------------------------------------------- builder */
+
+uint32_t tt_trace_intern_cstr(tt_trace *tr, const char *s)
+{
+    return tt_strtab_intern(tr->strings, s, strlen(s));
+}
+
+uint32_t tt_trace_group(tt_trace *tr, uint32_t key)
+{
+    tt_group *g;
+    /* Traces have few groups; the decoder caches the last lookup. */
+    for (uint32_t i = tr->n_groups; i-- > 0;)
+        if (tr->groups[i].key == key)
+            return i;
+    if (grow32((void **)&tr->groups, sizeof *tr->groups, tr->n_groups, &tr->cap_groups, 8))
+        return TT_NO_LANE;
+    g = &tr->groups[tr->n_groups];
+    memset(g, 0, sizeof *g);
+    g->key = key;
+    return tr->n_groups++;
+}
+
+uint32_t tt_trace_lane(tt_trace *tr, uint32_t group, uint32_t key, tt_lane_kind kind)
+{
+    tt_lane *l;
+    for (uint32_t i = tr->n_lanes; i-- > 0;) {
+        l = &tr->lanes[i];
+        if (l->group == group && l->key == key && l->kind == kind)
+            return i;
+    }
+    if (grow32((void **)&tr->lanes, sizeof *tr->lanes, tr->n_lanes, &tr->cap_lanes, 16))
+        return TT_NO_LANE;
+    l = &tr->lanes[tr->n_lanes];
+    memset(l, 0, sizeof *l);
+    l->group = group;
+    l->key = key;
+    l->kind = (uint8_t)kind;
+    return tr->n_lanes++;
+}
+
+int64_t tt_trace_push_event(tt_trace *tr, uint32_t lane)
+{
+    tt_lane *l = &tr->lanes[lane];
+    tt_event *e;
+    if (l->n == l->cap) {
+        /* Geometric growth; glibc moves big blocks with mremap, so growing
+         * a 64 MB lane does not copy it. */
+        if (l->n >= UINT32_MAX - 1 ||
+            grow((void **)&l->ev, sizeof *l->ev, l->n, &l->cap, 64))
+            return -1;
+    }
+    e = &l->ev[l->n];
+    memset(e, 0, sizeof *e);
+    e->bytes = -1;
+    return (int64_t)l->n++;
+}
+
+uint32_t tt_trace_counter(tt_trace *tr, uint32_t group, uint32_t name, uint32_t key)
+{
+    tt_counter *c;
+    for (uint32_t i = tr->n_counters; i-- > 0;) {
+        c = &tr->counters[i];
+        if (c->group == group && c->name == name && c->key == key)
+            return i;
+    }
+    if (grow32((void **)&tr->counters, sizeof *tr->counters, tr->n_counters,
+               &tr->cap_counters, 8))
+        return TT_NO_LANE;
+    c = &tr->counters[tr->n_counters];
+    memset(c, 0, sizeof *c);
+    c->group = group;
+    c->name = name;
+    c->key = key;
+    return tr->n_counters++;
+}
+
+int tt_trace_counter_push(tt_trace *tr, uint32_t counter, tt_ns t, double v)
+{
+    tt_counter *c = &tr->counters[counter];
+    if (c->n == c->cap) {
+        size_t cap_t = c->cap, cap_v = c->cap;
+        if (grow((void **)&c->t, sizeof *c->t, c->n, &cap_t, 64) ||
+            grow((void **)&c->v, sizeof *c->v, c->n, &cap_v, 64))
+            return -1;
+        c->cap = cap_t < cap_v ? cap_t : cap_v;
+    }
+    c->t[c->n] = t;
+    c->v[c->n] = v;
+    c->n++;
+    return 0;
+}
+
+int tt_trace_flow_point(tt_trace *tr, const tt_flow_point *p)
+{
+    if (grow((void **)&tr->flow_points, sizeof *tr->flow_points, tr->n_flow_points,
+             &tr->cap_flow_points, 256))
+        return -1;
+    tr->flow_points[tr->n_flow_points] = *p;
+    tr->flow_points[tr->n_flow_points].seq = (uint32_t)tr->n_flow_points;
+    tr->n_flow_points++;
+    return 0;
+}
+
+void tt_trace_problem(tt_trace *tr, tt_problem_kind kind, const char *fmt, ...)
+{
+    tt_problem *p = &tr->problems[kind];
+    if (p->count++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(p->example, sizeof p->example, fmt, ap);
+        va_end(ap);
+    }
+}
+
+int tt_trace_tally_phase(tt_trace *tr, const char *name, size_t n, uint64_t add)
+{
+    uint32_t id = tt_trace_intern(tr, name, n);
+    if (id == TT_STR_ERROR)
+        return -1;
+    for (uint32_t i = 0; i < tr->n_phases; i++)
+        if (tr->phases[i].name == id) {
+            tr->phases[i].count += add;
+            return 0;
+        }
+    if (grow32((void **)&tr->phases, sizeof *tr->phases, tr->n_phases, &tr->cap_phases, 8))
+        return -1;
+    tr->phases[tr->n_phases].name = id;
+    tr->phases[tr->n_phases].count = add;
+    tr->n_phases++;
+    return 0;
+}
+
+/* -------------------------------------------------------------- labels */
+
+static bool is_number_text(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+const char *tt_group_label(const tt_trace *tr, const tt_group *g, char *buf, size_t n)
+{
+    const char *name = tt_str(tr, g->name), *labels = tt_str(tr, g->labels);
+    const char *key = tt_str(tr, g->key);
+    if (*name && *labels)
+        snprintf(buf, n, "%s (%s)", name, labels);
+    else if (*name)
+        snprintf(buf, n, "%s", name);
+    else if (*labels)
+        snprintf(buf, n, "%s", labels);
+    else if (!*key)
+        snprintf(buf, n, "(global)");
+    else if (is_number_text(key))
+        snprintf(buf, n, "pid %s", key);
+    else
+        snprintf(buf, n, "%s", key);
+    return buf;
+}
+
+const char *tt_lane_label(const tt_trace *tr, const tt_lane *l, char *buf, size_t n)
+{
+    const char *name = tt_str(tr, l->name), *key = tt_str(tr, l->key);
+    const char *suffix = l->kind == TT_LANE_ASYNC ? " (async)" : "";
+    if (*name)
+        snprintf(buf, n, "%s%s", name, suffix);
+    else if (l->kind == TT_LANE_ASYNC)
+        snprintf(buf, n, "%s%s", *key ? key : "events", suffix);
+    else if (!*key)
+        snprintf(buf, n, "(process)");
+    else if (is_number_text(key))
+        snprintf(buf, n, "tid %s", key);
+    else
+        snprintf(buf, n, "%s", key);
+    return buf;
+}
+
+const char *tt_lane_fullname(const tt_trace *tr, uint32_t lane, char *buf, size_t n)
+{
+    char g[128], l[128];
+    const tt_lane *ln = &tr->lanes[lane];
+    tt_group_label(tr, &tr->groups[ln->group], g, sizeof g);
+    tt_lane_label(tr, ln, l, sizeof l);
+    snprintf(buf, n, "%s / %s", g, l);
+    return buf;
+}
+
+const char *tt_problem_name(tt_problem_kind k)
+{
+    static const char *names[TT_PROB__COUNT] = {
+        [TT_PROB_UNCLOSED_BEGIN] = "unclosed begin",
+        [TT_PROB_UNMATCHED_END] = "unmatched end",
+        [TT_PROB_MISMATCHED_END] = "end name differs from begin",
+        [TT_PROB_UNKNOWN_PHASE] = "unknown phase",
+        [TT_PROB_NEGATIVE_DURATION] = "end before begin",
+        [TT_PROB_BAD_EVENT] = "skipped event",
+        [TT_PROB_UNRESOLVED_FLOW] = "unresolved flow",
+        [TT_PROB_DROPPED_TAIL] = "dropped incomplete data",
+    };
+    return (unsigned)k < TT_PROB__COUNT ? names[k] : "?";
+}
+
+uint64_t tt_trace_problem_total(const tt_trace *tr)
+{
+    uint64_t t = 0;
+    for (int k = 0; k < TT_PROB__COUNT; k++)
+        t += tr->problems[k].count;
+    return t;
+}
+
+size_t tt_trace_memory(const tt_trace *tr)
+{
+    size_t m = sizeof *tr + tt_strtab_bytes(tr->strings) + tt_args_memory(tr->args);
+    for (uint32_t i = 0; i < tr->n_lanes; i++)
+        m += tr->lanes[i].cap * sizeof(tt_event);
+    for (uint32_t i = 0; i < tr->n_counters; i++)
+        m += tr->counters[i].cap * (sizeof(tt_ns) + sizeof(double));
+    m += tr->cap_flows * sizeof(tt_flow) + tr->n_flows * sizeof(uint32_t);
+    m += (size_t)tr->cap_lanes * sizeof(tt_lane) + (size_t)tr->cap_groups * sizeof(tt_group);
+    m += (size_t)tr->attrs->cap * sizeof(tt_attr_tuple);
+    return m;
+}
+
+/* -------------------------------------------------------------- finalize */
+
+/* Order of groups and lanes: explicit sort index first (ascending), then
+ * entries without one; then by label in natural order ("GPU 2" < "GPU 10"),
+ * then by source key. */
+typedef struct order_ctx {
+    const tt_trace *tr;
+} order_ctx;
+
+static int cmp_sort_hint(bool ha, int64_t a, bool hb, int64_t b)
+{
+    if (ha != hb)
+        return ha ? -1 : 1;
+    if (ha && a != b)
+        return a < b ? -1 : 1;
+    return 0;
+}
+
+static int cmp_groups(const void *pa, const void *pb, void *ctx)
+{
+    const tt_trace *tr = ((order_ctx *)ctx)->tr;
+    const tt_group *a = &tr->groups[*(const uint32_t *)pa];
+    const tt_group *b = &tr->groups[*(const uint32_t *)pb];
+    char la[256], lb[256];
+    int c;
+    /* the global group (instants without a process) goes last */
+    if ((a->key == 0) != (b->key == 0))
+        return a->key == 0 ? 1 : -1;
+    c = cmp_sort_hint(a->has_sort, a->sort_index, b->has_sort, b->sort_index);
+    if (c)
+        return c;
+    c = tt_natcmp(tt_group_label(tr, a, la, sizeof la), tt_group_label(tr, b, lb, sizeof lb));
+    if (c)
+        return c;
+    return tt_natcmp(tt_str(tr, a->key), tt_str(tr, b->key));
+}
+
+static int cmp_lanes(const void *pa, const void *pb, void *ctx)
+{
+    const tt_trace *tr = ((order_ctx *)ctx)->tr;
+    const tt_lane *a = &tr->lanes[*(const uint32_t *)pa];
+    const tt_lane *b = &tr->lanes[*(const uint32_t *)pb];
+    char la[256], lb[256];
+    int c;
+    if ((a->n == 0) != (b->n == 0))
+        return a->n == 0 ? 1 : -1;             /* empty lanes last, then dropped */
+    if (a->group != b->group)
+        return a->group < b->group ? -1 : 1;   /* groups renumbered first */
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;     /* threads before async */
+    c = cmp_sort_hint(a->has_sort, a->sort_index, b->has_sort, b->sort_index);
+    if (c)
+        return c;
+    c = tt_natcmp(tt_lane_label(tr, a, la, sizeof la), tt_lane_label(tr, b, lb, sizeof lb));
+    if (c)
+        return c;
+    return tt_natcmp(tt_str(tr, a->key), tt_str(tr, b->key));
+}
+
+static int cmp_counters(const void *pa, const void *pb, void *ctx)
+{
+    const tt_trace *tr = ((order_ctx *)ctx)->tr;
+    const tt_counter *a = pa, *b = pb;
+    int c;
+    if (a->group != b->group)
+        return a->group < b->group ? -1 : 1;
+    c = tt_natcmp(tt_str(tr, a->name), tt_str(tr, b->name));
+    if (c)
+        return c;
+    return tt_natcmp(tt_str(tr, a->key), tt_str(tr, b->key));
+}
+
+/* Renumber groups and lanes into display order. */
+static int order_lanes(tt_trace *tr)
+{
+    uint32_t *gperm = NULL, *gnew = NULL, *lperm = NULL, *lnew = NULL;
+    tt_group *groups = NULL;
+    tt_lane *lanes = NULL;
+    order_ctx ctx = {tr};
+    int rc = -1;
+
+    gperm = malloc((tr->n_groups + 1) * sizeof *gperm);
+    gnew = malloc((tr->n_groups + 1) * sizeof *gnew);
+    lperm = malloc((tr->n_lanes + 1) * sizeof *lperm);
+    lnew = malloc((tr->n_lanes + 1) * sizeof *lnew);
+    groups = malloc((tr->n_groups + 1) * sizeof *groups);
+    lanes = malloc((tr->n_lanes + 1) * sizeof *lanes);
+    if (!gperm || !gnew || !lperm || !lnew || !groups || !lanes)
+        goto out;
+
+    for (uint32_t i = 0; i < tr->n_groups; i++)
+        gperm[i] = i;
+    tt_sort(gperm, tr->n_groups, sizeof *gperm, cmp_groups, &ctx);
+    for (uint32_t i = 0; i < tr->n_groups; i++) {
+        gnew[gperm[i]] = i;
+        groups[i] = tr->groups[gperm[i]];
+    }
+    for (uint32_t i = 0; i < tr->n_lanes; i++)
+        tr->lanes[i].group = gnew[tr->lanes[i].group];
+    for (uint32_t i = 0; i < tr->n_counters; i++)
+        tr->counters[i].group = gnew[tr->counters[i].group];
+    memcpy(tr->groups, groups, tr->n_groups * sizeof *groups);
+
+    for (uint32_t i = 0; i < tr->n_lanes; i++)
+        lperm[i] = i;
+    tt_sort(lperm, tr->n_lanes, sizeof *lperm, cmp_lanes, &ctx);
+    {
+        /* Lanes that only ever got metadata (a thread_name without events)
+         * are dropped: they would be empty rows. */
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < tr->n_lanes; i++) {
+            tt_lane *l = &tr->lanes[lperm[i]];
+            if (l->n == 0) {
+                lnew[lperm[i]] = TT_NO_LANE;
+                free(l->ev);
+                free(l->open);
+                continue;
+            }
+            lnew[lperm[i]] = kept;
+            lanes[kept++] = *l;
+        }
+        memcpy(tr->lanes, lanes, kept * sizeof *lanes);
+        tr->n_lanes = kept;
+    }
+    for (size_t i = 0; i < tr->n_flow_points; i++)
+        tr->flow_points[i].lane = lnew[tr->flow_points[i].lane];
+
+    for (uint32_t i = 0; i < tr->n_groups; i++)
+        tr->groups[i].n_lanes = 0;
+    for (uint32_t i = tr->n_lanes; i-- > 0;) {
+        tt_group *g = &tr->groups[tr->lanes[i].group];
+        g->first_lane = i;
+        g->n_lanes++;
+    }
+    {
+        /* Groups that only got metadata (process_name of an idle GPU) and
+         * hold neither lanes nor counters are dropped too. */
+        uint32_t kept = 0;
+        bool *has_counter = calloc(tr->n_groups + 1, sizeof *has_counter);
+        if (!has_counter)
+            goto out;
+        for (uint32_t i = 0; i < tr->n_counters; i++)
+            has_counter[tr->counters[i].group] = true;
+        for (uint32_t i = 0; i < tr->n_groups; i++) {
+            if (tr->groups[i].n_lanes == 0 && !has_counter[i]) {
+                gnew[i] = TT_NO_LANE;
+                continue;
+            }
+            gnew[i] = kept;
+            tr->groups[kept++] = tr->groups[i];
+        }
+        free(has_counter);
+        tr->n_groups = kept;
+        for (uint32_t i = 0; i < tr->n_lanes; i++)
+            tr->lanes[i].group = gnew[tr->lanes[i].group];
+        for (uint32_t i = 0; i < tr->n_counters; i++)
+            tr->counters[i].group = gnew[tr->counters[i].group];
+    }
+    tt_sort(tr->counters, tr->n_counters, sizeof *tr->counters, cmp_counters, &ctx);
+    rc = 0;
+out:
+    free(gperm);
+    free(gnew);
+    free(lperm);
+    free(lnew);
+    free(groups);
+    free(lanes);
+    return rc;
+}
+
+/* Sort one lane's events by (start, longer first, source order). Most lanes
+ * arrive sorted, so check first; otherwise sort compact keys and apply the
+ * permutation in place, so a big lane never needs a second copy. */
+typedef struct ev_key {
+    tt_ns    start;
+    tt_ns    dur;
+    uint32_t idx;
+} ev_key;
+
+static int cmp_ev_key(const void *pa, const void *pb, void *ctx)
+{
+    const ev_key *a = pa, *b = pb;
+    (void)ctx;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->dur != b->dur)
+        return a->dur > b->dur ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static int lane_sort_events(tt_lane *l)
+{
+    size_t n = l->n, i;
+    ev_key *keys;
+    int sorted = 1;
+    for (i = 1; i < n && sorted; i++) {
+        const tt_event *a = &l->ev[i - 1], *b = &l->ev[i];
+        if (a->start > b->start || (a->start == b->start && a->dur < b->dur))
+            sorted = 0;
+    }
+    if (sorted)
+        return 0;
+    keys = malloc(n * sizeof *keys);
+    if (!keys)
+        return -1;
+    for (i = 0; i < n; i++) {
+        keys[i].start = l->ev[i].start;
+        keys[i].dur = l->ev[i].dur;
+        keys[i].idx = (uint32_t)i;
+    }
+    tt_sort(keys, n, sizeof *keys, cmp_ev_key, NULL);
+    /* keys[i].idx is the source of destination i: follow the cycles,
+     * marking done destinations by setting idx to UINT32_MAX. */
+    for (i = 0; i < n; i++) {
+        size_t dst, src;
+        tt_event tmp;
+        if (keys[i].idx == UINT32_MAX || keys[i].idx == i) {
+            keys[i].idx = UINT32_MAX;
+            continue;
+        }
+        tmp = l->ev[i];
+        dst = i;
+        for (;;) {
+            src = keys[dst].idx;
+            keys[dst].idx = UINT32_MAX;
+            if (src == i) {
+                l->ev[dst] = tmp;
+                break;
+            }
+            l->ev[dst] = l->ev[src];
+            dst = src;
+        }
+    }
+    free(keys);
+    return 0;
+}
+
+/* Depth of each event: call-stack nesting for thread lanes, first free row
+ * for async lanes. */
+static int lane_nest(tt_lane *l)
+{
+    size_t n = l->n, sp = 0, cap = 64;
+    tt_ns *stack = malloc(cap * sizeof *stack);
+    uint16_t maxd = 0;
+    if (!stack)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        tt_event *e = &l->ev[i];
+        tt_ns s = e->start, end = s + e->dur;
+        size_t d;
+        if (l->kind == TT_LANE_ASYNC) {
+            /* stack[] holds each row's end; take the first free row */
+            for (d = 0; d < sp; d++)
+                if (stack[d] <= s)
+                    break;
+            if (d == sp) {
+                if (sp == cap) {
+                    tt_ns *ns = realloc(stack, cap * 2 * sizeof *ns);
+                    if (!ns) {
+                        free(stack);
+                        return -1;
+                    }
+                    stack = ns;
+                    cap *= 2;
+                }
+                sp++;
+            }
+            stack[d] = end > s ? end : s + 1;
+        } else {
+            while (sp > 0 && stack[sp - 1] <= s)
+                sp--;
+            d = sp;
+            if (sp == cap) {
+                tt_ns *ns = realloc(stack, cap * 2 * sizeof *ns);
+                if (!ns) {
+                    free(stack);
+                    return -1;
+                }
+                stack = ns;
+                cap *= 2;
+            }
+            stack[sp++] = end;
+        }
+        e->depth = d > UINT16_MAX ? UINT16_MAX : (uint16_t)d;
+        if (e->depth > maxd)
+            maxd = e->depth;
+    }
+    l->max_depth = maxd;
+    free(stack);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- flows */
+
+static int cmp_flow_points(const void *pa, const void *pb, void *ctx)
+{
+    const tt_flow_point *a = pa, *b = pb;
+    (void)ctx;
+    /* one id's points in time order; at equal times start < step < end */
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    if (a->phase != b->phase)
+        return a->phase < b->phase ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The event a flow endpoint attaches to, or -1. */
+static int64_t flow_bind(const tt_trace *tr, const tt_flow_point *p)
+{
+    const tt_lane *l;
+    if (p->lane >= tr->n_lanes)
+        return -1;
+    l = &tr->lanes[p->lane];
+    switch ((tt_flow_bind)p->bind) {
+    case TT_BIND_ENCLOSING: {
+        int64_t i = tt_index_deepest_at(l->ev, l->n, p->ts);
+        if (i >= 0)
+            return i;
+        /* Slices rounded to whole microseconds can start just after the
+         * flow point; fall through to the next slice at the same time. */
+        i = (int64_t)tt_index_lower_bound(l->ev, l->n, p->ts);
+        if ((size_t)i < l->n && l->ev[i].start == p->ts)
+            return i;
+        return -1;
+    }
+    case TT_BIND_NEXT: {
+        size_t i = tt_index_lower_bound(l->ev, l->n, p->ts);
+        while (i < l->n && l->ev[i].kind != TT_EV_SLICE && l->ev[i].kind != TT_EV_ASYNC)
+            i++;
+        return i < l->n ? (int64_t)i : -1;
+    }
+    case TT_BIND_EXACT: {
+        size_t i = tt_index_lower_bound(l->ev, l->n, p->ts);
+        for (; i < l->n && l->ev[i].start == p->ts; i++)
+            if (l->ev[i].dur == p->dur && l->ev[i].name == p->name)
+                return (int64_t)i;
+        return -1;
+    }
+    }
+    return -1;
+}
+
+static int push_flow(tt_trace *tr, tt_evref from, tt_evref to, uint32_t name, uint32_t cat)
+{
+    if (grow((void **)&tr->flows, sizeof *tr->flows, tr->n_flows, &tr->cap_flows, 256))
+        return -1;
+    tr->flows[tr->n_flows].from = from;
+    tr->flows[tr->n_flows].to = to;
+    tr->flows[tr->n_flows].name = name;
+    tr->flows[tr->n_flows].cat = cat;
+    tr->n_flows++;
+    return 0;
+}
+
+static int cmp_evref(tt_evref a, tt_evref b)
+{
+    if (a.lane != b.lane)
+        return a.lane < b.lane ? -1 : 1;
+    return a.idx < b.idx ? -1 : a.idx > b.idx;
+}
+
+static int cmp_flow_from(const void *pa, const void *pb, void *ctx)
+{
+    const tt_flow *a = pa, *b = pb;
+    int c = cmp_evref(a->from, b->from);
+    (void)ctx;
+    return c ? c : cmp_evref(a->to, b->to);
+}
+
+static int cmp_flow_to(const void *pa, const void *pb, void *ctx)
+{
+    const tt_flow *f = ctx;
+    const tt_flow *a = &f[*(const uint32_t *)pa], *b = &f[*(const uint32_t *)pb];
+    int c = cmp_evref(a->to, b->to);
+    return c ? c : cmp_evref(a->from, b->from);
+}
+
+static int resolve_flows(tt_trace *tr)
+{
+    size_t i = 0, n = tr->n_flow_points;
+    tt_flow_point *fp = tr->flow_points;
+    tt_sort(fp, n, sizeof *fp, cmp_flow_points, NULL);
+    while (i < n) {
+        size_t j = i;
+        int have_prev = 0;
+        tt_evref prev = {0, 0};
+        while (j < n && fp[j].key == fp[i].key)
+            j++;
+        /* Points of one id in source order: s (t...) f, possibly repeated. */
+        for (size_t k = i; k < j; k++) {
+            int64_t pos = flow_bind(tr, &fp[k]);
+            tt_evref here;
+            if (fp[k].phase == TT_FLOW_START)
+                have_prev = 0;
+            if (pos < 0) {
+                tt_trace_problem(tr, TT_PROB_UNRESOLVED_FLOW,
+                                 "flow '%s' point at %.3f ms (from start) has no event to attach to",
+                                 tt_str(tr, fp[k].name), (double)(fp[k].ts - tr->t0) / 1e6);
+                if (fp[k].phase == TT_FLOW_END)
+                    have_prev = 0;
+                continue;
+            }
+            here.lane = fp[k].lane;
+            here.idx = (uint32_t)pos;
+            if (fp[k].phase != TT_FLOW_START) {
+                if (!have_prev) {
+                    tt_trace_problem(tr, TT_PROB_UNRESOLVED_FLOW,
+                                     "flow '%s' ends at %.3f ms (from start) with no start",
+                                     tt_str(tr, fp[k].name), (double)(fp[k].ts - tr->t0) / 1e6);
+                } else if (cmp_evref(prev, here) != 0 &&
+                           push_flow(tr, prev, here, fp[k].name, fp[k].cat)) {
+                    return -1;
+                }
+            }
+            prev = here;
+            have_prev = fp[k].phase != TT_FLOW_END;
+        }
+        i = j;
+    }
+    free(tr->flow_points);
+    tr->flow_points = NULL;
+    tr->n_flow_points = tr->cap_flow_points = 0;
+
+    tt_sort(tr->flows, tr->n_flows, sizeof *tr->flows, cmp_flow_from, NULL);
+    tr->flows_by_to = malloc((tr->n_flows + 1) * sizeof *tr->flows_by_to);
+    if (!tr->flows_by_to)
+        return -1;
+    for (size_t k = 0; k < tr->n_flows; k++)
+        tr->flows_by_to[k] = (uint32_t)k;
+    tt_sort(tr->flows_by_to, tr->n_flows, sizeof *tr->flows_by_to, cmp_flow_to, tr->flows);
+    return 0;
+}
+
+size_t tt_trace_flows_from(const tt_trace *tr, tt_evref ev, size_t *first)
+{
+    size_t lo = 0, hi = tr->n_flows, end;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_evref(tr->flows[mid].from, ev) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (end = lo; end < tr->n_flows && cmp_evref(tr->flows[end].from, ev) == 0; end++)
+        ;
+    *first = lo;
+    return end - lo;
+}
+
+size_t tt_trace_flows_to(const tt_trace *tr, tt_evref ev, size_t *first)
+{
+    size_t lo = 0, hi = tr->n_flows, end;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_evref(tr->flows[tr->flows_by_to[mid]].to, ev) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (end = lo; end < tr->n_flows && cmp_evref(tr->flows[tr->flows_by_to[end]].to, ev) == 0;
+         end++)
+        ;
+    *first = lo;
+    return end - lo;
+}
+
+/* ------------------------------------------------------------- counters */
+
+typedef struct sample {
+    tt_ns  t;
+    double v;
+    size_t i;
+} sample;
+
+static int cmp_sample(const void *pa, const void *pb, void *ctx)
+{
+    const sample *a = pa, *b = pb;
+    (void)ctx;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int counter_finalize(tt_counter *c)
+{
+    int sorted = 1;
+    for (size_t i = 1; i < c->n && sorted; i++)
+        if (c->t[i] < c->t[i - 1])
+            sorted = 0;
+    if (!sorted) {
+        sample *s = malloc(c->n * sizeof *s);
+        if (!s)
+            return -1;
+        for (size_t i = 0; i < c->n; i++)
+            s[i] = (sample){c->t[i], c->v[i], i};
+        tt_sort(s, c->n, sizeof *s, cmp_sample, NULL);
+        for (size_t i = 0; i < c->n; i++) {
+            c->t[i] = s[i].t;
+            c->v[i] = s[i].v;
+        }
+        free(s);
+    }
+    c->vmin = c->n ? c->v[0] : 0;
+    c->vmax = c->n ? c->v[0] : 0;
+    for (size_t i = 1; i < c->n; i++) {
+        if (c->v[i] < c->vmin)
+            c->vmin = c->v[i];
+        if (c->v[i] > c->vmax)
+            c->vmax = c->v[i];
+    }
+    return 0;
+}
+
+int tt_trace_finalize(tt_trace *tr, tt_error *err)
+{
+    tt_ns t0 = INT64_MAX, t1 = INT64_MIN;
+    uint64_t total = 0;
+
+    if (tr->finalized)
+        return 0;
+    if (tt_args_seal(tr->args))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory compressing arguments");
+
+    /* Begins never closed run to the end of the trace, as in
+     * chrome://tracing; they are marked and counted. */
+    for (uint32_t i = 0; i < tr->n_lanes; i++) {
+        tt_lane *l = &tr->lanes[i];
+        for (size_t k = 0; k < l->n_open; k++) {
+            tt_event *e = &l->ev[l->open[k]];
+            e->flags |= TT_EVF_UNCLOSED;
+            tt_trace_problem(tr, TT_PROB_UNCLOSED_BEGIN, "'%s' begins at %lld us and never ends",
+                             tt_str(tr, e->name), (long long)(e->start / 1000));
+        }
+        free(l->open);
+        l->open = NULL;
+        l->n_open = l->cap_open = 0;
+    }
+    for (uint32_t i = 0; i < tr->n_lanes; i++) {
+        tt_lane *l = &tr->lanes[i];
+        for (size_t k = 0; k < l->n; k++) {
+            const tt_event *e = &l->ev[k];
+            if (e->start < t0)
+                t0 = e->start;
+            if (!(e->flags & TT_EVF_UNCLOSED) && tt_event_end(e) > t1)
+                t1 = tt_event_end(e);
+            if (e->start > t1)
+                t1 = e->start;
+        }
+        total += l->n;
+    }
+    for (uint32_t i = 0; i < tr->n_counters; i++) {
+        tt_counter *c = &tr->counters[i];
+        if (counter_finalize(c))
+            return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        if (c->n) {
+            if (c->t[0] < t0)
+                t0 = c->t[0];
+            if (c->t[c->n - 1] > t1)
+                t1 = c->t[c->n - 1];
+        }
+    }
+    if (t0 == INT64_MAX) {
+        t0 = t1 = 0;
+    }
+    tr->t0 = t0;
+    tr->t1 = t1;
+    tr->n_events = total;
+    for (uint32_t i = 0; i < tr->n_lanes; i++) {
+        tt_lane *l = &tr->lanes[i];
+        for (size_t k = 0; k < l->n; k++) {
+            tt_event *e = &l->ev[k];
+            if (e->flags & TT_EVF_UNCLOSED)
+                e->dur = t1 > e->start ? t1 - e->start : 0;
+        }
+    }
+
+    if (order_lanes(tr))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < tr->n_lanes; i++) {
+        tt_lane *l = &tr->lanes[i];
+        if (lane_sort_events(l) || lane_nest(l))
+            return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        tt_index_build(l->ev, l->n);
+        /* give back the growth slack of big lanes */
+        if (l->cap > l->n + 64) {
+            tt_event *ne = realloc(l->ev, (l->n ? l->n : 1) * sizeof *ne);
+            if (ne) {
+                l->ev = ne;
+                l->cap = l->n;
+            }
+        }
+    }
+    if (resolve_flows(tr))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    tr->finalized = true;
+    return 0;
+}

@@ -1,0 +1,310 @@
+/* trace.h - the in-memory trace model every decoder produces.
+ *
+ * A trace is groups (process/device) of lanes (thread/stream/engine/queue),
+ * each lane holding its events sorted by start, plus counter series, flows
+ * between events and free-form metadata. Time is int64 nanoseconds on the
+ * source's own clock; the UI shows it relative to trace->t0.
+ *
+ * Life cycle: tt_trace_new(), a decoder fills it through the builder calls
+ * below, tt_trace_finalize() sorts, nests, indexes and resolves flows; after
+ * that the trace is read-only and every field documented "after finalize"
+ * may be read directly. Library code: never prints, never exits.
+ *
+ * Ownership: the trace owns everything reachable from it (events, strings,
+ * arguments, metadata); tt_trace_free() releases it all at once.
+ */
+#ifndef TT_MODEL_TRACE_H
+#define TT_MODEL_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/args.h"
+#include "model/attrs.h"
+#include "util/error.h"
+#include "util/strtab.h"
+
+typedef int64_t tt_ns;
+
+/* What an event is; scope of instants is part of the kind. */
+typedef enum tt_event_kind {
+    TT_EV_SLICE = 0,        /* a duration (ph X, B/E pair, CSV row, ...) */
+    TT_EV_INSTANT,          /* thread-scoped instant (ph i/I/R, 'n') */
+    TT_EV_INSTANT_PROCESS,  /* process-scoped instant */
+    TT_EV_INSTANT_GLOBAL,   /* global instant */
+    TT_EV_ASYNC             /* async slice (b/e, S/F) */
+} tt_event_kind;
+
+enum tt_event_flags {
+    TT_EVF_UNCLOSED = 1u << 0,  /* begin without end: runs to the end of its lane */
+    TT_EVF_CLAMPED  = 1u << 1   /* end before begin in the source: dur set to 0 */
+};
+
+/* One event: 64 bytes including the interval index fields, so a 1M-event
+ * trace costs 64 MB beside strings and compacted arguments. */
+typedef struct tt_event {
+    tt_ns    start;      /* absolute ns */
+    tt_ns    dur;        /* >= 0; instants 0 */
+    tt_ns    max_end;    /* index: max end over this node's implicit subtree */
+    tt_ns    busy_upto;  /* index: length of the union of events [0..i] of the lane */
+    int64_t  bytes;      /* bytes moved (memcpy/DMA), -1 when not a transfer */
+    uint32_t name;       /* string id */
+    uint32_t cat;        /* string id, 0 = none */
+    uint32_t attrs;      /* tt_attrs id: opcode, layer, operand; 0 = none */
+    uint32_t corr;       /* correlation id (CUPTI ids are 32-bit), 0 = none */
+    uint32_t args;       /* tt_args handle, 0 = none */
+    uint16_t depth;      /* nesting depth (row) within the lane */
+    uint8_t  kind;       /* tt_event_kind */
+    uint8_t  flags;      /* tt_event_flags */
+} tt_event;
+
+_Static_assert(sizeof(tt_event) == 64, "tt_event must stay 64 bytes");
+
+static inline tt_ns tt_event_end(const tt_event *e) { return e->start + e->dur; }
+
+/* A reference to one event: lane index and position in the lane (after
+ * finalize). */
+typedef struct tt_evref {
+    uint32_t lane;
+    uint32_t idx;
+} tt_evref;
+
+#define TT_NO_LANE UINT32_MAX
+
+typedef enum tt_lane_kind {
+    TT_LANE_THREAD = 0,  /* events nest as a call stack (B/E, X) */
+    TT_LANE_ASYNC        /* overlapping events are packed into rows */
+} tt_lane_kind;
+
+/* A process, device or rank: the first level of grouping. */
+typedef struct tt_group {
+    uint32_t key;         /* source key, e.g. pid as text */
+    uint32_t name;        /* display name (process_name) or "" */
+    uint32_t labels;      /* process_labels or "" */
+    int64_t  sort_index;  /* process_sort_index when has_sort */
+    bool     has_sort;
+    uint32_t first_lane;  /* after finalize: lanes [first_lane, first_lane+n_lanes) */
+    uint32_t n_lanes;
+} tt_group;
+
+/* A row of the timeline: thread, stream, engine, DMA queue. */
+typedef struct tt_lane {
+    uint32_t  group;       /* index into trace->groups */
+    uint32_t  key;         /* source key, e.g. tid as text */
+    uint32_t  name;        /* display name (thread_name) or "" */
+    int64_t   sort_index;  /* thread_sort_index when has_sort */
+    bool      has_sort;
+    uint8_t   kind;        /* tt_lane_kind */
+    uint16_t  max_depth;   /* after finalize: deepest event depth */
+    tt_event *ev;          /* events, sorted by (start, -dur) after finalize */
+    size_t    n, cap;
+    /* decoder scratch: open B events (indexes into ev) for B/E matching */
+    uint32_t *open;
+    size_t    n_open, cap_open;
+} tt_lane;
+
+/* A counter series: (time, value) samples, e.g. one key of a Chrome C event,
+ * a utilization or DMA throughput track. */
+typedef struct tt_counter {
+    uint32_t group;      /* index into trace->groups */
+    uint32_t name;       /* track name (event name, plus [id]) */
+    uint32_t key;        /* series key inside the track ("value", "cats") */
+    uint32_t unit;       /* unit text ("%", "B/s"), "" when unknown */
+    bool     derived;    /* computed by tracetty rather than read */
+    tt_ns   *t;
+    double  *v;
+    size_t   n, cap;
+    double   vmin, vmax; /* after finalize */
+} tt_counter;
+
+/* A link between two events (Chrome flow, correlation id). */
+typedef struct tt_flow {
+    tt_evref from, to;
+    uint32_t name;       /* string id */
+    uint32_t cat;        /* string id */
+} tt_flow;
+
+/* Data problems found while decoding, reported by `summary`, never fatal. */
+typedef enum tt_problem_kind {
+    TT_PROB_UNCLOSED_BEGIN = 0,  /* B/b without E/e */
+    TT_PROB_UNMATCHED_END,       /* E/e without B/b */
+    TT_PROB_MISMATCHED_END,      /* E whose name differs from its B */
+    TT_PROB_UNKNOWN_PHASE,
+    TT_PROB_NEGATIVE_DURATION,   /* end before begin, clamped to 0 */
+    TT_PROB_BAD_EVENT,           /* event missing required fields, skipped */
+    TT_PROB_UNRESOLVED_FLOW,     /* flow end with no start, or no event to bind */
+    TT_PROB_DROPPED_TAIL,        /* --lenient: incomplete data at the end */
+    TT_PROB__COUNT
+} tt_problem_kind;
+
+typedef struct tt_problem {
+    uint64_t count;
+    char     example[160];  /* first occurrence, for the report (sanitised later) */
+} tt_problem;
+
+/* Named counts (e.g. events by Chrome phase) kept in first-seen order. */
+typedef struct tt_tally {
+    uint32_t name;    /* string id */
+    uint64_t count;
+} tt_tally;
+
+/* Pending flow endpoint, resolved to events by tt_trace_finalize(). */
+typedef enum tt_flow_bind {
+    TT_BIND_ENCLOSING = 0,  /* the deepest slice containing ts */
+    TT_BIND_NEXT,           /* the first slice starting at or after ts */
+    TT_BIND_EXACT           /* the slice starting at ts with this name and dur */
+} tt_flow_bind;
+
+typedef enum tt_flow_phase {
+    TT_FLOW_START = 0,
+    TT_FLOW_STEP,
+    TT_FLOW_END
+} tt_flow_phase;
+
+typedef struct tt_flow_point {
+    uint64_t key;        /* hash of (id, category scope) */
+    tt_ns    ts;
+    tt_ns    dur;        /* TT_BIND_EXACT only */
+    uint32_t lane;
+    uint32_t name;       /* flow name (or the event name for TT_BIND_EXACT) */
+    uint32_t cat;
+    uint32_t seq;        /* order in the source, to keep steps in order */
+    uint8_t  phase;      /* tt_flow_phase */
+    uint8_t  bind;       /* tt_flow_bind */
+} tt_flow_point;
+
+struct cJSON;
+
+typedef struct tt_trace {
+    tt_strtab  *strings;
+    tt_args    *args;
+    tt_attrs   *attrs;
+
+    tt_group   *groups;
+    uint32_t    n_groups, cap_groups;
+    tt_lane    *lanes;       /* after finalize: in display order, grouped */
+    uint32_t    n_lanes, cap_lanes;
+    tt_counter *counters;    /* after finalize: sorted by group then name */
+    uint32_t    n_counters, cap_counters;
+    tt_flow    *flows;       /* after finalize: sorted by `from` */
+    size_t      n_flows, cap_flows;
+    uint32_t   *flows_by_to; /* after finalize: flow indexes sorted by `to` */
+
+    tt_flow_point *flow_points;   /* decoder scratch, freed by finalize */
+    size_t         n_flow_points, cap_flow_points;
+
+    struct cJSON *meta;      /* object: top-level metadata (owned) */
+    const char   *format;    /* static: "chrome-json", ... */
+    const char   *compression; /* static: "none", "gzip", "zstd" */
+    char         *source;    /* path as opened (owned) */
+    int64_t       source_bytes;      /* decompressed bytes decoded */
+    int64_t       rank;      /* distributed rank, -1 when unknown */
+
+    tt_ns       t0, t1;      /* after finalize: first start, last end (0,0 empty) */
+    uint64_t    n_events;    /* after finalize */
+
+    tt_tally   *phases;      /* events by source phase/kind */
+    uint32_t    n_phases, cap_phases;
+    tt_problem  problems[TT_PROB__COUNT];
+    char        note[200];   /* one-line note for the user ("no events: summary only") */
+
+    bool        finalized;
+} tt_trace;
+
+/* ---------------------------------------------------------------- life */
+
+tt_trace *tt_trace_new(void);          /* NULL when out of memory */
+void tt_trace_free(tt_trace *tr);      /* NULL is a no-op */
+
+/* ------------------------------------------------------------- builder */
+
+/* Intern a string; TT_STR_ERROR on OOM. */
+static inline uint32_t tt_trace_intern(tt_trace *tr, const char *s, size_t n)
+{
+    return tt_strtab_intern(tr->strings, s, n);
+}
+uint32_t tt_trace_intern_cstr(tt_trace *tr, const char *s);
+
+/* Find or create the group with this key (string id). Returns the index or
+ * TT_NO_LANE on OOM. */
+uint32_t tt_trace_group(tt_trace *tr, uint32_t key);
+
+/* Find or create the lane (group, key, kind). Returns the index or
+ * TT_NO_LANE on OOM. Lane indexes are stable until finalize. */
+uint32_t tt_trace_lane(tt_trace *tr, uint32_t group, uint32_t key, tt_lane_kind kind);
+
+/* Append a new event to a lane: zeroed, bytes = -1. Returns its index in the
+ * lane, or -1 on OOM. The pointer to it is tr->lanes[lane].ev + index and is
+ * invalidated by the next push on the same lane. */
+int64_t tt_trace_push_event(tt_trace *tr, uint32_t lane);
+
+/* Find or create a counter series (group, name, key). Returns index or
+ * TT_NO_LANE on OOM. */
+uint32_t tt_trace_counter(tt_trace *tr, uint32_t group, uint32_t name, uint32_t key);
+
+/* Append a sample; 0 or -1 on OOM. */
+int tt_trace_counter_push(tt_trace *tr, uint32_t counter, tt_ns t, double v);
+
+/* Record a flow endpoint to resolve at finalize; 0 or -1 on OOM. */
+int tt_trace_flow_point(tt_trace *tr, const tt_flow_point *p);
+
+/* Count one problem; the first example is kept. */
+void tt_trace_problem(tt_trace *tr, tt_problem_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Count events of a source phase/kind name ("X", "B", "instruction"). */
+int tt_trace_tally_phase(tt_trace *tr, const char *name, size_t n, uint64_t add);
+
+/* Sort, nest, index, resolve flows, compute t0/t1. After this the trace is
+ * read-only. Returns 0, or non-zero with err set (out of memory only). */
+int tt_trace_finalize(tt_trace *tr, tt_error *err);
+
+/* ------------------------------------------------------------- queries */
+
+static inline const char *tt_str(const tt_trace *tr, uint32_t id)
+{
+    return tt_strtab_get(tr->strings, id);
+}
+
+static inline tt_event *tt_trace_event(const tt_trace *tr, tt_evref r)
+{
+    return &tr->lanes[r.lane].ev[r.idx];
+}
+
+/* Opcode, layer and operand string ids of an event (0 when absent). */
+static inline uint32_t tt_event_opcode(const tt_trace *tr, const tt_event *e)
+{
+    return tt_attrs_get(tr->attrs, e->attrs).opcode;
+}
+static inline uint32_t tt_event_layer(const tt_trace *tr, const tt_event *e)
+{
+    return tt_attrs_get(tr->attrs, e->attrs).layer;
+}
+static inline uint32_t tt_event_operand(const tt_trace *tr, const tt_event *e)
+{
+    return tt_attrs_get(tr->attrs, e->attrs).operand;
+}
+
+/* Display names: "process name" or "pid 123"; "thread name" or "tid 7". */
+const char *tt_group_label(const tt_trace *tr, const tt_group *g, char *buf, size_t n);
+const char *tt_lane_label(const tt_trace *tr, const tt_lane *l, char *buf, size_t n);
+/* "group / lane" */
+const char *tt_lane_fullname(const tt_trace *tr, uint32_t lane, char *buf, size_t n);
+
+/* Flows leaving / entering an event after finalize: *first is the index of
+ * the first matching entry (in flows, resp. flows_by_to) and the return value
+ * the number of entries. */
+size_t tt_trace_flows_from(const tt_trace *tr, tt_evref ev, size_t *first);
+size_t tt_trace_flows_to(const tt_trace *tr, tt_evref ev, size_t *first);
+
+/* Total problems counted. */
+uint64_t tt_trace_problem_total(const tt_trace *tr);
+
+/* Human name of a problem kind ("unclosed begin"). */
+const char *tt_problem_name(tt_problem_kind k);
+
+/* Memory held by the model, for budgets and `summary`. */
+size_t tt_trace_memory(const tt_trace *tr);
+
+#endif
