@@ -1,0 +1,1608 @@
+/* chrome.c - Chrome trace-event JSON decoder (PyTorch/Kineto, MindSpore and
+ * Ascend trace_view.json, TensorFlow/JAX, viztracer, catapult).
+ *
+ * Streaming: the input is read through a window buffer and parsed one event
+ * object at a time; no document is ever built. An event is parsed into
+ * spans over the buffer; when its text runs past the buffered data the
+ * parse restarts on that event after a refill, so the parsing code never
+ * needs to be resumable. The event is committed to the model only once it
+ * is complete. Arguments are stored as raw JSON text in the compressed
+ * argument store; the few well-known ones (bytes, correlation, opcode,
+ * layer, operand) are extracted on the way.
+ *
+ * Object form {"traceEvents": [...], ...other metadata} and bare array form
+ * [...] are accepted. A trace cut off mid-write is an error naming the
+ * position; with opts->lenient every complete event is kept and the dropped
+ * tail is reported in tt_load_info.
+ */
+#include "config.h"
+
+#include "decode/decode.h"
+#include "decode/json_scan.h"
+#include "util/hash.h"
+#include "util/num.h"
+#include "util/sort.h"
+#include "util/u64map.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WINDOW_INITIAL ((size_t)4 << 20)
+#define META_VALUE_MAX ((size_t)256 << 20)   /* larger metadata values are skipped */
+
+/* ------------------------------------------------------------- window */
+
+typedef struct window {
+    tt_input *in;
+    char     *data;
+    size_t    len, cap, pos;   /* pos: start of unparsed data */
+    int64_t   base;            /* stream offset of data[0] */
+    int64_t   line;            /* line number at data[0] (1-based) */
+    int64_t   line_start;      /* stream offset where that line starts */
+    bool      eof;
+} window;
+
+static void count_lines(const char *p, size_t n, int64_t base, int64_t *line,
+                        int64_t *line_start)
+{
+    const char *q = p, *end = p + n;
+    while ((q = memchr(q, '\n', (size_t)(end - q))) != NULL) {
+        (*line)++;
+        q++;
+        *line_start = base + (q - p);
+    }
+}
+
+/* Read more data, discarding what is before pos. 1 = more data, 0 = end of
+ * data, -1 = error. */
+static int window_refill(window *w, tt_error *err)
+{
+    ssize_t got;
+    if (w->eof)
+        return 0;
+    if (w->pos > 0) {
+        count_lines(w->data, w->pos, w->base, &w->line, &w->line_start);
+        memmove(w->data, w->data + w->pos, w->len - w->pos);
+        w->len -= w->pos;
+        w->base += (int64_t)w->pos;
+        w->pos = 0;
+    }
+    if (w->len == w->cap) {
+        size_t nc = w->cap * 2;
+        char *nd = realloc(w->data, nc + 1);
+        if (!nd)
+            return tt_error_set(err, TT_ERR_NOMEM, "out of memory (a single JSON value larger than %zu MB?)",
+                                w->cap >> 20), -1;
+        w->data = nd;
+        w->cap = nc;
+    }
+    got = tt_input_read(w->in, w->data + w->len, w->cap - w->len, err);
+    if (got < 0)
+        return -1;
+    if (got == 0) {
+        w->eof = true;
+        return 0;
+    }
+    w->len += (size_t)got;
+    return 1;
+}
+
+/* Line/column of a pointer into the window. */
+static void window_position(const window *w, const char *at, int64_t *off, int64_t *line,
+                            int64_t *col)
+{
+    size_t k = (size_t)(at - w->data);
+    int64_t ln = w->line, ls = w->line_start;
+    if (k > w->len)
+        k = w->len;
+    count_lines(w->data, k, w->base, &ln, &ls);
+    *off = w->base + (int64_t)k;
+    *line = ln;
+    *col = *off - ls + 1;
+}
+
+/* ------------------------------------------------------------- context */
+
+typedef struct async_stack {
+    uint32_t  lane;
+    uint32_t *idx;
+    size_t    n, cap;
+} async_stack;
+
+/* A B or E event, matched after the whole input is read: files may list
+ * them out of time order, and an E closes the innermost B open at its time
+ * on its thread. */
+typedef struct be_mark {
+    tt_ns    ts;
+    uint32_t lane;
+    uint32_t seq;      /* source order, breaks ties */
+    uint32_t ref;      /* B: event index in the lane; E: name id */
+    uint32_t args;     /* E: its arguments (attached to the slice), 0 none */
+    uint8_t  is_end;
+} be_mark;
+
+typedef struct chrome {
+    tt_trace            *tr;
+    const tt_load_opts  *opts;
+    tt_load_info        *info;
+    tt_error            *err;
+    window               w;
+    js_scanner           sc;
+
+    char                *scratch;     /* unescape buffer */
+    size_t               scratch_cap;
+    char                *extra;       /* extras object text being built */
+    size_t               extra_len, extra_cap;
+
+    tt_u64map            lanes;       /* (pid id, tid/cat id, kind) -> lane */
+    tt_u64map            groups;      /* pid id -> group */
+    tt_u64map            async_map;   /* async key -> async_stacks index */
+    async_stack         *async;
+    size_t               n_async, cap_async;
+    be_mark             *marks;
+    size_t               n_marks, cap_marks;
+
+    uint64_t             ph_count[256];
+    uint8_t              ph_order[256];
+    int                  n_ph_order;
+    uint64_t             events;
+    int64_t              last_progress;
+    bool                 saw_trace_events;
+    int64_t              last_good;   /* stream offset after the last complete event */
+    uint64_t             good_events;
+} chrome;
+
+/* One parsed event: spans into the window, valid until the next refill. */
+typedef struct cev {
+    const char *at;                    /* its '{' */
+    js_str ph, name, cat, pid, tid, ts, dur, id, id2, bp, scope_s, scope, bind_id;
+    bool has_ph, has_name, has_cat, has_pid, has_tid, has_ts, has_dur, has_id, has_id2,
+         has_bp, has_scope_s, has_scope, has_bind_id;
+    bool ts_str, dur_str;              /* given as strings */
+    bool flow_in, flow_out;
+    const char *args;                  /* raw object text, NULL when absent */
+    size_t      args_n;
+    /* well-known arguments */
+    int64_t bytes;
+    int64_t corr;
+    js_str  opcode, layer, operand, a_name, a_labels, a_sort;
+    bool    has_opcode, has_layer, has_operand, has_a_name, has_a_labels, has_a_sort;
+} cev;
+
+static int fail_at(chrome *c, const char *at, const char *msg)
+{
+    int64_t off, line, col;
+    window_position(&c->w, at, &off, &line, &col);
+    return tt_error_at_line(c->err, TT_ERR_FORMAT, off, line, col, "%s", msg);
+}
+
+/* Report a scanner error (status JS_ERROR) at its position. */
+static int fail_scan(chrome *c)
+{
+    return fail_at(c, c->sc.err_at, c->sc.err_msg);
+}
+
+static int scratch_reserve(chrome *c, size_t n)
+{
+    if (n <= c->scratch_cap)
+        return 0;
+    {
+        size_t nc = c->scratch_cap ? c->scratch_cap : 256;
+        char *nb;
+        while (nc < n)
+            nc *= 2;
+        nb = realloc(c->scratch, nc);
+        if (!nb)
+            return -1;
+        c->scratch = nb;
+        c->scratch_cap = nc;
+    }
+    return 0;
+}
+
+/* Intern a string token (unescaping when needed). TT_STR_ERROR on failure
+ * with c->err set. */
+static uint32_t intern_tok(chrome *c, const js_str *t)
+{
+    uint32_t id;
+    if (!t->esc) {
+        id = tt_trace_intern(c->tr, t->s, t->n);
+    } else {
+        long n;
+        if (scratch_reserve(c, t->n + 1)) {
+            tt_error_set(c->err, TT_ERR_NOMEM, "out of memory");
+            return TT_STR_ERROR;
+        }
+        n = js_unescape(&c->sc, t, c->scratch, c->scratch_cap);
+        if (n < 0) {
+            fail_scan(c);
+            return TT_STR_ERROR;
+        }
+        id = tt_trace_intern(c->tr, c->scratch, (size_t)n);
+    }
+    if (id == TT_STR_ERROR && c->err->code == TT_OK)
+        tt_error_set(c->err, TT_ERR_NOMEM, "out of memory");
+    return id;
+}
+
+static int extra_append(chrome *c, const char *s, size_t n)
+{
+    if (c->extra_len + n + 2 > c->extra_cap) {
+        size_t nc = c->extra_cap ? c->extra_cap : 256;
+        char *nb;
+        while (nc < c->extra_len + n + 2)
+            nc *= 2;
+        nb = realloc(c->extra, nc);
+        if (!nb)
+            return -1;
+        c->extra = nb;
+        c->extra_cap = nc;
+    }
+    memcpy(c->extra + c->extra_len, s, n);
+    c->extra_len += n;
+    return 0;
+}
+
+/* ------------------------------------------------------- event parsing */
+
+/* Parse a string-or-number value (pid, tid, id, ts, dur). */
+static const char *scan_scalar(chrome *c, const char *p, const char *end, js_str *out,
+                               bool *is_str)
+{
+    if (p < end && *p == '"') {
+        *is_str = true;
+        return js_scan_string(&c->sc, p, end, out);
+    }
+    *is_str = false;
+    if (p < end && ((*p >= '0' && *p <= '9') || *p == '-'))
+        return js_scan_number(&c->sc, p, end, c->w.eof, out);
+    if (p == end) {
+        c->sc.status = JS_MORE;
+        return NULL;
+    }
+    c->sc.status = JS_ERROR;
+    c->sc.err_at = p;
+    c->sc.err_msg = "expected a number or a string";
+    return NULL;
+}
+
+/* A numeric argument value (number or numeric string) as int64. */
+static bool num_value(const js_str *t, int64_t *out)
+{
+    return !t->esc && tt_parse_decimal_scaled(t->s, t->n, 0, out) == TT_NUM_OK;
+}
+
+/* Walk the args object once, noting the well-known members. */
+static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
+{
+    const char *start = p;
+    p++;   /* '{' */
+    p = js_skip_ws(p, end);
+    if (p == end)
+        goto more;
+    if (*p == '}') {
+        p++;
+        goto done;
+    }
+    for (;;) {
+        js_str key, val;
+        const char *vstart;
+        bool is_str;
+        p = js_skip_ws(p, end);
+        if (p == end)
+            goto more;
+        if (*p != '"') {
+            c->sc.status = JS_ERROR;
+            c->sc.err_at = p;
+            c->sc.err_msg = "expected a string key in args";
+            return NULL;
+        }
+        if (!(p = js_scan_string(&c->sc, p, end, &key)))
+            return NULL;
+        p = js_skip_ws(p, end);
+        if (p == end)
+            goto more;
+        if (*p != ':') {
+            c->sc.status = JS_ERROR;
+            c->sc.err_at = p;
+            c->sc.err_msg = "expected ':' after a key";
+            return NULL;
+        }
+        p = js_skip_ws(p + 1, end);
+        if (p == end)
+            goto more;
+        vstart = p;
+        val.n = 0;
+        is_str = false;
+        if (*p == '"' || (*p >= '0' && *p <= '9') || *p == '-') {
+            if (!(p = scan_scalar(c, p, end, &val, &is_str)))
+                return NULL;
+        } else {
+            if (!(p = js_skip_value(&c->sc, p, end, c->w.eof)))
+                return NULL;
+        }
+        (void)vstart;
+        if (val.n > 0 && !key.esc) {
+            switch (key.n) {
+            case 4:
+                if (JS_EQ(&key, "name") && is_str) {
+                    ev->a_name = val;
+                    ev->has_a_name = true;
+                } else if (JS_EQ(&key, "type") && is_str && !ev->has_opcode) {
+                    ev->opcode = val;   /* MindSpore op type */
+                    ev->has_opcode = true;
+                }
+                break;
+            case 5:
+                if (JS_EQ(&key, "bytes"))
+                    num_value(&val, &ev->bytes);
+                else if (JS_EQ(&key, "layer") && is_str) {
+                    ev->layer = val;
+                    ev->has_layer = true;
+                }
+                break;
+            case 6:
+                if (JS_EQ(&key, "opcode") && is_str) {
+                    ev->opcode = val;
+                    ev->has_opcode = true;
+                } else if (JS_EQ(&key, "labels") && is_str) {
+                    ev->a_labels = val;
+                    ev->has_a_labels = true;
+                } else if (JS_EQ(&key, "tensor") && is_str) {
+                    ev->operand = val;
+                    ev->has_operand = true;
+                }
+                break;
+            case 7:
+                if (JS_EQ(&key, "operand") && is_str) {
+                    ev->operand = val;
+                    ev->has_operand = true;
+                }
+                break;
+            case 8:
+                if (JS_EQ(&key, "hlo_name") && is_str) {
+                    ev->layer = val;
+                    ev->has_layer = true;
+                } else if (JS_EQ(&key, "fullname") && is_str && !ev->has_layer) {
+                    ev->layer = val;   /* MindSpore scope path */
+                    ev->has_layer = true;
+                }
+                break;
+            case 9:
+                if (JS_EQ(&key, "Task Type") && is_str && !ev->has_opcode) {
+                    ev->opcode = val;   /* Ascend hardware task type */
+                    ev->has_opcode = true;
+                }
+                break;
+            case 10:
+                if (JS_EQ(&key, "sort_index")) {
+                    ev->a_sort = val;
+                    ev->has_a_sort = true;
+                }
+                break;
+            case 11:
+                if (JS_EQ(&key, "correlation"))
+                    num_value(&val, &ev->corr);
+                break;
+            case 14:
+                if (JS_EQ(&key, "correlation_id"))
+                    num_value(&val, &ev->corr);
+                break;
+            default:
+                break;
+            }
+        }
+        p = js_skip_ws(p, end);
+        if (p == end)
+            goto more;
+        if (*p == ',') {
+            p++;
+            continue;
+        }
+        if (*p == '}') {
+            p++;
+            break;
+        }
+        c->sc.status = JS_ERROR;
+        c->sc.err_at = p;
+        c->sc.err_msg = "expected ',' or '}' in args";
+        return NULL;
+    }
+done:
+    ev->args = start;
+    ev->args_n = (size_t)(p - start);
+    return p;
+more:
+    c->sc.status = JS_MORE;
+    return NULL;
+}
+
+/* Parse one event object at p ('{'). */
+static const char *parse_event(chrome *c, const char *p, const char *end, cev *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->at = p;
+    ev->bytes = -1;
+    ev->corr = 0;
+    c->extra_len = 0;
+    p++;
+    p = js_skip_ws(p, end);
+    if (p == end)
+        goto more;
+    if (*p == '}')
+        return p + 1;
+    for (;;) {
+        js_str key;
+        const char *kstart, *vstart;
+        bool is_str, known = true;
+        p = js_skip_ws(p, end);
+        if (p == end)
+            goto more;
+        if (*p != '"')
+            return c->sc.status = JS_ERROR, c->sc.err_at = p,
+                   c->sc.err_msg = "expected a string key", NULL;
+        kstart = p;
+        if (!(p = js_scan_string(&c->sc, p, end, &key)))
+            return NULL;
+        p = js_skip_ws(p, end);
+        if (p == end)
+            goto more;
+        if (*p != ':')
+            return c->sc.status = JS_ERROR, c->sc.err_at = p,
+                   c->sc.err_msg = "expected ':' after a key", NULL;
+        p = js_skip_ws(p + 1, end);
+        if (p == end)
+            goto more;
+        vstart = p;
+        switch (key.esc ? 0 : key.n) {
+        case 1:
+            if (key.s[0] == 's' && *p == '"') {
+                p = js_scan_string(&c->sc, p, end, &ev->scope_s);
+                ev->has_scope_s = true;
+            } else
+                known = false;
+            break;
+        case 2:
+            if (JS_EQ(&key, "ph") && *p == '"') {
+                p = js_scan_string(&c->sc, p, end, &ev->ph);
+                ev->has_ph = true;
+            } else if (JS_EQ(&key, "ts")) {
+                p = scan_scalar(c, p, end, &ev->ts, &ev->ts_str);
+                ev->has_ts = true;
+            } else if (JS_EQ(&key, "id")) {
+                p = scan_scalar(c, p, end, &ev->id, &is_str);
+                ev->has_id = true;
+            } else if (JS_EQ(&key, "bp") && *p == '"') {
+                p = js_scan_string(&c->sc, p, end, &ev->bp);
+                ev->has_bp = true;
+            } else
+                known = false;
+            break;
+        case 3:
+            if (JS_EQ(&key, "pid")) {
+                p = scan_scalar(c, p, end, &ev->pid, &is_str);
+                ev->has_pid = true;
+            } else if (JS_EQ(&key, "tid")) {
+                p = scan_scalar(c, p, end, &ev->tid, &is_str);
+                ev->has_tid = true;
+            } else if (JS_EQ(&key, "cat") && *p == '"') {
+                p = js_scan_string(&c->sc, p, end, &ev->cat);
+                ev->has_cat = true;
+            } else if (JS_EQ(&key, "dur")) {
+                p = scan_scalar(c, p, end, &ev->dur, &ev->dur_str);
+                ev->has_dur = true;
+            } else if (JS_EQ(&key, "id2") && *p == '{') {
+                const char *q = js_skip_value(&c->sc, p, end, c->w.eof);
+                if (q) {
+                    ev->id2.s = p;
+                    ev->id2.n = (size_t)(q - p);
+                    ev->has_id2 = true;
+                }
+                p = q;
+            } else
+                known = false;
+            break;
+        case 4:
+            if (JS_EQ(&key, "name") && *p == '"') {
+                p = js_scan_string(&c->sc, p, end, &ev->name);
+                ev->has_name = true;
+            } else if (JS_EQ(&key, "args") && *p == '{') {
+                p = scan_args(c, p, end, ev);
+            } else
+                known = false;
+            break;
+        case 5:
+            if (JS_EQ(&key, "scope") && *p == '"') {
+                p = js_scan_string(&c->sc, p, end, &ev->scope);
+                ev->has_scope = true;
+            } else
+                known = false;
+            break;
+        case 7:
+            if (JS_EQ(&key, "bind_id")) {
+                p = scan_scalar(c, p, end, &ev->bind_id, &is_str);
+                ev->has_bind_id = true;
+            } else if (JS_EQ(&key, "flow_in") && (*p == 't' || *p == 'f')) {
+                ev->flow_in = *p == 't';
+                p = js_skip_value(&c->sc, p, end, c->w.eof);
+            } else
+                known = false;
+            break;
+        case 8:
+            if (JS_EQ(&key, "flow_out") && (*p == 't' || *p == 'f')) {
+                ev->flow_out = *p == 't';
+                p = js_skip_value(&c->sc, p, end, c->w.eof);
+            } else
+                known = false;
+            break;
+        default:
+            known = false;
+            break;
+        }
+        if (!known) {
+            /* keep unknown members verbatim for the details view */
+            p = js_skip_value(&c->sc, vstart, end, c->w.eof);
+            if (p && (extra_append(c, c->extra_len ? "," : "{", 1) ||
+                      extra_append(c, kstart, (size_t)(p - kstart)))) {
+                tt_error_set(c->err, TT_ERR_NOMEM, "out of memory");
+                c->sc.status = JS_ERROR;
+                c->sc.err_at = p;
+                c->sc.err_msg = "out of memory";
+                return NULL;
+            }
+        }
+        if (!p)
+            return NULL;
+        p = js_skip_ws(p, end);
+        if (p == end)
+            goto more;
+        if (*p == ',') {
+            p++;
+            continue;
+        }
+        if (*p == '}')
+            break;
+        return c->sc.status = JS_ERROR, c->sc.err_at = p,
+               c->sc.err_msg = "expected ',' or '}' after an event member", NULL;
+    }
+    if (c->extra_len && extra_append(c, "}", 1)) {
+        c->sc.status = JS_ERROR;
+        c->sc.err_at = p;
+        c->sc.err_msg = "out of memory";
+        return NULL;
+    }
+    return p + 1;
+more:
+    c->sc.status = JS_MORE;
+    return NULL;
+}
+
+/* --------------------------------------------------------------- commit */
+
+static int oom(chrome *c)
+{
+    return tt_error_set(c->err, TT_ERR_NOMEM, "out of memory");
+}
+
+static uint32_t group_for(chrome *c, uint32_t pid_id)
+{
+    uint32_t *g = tt_u64map_get(&c->groups, pid_id), idx;
+    if (g)
+        return *g;
+    idx = tt_trace_group(c->tr, pid_id);
+    if (idx == TT_NO_LANE || tt_u64map_put(&c->groups, pid_id, idx))
+        return TT_NO_LANE;
+    return idx;
+}
+
+static uint32_t lane_for(chrome *c, uint32_t pid_id, uint32_t key_id, tt_lane_kind kind)
+{
+    uint64_t k = ((uint64_t)pid_id << 32 | key_id) * 2 + (uint64_t)kind;
+    uint32_t *l = tt_u64map_get(&c->lanes, k), g, idx;
+    if (l)
+        return *l;
+    g = group_for(c, pid_id);
+    if (g == TT_NO_LANE)
+        return TT_NO_LANE;
+    idx = tt_trace_lane(c->tr, g, key_id, kind);
+    if (idx == TT_NO_LANE || tt_u64map_put(&c->lanes, k, idx))
+        return TT_NO_LANE;
+    return idx;
+}
+
+/* Text id of a pid/tid/id token: numbers and strings with the same digits
+ * name the same thing. */
+static uint32_t key_id(chrome *c, bool has, const js_str *t)
+{
+    if (!has)
+        return 0;
+    return intern_tok(c, t);
+}
+
+static int parse_time(chrome *c, const cev *ev, const js_str *t, const char *what, tt_ns *out)
+{
+    int rc = tt_parse_decimal_scaled(t->s, t->n, 3, out);
+    if (rc == TT_NUM_OK && !t->esc)
+        return 0;
+    {
+        char msg[96];
+        snprintf(msg, sizeof msg, rc == TT_NUM_RANGE ? "%s out of range" : "invalid %s: expected a number of microseconds", what);
+        (void)ev;
+        return fail_at(c, t->s, msg);
+    }
+}
+
+/* Store args and extras; 0 handle when there is nothing to keep. */
+static int store_args(chrome *c, const cev *ev, uint32_t *handle)
+{
+    size_t an = ev->args_n;
+    const char *a = ev->args;
+    *handle = 0;
+    if (an == 2 && a[0] == '{' && a[1] == '}')
+        an = 0;
+    if (an == 0 && c->extra_len == 0)
+        return 0;
+    *handle = tt_args_add(c->tr->args, a, an, c->extra, c->extra_len);
+    return *handle ? 0 : oom(c);
+}
+
+static int set_attrs(chrome *c, const cev *ev, tt_event *e)
+{
+    tt_attr_tuple t = {0, 0, 0};
+    uint32_t id;
+    if (!ev->has_opcode && !ev->has_layer && !ev->has_operand)
+        return 0;
+    if (ev->has_opcode && (t.opcode = intern_tok(c, &ev->opcode)) == TT_STR_ERROR)
+        return -1;
+    if (ev->has_layer && (t.layer = intern_tok(c, &ev->layer)) == TT_STR_ERROR)
+        return -1;
+    if (ev->has_operand && (t.operand = intern_tok(c, &ev->operand)) == TT_STR_ERROR)
+        return -1;
+    id = tt_attrs_intern(c->tr->attrs, t);
+    if (id == UINT32_MAX)
+        return oom(c);
+    e->attrs = id;
+    return 0;
+}
+
+/* Push a new event on lane with the common fields of ev. */
+static int64_t push_common(chrome *c, uint32_t lane, const cev *ev, uint32_t name,
+                           uint32_t cat, tt_ns ts, uint8_t kind)
+{
+    int64_t idx = tt_trace_push_event(c->tr, lane);
+    tt_event *e;
+    uint32_t args;
+    if (idx < 0)
+        return oom(c), -1;
+    e = &c->tr->lanes[lane].ev[idx];
+    e->start = ts;
+    e->name = name;
+    e->cat = cat;
+    e->kind = kind;
+    e->bytes = ev->bytes;
+    e->corr = ev->corr > 0 && ev->corr <= UINT32_MAX ? (uint32_t)ev->corr : 0;
+    if (set_attrs(c, ev, e) || store_args(c, ev, &args))
+        return -1;
+    c->tr->lanes[lane].ev[idx].args = args;
+    c->events++;
+    return idx;
+}
+
+static uint64_t flow_key(chrome *c, const cev *ev, uint32_t cat, const js_str *id)
+{
+    uint64_t h = tt_hash_bytes(id->s, id->n, 0x5f1d);
+    (void)c;
+    (void)ev;
+    return h ^ tt_hash_mix(cat + 0x9e37ULL);
+}
+
+static int add_flow_point(chrome *c, uint32_t lane, tt_ns ts, tt_ns dur, uint64_t key,
+                          uint32_t name, uint32_t cat, tt_flow_phase phase, tt_flow_bind bind)
+{
+    tt_flow_point fp;
+    memset(&fp, 0, sizeof fp);
+    fp.key = key;
+    fp.ts = ts;
+    fp.dur = dur;
+    fp.lane = lane;
+    fp.name = name;
+    fp.cat = cat;
+    fp.phase = (uint8_t)phase;
+    fp.bind = (uint8_t)bind;
+    return tt_trace_flow_point(c->tr, &fp) ? oom(c) : 0;
+}
+
+/* Async slices (b/e, S/F) match by (pid, category, id, scope). */
+static uint64_t async_key(chrome *c, const cev *ev, uint32_t pid_id, uint32_t cat)
+{
+    uint64_t h = tt_hash_mix(((uint64_t)pid_id << 32) ^ cat);
+    if (ev->has_id)
+        h ^= tt_hash_bytes(ev->id.s, ev->id.n, 1);
+    if (ev->has_id2)
+        h ^= tt_hash_bytes(ev->id2.s, ev->id2.n, 2);
+    if (ev->has_scope)
+        h ^= tt_hash_bytes(ev->scope.s, ev->scope.n, 3);
+    (void)c;
+    return h;
+}
+
+static async_stack *async_get(chrome *c, uint64_t key, bool create)
+{
+    uint32_t *slot = tt_u64map_get(&c->async_map, key);
+    async_stack *s;
+    if (slot)
+        return &c->async[*slot];
+    if (!create)
+        return NULL;
+    if (c->n_async == c->cap_async) {
+        size_t nc = c->cap_async ? c->cap_async * 2 : 64;
+        async_stack *na = realloc(c->async, nc * sizeof *na);
+        if (!na)
+            return NULL;
+        c->async = na;
+        c->cap_async = nc;
+    }
+    if (tt_u64map_put(&c->async_map, key, (uint32_t)c->n_async))
+        return NULL;
+    s = &c->async[c->n_async++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+static int async_push(async_stack *s, uint32_t lane, uint32_t idx)
+{
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 4;
+        uint32_t *ni = realloc(s->idx, nc * sizeof *ni);
+        if (!ni)
+            return -1;
+        s->idx = ni;
+        s->cap = nc;
+    }
+    s->lane = lane;
+    s->idx[s->n++] = idx;
+    return 0;
+}
+
+static int commit_metadata(chrome *c, const cev *ev, uint32_t pid_id, uint32_t tid_id)
+{
+    const js_str *n = &ev->name;
+    if (JS_EQ(n, "process_name") || JS_EQ(n, "process_labels") ||
+        JS_EQ(n, "process_sort_index")) {
+        uint32_t g = group_for(c, pid_id);
+        tt_group *grp;
+        if (g == TT_NO_LANE)
+            return oom(c);
+        grp = &c->tr->groups[g];
+        if (JS_EQ(n, "process_name") && ev->has_a_name) {
+            uint32_t id = intern_tok(c, &ev->a_name);
+            if (id == TT_STR_ERROR)
+                return -1;
+            grp->name = id;
+        } else if (JS_EQ(n, "process_labels") && ev->has_a_labels) {
+            uint32_t id = intern_tok(c, &ev->a_labels);
+            if (id == TT_STR_ERROR)
+                return -1;
+            grp->labels = id;
+        } else if (JS_EQ(n, "process_sort_index") && ev->has_a_sort) {
+            int64_t v;
+            if (num_value(&ev->a_sort, &v)) {
+                grp->sort_index = v;
+                grp->has_sort = true;
+            }
+        }
+    } else if (JS_EQ(n, "thread_name") || JS_EQ(n, "thread_sort_index")) {
+        uint32_t l = lane_for(c, pid_id, tid_id, TT_LANE_THREAD);
+        tt_lane *lane;
+        if (l == TT_NO_LANE)
+            return oom(c);
+        lane = &c->tr->lanes[l];
+        if (JS_EQ(n, "thread_name") && ev->has_a_name) {
+            uint32_t id = intern_tok(c, &ev->a_name);
+            if (id == TT_STR_ERROR)
+                return -1;
+            lane->name = id;
+        } else if (JS_EQ(n, "thread_sort_index") && ev->has_a_sort) {
+            int64_t v;
+            if (num_value(&ev->a_sort, &v)) {
+                lane->sort_index = v;
+                lane->has_sort = true;
+            }
+        }
+    }
+    return 0;
+}
+
+static int commit_counter(chrome *c, const cev *ev, uint32_t pid_id, uint32_t name, tt_ns ts)
+{
+    const char *p, *end;
+    uint32_t g, track = name;
+    if (!ev->args)
+        return 0;
+    g = group_for(c, pid_id);
+    if (g == TT_NO_LANE)
+        return oom(c);
+    if (ev->has_id) {
+        char buf[512];
+        int k = snprintf(buf, sizeof buf, "%s[%.*s]", tt_str(c->tr, name),
+                         (int)(ev->id.n > 200 ? 200 : ev->id.n), ev->id.s);
+        track = tt_trace_intern(c->tr, buf, (size_t)(k < (int)sizeof buf ? k : (int)sizeof buf - 1));
+        if (track == TT_STR_ERROR)
+            return oom(c);
+    }
+    /* the args object is complete in the window: walk its members */
+    p = ev->args + 1;
+    end = ev->args + ev->args_n;
+    for (;;) {
+        js_str key, val;
+        bool is_str = false;
+        double v;
+        p = js_skip_ws(p, end);
+        if (p >= end || *p != '"')
+            break;
+        p = js_scan_string(&c->sc, p, end, &key);
+        if (!p)
+            break;
+        p = js_skip_ws(p, end);
+        p = js_skip_ws(p + 1, end);   /* ':' checked by scan_args */
+        val.n = 0;
+        if (*p == '"' || (*p >= '0' && *p <= '9') || *p == '-')
+            p = scan_scalar(c, p, end, &val, &is_str);
+        else
+            p = js_skip_value(&c->sc, p, end, true);
+        if (!p)
+            break;
+        if (val.n && !val.esc && tt_parse_double(val.s, val.n, &v) == TT_NUM_OK) {
+            uint32_t kid = intern_tok(c, &key), ci;
+            if (kid == TT_STR_ERROR)
+                return -1;
+            ci = tt_trace_counter(c->tr, g, track, kid);
+            if (ci == TT_NO_LANE || tt_trace_counter_push(c->tr, ci, ts, v))
+                return oom(c);
+        }
+        p = js_skip_ws(p, end);
+        if (p < end && *p == ',')
+            p++;
+    }
+    return 0;
+}
+
+static int add_mark(chrome *c, uint32_t lane, tt_ns ts, uint32_t ref, uint32_t args,
+                    bool is_end)
+{
+    be_mark *m;
+    if (c->n_marks == c->cap_marks) {
+        size_t nc = c->cap_marks ? c->cap_marks * 2 : 256;
+        be_mark *nm = realloc(c->marks, nc * sizeof *nm);
+        if (!nm)
+            return oom(c);
+        c->marks = nm;
+        c->cap_marks = nc;
+    }
+    m = &c->marks[c->n_marks];
+    m->ts = ts;
+    m->lane = lane;
+    m->seq = (uint32_t)c->n_marks;
+    m->ref = ref;
+    m->args = args;
+    m->is_end = is_end;
+    c->n_marks++;
+    return 0;
+}
+
+static int cmp_mark(const void *pa, const void *pb, void *ctx)
+{
+    const be_mark *a = pa, *b = pb;
+    (void)ctx;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int push_open(tt_lane *l, uint32_t idx)
+{
+    if (l->n_open == l->cap_open) {
+        size_t nc = l->cap_open ? l->cap_open * 2 : 16;
+        uint32_t *no = realloc(l->open, nc * sizeof *no);
+        if (!no)
+            return -1;
+        l->open = no;
+        l->cap_open = nc;
+    }
+    l->open[l->n_open++] = idx;
+    return 0;
+}
+
+/* Match B/E per thread in time order (source order on ties). Begins left
+ * open stay in lane->open for tt_trace_finalize(). */
+static int match_begin_end(chrome *c)
+{
+    tt_trace *tr = c->tr;
+    size_t *start, n = c->n_marks;
+    be_mark *sorted;
+    if (n == 0)
+        return 0;
+    start = calloc((size_t)tr->n_lanes + 1, sizeof *start);
+    sorted = malloc(n * sizeof *sorted);
+    if (!start || !sorted) {
+        free(start);
+        free(sorted);
+        return oom(c);
+    }
+    /* counting sort by lane, then each lane's marks by time */
+    for (size_t i = 0; i < n; i++)
+        start[c->marks[i].lane + 1]++;
+    for (uint32_t l = 0; l < tr->n_lanes; l++)
+        start[l + 1] += start[l];
+    {
+        size_t *fill = calloc((size_t)tr->n_lanes + 1, sizeof *fill);
+        if (!fill) {
+            free(start);
+            free(sorted);
+            return oom(c);
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t l = c->marks[i].lane;
+            sorted[start[l] + fill[l]++] = c->marks[i];
+        }
+        free(fill);
+    }
+    free(c->marks);
+    c->marks = NULL;
+    c->n_marks = c->cap_marks = 0;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        be_mark *m = sorted + start[l];
+        size_t k = start[l + 1] - start[l];
+        tt_lane *lane = &tr->lanes[l];
+        if (k == 0)
+            continue;
+        if (tt_sort(m, k, sizeof *m, cmp_mark, NULL)) {
+            free(start);
+            free(sorted);
+            return oom(c);
+        }
+        for (size_t i = 0; i < k; i++) {
+            tt_event *e;
+            if (!m[i].is_end) {
+                if (push_open(lane, m[i].ref)) {
+                    free(start);
+                    free(sorted);
+                    return oom(c);
+                }
+                continue;
+            }
+            if (lane->n_open == 0) {
+                tt_trace_problem(tr, TT_PROB_UNMATCHED_END,
+                                 "end of '%s' at %lld us with no open begin on its thread",
+                                 tt_str(tr, m[i].ref), (long long)(m[i].ts / 1000));
+                continue;
+            }
+            e = &lane->ev[lane->open[--lane->n_open]];
+            if (m[i].ref && e->name != m[i].ref)
+                tt_trace_problem(tr, TT_PROB_MISMATCHED_END,
+                                 "end named '%s' closes begin named '%s'", tt_str(tr, m[i].ref),
+                                 tt_str(tr, e->name));
+            e->dur = m[i].ts - e->start;   /* >= 0: sorted by time */
+            if (!e->args && m[i].args)
+                e->args = m[i].args;
+        }
+    }
+    free(start);
+    free(sorted);
+    return 0;
+}
+
+static void tally(chrome *c, unsigned char ph)
+{
+    if (c->ph_count[ph]++ == 0)
+        c->ph_order[c->n_ph_order++] = ph;
+}
+
+static int commit_event(chrome *c, const cev *ev)
+{
+    unsigned char ph;
+    uint32_t pid_id, tid_id, name, cat, lane;
+    tt_ns ts = 0, dur = 0;
+
+    if (!ev->has_ph || ev->ph.n == 0) {
+        tt_trace_problem(c->tr, TT_PROB_BAD_EVENT, "event without \"ph\" skipped");
+        return 0;
+    }
+    ph = (unsigned char)ev->ph.s[0];
+    if (ev->ph.n != 1)
+        ph = '?';
+    tally(c, ph);
+
+    if ((pid_id = key_id(c, ev->has_pid, &ev->pid)) == TT_STR_ERROR ||
+        (tid_id = key_id(c, ev->has_tid, &ev->tid)) == TT_STR_ERROR)
+        return -1;
+    name = ev->has_name ? intern_tok(c, &ev->name) : 0;
+    cat = ev->has_cat ? intern_tok(c, &ev->cat) : 0;
+    if (name == TT_STR_ERROR || cat == TT_STR_ERROR)
+        return -1;
+
+    if (ph == 'M')
+        return commit_metadata(c, ev, pid_id, tid_id);
+
+    if (!ev->has_ts) {
+        tt_trace_problem(c->tr, TT_PROB_BAD_EVENT, "event with ph '%c' and no \"ts\" skipped", ph);
+        return 0;
+    }
+    if (parse_time(c, ev, &ev->ts, "timestamp", &ts))
+        return -1;
+    if (ev->has_dur && parse_time(c, ev, &ev->dur, "duration", &dur))
+        return -1;
+
+    switch (ph) {
+    case 'X': {
+        int64_t idx;
+        if ((lane = lane_for(c, pid_id, tid_id, TT_LANE_THREAD)) == TT_NO_LANE)
+            return oom(c);
+        if ((idx = push_common(c, lane, ev, name, cat, ts, TT_EV_SLICE)) < 0)
+            return -1;
+        if (dur < 0) {
+            tt_trace_problem(c->tr, TT_PROB_NEGATIVE_DURATION, "'%s' has a negative duration",
+                             tt_str(c->tr, name));
+            c->tr->lanes[lane].ev[idx].flags |= TT_EVF_CLAMPED;
+            dur = 0;
+        }
+        c->tr->lanes[lane].ev[idx].dur = dur;
+        if (ev->has_bind_id && (ev->flow_in || ev->flow_out)) {
+            uint64_t key = flow_key(c, ev, 0, &ev->bind_id);
+            tt_flow_phase fph = ev->flow_in && ev->flow_out ? TT_FLOW_STEP
+                                : ev->flow_out ? TT_FLOW_START : TT_FLOW_END;
+            if (add_flow_point(c, lane, ts, dur, key, name, cat, fph, TT_BIND_EXACT))
+                return -1;
+        }
+        return 0;
+    }
+    case 'B': {
+        int64_t idx;
+        if ((lane = lane_for(c, pid_id, tid_id, TT_LANE_THREAD)) == TT_NO_LANE)
+            return oom(c);
+        if ((idx = push_common(c, lane, ev, name, cat, ts, TT_EV_SLICE)) < 0)
+            return -1;
+        if (add_mark(c, lane, ts, (uint32_t)idx, 0, false))
+            return -1;
+        if (ev->has_bind_id && (ev->flow_in || ev->flow_out)) {
+            uint64_t key = flow_key(c, ev, 0, &ev->bind_id);
+            tt_flow_phase fph = ev->flow_in && ev->flow_out ? TT_FLOW_STEP
+                                : ev->flow_out ? TT_FLOW_START : TT_FLOW_END;
+            if (add_flow_point(c, lane, ts, 0, key, name, cat, fph, TT_BIND_ENCLOSING))
+                return -1;
+        }
+        return 0;
+    }
+    case 'E': {
+        uint32_t args = 0;
+        if ((lane = lane_for(c, pid_id, tid_id, TT_LANE_THREAD)) == TT_NO_LANE)
+            return oom(c);
+        /* arguments given only at the end still belong to the slice */
+        if ((ev->args_n > 2 || c->extra_len) && store_args(c, ev, &args))
+            return -1;
+        return add_mark(c, lane, ts, name, args, true);
+    }
+    case 'i':
+    case 'I':
+    case 'R': {
+        uint8_t kind = TT_EV_INSTANT;
+        uint32_t lpid = pid_id, ltid = tid_id;
+        if (ph == 'R' || (ev->has_scope_s && JS_EQ(&ev->scope_s, "p"))) {
+            kind = TT_EV_INSTANT_PROCESS;
+            ltid = 0;
+        } else if (ev->has_scope_s && JS_EQ(&ev->scope_s, "g")) {
+            kind = TT_EV_INSTANT_GLOBAL;
+            lpid = ltid = 0;
+        }
+        if ((lane = lane_for(c, lpid, ltid, TT_LANE_THREAD)) == TT_NO_LANE)
+            return oom(c);
+        return push_common(c, lane, ev, name, cat, ts, kind) < 0 ? -1 : 0;
+    }
+    case 'b':
+    case 'S':
+    case 'e':
+    case 'F':
+    case 'n': {
+        uint64_t key = async_key(c, ev, pid_id, cat);
+        async_stack *s;
+        if ((lane = lane_for(c, pid_id, cat, TT_LANE_ASYNC)) == TT_NO_LANE)
+            return oom(c);
+        if (ph == 'n')
+            return push_common(c, lane, ev, name, cat, ts, TT_EV_INSTANT) < 0 ? -1 : 0;
+        if (ph == 'b' || ph == 'S') {
+            int64_t idx = push_common(c, lane, ev, name, cat, ts, TT_EV_ASYNC);
+            if (idx < 0)
+                return -1;
+            if (!(s = async_get(c, key, true)) || async_push(s, lane, (uint32_t)idx))
+                return oom(c);
+            return 0;
+        }
+        s = async_get(c, key, false);
+        if (!s || s->n == 0) {
+            tt_trace_problem(c->tr, TT_PROB_UNMATCHED_END,
+                             "async end of '%s' at %lld us with no matching begin",
+                             tt_str(c->tr, name), (long long)(ts / 1000));
+            return 0;
+        }
+        {
+            /* the innermost open slice of this id, preferring the same name */
+            size_t k = s->n - 1;
+            tt_event *e;
+            for (size_t j = s->n; j-- > 0;)
+                if (!name || c->tr->lanes[s->lane].ev[s->idx[j]].name == name) {
+                    k = j;
+                    break;
+                }
+            e = &c->tr->lanes[s->lane].ev[s->idx[k]];
+            e->dur = ts >= e->start ? ts - e->start : 0;
+            memmove(&s->idx[k], &s->idx[k + 1], (s->n - k - 1) * sizeof *s->idx);
+            s->n--;
+        }
+        return 0;
+    }
+    case 'C':
+        return commit_counter(c, ev, pid_id, name, ts);
+    case 's':
+    case 't':
+    case 'f': {
+        const js_str *id = ev->has_id ? &ev->id : ev->has_id2 ? &ev->id2 : NULL;
+        tt_flow_bind bind;
+        tt_flow_phase fph = ph == 's' ? TT_FLOW_START : ph == 't' ? TT_FLOW_STEP : TT_FLOW_END;
+        if (!id) {
+            tt_trace_problem(c->tr, TT_PROB_BAD_EVENT, "flow event without an id skipped");
+            return 0;
+        }
+        /* s binds to the enclosing slice; f to the next slice unless
+         * bp is "e" (enclosing), as chrome://tracing does. */
+        bind = TT_BIND_ENCLOSING;
+        if (ph == 'f' && !(ev->has_bp && JS_EQ(&ev->bp, "e")))
+            bind = TT_BIND_NEXT;
+        if ((lane = lane_for(c, pid_id, tid_id, TT_LANE_THREAD)) == TT_NO_LANE)
+            return oom(c);
+        return add_flow_point(c, lane, ts, 0, flow_key(c, ev, cat, id), name, cat, fph, bind);
+    }
+    case 'T':
+    case 'p':
+    case 'P':
+    case 'O':
+    case 'N':
+    case 'D':
+    case 'c':
+    case '(':
+    case ')':
+    case 'V':
+    case 'v':
+        /* known phases tracetty does not draw: counted in the phase tally */
+        return 0;
+    default:
+        tt_trace_problem(c->tr, TT_PROB_UNKNOWN_PHASE, "unknown phase \"%.*s\"",
+                         (int)(ev->ph.n > 8 ? 8 : ev->ph.n), ev->ph.s);
+        return 0;
+    }
+}
+
+/* ----------------------------------------------------------- top level */
+
+static void report_progress(chrome *c)
+{
+    if (c->opts->progress)
+        c->opts->progress(c->opts->progress_ctx, tt_input_file_pos(c->w.in),
+                          tt_input_file_size(c->w.in),
+                          c->w.base + (int64_t)c->w.pos, c->events);
+}
+
+/* Refill the window; on end of data returns 0. */
+static int refill(chrome *c)
+{
+    int rc = window_refill(&c->w, c->err);
+    if (rc > 0)
+        report_progress(c);
+    return rc;
+}
+
+/* Count the bytes and events in the unparsed tail (for --lenient). */
+static int drop_tail(chrome *c, const char *why_at, const char *why)
+{
+    int64_t off, line, col, dropped = 0;
+    uint64_t events = 0;
+    bool any = false;
+    window_position(&c->w, why_at, &off, &line, &col);
+    /* consume the rest of the input, counting what is thrown away */
+    c->w.pos = 0;
+    {
+        int64_t from = c->last_good - c->w.base;
+        const char *p = c->w.data + (from > 0 ? from : 0);
+        const char *end = c->w.data + c->w.len;
+        for (;;) {
+            for (const char *q = p; q < end && !any; q++)
+                if (!(*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t' || *q == ',' || *q == 0))
+                    any = true;
+            /* a rough count of partial or unparsed events: their "ph" keys */
+            for (const char *q = p; (q = memchr(q, '"', (size_t)(end - q))) != NULL; q++)
+                if (end - q >= 4 && memcmp(q, "\"ph\"", 4) == 0)
+                    events++;
+            dropped += end - p;
+            c->w.pos = c->w.len;
+            {
+                int rc = window_refill(&c->w, c->err);
+                if (rc < 0)
+                    return -1;
+                if (rc == 0)
+                    break;
+            }
+            p = c->w.data;
+            end = c->w.data + c->w.len;
+        }
+    }
+    if (any && events == 0)
+        events = 1;
+    c->info->dropped_bytes = any ? dropped : 0;
+    c->info->dropped_events = events;
+    if (any)
+        tt_trace_problem(c->tr, TT_PROB_DROPPED_TAIL,
+                         "%s at line %lld, column %lld: dropped %lld bytes (about %llu events)",
+                         why, (long long)line, (long long)col, (long long)dropped,
+                         (unsigned long long)events);
+    return 0;
+}
+
+/* A truncated or broken tail: error, or with --lenient keep what is
+ * complete. */
+static int cut_off(chrome *c, const char *at, const char *msg)
+{
+    if (c->opts->lenient)
+        return drop_tail(c, at, msg);
+    {
+        char full[300];
+        snprintf(full, sizeof full,
+                 "%s: the trace is cut off or damaged after %llu complete events "
+                 "(--lenient loads them)", msg, (unsigned long long)c->good_events);
+        return fail_at(c, at, full);
+    }
+}
+
+/* Parse the events array; the window's pos is just after '['. */
+static int parse_events(chrome *c)
+{
+    bool need_comma = false;
+    for (;;) {
+        const char *p = c->w.data + c->w.pos, *end = c->w.data + c->w.len, *q;
+        cev ev;
+        p = js_skip_ws(p, end);
+        if (p == end) {
+            int rc = refill(c);
+            if (rc < 0)
+                return -1;
+            if (rc == 0)
+                return cut_off(c, c->w.data + c->w.len,
+                               "unexpected end of data inside the events array (missing ']')");
+            continue;
+        }
+        if (*p == ']') {
+            c->w.pos = (size_t)(p + 1 - c->w.data);
+            return 0;
+        }
+        if (need_comma) {
+            if (*p != ',')
+                return cut_off(c, p, "expected ',' or ']' after an event");
+            p = js_skip_ws(p + 1, end);
+            c->w.pos = (size_t)(p - c->w.data);
+            need_comma = false;
+            continue;   /* also accepts a trailing comma before ']' */
+        }
+        if (*p != '{')
+            return cut_off(c, p, "expected an event object ('{')");
+        c->w.pos = (size_t)(p - c->w.data);
+        c->sc.status = JS_OK;
+        q = parse_event(c, p, end, &ev);
+        if (!q) {
+            int rc;
+            if (c->err->code != TT_OK)
+                return -1;
+            if (c->sc.status == JS_ERROR)
+                return cut_off(c, c->sc.err_at, c->sc.err_msg);
+            rc = refill(c);
+            if (rc < 0)
+                return -1;
+            if (rc == 0)
+                return cut_off(c, c->w.data + c->w.len, "unexpected end of data inside an event");
+            continue;   /* parse the same event again with more data */
+        }
+        if (commit_event(c, &ev))
+            return -1;
+        c->w.pos = (size_t)(q - c->w.data);
+        c->last_good = c->w.base + (int64_t)c->w.pos;
+        c->good_events++;
+        need_comma = true;
+    }
+}
+
+/* Read one complete metadata value at pos and attach it to tr->meta. */
+static int parse_meta_value(chrome *c, const char *key, size_t keylen)
+{
+    for (;;) {
+        const char *p = c->w.data + c->w.pos, *end = c->w.data + c->w.len, *q;
+        c->sc.status = JS_OK;
+        q = js_skip_value(&c->sc, p, end, c->w.eof);
+        if (!q) {
+            int rc;
+            if (c->sc.status == JS_ERROR)
+                return cut_off(c, c->sc.err_at, c->sc.err_msg);
+            if (c->w.len - c->w.pos > META_VALUE_MAX) {
+                /* huge metadata (e.g. stack samples): skip it by parsing
+                 * in place is not possible; refuse clearly instead */
+                return fail_at(c, p, "metadata value too large (over 256 MB)");
+            }
+            rc = refill(c);
+            if (rc < 0)
+                return -1;
+            if (rc == 0 && c->sc.status == JS_MORE)
+                c->w.eof = true;
+            continue;
+        }
+        {
+            cJSON *v = cJSON_ParseWithLength(p, (size_t)(q - p));
+            char kbuf[256];
+            size_t kn = keylen < sizeof kbuf - 1 ? keylen : sizeof kbuf - 1;
+            memcpy(kbuf, key, kn);
+            kbuf[kn] = '\0';
+            if (v) {
+                if (strcmp(kbuf, "distributedInfo") == 0) {
+                    cJSON *r = cJSON_GetObjectItemCaseSensitive(v, "rank");
+                    if (cJSON_IsNumber(r) && r->valuedouble >= 0)
+                        c->tr->rank = (int64_t)r->valuedouble;
+                }
+                cJSON_DeleteItemFromObjectCaseSensitive(c->tr->meta, kbuf);
+                cJSON_AddItemToObject(c->tr->meta, kbuf, v);
+            }
+        }
+        c->w.pos = (size_t)(q - c->w.data);
+        return 0;
+    }
+}
+
+/* Make sure at least n bytes after pos are buffered (fewer at end). */
+static int ensure(chrome *c, size_t n)
+{
+    while (c->w.len - c->w.pos < n) {
+        int rc = refill(c);
+        if (rc <= 0)
+            return rc;
+    }
+    return 1;
+}
+
+/* Skip whitespace at pos, refilling; returns the next byte or -1 at end
+ * of data, -2 on error. */
+static int peek_byte(chrome *c)
+{
+    for (;;) {
+        const char *p = c->w.data + c->w.pos, *end = c->w.data + c->w.len;
+        p = js_skip_ws(p, end);
+        c->w.pos = (size_t)(p - c->w.data);
+        if (p < end)
+            return (unsigned char)*p;
+        {
+            int rc = refill(c);
+            if (rc < 0)
+                return -2;
+            if (rc == 0)
+                return -1;
+        }
+    }
+}
+
+static int parse_object_form(chrome *c)
+{
+    bool first = true;
+    c->w.pos++;   /* '{' */
+    for (;;) {
+        int b = peek_byte(c);
+        js_str key;
+        const char *p, *q;
+        char keybuf[256];
+        size_t keylen;
+        if (b == -2)
+            return -1;
+        if (b == -1)
+            return cut_off(c, c->w.data + c->w.len, "unexpected end of data (missing '}')");
+        if (b == '}') {
+            c->w.pos++;
+            break;
+        }
+        if (!first) {
+            if (b != ',')
+                return cut_off(c, c->w.data + c->w.pos, "expected ',' or '}' in the top-level object");
+            c->w.pos++;
+            if ((b = peek_byte(c)) == -2)
+                return -1;
+            if (b == -1)
+                return cut_off(c, c->w.data + c->w.len, "unexpected end of data (missing '}')");
+        }
+        first = false;
+        if (b != '"')
+            return cut_off(c, c->w.data + c->w.pos, "expected a string key in the top-level object");
+        for (;;) {
+            p = c->w.data + c->w.pos;
+            c->sc.status = JS_OK;
+            q = js_scan_string(&c->sc, p, c->w.data + c->w.len, &key);
+            if (q)
+                break;
+            {
+                int rc = refill(c);
+                if (rc < 0)
+                    return -1;
+                if (rc == 0)
+                    return cut_off(c, c->w.data + c->w.len, "unexpected end of data inside a key");
+            }
+        }
+        keylen = key.n < sizeof keybuf ? key.n : sizeof keybuf;
+        memcpy(keybuf, key.s, keylen);
+        c->w.pos = (size_t)(q - c->w.data);
+        if ((b = peek_byte(c)) == -2)
+            return -1;
+        if (b != ':')
+            return cut_off(c, c->w.data + (b == -1 ? c->w.len : c->w.pos), "expected ':' after a key");
+        c->w.pos++;
+        if ((b = peek_byte(c)) == -2)
+            return -1;
+        if (b == -1)
+            return cut_off(c, c->w.data + c->w.len, "unexpected end of data after a key");
+        if (keylen == 11 && memcmp(keybuf, "traceEvents", 11) == 0) {
+            if (b != '[')
+                return fail_at(c, c->w.data + c->w.pos, "\"traceEvents\" must be an array");
+            c->w.pos++;
+            c->saw_trace_events = true;
+            c->last_good = c->w.base + (int64_t)c->w.pos;
+            if (parse_events(c))
+                return -1;
+            if (c->info->dropped_bytes || c->tr->problems[TT_PROB_DROPPED_TAIL].count)
+                return 0;   /* lenient: the rest is gone */
+            c->last_good = c->w.base + (int64_t)c->w.pos;
+        } else {
+            if (parse_meta_value(c, keybuf, keylen))
+                return -1;
+            if (c->tr->problems[TT_PROB_DROPPED_TAIL].count)
+                return 0;
+        }
+    }
+    if (!c->saw_trace_events)
+        return tt_error_set(c->err, TT_ERR_FORMAT,
+                            "JSON object without a \"traceEvents\" array: not a Chrome trace");
+    return 0;
+}
+
+static int expect_end(chrome *c)
+{
+    int b = peek_byte(c);
+    if (b == -2)
+        return -1;
+    if (b != -1) {
+        /* NUL padding left by a preallocated file is a cut-off, not junk */
+        return cut_off(c, c->w.data + c->w.pos, "unexpected data after the end of the trace");
+    }
+    return 0;
+}
+
+static int chrome_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr,
+                         tt_load_info *info, tt_error *err)
+{
+    chrome c;
+    int rc = -1, b;
+    memset(&c, 0, sizeof c);
+    c.tr = tr;
+    c.opts = opts;
+    c.info = info;
+    c.err = err;
+    c.w.in = in;
+    c.w.line = 1;
+    c.w.cap = WINDOW_INITIAL;
+    c.w.data = malloc(c.w.cap + 1);
+    tt_u64map_init(&c.lanes);
+    tt_u64map_init(&c.groups);
+    tt_u64map_init(&c.async_map);
+    tt_error_clear(err);
+    if (!c.w.data) {
+        oom(&c);
+        goto out;
+    }
+    if (ensure(&c, 3) < 0)
+        goto out;
+    if (c.w.len >= 3 && memcmp(c.w.data, "\xef\xbb\xbf", 3) == 0)
+        c.w.pos = 3;   /* UTF-8 byte order mark */
+    b = peek_byte(&c);
+    if (b == -2)
+        goto out;
+    if (b == '{') {
+        if (parse_object_form(&c))
+            goto out;
+    } else if (b == '[') {
+        c.w.pos++;
+        c.last_good = c.w.base + (int64_t)c.w.pos;
+        if (parse_events(&c))
+            goto out;
+    } else {
+        fail_at(&c, c.w.data + c.w.pos, "expected '{' or '[' at the start of a Chrome trace");
+        goto out;
+    }
+    if (!tr->problems[TT_PROB_DROPPED_TAIL].count && expect_end(&c))
+        goto out;
+    if (tt_input_truncated(in)) {
+        if (!opts->lenient) {
+            tt_error_set(err, TT_ERR_FORMAT,
+                         "compressed data ends early: the file is cut off (--lenient loads "
+                         "the complete events)");
+            goto out;
+        }
+        if (!tr->problems[TT_PROB_DROPPED_TAIL].count)
+            tt_trace_problem(tr, TT_PROB_DROPPED_TAIL, "compressed data ends early");
+    }
+    if (match_begin_end(&c))
+        goto out;
+    /* phase tally in first-seen order */
+    for (int i = 0; i < c.n_ph_order; i++) {
+        char ph = (char)c.ph_order[i];
+        if (tt_trace_tally_phase(tr, &ph, 1, c.ph_count[c.ph_order[i]])) {
+            oom(&c);
+            goto out;
+        }
+    }
+    report_progress(&c);
+    rc = 0;
+out:
+    for (size_t i = 0; i < c.n_async; i++) {
+        async_stack *s = &c.async[i];
+        /* async begins never ended: mark them like unclosed B */
+        for (size_t k = 0; rc == 0 && k < s->n; k++)
+            if (push_open(&tr->lanes[s->lane], s->idx[k])) {
+                rc = oom(&c);
+                break;
+            }
+        free(s->idx);
+    }
+    free(c.async);
+    free(c.marks);
+    tt_u64map_fini(&c.lanes);
+    tt_u64map_fini(&c.groups);
+    tt_u64map_fini(&c.async_map);
+    free(c.w.data);
+    free(c.scratch);
+    free(c.extra);
+    if (rc != 0 && err->code == TT_OK)
+        tt_error_set(err, TT_ERR_FORMAT, "cannot decode the trace");
+    return rc;
+}
+
+/* Content probe: JSON whose first object looks like a trace event, or an
+ * object with "traceEvents". */
+static int chrome_probe(const unsigned char *head, size_t n)
+{
+    size_t i = 0;
+    if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
+        i = 3;
+    while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+        i++;
+    if (i == n)
+        return 0;
+    if (head[i] == '[')
+        return 50;
+    if (head[i] == '{') {
+        const char *s = (const char *)head + i;
+        size_t m = n - i;
+        const char *te = "\"traceEvents\"";
+        for (size_t k = 0; k + 13 <= m; k++)
+            if (s[k] == '"' && memcmp(s + k, te, 13) == 0)
+                return 90;
+        return 20;
+    }
+    return 0;
+}
+
+const tt_decoder tt_decoder_chrome = {
+    .name = "chrome-json",
+    .description = "Chrome trace-event JSON (PyTorch/Kineto, Ascend, TensorFlow, viztracer)",
+    .probe = chrome_probe,
+    .decode = chrome_decode,
+};

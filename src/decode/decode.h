@@ -1,0 +1,74 @@
+/* decode.h - open a trace file of any supported format.
+ *
+ * The format is detected from content (magic bytes and the first bytes of
+ * data), never from the file name. Each decoder is one entry in a table
+ * (decode.c): a name, a probe over the first decompressed bytes, and a
+ * function that fills a tt_trace from a tt_input. tt_load() opens the file,
+ * picks the decoder, runs it and finalizes the trace.
+ *
+ * Library code: errors come back in tt_error (with a position when the
+ * input is malformed); nothing is printed.
+ */
+#ifndef TT_DECODE_DECODE_H
+#define TT_DECODE_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "io/input.h"
+#include "model/trace.h"
+#include "util/error.h"
+
+/* Progress report: called now and then during a load (never more often
+ * than every few hundred KB of input). */
+typedef void (*tt_progress_fn)(void *ctx, int64_t file_pos, int64_t file_size,
+                               int64_t data_pos, uint64_t events);
+
+typedef struct tt_load_opts {
+    bool           lenient;     /* keep complete events of a cut-off trace */
+    const char    *format;      /* force a decoder by name; NULL = detect */
+    const char    *csv_map;     /* column map for generic CSV (decoders that use it) */
+    tt_progress_fn progress;
+    void          *progress_ctx;
+} tt_load_opts;
+
+/* Outcome details of a load, for the user-facing note on stderr. */
+typedef struct tt_load_info {
+    int64_t  dropped_bytes;    /* --lenient: bytes of incomplete data ignored */
+    uint64_t dropped_events;   /* --lenient: partial events ignored */
+} tt_load_info;
+
+/* The first bytes of data a probe sees. */
+#define TT_PROBE_BYTES ((size_t)64 << 10)
+
+typedef struct tt_decoder {
+    const char *name;          /* "chrome-json" */
+    const char *description;   /* "Chrome trace-event JSON" */
+    /* 0 = not mine, higher = more certain (max 100). head is the first
+     * decompressed bytes (up to TT_PROBE_BYTES), n their count. */
+    int (*probe)(const unsigned char *head, size_t n);
+    /* Fill tr from in. On malformed input return non-zero with err set
+     * (position included). */
+    int (*decode)(tt_input *in, const tt_load_opts *opts, tt_trace *tr,
+                  tt_load_info *info, tt_error *err);
+} tt_decoder;
+
+/* All decoders, NULL-terminated. */
+const tt_decoder *const *tt_decoders(void);
+
+/* Decoder by name, or NULL. */
+const tt_decoder *tt_decoder_find(const char *name);
+
+/* Open path ("-" for stdin), detect, decode and finalize. On success *out
+ * owns a finalized trace. info may be NULL. */
+int tt_load(const char *path, const tt_load_opts *opts, tt_trace **out,
+            tt_load_info *info, tt_error *err);
+
+/* The same over an already opened input (takes no ownership of in). */
+int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
+                  tt_load_info *info, tt_error *err);
+
+/* ----------------------------------------------------------- decoders */
+extern const tt_decoder tt_decoder_chrome;
+
+#endif

@@ -1,0 +1,74 @@
+/* json_scan.h - minimal, fast JSON token scanning over a byte range.
+ *
+ * The Chrome decoder streams events out of multi-GB files without building
+ * a document: it walks each event object with these primitives and keeps
+ * only spans (pointers into its buffer). Every function works on [p, end)
+ * and returns a pointer past what it consumed, or:
+ *   - NULL with sc->status = JS_MORE when the value runs past `end` (the
+ *     caller refills its buffer and retries from a known boundary);
+ *   - NULL with sc->status = JS_ERROR, sc->err_at and sc->err_msg set.
+ * Nothing allocates; nothing prints.
+ */
+#ifndef TT_DECODE_JSON_SCAN_H
+#define TT_DECODE_JSON_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum js_status {
+    JS_OK = 0,
+    JS_MORE,
+    JS_ERROR
+} js_status;
+
+typedef struct js_scanner {
+    js_status   status;
+    const char *err_at;
+    const char *err_msg;
+} js_scanner;
+
+/* A string token: bytes between the quotes, still escaped when esc. */
+typedef struct js_str {
+    const char *s;
+    size_t      n;
+    bool        esc;
+} js_str;
+
+static inline const char *js_skip_ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    return p;
+}
+
+/* p at the opening quote. */
+const char *js_scan_string(js_scanner *sc, const char *p, const char *end, js_str *out);
+
+/* p at the first character of a number; out spans it. A number touching
+ * `end` is JS_MORE (it might continue) unless at_eof. */
+const char *js_scan_number(js_scanner *sc, const char *p, const char *end, bool at_eof,
+                           js_str *out);
+
+/* Skip one complete value of any type, validating its structure. */
+const char *js_skip_value(js_scanner *sc, const char *p, const char *end, bool at_eof);
+
+/* Unescape a string token into buf (cap bytes; the result is never longer
+ * than the escaped text). \uXXXX becomes UTF-8, surrogate pairs combined,
+ * lone surrogates become U+FFFD. Returns the length, or -1 with err_at set
+ * for an invalid escape. */
+long js_unescape(js_scanner *sc, const js_str *in, char *buf, size_t cap);
+
+/* Compare a string token with a literal (exact bytes, no escapes). */
+static inline bool js_str_eq(const js_str *s, const char *lit, size_t n)
+{
+    size_t i;
+    if (s->n != n || s->esc)
+        return false;
+    for (i = 0; i < n; i++)
+        if (s->s[i] != lit[i])
+            return false;
+    return true;
+}
+#define JS_EQ(tok, lit) js_str_eq((tok), lit, sizeof(lit) - 1)
+
+#endif
