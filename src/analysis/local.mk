@@ -1,0 +1,1 @@
+# analysis: see the files in this directory

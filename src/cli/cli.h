@@ -1,0 +1,78 @@
+/* cli.h - the command-line front end.
+ *
+ * Table-driven like tmux: each command is one file exporting one
+ * tt_command (name, usage, exec). The CLI is the only place (with the TUI)
+ * that prints and chooses exit codes:
+ *   0  success
+ *   1  `check` found problems at the chosen severity
+ *   2  usage error, unreadable or malformed input, failure to write output
+ */
+#ifndef TT_CLI_CLI_H
+#define TT_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "decode/decode.h"
+#include "model/trace.h"
+
+#define TT_EXIT_OK 0
+#define TT_EXIT_FINDINGS 1
+#define TT_EXIT_ERROR 2
+
+typedef struct tt_command {
+    const char *name;
+    const char *usage;     /* "summary [--format text|json] TRACE..." */
+    const char *help;      /* one line for `tracetty --help` */
+    int (*exec)(int argc, char **argv);   /* argv[0] is the command name */
+} tt_command;
+
+/* Entry point called by main(). */
+int tt_cli_main(int argc, char **argv);
+
+/* Options every command that loads traces accepts. */
+typedef struct tt_cli_load {
+    bool        lenient;
+    bool        quiet;
+    const char *format;
+    const char *csv_map;
+} tt_cli_load;
+
+/* Load one trace, with a progress line on a terminal stderr, and print
+ * "tracetty: FILE: line L, column C: what" on failure. Returns the trace or
+ * NULL. A lenient load that dropped data says so on stderr. */
+tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo);
+
+/* "tracetty: " + message on stderr. */
+void tt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tt_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Path of the bundled demo trace (build tree or installed data dir), or
+ * NULL when none is found. */
+const char *tt_cli_demo_path(void);
+
+/* getopt_long option parsing shared by commands for the load options;
+ * returns 1 when `opt` was one of them (and consumed it). */
+int tt_cli_load_option(int opt, const char *arg, tt_cli_load *lo);
+
+/* Option codes for the shared load options (use in long option tables). */
+enum {
+    TT_OPT_LENIENT = 1000,
+    TT_OPT_QUIET,
+    TT_OPT_FORMAT_IN,
+    TT_OPT_CSV_MAP,
+    TT_OPT__NEXT = 1100
+};
+#define TT_CLI_LOAD_LONGOPTS \
+    {"lenient", no_argument, NULL, TT_OPT_LENIENT}, \
+    {"quiet", no_argument, NULL, TT_OPT_QUIET}, \
+    {"input-format", required_argument, NULL, TT_OPT_FORMAT_IN}, \
+    {"csv-map", required_argument, NULL, TT_OPT_CSV_MAP}
+
+/* Write a sanitized copy of a trace string to f. */
+void tt_cli_put_safe(FILE *f, const char *s);
+
+/* Commands. */
+extern const tt_command tt_cmd_summary;
+
+#endif

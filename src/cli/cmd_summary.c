@@ -1,0 +1,394 @@
+/* cmd_summary.c - `tracetty summary`: what is in a trace, at a glance.
+ *
+ * Text for people, JSON (stable keys, documented in tracetty(1)) for
+ * scripts. Every trace string printed as text is sanitized.
+ */
+#include "config.h"
+
+#include "cli/cli.h"
+
+#include "index/index.h"
+#include "util/num.h"
+#include "util/sort.h"
+#include "util/text.h"
+
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOP_NAMES 10
+
+typedef struct name_total {
+    uint32_t name;
+    uint64_t count;
+    int64_t  total;
+} name_total;
+
+static int cmp_name_total(const void *pa, const void *pb, void *ctx)
+{
+    const name_total *a = pa, *b = pb;
+    const tt_trace *tr = ctx;
+    if (a->total != b->total)
+        return a->total > b->total ? -1 : 1;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return strcmp(tt_str(tr, a->name), tt_str(tr, b->name));
+}
+
+/* Totals per event name, sorted by total time; *n receives the count of
+ * names with at least one event. Caller frees. */
+static name_total *names_by_total(const tt_trace *tr, size_t *n)
+{
+    uint32_t ns = tt_strtab_count(tr->strings);
+    name_total *t = calloc(ns ? ns : 1, sizeof *t);
+    size_t k = 0;
+    if (!t)
+        return NULL;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        for (size_t i = 0; i < ln->n; i++) {
+            name_total *x = &t[ln->ev[i].name];
+            x->count++;
+            x->total += ln->ev[i].dur;
+        }
+    }
+    for (uint32_t i = 0; i < ns; i++)
+        if (t[i].count) {
+            t[k] = t[i];
+            t[k].name = i;
+            k++;
+        }
+    tt_sort(t, k, sizeof *t, cmp_name_total, (void *)tr);
+    *n = k;
+    return t;
+}
+
+static double busy_percent(const tt_trace *tr, const tt_lane *l, int64_t *busy)
+{
+    int64_t span = tr->t1 - tr->t0;
+    *busy = tt_index_busy(l->ev, l->n, tr->t0, tr->t1);
+    return span > 0 ? 100.0 * (double)*busy / (double)span : 0.0;
+}
+
+/* ------------------------------------------------------------- text */
+
+static void put_padded(FILE *f, const char *safe, int width)
+{
+    int used;
+    size_t fit = tt_text_fit(safe, width, &used);
+    fwrite(safe, 1, fit, f);
+    for (int i = used; i < width; i++)
+        fputc(' ', f);
+}
+
+static void meta_text(FILE *f, const cJSON *meta)
+{
+    const cJSON *it;
+    char buf[512];
+    if (!meta || !meta->child)
+        return;
+    fprintf(f, "\nMetadata\n");
+    cJSON_ArrayForEach(it, meta) {
+        char line[400] = "";
+        size_t o = 0;
+        if (cJSON_IsString(it)) {
+            snprintf(line, sizeof line, "%s", it->valuestring);
+        } else if (cJSON_IsNumber(it)) {
+            snprintf(line, sizeof line, "%.15g", it->valuedouble);
+        } else if (cJSON_IsBool(it)) {
+            snprintf(line, sizeof line, "%s", cJSON_IsTrue(it) ? "true" : "false");
+        } else if (cJSON_IsArray(it)) {
+            const cJSON *first = it->child, *nm;
+            o = (size_t)snprintf(line, sizeof line, "%d entries", cJSON_GetArraySize(it));
+            nm = cJSON_IsObject(first) ? cJSON_GetObjectItemCaseSensitive(first, "name") : NULL;
+            if (cJSON_IsString(nm))
+                snprintf(line + o, sizeof line - o, " (first: %s)", nm->valuestring);
+        } else if (cJSON_IsObject(it)) {
+            const cJSON *m;
+            cJSON_ArrayForEach(m, it) {
+                if (o >= sizeof line - 40)
+                    break;
+                if (cJSON_IsString(m))
+                    o += (size_t)snprintf(line + o, sizeof line - o, "%s%s=%s", o ? " " : "",
+                                          m->string, m->valuestring);
+                else if (cJSON_IsNumber(m))
+                    o += (size_t)snprintf(line + o, sizeof line - o, "%s%s=%.15g", o ? " " : "",
+                                          m->string, m->valuedouble);
+            }
+        }
+        fputs("  ", f);
+        put_padded(f, tt_text_safe(it->string ? it->string : "", buf, sizeof buf), 20);
+        fputc(' ', f);
+        tt_cli_put_safe(f, line);
+        fputc('\n', f);
+    }
+}
+
+static void summary_text(FILE *f, const tt_trace *tr, const char *compression)
+{
+    char b1[64], b2[64], label[512], safe[1024];
+    size_t nn = 0;
+    name_total *names = names_by_total(tr, &nn);
+    int64_t span = tr->t1 - tr->t0;
+
+    fputs("File      ", f);
+    tt_cli_put_safe(f, tr->source ? tr->source : "-");
+    fputc('\n', f);
+    fprintf(f, "Format    %s (%s, %s decoded)\n", tr->format, compression,
+            tt_fmt_bytes(b1, sizeof b1, tr->source_bytes));
+    fprintf(f, "Span      %s (total_time %.9f s)\n", tt_fmt_dur(b2, sizeof b2, span, 3),
+            (double)span / 1e9);
+    fprintf(f, "Events    %llu in the timeline", (unsigned long long)tr->n_events);
+    if (tr->n_phases) {
+        fputs("; by phase:", f);
+        for (uint32_t i = 0; i < tr->n_phases; i++) {
+            fputc(' ', f);
+            tt_cli_put_safe(f, tt_str(tr, tr->phases[i].name));
+            fprintf(f, " %llu%s", (unsigned long long)tr->phases[i].count,
+                    i + 1 < tr->n_phases ? "," : "");
+        }
+    }
+    fputc('\n', f);
+    fprintf(f, "Lanes     %u in %u groups\n", tr->n_lanes, tr->n_groups);
+    fprintf(f, "Flows     %zu\n", tr->n_flows);
+    fprintf(f, "Counters  %u series\n", tr->n_counters);
+    if (tr->rank >= 0)
+        fprintf(f, "Rank      %lld\n", (long long)tr->rank);
+    if (tr->note[0]) {
+        fputs("Note      ", f);
+        tt_cli_put_safe(f, tr->note);
+        fputc('\n', f);
+    }
+
+    if (tr->n_lanes) {
+        fprintf(f, "\n%-56s %10s %8s\n", "Lane", "Events", "Busy");
+        for (uint32_t l = 0; l < tr->n_lanes; l++) {
+            int64_t busy;
+            double pct = busy_percent(tr, &tr->lanes[l], &busy);
+            tt_lane_fullname(tr, l, label, sizeof label);
+            tt_text_safe(label, safe, sizeof safe);
+            fputs("  ", f);
+            put_padded(f, safe, 54);
+            fprintf(f, " %10zu %7.1f%%\n", tr->lanes[l].n, pct);
+        }
+    }
+    if (names && nn) {
+        fprintf(f, "\n%-56s %10s %14s %14s\n", "Top names by total time", "Count", "Total", "Avg");
+        for (size_t i = 0; i < nn && i < TOP_NAMES; i++) {
+            char tot[32], avg[32];
+            tt_text_safe(tt_str(tr, names[i].name), safe, sizeof safe);
+            fputs("  ", f);
+            put_padded(f, safe, 54);
+            fprintf(f, " %10llu %14s %14s\n", (unsigned long long)names[i].count,
+                    tt_fmt_dur(tot, sizeof tot, names[i].total, 3),
+                    tt_fmt_dur(avg, sizeof avg, names[i].total / (int64_t)names[i].count, 3));
+        }
+    }
+    if (tr->n_counters) {
+        fprintf(f, "\n%-56s %10s %14s %14s\n", "Counters", "Samples", "Min", "Max");
+        for (uint32_t i = 0; i < tr->n_counters; i++) {
+            const tt_counter *c = &tr->counters[i];
+            char g[256], name[600];
+            tt_group_label(tr, &tr->groups[c->group], g, sizeof g);
+            snprintf(name, sizeof name, "%s / %s.%s", g, tt_str(tr, c->name), tt_str(tr, c->key));
+            tt_text_safe(name, safe, sizeof safe);
+            fputs("  ", f);
+            put_padded(f, safe, 54);
+            fprintf(f, " %10zu %14.6g %14.6g\n", c->n, c->vmin, c->vmax);
+        }
+    }
+    meta_text(f, tr->meta);
+    fprintf(f, "\nProblems\n");
+    if (tt_trace_problem_total(tr) == 0) {
+        fprintf(f, "  none\n");
+    } else {
+        for (int k = 0; k < TT_PROB__COUNT; k++) {
+            const tt_problem *p = &tr->problems[k];
+            if (!p->count)
+                continue;
+            fprintf(f, "  %-30s %8llu  e.g. ", tt_problem_name((tt_problem_kind)k),
+                    (unsigned long long)p->count);
+            tt_cli_put_safe(f, p->example);
+            fputc('\n', f);
+        }
+    }
+    free(names);
+}
+
+/* ------------------------------------------------------------- json */
+
+static cJSON *summary_json(const tt_trace *tr, const char *compression)
+{
+    cJSON *o = cJSON_CreateObject(), *a, *x;
+    char label[512];
+    size_t nn = 0;
+    name_total *names;
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "file", tr->source ? tr->source : "-");
+    cJSON_AddStringToObject(o, "format", tr->format);
+    cJSON_AddStringToObject(o, "compression", compression);
+    cJSON_AddNumberToObject(o, "bytes", (double)tr->source_bytes);
+    cJSON_AddNumberToObject(o, "start_ns", (double)tr->t0);
+    cJSON_AddNumberToObject(o, "end_ns", (double)tr->t1);
+    cJSON_AddNumberToObject(o, "total_time_ns", (double)(tr->t1 - tr->t0));
+    cJSON_AddNumberToObject(o, "total_time", (double)(tr->t1 - tr->t0) / 1e9);
+    cJSON_AddNumberToObject(o, "events", (double)tr->n_events);
+    x = cJSON_AddObjectToObject(o, "phases");
+    for (uint32_t i = 0; i < tr->n_phases; i++)
+        cJSON_AddNumberToObject(x, tt_str(tr, tr->phases[i].name), (double)tr->phases[i].count);
+    if (tr->rank >= 0)
+        cJSON_AddNumberToObject(o, "rank", (double)tr->rank);
+    else
+        cJSON_AddNullToObject(o, "rank");
+    cJSON_AddNumberToObject(o, "groups", tr->n_groups);
+    a = cJSON_AddArrayToObject(o, "lanes");
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        cJSON *e = cJSON_CreateObject();
+        int64_t busy;
+        double pct = busy_percent(tr, ln, &busy);
+        cJSON_AddStringToObject(e, "group", tt_group_label(tr, &tr->groups[ln->group], label, sizeof label));
+        cJSON_AddStringToObject(e, "lane", tt_lane_label(tr, ln, label, sizeof label));
+        cJSON_AddNumberToObject(e, "events", (double)ln->n);
+        cJSON_AddNumberToObject(e, "busy_ns", (double)busy);
+        cJSON_AddNumberToObject(e, "busy_percent", pct);
+        cJSON_AddNumberToObject(e, "max_depth", ln->max_depth);
+        cJSON_AddItemToArray(a, e);
+    }
+    a = cJSON_AddArrayToObject(o, "top_names");
+    names = names_by_total(tr, &nn);
+    for (size_t i = 0; names && i < nn && i < TOP_NAMES; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", tt_str(tr, names[i].name));
+        cJSON_AddNumberToObject(e, "count", (double)names[i].count);
+        cJSON_AddNumberToObject(e, "total_ns", (double)names[i].total);
+        cJSON_AddItemToArray(a, e);
+    }
+    free(names);
+    a = cJSON_AddArrayToObject(o, "counters");
+    for (uint32_t i = 0; i < tr->n_counters; i++) {
+        const tt_counter *c = &tr->counters[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "group", tt_group_label(tr, &tr->groups[c->group], label, sizeof label));
+        cJSON_AddStringToObject(e, "name", tt_str(tr, c->name));
+        cJSON_AddStringToObject(e, "key", tt_str(tr, c->key));
+        cJSON_AddNumberToObject(e, "samples", (double)c->n);
+        cJSON_AddNumberToObject(e, "min", c->vmin);
+        cJSON_AddNumberToObject(e, "max", c->vmax);
+        cJSON_AddBoolToObject(e, "derived", c->derived);
+        cJSON_AddItemToArray(a, e);
+    }
+    cJSON_AddNumberToObject(o, "flows", (double)tr->n_flows);
+    cJSON_AddItemToObject(o, "metadata", cJSON_Duplicate(tr->meta, 1));
+    a = cJSON_AddArrayToObject(o, "problems");
+    for (int k = 0; k < TT_PROB__COUNT; k++) {
+        const tt_problem *p = &tr->problems[k];
+        cJSON *e;
+        if (!p->count)
+            continue;
+        e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "kind", tt_problem_name((tt_problem_kind)k));
+        cJSON_AddNumberToObject(e, "count", (double)p->count);
+        cJSON_AddStringToObject(e, "example", p->example);
+        cJSON_AddItemToArray(a, e);
+    }
+    if (tr->note[0])
+        cJSON_AddStringToObject(o, "note", tr->note);
+    else
+        cJSON_AddNullToObject(o, "note");
+    return o;
+}
+
+/* ---------------------------------------------------------------- exec */
+
+static int summary_exec(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        TT_CLI_LOAD_LONGOPTS,
+        {NULL, 0, NULL, 0},
+    };
+    tt_cli_load lo = {0};
+    bool json = false;
+    int opt, rc = TT_EXIT_OK;
+    cJSON *all = NULL;
+
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "+f:h", longopts, NULL)) != -1) {
+        if (tt_cli_load_option(opt, optarg, &lo))
+            continue;
+        switch (opt) {
+        case 'f':
+            if (strcmp(optarg, "json") == 0)
+                json = true;
+            else if (strcmp(optarg, "text") == 0)
+                json = false;
+            else {
+                tt_cli_error("summary: unknown format '%s' (text or json)", optarg);
+                return TT_EXIT_ERROR;
+            }
+            break;
+        case 'h':
+            printf("usage: tracetty %s\n", tt_cmd_summary.usage);
+            return TT_EXIT_OK;
+        default:
+            tt_cli_error("summary: unknown or incomplete option '%s'", argv[optind - 1]);
+            return TT_EXIT_ERROR;
+        }
+    }
+    if (optind >= argc) {
+        tt_cli_error("summary: no trace given (usage: tracetty %s)", tt_cmd_summary.usage);
+        return TT_EXIT_ERROR;
+    }
+    if (json && argc - optind > 1)
+        all = cJSON_CreateArray();
+    for (int i = optind; i < argc; i++) {
+        tt_trace *tr = tt_cli_load_trace(argv[i], &lo);
+        const char *comp;
+        if (!tr) {
+            rc = TT_EXIT_ERROR;
+            continue;
+        }
+        comp = tr->compression;
+        if (json) {
+            cJSON *o = summary_json(tr, comp);
+            if (all) {
+                cJSON_AddItemToArray(all, o);
+            } else {
+                char *s = cJSON_Print(o);
+                if (s)
+                    puts(s);
+                free(s);
+                cJSON_Delete(o);
+            }
+        } else {
+            if (i > optind)
+                fputc('\n', stdout);
+            summary_text(stdout, tr, comp);
+        }
+        tt_trace_free(tr);
+    }
+    if (all) {
+        char *s = cJSON_Print(all);
+        if (s)
+            puts(s);
+        free(s);
+        cJSON_Delete(all);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        tt_cli_error("summary: cannot write output");
+        rc = TT_EXIT_ERROR;
+    }
+    return rc;
+}
+
+const tt_command tt_cmd_summary = {
+    .name = "summary",
+    .usage = "summary [--format text|json] [--lenient] [--quiet] TRACE...",
+    .help = "what a trace holds: span, events, lanes, top names, counters, problems",
+    .exec = summary_exec,
+};

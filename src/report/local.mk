@@ -1,0 +1,1 @@
+# report: see the files in this directory

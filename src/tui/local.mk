@@ -1,0 +1,1 @@
+# tui: see the files in this directory
