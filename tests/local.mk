@@ -1,0 +1,23 @@
+# Tests: C unit tests and shell tests, all speaking TAP through automake's
+# tap-driver.sh. Shell tests get TRACETTY, srcdir and builddir.
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+TEST_EXTENSIONS = .sh
+SH_LOG_DRIVER = $(LOG_DRIVER)
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = \
+	TRACETTY='$(abs_top_builddir)/tracetty'; srcdir='$(abs_top_srcdir)'; \
+	builddir='$(abs_top_builddir)'; LC_ALL=C; TZ=UTC; \
+	export TRACETTY srcdir builddir LC_ALL TZ;
+
+TT_TEST_LDADD = libtracetty.a $(TT_DEPLIBS)
+EXTRA_DIST += tests/tap.h tests/lib.sh
+
+UNIT_TESTS = \
+	tests/unit/test_num \
+	tests/unit/test_index \
+	tests/unit/test_chrome
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
+tests_unit_test_num_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_index_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_chrome_LDADD = $(TT_TEST_LDADD)

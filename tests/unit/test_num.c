@@ -1,0 +1,96 @@
+/* test_num.c - exact decimal conversion and duration parsing/formatting. */
+#include "config.h"
+
+#include "../tap.h"
+#include "util/num.h"
+
+#include <stdlib.h>
+
+static void dec(const char *s, int scale, int want_rc, int64_t want)
+{
+    int64_t v = -777;
+    int rc = tt_parse_decimal_scaled(s, strlen(s), scale, &v);
+    if (want_rc != TT_NUM_OK) {
+        is_i64(rc, want_rc, "\"%s\" scale %d is rejected (%d)", s, scale, want_rc);
+        return;
+    }
+    if (is_i64(rc, TT_NUM_OK, "\"%s\" scale %d parses", s, scale))
+        is_i64(v, want, "\"%s\" scale %d = %lld", s, scale, (long long)want);
+}
+
+int main(void)
+{
+    /* microseconds to nanoseconds, exactly */
+    dec("5.1", 3, 0, 5100);
+    dec("0", 3, 0, 0);
+    dec("-0", 3, 0, 0);
+    dec("1.5", 0, 0, 2);             /* half away from zero */
+    dec("-1.5", 0, 0, -2);
+    dec("2.4999", 0, 0, 2);
+    dec("0.0005", 3, 0, 1);
+    dec("0.0004999", 3, 0, 0);
+    dec("1704161511420306.491", 3, 0, 1704161511420306491LL);
+    dec("1623142623460111", 3, 0, 1623142623460111000LL);
+    dec("6042909.559994936", 3, 0, 6042909560LL);
+    dec("3.011", 3, 0, 3011);
+    dec("1e3", 3, 0, 1000000);
+    dec("1.5E-3", 3, 0, 2);          /* 1.5 ns rounds to 2 */
+    dec("12345678901234567890123", -10, 0, 1234567890123LL);
+    dec("9223372036854775.807", 3, 0, INT64_MAX);
+    dec("9223372036854775.808", 3, TT_NUM_RANGE, 0);
+    dec("-9223372036854775.808", 3, 0, INT64_MIN);
+    dec("1e30", 0, TT_NUM_RANGE, 0);
+    dec("1e-30", 3, 0, 0);
+    dec("", 3, TT_NUM_SYNTAX, 0);
+    dec("-", 3, TT_NUM_SYNTAX, 0);
+    dec(".", 3, TT_NUM_SYNTAX, 0);
+    dec("1.2.3", 3, TT_NUM_SYNTAX, 0);
+    dec("12abc", 3, TT_NUM_SYNTAX, 0);
+    dec("1e", 3, TT_NUM_SYNTAX, 0);
+    dec(" 1", 3, TT_NUM_SYNTAX, 0);
+    dec(".5", 3, 0, 500);
+    dec("5.", 3, 0, 5000);
+
+    /* random round trips: integer ns printed as us with 3 decimals */
+    srand(12345);
+    for (int i = 0; i < 2000; i++) {
+        int64_t ns = ((int64_t)rand() << 31 | rand()) % 4000000000000000000LL;
+        char buf[64];
+        int64_t back = -1;
+        snprintf(buf, sizeof buf, "%lld.%03lld", (long long)(ns / 1000), (long long)(ns % 1000));
+        if (tt_parse_decimal_scaled(buf, strlen(buf), 3, &back) != 0 || back != ns) {
+            ok(0, "round trip %s", buf);
+            break;
+        }
+        if (i == 1999)
+            ok(1, "2000 random us.fraction strings convert exactly to ns");
+    }
+
+    {
+        int64_t v;
+        ok(tt_parse_duration("1.5ms", &v) == 0 && v == 1500000, "1.5ms");
+        ok(tt_parse_duration("300us", &v) == 0 && v == 300000, "300us");
+        ok(tt_parse_duration("300\xc2\xb5s", &v) == 0 && v == 300000, "300 micro-sign s");
+        ok(tt_parse_duration("1200ns", &v) == 0 && v == 1200, "1200ns");
+        ok(tt_parse_duration("2s", &v) == 0 && v == 2000000000, "2s");
+        ok(tt_parse_duration("42", &v) == 0 && v == 42, "bare number is ns");
+        ok(tt_parse_duration("12.5ms", &v) == 0 && v == 12500000, "12.5ms");
+        ok(tt_parse_duration("ms", &v) != 0, "unit alone is rejected");
+        ok(tt_parse_duration("5m", &v) != 0, "minutes are not a unit");
+        ok(tt_parse_duration("", &v) != 0, "empty is rejected");
+    }
+    {
+        char b[64];
+        is_str(tt_fmt_dur(b, sizeof b, 0, 3), "0 ns", "format 0");
+        is_str(tt_fmt_dur(b, sizeof b, 850, 3), "850 ns", "format ns");
+        is_str(tt_fmt_dur(b, sizeof b, 1250, 3), "1.25 us", "format us");
+        is_str(tt_fmt_dur(b, sizeof b, 12500000, 3), "12.5 ms", "format ms");
+        is_str(tt_fmt_dur(b, sizeof b, 3201000000LL, 3), "3.201 s", "format s");
+        is_str(tt_fmt_dur(b, sizeof b, 1999999, 3), "2 ms", "format rounds up across a digit");
+        is_str(tt_fmt_dur(b, sizeof b, -1500, 3), "-1.5 us", "format negative");
+        is_str(tt_fmt_dur_unit(b, sizeof b, 1500000, 1000, 1), "1500 us", "fixed unit");
+        is_str(tt_fmt_bytes(b, sizeof b, 3100000), "3.1 MB", "bytes MB");
+        is_str(tt_fmt_bytes(b, sizeof b, 512), "512 B", "bytes B");
+    }
+    return tap_done();
+}
