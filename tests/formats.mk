@@ -1,0 +1,1 @@
+# formats tests (see tests/local.mk for the driver setup)

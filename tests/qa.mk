@@ -1,0 +1,1 @@
+# qa tests (see tests/local.mk for the driver setup)

@@ -1,0 +1,1 @@
+# report tests (see tests/local.mk for the driver setup)

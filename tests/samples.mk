@@ -1,0 +1,1 @@
+# samples tests (see tests/local.mk for the driver setup)

@@ -1,0 +1,1 @@
+# tui tests (see tests/local.mk for the driver setup)
