@@ -1,1 +1,45 @@
+# bench: `make bench` (not part of `make check`): performance figures against
+# the budgets in DESIGN.md, measured on a generated 1M-event Kineto trace.
+#
+# Convention for benchmark programs (one file each):
+#   bench/bench_<name>.c is built as bench/bench-<name> and listed here with
+#     BENCH_PROGS += bench/bench-<name>
+#     bench_bench_<name>_SOURCES = bench/bench_<name>.c
+#     bench_bench_<name>_LDADD = libtracetty.a $(TT_DEPLIBS)
+#   bench/run.sh runs every program in BENCH_PROGS with the path of the
+#   generated trace (bench/out/kineto-1m.json) as its only argument, after
+#   its own measurements, and prints what the program prints. A program
+#   reports on stdout in its own words (say what each figure is) and exits 0;
+#   a non-zero exit is reported as a failure of that program.
+# The programs are EXTRA_PROGRAMS: built by `make bench` only.
 
+BENCH_PROGS =
+
+BENCH_PROGS += bench/bench-load
+bench_bench_load_SOURCES = bench/bench_load.c
+bench_bench_load_LDADD = libtracetty.a $(TT_DEPLIBS)
+
+BENCH_PROGS += bench/bench-stats
+bench_bench_stats_SOURCES = bench/bench_stats.c
+bench_bench_stats_LDADD = libtracetty.a $(TT_DEPLIBS)
+
+# fork/exec/wait4 timer: wall time and peak RSS of a command (libc only)
+bench_measure_SOURCES = bench/measure.c
+
+EXTRA_PROGRAMS = bench/measure $(BENCH_PROGS)
+CLEANFILES += $(EXTRA_PROGRAMS)
+EXTRA_DIST += bench/run.sh
+
+bench: tracetty$(EXEEXT) samples/gen-trace$(EXEEXT) bench/measure$(EXEEXT) $(BENCH_PROGS)
+	@TRACETTY='$(abs_top_builddir)/tracetty$(EXEEXT)' \
+	GEN_TRACE='$(abs_top_builddir)/samples/gen-trace$(EXEEXT)' \
+	MEASURE='$(abs_top_builddir)/bench/measure$(EXEEXT)' \
+	BENCH_PROGS='$(BENCH_PROGS)' PYTHON3='$(PYTHON3)' JQ='$(JQ)' \
+	builddir='$(abs_top_builddir)' srcdir='$(abs_top_srcdir)' \
+	$(SHELL) $(top_srcdir)/bench/run.sh
+
+clean-local: clean-bench
+clean-bench:
+	-rm -rf bench/out
+
+.PHONY: bench clean-bench
