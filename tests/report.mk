@@ -1,1 +1,19 @@
-# report tests (see tests/local.mk for the driver setup)
+# report tests (see tests/local.mk for the driver setup): selection
+# statistics against brute force, the writers and atomic output, the GPU
+# breakdown of the shared Kineto traces, and `tracetty report` goldens.
+REPORT_UNIT_TESTS = \
+	tests/unit/test_stats \
+	tests/unit/test_stats_output \
+	tests/unit/test_stats_kineto
+check_PROGRAMS += $(REPORT_UNIT_TESTS)
+TESTS += $(REPORT_UNIT_TESTS)
+tests_unit_test_stats_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_stats_output_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_stats_kineto_LDADD = $(TT_TEST_LDADD)
+
+REPORT_SHELL_TESTS = \
+	tests/cli/report.sh \
+	tests/cli/report_errors.sh \
+	tests/cli/report_shared.sh
+TESTS += $(REPORT_SHELL_TESTS)
+EXTRA_DIST += $(REPORT_SHELL_TESTS) tests/data/report tests/golden/report

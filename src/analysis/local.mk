@@ -1,1 +1,11 @@
-# analysis: see the files in this directory
+# analysis: selection statistics (library, no I/O) shared by the TUI box
+# select and `tracetty report`.
+libtracetty_a_SOURCES += \
+	src/analysis/classify.c src/analysis/classify.h \
+	src/analysis/dist.c src/analysis/dist.h \
+	src/analysis/gpu.c src/analysis/gpu.h \
+	src/analysis/intervals.c src/analysis/intervals.h \
+	src/analysis/key.c src/analysis/key.h \
+	src/analysis/select.c src/analysis/select.h \
+	src/analysis/stats.c src/analysis/stats.h \
+	src/analysis/transfers.c src/analysis/transfers.h

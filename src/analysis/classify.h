@@ -1,0 +1,67 @@
+/* classify.h - what kind of device activity an event is.
+ *
+ * The one place that knows how each trace format labels GPU/accelerator
+ * work, so the GPU time breakdown (and later the warning rules) never test
+ * category strings themselves. A new decoder that writes other category
+ * names adds them to the tables in classify.c.
+ *
+ * Classes (from the event's category, compared case-insensitively and
+ * exactly, never by substring, so "cuda_runtime" calls that merely launch a
+ * copy stay host work):
+ *   kernel  "kernel", "gpu_kernel", "cuda_kernel"
+ *   memcpy  "gpu_memcpy", "memcpy", "cuda_memcpy"
+ *   memset  "gpu_memset", "memset", "cuda_memset"
+ * A kernel or memset is a collective (communication) when its name contains,
+ * case-insensitively, one of: nccl, rccl, hccl, hcom, c10d, gloo, msccl, cncl,
+ * xccl.
+ *
+ * Library code: no I/O. A classifier caches answers per string id and
+ * belongs to one thread.
+ */
+#ifndef TT_ANALYSIS_CLASSIFY_H
+#define TT_ANALYSIS_CLASSIFY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/trace.h"
+
+typedef enum tt_gpu_class {
+    TT_GPU_NONE = 0,      /* host work or anything else */
+    TT_GPU_COMPUTE,       /* kernel or memset that is not a collective */
+    TT_GPU_COMM,          /* collective kernel or memset */
+    TT_GPU_MEMCPY         /* copy */
+} tt_gpu_class;
+
+typedef enum tt_cat_class {
+    TT_CAT_OTHER = 0,
+    TT_CAT_KERNEL,
+    TT_CAT_MEMCPY,
+    TT_CAT_MEMSET
+} tt_cat_class;
+
+/* Class of a category string. */
+tt_cat_class tt_classify_category(const char *cat);
+
+/* True when a kernel/memset name is a collective communication. */
+bool tt_classify_collective(const char *name);
+
+/* Per-trace cache of the two answers above, by string id. */
+typedef struct tt_classifier {
+    const tt_trace *tr;
+    uint8_t        *cat;    /* per string id: 0 unknown, else tt_cat_class + 1 */
+    uint8_t        *coll;   /* per string id: 0 unknown, 1 no, 2 yes */
+    uint32_t        n;      /* ids covered */
+} tt_classifier;
+
+/* 0, or -1 when out of memory. */
+int tt_classifier_init(tt_classifier *c, const tt_trace *tr);
+void tt_classifier_fini(tt_classifier *c);
+
+/* Category class of an event. */
+tt_cat_class tt_classifier_category(tt_classifier *c, const tt_event *e);
+
+/* GPU class of an event (see above). */
+tt_gpu_class tt_classifier_gpu(tt_classifier *c, const tt_event *e);
+
+#endif

@@ -1,0 +1,123 @@
+/* key.c - grouping keys and on-demand argument values (see key.h). */
+#include "config.h"
+
+#include "analysis/key.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int tt_key_parse(const char *s, tt_key *k, tt_error *err)
+{
+    memset(k, 0, sizeof *k);
+    if (strcmp(s, "name") == 0)
+        k->kind = TT_KEY_NAME;
+    else if (strcmp(s, "category") == 0 || strcmp(s, "cat") == 0)
+        k->kind = TT_KEY_CAT;
+    else if (strcmp(s, "opcode") == 0)
+        k->kind = TT_KEY_OPCODE;
+    else if (strcmp(s, "lane") == 0)
+        k->kind = TT_KEY_LANE;
+    else if (strcmp(s, "layer") == 0)
+        k->kind = TT_KEY_LAYER;
+    else if (strncmp(s, "arg:", 4) == 0) {
+        size_t n = strlen(s + 4);
+        if (n == 0)
+            return tt_error_set(err, TT_ERR_USAGE, "key 'arg:' needs an argument name (arg:KEY)");
+        if (n > TT_KEY_ARG_MAX)
+            return tt_error_set(err, TT_ERR_USAGE, "key '%.40s...': argument name too long", s);
+        k->kind = TT_KEY_ARG;
+        memcpy(k->arg, s + 4, n + 1);
+    } else {
+        return tt_error_set(err, TT_ERR_USAGE,
+                            "unknown key '%.200s' (name, category, opcode, lane, layer or arg:KEY)",
+                            s);
+    }
+    return 0;
+}
+
+const char *tt_key_str(const tt_key *k, char *buf, size_t n)
+{
+    static const char *const names[] = {"name", "category", "opcode", "lane", "layer"};
+    if (k->kind == TT_KEY_ARG)
+        snprintf(buf, n, "arg:%s", k->arg);
+    else
+        snprintf(buf, n, "%s", names[k->kind]);
+    return buf;
+}
+
+void tt_argcache_init(tt_argcache *c, const tt_trace *tr)
+{
+    tt_args_reader_init(&c->rd, tr->args);
+    c->handle = 0;
+    c->args = c->extra = NULL;
+    c->text = NULL;
+}
+
+static void drop_record(tt_argcache *c)
+{
+    cJSON_Delete(c->args);
+    cJSON_Delete(c->extra);
+    c->args = c->extra = NULL;
+    c->handle = 0;
+}
+
+void tt_argcache_fini(tt_argcache *c)
+{
+    drop_record(c);
+    free(c->text);
+    c->text = NULL;
+    tt_args_reader_fini(&c->rd);
+}
+
+static cJSON *parse_object(const char *s, size_t n)
+{
+    cJSON *o;
+    if (n == 0)
+        return NULL;
+    o = cJSON_ParseWithLength(s, n);
+    if (o && !cJSON_IsObject(o)) {
+        cJSON_Delete(o);
+        o = NULL;
+    }
+    return o;
+}
+
+int tt_argcache_get(tt_argcache *c, const tt_event *e, const char *key, const char **val,
+                    tt_error *err)
+{
+    const cJSON *it = NULL;
+    if (e->args == 0)
+        return 0;
+    if (c->handle != e->args) {
+        const char *a, *x;
+        size_t an, xn;
+        drop_record(c);
+        if (tt_args_read(&c->rd, e->args, &a, &an, &x, &xn))
+            return tt_error_set(err, TT_ERR_FORMAT,
+                                "cannot read the stored arguments of an event (record %u)",
+                                e->args), -1;
+        /* The decoder stored what it parsed, so both texts are JSON
+         * objects; a record that does not parse simply has no arguments. */
+        c->args = parse_object(a, an);
+        c->extra = parse_object(x, xn);
+        c->handle = e->args;
+    }
+    if (c->args)
+        it = cJSON_GetObjectItemCaseSensitive(c->args, key);
+    if (!it && c->extra)
+        it = cJSON_GetObjectItemCaseSensitive(c->extra, key);
+    if (!it)
+        return 0;
+    if (cJSON_IsString(it)) {
+        *val = it->valuestring;
+        return 1;
+    }
+    free(c->text);
+    c->text = cJSON_PrintUnformatted(it);
+    if (!c->text)
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    *val = c->text;
+    return 1;
+}

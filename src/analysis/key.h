@@ -1,0 +1,79 @@
+/* key.h - what statistics group events by, and reading event arguments.
+ *
+ * Keys: name, category (also "cat"), opcode, lane, layer, and arg:KEY (the
+ * value of argument KEY; looked up in the event's args object first, then
+ * among its other unknown fields). Argument values are text: a string as
+ * is, a number as JSON prints it, true/false/null, arrays and objects as
+ * compact JSON. Events without the key (no category, no such argument)
+ * form their own "none" group.
+ *
+ * Arguments are stored compressed (model/args.h); a tt_argcache decodes a
+ * record once and answers every key asked of the same event from the parsed
+ * copy. Library code: no I/O; one cache per thread.
+ */
+#ifndef TT_ANALYSIS_KEY_H
+#define TT_ANALYSIS_KEY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/trace.h"
+#include "util/error.h"
+
+typedef enum tt_key_kind {
+    TT_KEY_NAME = 0,
+    TT_KEY_CAT,
+    TT_KEY_OPCODE,
+    TT_KEY_LANE,
+    TT_KEY_LAYER,
+    TT_KEY_ARG
+} tt_key_kind;
+
+#define TT_KEY_ARG_MAX 120
+
+typedef struct tt_key {
+    tt_key_kind kind;
+    char        arg[TT_KEY_ARG_MAX + 1];   /* TT_KEY_ARG: the argument name */
+} tt_key;
+
+/* Parse "name", "category"/"cat", "opcode", "lane", "layer", "arg:KEY".
+ * TT_ERR_USAGE for anything else (or an empty or too long KEY). */
+int tt_key_parse(const char *s, tt_key *k, tt_error *err);
+
+/* Canonical spelling ("name", "category", "arg:KEY") into buf. */
+const char *tt_key_str(const tt_key *k, char *buf, size_t n);
+
+/* String id of a string-valued key (name, category, opcode, layer) of an
+ * event; 0 = none. Not for lane or arg keys. */
+static inline uint32_t tt_key_string_id(const tt_trace *tr, const tt_key *k, const tt_event *e)
+{
+    switch (k->kind) {
+    case TT_KEY_NAME: return e->name;
+    case TT_KEY_CAT: return e->cat;
+    case TT_KEY_OPCODE: return tt_event_opcode(tr, e);
+    case TT_KEY_LAYER: return tt_event_layer(tr, e);
+    default: return 0;
+    }
+}
+
+struct cJSON;
+
+typedef struct tt_argcache {
+    tt_args_reader rd;
+    uint32_t       handle;    /* record parsed below, 0 = none */
+    struct cJSON  *args;      /* parsed args object, or NULL */
+    struct cJSON  *extra;     /* parsed extra-fields object, or NULL */
+    char          *text;      /* last non-string value printed */
+} tt_argcache;
+
+void tt_argcache_init(tt_argcache *c, const tt_trace *tr);
+void tt_argcache_fini(tt_argcache *c);
+
+/* Value of argument `key` of event e as text. Returns 1 with *val set
+ * (valid until the next call), 0 when the event has no such argument, or
+ * -1 with err set when the stored record cannot be read (corrupt block or
+ * out of memory). */
+int tt_argcache_get(tt_argcache *c, const tt_event *e, const char *key, const char **val,
+                    tt_error *err);
+
+#endif

@@ -1,0 +1,105 @@
+/* report.h - the report kinds of `tracetty report`: selection statistics
+ * (analysis/) turned into rows for the writer (writer.h).
+ *
+ *   ops        breakdown by a key, the columns of `nsys stats` summaries:
+ *              Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),
+ *              Max (ns),StdDev (ns),Name; sorted by total time descending
+ *   lanes      Lane,Events,Busy (ns),Busy (%),First (ns),Last (ns)
+ *   transfers  Total (MB),Count,Avg (MB),Med (MB),Min (MB),Max (MB),
+ *              StdDev (MB),Operation,Throughput (MB/s)   (MB = 10^6 bytes)
+ *   gpu        Rank,Total (ns),Busy (ns),Idle (ns),Computation (ns),
+ *              Communication (ns),Exposed Communication (ns),Memcpy (ns),
+ *              Exposed Memcpy (ns),Idle (%)   one row per trace
+ *   events     Start (ns),Duration (ns),Lane,Name,Category,Bytes and one
+ *              column per extra key
+ * Times in rows are relative to the trace start. One engine: the numbers are
+ * exactly what analysis/stats.h, transfers.h and gpu.h compute.
+ *
+ * Library code: writes the report to the FILE it is given and nothing else;
+ * errors come back in tt_error.
+ */
+#ifndef TT_REPORT_REPORT_H
+#define TT_REPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/key.h"
+#include "analysis/select.h"
+#include "model/trace.h"
+#include "report/writer.h"
+#include "util/error.h"
+
+typedef enum tt_report_kind {
+    TT_REPORT_OPS = 0,
+    TT_REPORT_LANES,
+    TT_REPORT_TRANSFERS,
+    TT_REPORT_GPU,
+    TT_REPORT_EVENTS,
+    TT_REPORT_ANNOTATIONS,  /* whole traces, written by report/annotations.h */
+    TT_REPORT_RANKS,        /* across ranks, written by report/job.h */
+    TT_REPORT_COLLECTIVES   /* across ranks, written by report/job.h */
+} tt_report_kind;
+
+/* "ops", "lanes", "transfers", "gpu", "events", "annotations", "ranks",
+ * "collectives"; TT_ERR_USAGE otherwise. tt_report_new() takes the
+ * per-trace kinds only (ops to events). */
+int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err);
+const char *tt_report_kind_name(tt_report_kind k);
+
+/* "csv", "json", "text"; TT_ERR_USAGE otherwise. */
+int tt_report_format_parse(const char *s, tt_out_format *f, tt_error *err);
+
+#define TT_REPORT_MAX_KEYS 16
+
+typedef struct tt_report_opts {
+    tt_report_kind        kind;
+    tt_key                keys[TT_REPORT_MAX_KEYS];  /* ops, transfers: at most one
+                                                        (default name); events: extra
+                                                        columns; lanes, gpu: none */
+    size_t                n_keys;
+    const tt_window_spec *window;     /* NULL = the whole trace */
+    const char           *lanes;      /* lane patterns (select.h); NULL = every lane */
+    tt_out_format         format;
+    bool                  sanitize;   /* output is a terminal (writer.h) */
+    bool                  utf8;       /* text bars in block characters */
+    bool                  several;    /* more than one trace: Trace column */
+    const char           *group_title; /* title of that column (NULL = "Trace"),
+                                          e.g. "Interval" for marker intervals */
+} tt_report_opts;
+
+typedef struct tt_report tt_report;
+
+/* Check the options without writing anything: TT_ERR_USAGE when a key
+ * does not apply to the kind. */
+int tt_report_check(const tt_report_opts *o, tt_error *err);
+
+/* Check the options and start the report on f (the CSV header, the JSON
+ * document head). */
+int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *err);
+
+/* Add one trace, `name` as given by the user (its Trace cell), `position`
+ * its 0-based place among the traces (the rank of last resort).
+ * *no_lanes is set when the lane patterns matched no lane of this trace (its
+ * table is then empty). */
+/* The same with a window of its own for this group (NULL = the report's
+ * window), e.g. the interval between two markers of this trace. */
+int tt_report_add_window(tt_report *r, const tt_trace *tr, const char *name, size_t position,
+                         const tt_window_spec *window, bool *no_lanes, tt_error *err);
+
+int tt_report_add(tt_report *r, const tt_trace *tr, const char *name, size_t position,
+                  bool *no_lanes, tt_error *err);
+
+/* Finish and flush. Non-zero with err set when writing failed. */
+int tt_report_finish(tt_report *r, tt_error *err);
+
+void tt_report_free(tt_report *r);   /* NULL is a no-op */
+
+/* Rank of a trace: distributedInfo.rank from its metadata, else from its
+ * file name (tt_rank_from_name: rank-3, rank_3, rank3, -3-of-8, worker3),
+ * else its position. */
+int64_t tt_report_rank(const tt_trace *tr, const char *name, size_t position);
+
+#endif
