@@ -1,0 +1,259 @@
+/* test_markers.c - marker sets: round trip, atomic replace, corrupt files
+ * left untouched, read-only directories, concurrent writers. */
+#include "config.h"
+
+#include "../tap.h"
+#include "markers/markers.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[256];
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = calloc(1, (size_t)n + 1);
+    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+typedef struct add_ctx {
+    const char *set;
+    int64_t     t;
+    const char *name;
+} add_ctx;
+
+static int edit_add(tt_markstore *s, void *ctx, tt_error *err)
+{
+    add_ctx *a = ctx;
+    tt_trace_id id = {42, 0xabcdefULL};
+    tt_markset *set = tt_markstore_get(s, a->set, id);
+    (void)err;
+    return set && tt_markset_add(set, a->t, a->name, "") >= 0 ? 0 : -1;
+}
+
+static void test_round_trip(void)
+{
+    char trace[300], *side;
+    tt_error err;
+    tt_markstore s;
+    tt_trace_id id;
+    add_ctx a1 = {"iter", 2500, "fwd_start"}, a2 = {"iter", 1000, "load"},
+            a3 = {"other", 7, "x"};
+    snprintf(trace, sizeof trace, "%s/t.json", dir);
+    write_file(trace, "[{\"ph\":\"X\",\"ts\":1}]");
+    ok(tt_trace_id_of(trace, &id, &err) == 0 && id.size == 19, "identity: size of the file");
+    side = tt_markers_sidecar(trace, true, &err);
+    ok(side && strstr(side, "t.json.markers.json") != NULL, "sidecar beside the trace");
+    ok(tt_markstore_update(side, edit_add, &a1, &err) == 0, "add first marker");
+    ok(tt_markstore_update(side, edit_add, &a2, &err) == 0, "add second marker");
+    ok(tt_markstore_update(side, edit_add, &a3, &err) == 0, "add a marker to another set");
+    tt_markstore_init(&s);
+    if (ok(tt_markstore_read(&s, side, &err) == 0, "read back")) {
+        tt_markset *set = tt_markstore_find(&s, "iter");
+        is_i64((int64_t)s.n, 2, "two sets");
+        ok(set && set->n == 2, "two markers in 'iter'");
+        if (set && set->n == 2) {
+            is_str(set->m[0].name, "load", "sorted by time: load first");
+            is_i64(set->m[1].t, 2500, "fwd_start at 2500 ns");
+            ok(set->trace.size == 42 && set->trace.hash == 0xabcdefULL, "identity kept");
+            ok(tt_markset_rename(set, 0, "zzz") == 0 && strcmp(set->m[0].name, "zzz") == 0,
+               "rename keeps the time order");
+        }
+        {
+            int64_t t;
+            ok(tt_markset_resolve(set, "fwd_start", &t, &err) == 0 && t == 2500,
+               "resolve a marker by name");
+            ok(tt_markset_resolve(set, "1.5us", &t, &err) == 0 && t == 1500,
+               "resolve a time with a unit");
+            ok(tt_markset_resolve(set, "nope", &t, &err) != 0, "unknown marker is an error");
+        }
+        ok(tt_markstore_rename(&s, "iter", "other", &err) != 0, "rename onto an existing set fails");
+        ok(tt_markstore_rename(&s, "iter", "a-first", &err) == 0 &&
+           strcmp(s.sets[0].name, "a-first") == 0, "renamed set moves to its sorted place");
+        ok(tt_markstore_remove(&s, "other") && s.n == 1, "remove a set");
+    }
+    tt_markstore_fini(&s);
+    free(side);
+}
+
+static int edit_fail(tt_markstore *s, void *ctx, tt_error *err)
+{
+    (void)s;
+    (void)ctx;
+    return tt_error_set(err, TT_ERR_USAGE, "refused"), -1;
+}
+
+static void test_corrupt(void)
+{
+    char side[300], *after;
+    const char *bad = "{\"format\":\"tracetty-markers\",\n \"version\":1,\n \"sets\":[ {oops} ]}\n";
+    tt_error err;
+    tt_markstore s;
+    add_ctx a = {"iter", 1, "m"};
+    snprintf(side, sizeof side, "%s/corrupt.markers.json", dir);
+    write_file(side, bad);
+    tt_markstore_init(&s);
+    ok(tt_markstore_read(&s, side, &err) != 0 && err.line == 3, "corrupt sidecar: error at line 3 (%lld)",
+       (long long)err.line);
+    ok(tt_markstore_update(side, edit_add, &a, &err) != 0, "update refuses a corrupt sidecar");
+    after = read_file(side);
+    is_str(after, bad, "corrupt sidecar left untouched");
+    free(after);
+    write_file(side, "{\"format\":\"something else\",\"version\":1,\"sets\":[]}");
+    ok(tt_markstore_read(&s, side, &err) != 0, "a foreign JSON file is not taken for a sidecar");
+    /* a failing edit leaves the file as it was */
+    unlink(side);
+    ok(tt_markstore_update(side, edit_add, &a, &err) == 0, "fresh sidecar");
+    after = read_file(side);
+    ok(tt_markstore_update(side, edit_fail, &a, &err) != 0, "failing edit reports its error");
+    {
+        char *again = read_file(side);
+        is_str(again, after, "failing edit does not touch the file");
+        free(again);
+    }
+    free(after);
+    {
+        /* no temp files are left behind */
+        char cmd[sizeof dir + 200];
+        snprintf(cmd, sizeof cmd, "ls -a %s | grep -v -e '^\\.*$' -e markers.json -e '\\.lock$' "
+                                  "-e '^t.json$' -e '^ro$' | grep -q .", dir);
+        ok(system(cmd) != 0, "no temporary files left in the directory");
+    }
+    tt_markstore_fini(&s);
+}
+
+/* Runs in a child: as root (CI) it first drops to nobody, because root
+ * ignores directory permissions. Exit status: 0 pass, 1 fail, 2 cannot. */
+static int readonly_child(const char *ro, const char *xdg)
+{
+    char trace[320], *side;
+    tt_error err;
+    add_ctx a = {"ro", 5, "m"};
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+        return 2;
+    snprintf(trace, sizeof trace, "%s/t.json", ro);
+    setenv("XDG_DATA_HOME", xdg, 1);
+    side = tt_markers_sidecar(trace, true, &err);
+    if (!side || strncmp(side, xdg, strlen(xdg)) != 0)
+        return 1;
+    if (tt_markstore_update(side, edit_add, &a, &err) != 0)
+        return 1;
+    free(side);
+    /* reading finds the same file again */
+    side = tt_markers_sidecar(trace, false, &err);
+    if (!side || strncmp(side, xdg, strlen(xdg)) != 0)
+        return 1;
+    free(side);
+    return 0;
+}
+
+static void test_readonly_dir(void)
+{
+    char ro[300], trace[320], xdg[300];
+    pid_t pid;
+    int st;
+    snprintf(ro, sizeof ro, "%s/ro", dir);
+    snprintf(xdg, sizeof xdg, "%s/xdg", dir);
+    mkdir(ro, 0777);
+    mkdir(xdg, 0777);
+    chmod(xdg, 0777);
+    chmod(dir, 0755);
+    snprintf(trace, sizeof trace, "%s/t.json", ro);
+    write_file(trace, "[]");
+    chmod(trace, 0644);
+    chmod(ro, 0555);
+    pid = fork();
+    if (pid == 0)
+        _exit(readonly_child(ro, xdg));
+    waitpid(pid, &st, 0);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 2)
+        ok(1, "read-only directory # SKIP cannot drop privileges");
+    else
+        ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+           "read-only trace directory: the set is written and found under XDG_DATA_HOME");
+    chmod(ro, 0755);
+}
+
+static void test_concurrent(void)
+{
+    char side[300];
+    tt_markstore s;
+    tt_error err;
+    int nproc = 8, per = 10;
+    snprintf(side, sizeof side, "%s/conc.markers.json", dir);
+    for (int p = 0; p < nproc; p++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            for (int k = 0; k < per; k++) {
+                char set[32], name[32];
+                add_ctx a;
+                snprintf(set, sizeof set, "w%d", p);
+                snprintf(name, sizeof name, "m%d", k);
+                a.set = set;
+                a.t = k;
+                a.name = name;
+                if (tt_markstore_update(side, edit_add, &a, &err))
+                    _exit(1);
+            }
+            _exit(0);
+        }
+    }
+    {
+        int all_ok = 1, st;
+        while (wait(&st) > 0)
+            if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+                all_ok = 0;
+        ok(all_ok, "%d concurrent writers all succeed", nproc);
+    }
+    tt_markstore_init(&s);
+    if (ok(tt_markstore_read(&s, side, &err) == 0, "sidecar readable after concurrent writes")) {
+        size_t total = 0;
+        for (size_t i = 0; i < s.n; i++)
+            total += s.sets[i].n;
+        is_i64((int64_t)s.n, nproc, "every writer's set is there");
+        is_i64((int64_t)total, nproc * per, "no marker lost");
+    }
+    tt_markstore_fini(&s);
+}
+
+int main(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/tt-markers-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return tap_skip_all("cannot create a temporary directory");
+    test_round_trip();
+    test_corrupt();
+    test_readonly_dir();
+    test_concurrent();
+    {
+        char cmd[sizeof dir * 2 + 32];
+        snprintf(cmd, sizeof cmd, "chmod -R u+w %s; rm -rf %s", dir, dir);
+        if (system(cmd) != 0)
+            diag("cleanup of %s failed", dir);
+    }
+    return tap_done();
+}
