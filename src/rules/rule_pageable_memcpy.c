@@ -1,0 +1,80 @@
+/* rule_pageable_memcpy.c - `pageable-memcpy`: device copies from or to
+ * pageable host memory. The driver stages them through a pinned buffer, so
+ * they are slower and cannot overlap with compute (Nsight Systems'
+ * cuda_memcpy_async rule). Kineto names them "Memcpy HtoD (Pageable ->
+ * Device)"; the nsys decoders use the same words.
+ *
+ * Copies on one lane closer than merge_gap are reported as one span.
+ */
+#include "config.h"
+
+#include "rules/rules_util.h"
+
+static int flush(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, rule_span *sp,
+                 const char *example)
+{
+    char a[32], b[32], sz[32];
+    if (!sp->open)
+        return 0;
+    sp->open = false;
+    return tt_rule_emit(ctx, ti, sp->start, sp->end, sp->lanes, sp->n_lanes, sp->ev, sp->n_ev,
+                        sp->count,
+                        "%llu cop%s from pageable memory (%s, e.g. %s) between %s and %s: "
+                        "use pinned host buffers",
+                        (unsigned long long)sp->count, sp->count == 1 ? "y" : "ies",
+                        tt_fmt_bytes(sz, sizeof sz, sp->bytes), example,
+                        tt_rule_time(tr, sp->start, a, sizeof a),
+                        tt_rule_time(tr, sp->end, b, sizeof b));
+}
+
+static int run(const tt_rule_ctx *ctx)
+{
+    tt_ns gap = (tt_ns)tt_rule_param_value(ctx, "merge_gap");
+    for (size_t t = 0; t < ctx->n_traces; t++) {
+        const tt_trace *tr = ctx->traces[t];
+        tt_classifier cls;
+        if (tt_classifier_init(&cls, tr))
+            return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
+        for (uint32_t l = 0; l < tr->n_lanes; l++) {
+            const tt_lane *ln = &tr->lanes[l];
+            rule_span sp;
+            const char *example = "";
+            sp.open = false;
+            for (size_t i = 0; i < ln->n; i++) {
+                const tt_event *e = &ln->ev[i];
+                const char *name;
+                if (tt_classifier_gpu(&cls, e) != TT_GPU_MEMCPY)
+                    continue;
+                name = tt_str(tr, e->name);
+                if (!rule_icontains(name, "pageable"))
+                    continue;
+                if (!rule_span_add(&sp, gap, e->start, tt_event_end(e), l, (uint32_t)i,
+                                   e->bytes)) {
+                    if (flush(ctx, (int)t, tr, &sp, example)) {
+                        tt_classifier_fini(&cls);
+                        return -1;
+                    }
+                    rule_span_start(&sp, e->start, tt_event_end(e), l, (uint32_t)i, e->bytes);
+                    example = name;
+                }
+            }
+            if (flush(ctx, (int)t, tr, &sp, example)) {
+                tt_classifier_fini(&cls);
+                return -1;
+            }
+        }
+        tt_classifier_fini(&cls);
+    }
+    return 0;
+}
+
+const tt_rule tt_rule_pageable_memcpy = {
+    .id = "pageable-memcpy",
+    .severity = TT_SEV_WARNING,
+    .summary = "device copies from or to pageable (unpinned) host memory",
+    .params = {
+        {"merge_gap", TT_PARAM_DURATION, 1000000, "copies closer than this form one finding"},
+    },
+    .n_params = 1,
+    .run = run,
+};

@@ -1,0 +1,445 @@
+/* rules.c - rule table, configuration, running and emitting annotations
+ * (see rules.h). */
+#include "config.h"
+
+#include "rules/rules.h"
+
+#include "util/num.h"
+#include "util/sort.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const tt_rule tt_rule_tensor_reload, tt_rule_throttle, tt_rule_device_idle,
+    tt_rule_pageable_memcpy, tt_rule_sync_memcpy, tt_rule_host_sync, tt_rule_tiny_kernels,
+    tt_rule_low_utilization, tt_rule_straggler;
+
+/* Adding a rule is adding a file and a line here (at most 32 rules). */
+static const tt_rule *const rule_table[] = {
+    &tt_rule_tensor_reload,
+    &tt_rule_throttle,
+    &tt_rule_device_idle,
+    &tt_rule_pageable_memcpy,
+    &tt_rule_sync_memcpy,
+    &tt_rule_host_sync,
+    &tt_rule_tiny_kernels,
+    &tt_rule_low_utilization,
+    &tt_rule_straggler,
+    NULL,
+};
+
+const tt_rule *const *tt_rules(void) { return rule_table; }
+
+size_t tt_rules_count(void)
+{
+    return sizeof rule_table / sizeof rule_table[0] - 1;
+}
+
+static int rule_index(const char *id)
+{
+    for (size_t i = 0; rule_table[i]; i++)
+        if (strcmp(rule_table[i]->id, id) == 0)
+            return (int)i;
+    return -1;
+}
+
+const tt_rule *tt_rule_find(const char *id)
+{
+    int i = rule_index(id);
+    return i < 0 ? NULL : rule_table[i];
+}
+
+const char *tt_severity_name(tt_severity s)
+{
+    switch (s) {
+    case TT_SEV_ERROR: return "error";
+    case TT_SEV_WARNING: return "warning";
+    case TT_SEV_INFO: break;
+    }
+    return "info";
+}
+
+int tt_severity_parse(const char *s, tt_severity *out)
+{
+    if (strcmp(s, "info") == 0)
+        *out = TT_SEV_INFO;
+    else if (strcmp(s, "warning") == 0)
+        *out = TT_SEV_WARNING;
+    else if (strcmp(s, "error") == 0)
+        *out = TT_SEV_ERROR;
+    else
+        return -1;
+    return 0;
+}
+
+/* ---------------------------------------------------------- annotations */
+
+void tt_annotations_init(tt_annotations *a)
+{
+    a->v = NULL;
+    a->n = a->cap = 0;
+}
+
+void tt_annotations_fini(tt_annotations *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        free(a->v[i].lanes);
+        free(a->v[i].events);
+        free(a->v[i].msg);
+    }
+    free(a->v);
+    tt_annotations_init(a);
+}
+
+static int cmp_ann_severity(const void *pa, const void *pb, void *ctx)
+{
+    const tt_annotation *a = pa, *b = pb;
+    int c;
+    (void)ctx;
+    if (a->sev != b->sev)
+        return a->sev > b->sev ? -1 : 1;
+    if (a->trace != b->trace)
+        return a->trace < b->trace ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if ((c = strcmp(a->rule, b->rule)) != 0)
+        return c;
+    return a->end < b->end ? -1 : a->end > b->end;
+}
+
+static int cmp_ann_time(const void *pa, const void *pb, void *ctx)
+{
+    const tt_annotation *a = pa, *b = pb;
+    (void)ctx;
+    if (a->trace != b->trace)
+        return a->trace < b->trace ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->sev != b->sev)
+        return a->sev > b->sev ? -1 : 1;
+    return strcmp(a->rule, b->rule);
+}
+
+void tt_annotations_sort(tt_annotations *a)
+{
+    tt_sort(a->v, a->n, sizeof *a->v, cmp_ann_severity, NULL);
+}
+
+void tt_annotations_sort_time(tt_annotations *a)
+{
+    tt_sort(a->v, a->n, sizeof *a->v, cmp_ann_time, NULL);
+}
+
+void tt_annotations_count(const tt_annotations *a, uint64_t *counts)
+{
+    size_t nr = tt_rules_count();
+    memset(counts, 0, nr * sizeof *counts);
+    for (size_t i = 0; i < a->n; i++) {
+        int r = rule_index(a->v[i].rule);
+        if (r >= 0)
+            counts[r]++;
+    }
+}
+
+/* --------------------------------------------------------------- config */
+
+void tt_rules_config_defaults(tt_rules_config *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; rule_table[i]; i++) {
+        c->enabled[i] = true;
+        c->severity[i] = rule_table[i]->severity;
+        for (size_t p = 0; p < rule_table[i]->n_params; p++)
+            c->value[i][p] = rule_table[i]->params[p].def;
+    }
+}
+
+static int param_index(const tt_rule *r, const char *name)
+{
+    for (size_t p = 0; p < r->n_params; p++)
+        if (strcmp(r->params[p].name, name) == 0)
+            return (int)p;
+    return -1;
+}
+
+/* Parse a parameter value given as text. */
+static int param_from_text(const tt_rule_param *p, const char *text, double *out)
+{
+    if (p->kind == TT_PARAM_DURATION) {
+        int64_t ns;
+        if (tt_parse_duration(text, &ns) != TT_NUM_OK || ns < 0)
+            return -1;
+        *out = (double)ns;
+        return 0;
+    }
+    {
+        double d;
+        if (tt_parse_double(text, strlen(text), &d) != TT_NUM_OK || d < 0)
+            return -1;
+        *out = d;
+        return 0;
+    }
+}
+
+static int set_value(tt_rules_config *c, int ri, const char *key, const char *text,
+                     tt_error *err)
+{
+    const tt_rule *r = rule_table[ri];
+    int p;
+    if (strcmp(key, "enabled") == 0) {
+        if (strcmp(text, "true") == 0 || strcmp(text, "1") == 0)
+            c->enabled[ri] = true;
+        else if (strcmp(text, "false") == 0 || strcmp(text, "0") == 0)
+            c->enabled[ri] = false;
+        else
+            return tt_error_set(err, TT_ERR_USAGE, "%s.enabled must be true or false", r->id);
+        return 0;
+    }
+    if (strcmp(key, "severity") == 0) {
+        if (tt_severity_parse(text, &c->severity[ri]))
+            return tt_error_set(err, TT_ERR_USAGE, "%s.severity must be info, warning or error",
+                                r->id);
+        return 0;
+    }
+    if ((p = param_index(r, key)) < 0)
+        return tt_error_set(err, TT_ERR_USAGE, "rule %s has no parameter '%s'", r->id, key);
+    if (param_from_text(&r->params[p], text, &c->value[ri][p]))
+        return tt_error_set(err, TT_ERR_USAGE, "%s.%s: '%s' is not a valid %s", r->id, key, text,
+                            r->params[p].kind == TT_PARAM_DURATION ? "duration (e.g. 5us)"
+                                                                    : "non-negative number");
+    return 0;
+}
+
+int tt_rules_config_set(tt_rules_config *c, const char *setting, tt_error *err)
+{
+    const char *dot = strchr(setting, '.'), *eq = strchr(setting, '=');
+    char id[64], key[64];
+    int ri;
+    if (!dot || !eq || eq < dot || (size_t)(dot - setting) >= sizeof id ||
+        (size_t)(eq - dot - 1) >= sizeof key)
+        return tt_error_set(err, TT_ERR_USAGE, "'%s': expected RULE.PARAM=VALUE", setting);
+    memcpy(id, setting, (size_t)(dot - setting));
+    id[dot - setting] = '\0';
+    memcpy(key, dot + 1, (size_t)(eq - dot - 1));
+    key[eq - dot - 1] = '\0';
+    if ((ri = rule_index(id)) < 0)
+        return tt_error_set(err, TT_ERR_USAGE, "unknown rule '%s'", id);
+    return set_value(c, ri, key, eq + 1, err);
+}
+
+int tt_rules_config_enable(tt_rules_config *c, const char *id, bool on, tt_error *err)
+{
+    int ri;
+    if (strcmp(id, "all") == 0) {
+        for (size_t i = 0; rule_table[i]; i++)
+            c->enabled[i] = on;
+        return 0;
+    }
+    if ((ri = rule_index(id)) < 0)
+        return tt_error_set(err, TT_ERR_USAGE, "unknown rule '%s'", id);
+    c->enabled[ri] = on;
+    return 0;
+}
+
+/* Line and column of a pointer into text. */
+static void text_pos(const char *text, const char *at, int64_t *line, int64_t *col)
+{
+    *line = 1;
+    *col = 1;
+    for (const char *p = text; p < at && *p; p++) {
+        if (*p == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+/* Position of a key's text in the file, to point at it in errors. */
+static const char *find_key(const char *text, const char *key)
+{
+    char pat[160];
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    return strstr(text, pat);
+}
+
+static int rules_file_error(tt_error *err, const char *text, const char *at, const char *fmt,
+                            const char *a, const char *b)
+{
+    int64_t line = 1, col = 1;
+    char msg[300];
+    if (at)
+        text_pos(text, at, &line, &col);
+    snprintf(msg, sizeof msg, fmt, a, b);
+    return tt_error_at_line(err, TT_ERR_USAGE, -1, line, col, "%s", msg);
+}
+
+int tt_rules_config_load(tt_rules_config *c, const char *path, tt_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *text;
+    size_t n;
+    cJSON *root, *rules, *r;
+    const char *end = NULL;
+    int rc = 0;
+    if (!f)
+        return tt_error_set(err, TT_ERR_IO, "cannot open: %s", strerror(errno));
+    text = malloc((1 << 20) + 1);
+    if (!text) {
+        fclose(f);
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    n = fread(text, 1, 1 << 20, f);
+    fclose(f);
+    text[n] = '\0';
+    root = cJSON_ParseWithLengthOpts(text, n + 1, &end, 1);
+    if (!root) {
+        int64_t line, col;
+        text_pos(text, end ? end : text + n, &line, &col);
+        free(text);
+        return tt_error_at_line(err, TT_ERR_USAGE, -1, line, col, "rules file is not valid JSON");
+    }
+    rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
+    if (!cJSON_IsObject(rules)) {
+        rc = rules_file_error(err, text, NULL, "expected {\"rules\": {RULE: {...}, ...}}%s%s", "", "");
+        goto out;
+    }
+    cJSON_ArrayForEach(r, rules) {
+        int ri = rule_index(r->string);
+        cJSON *v;
+        if (ri < 0) {
+            rc = rules_file_error(err, text, find_key(text, r->string), "unknown rule '%s'%s",
+                                  r->string, "");
+            goto out;
+        }
+        if (!cJSON_IsObject(r)) {
+            rc = rules_file_error(err, text, find_key(text, r->string),
+                                  "rule '%s' must be an object%s", r->string, "");
+            goto out;
+        }
+        cJSON_ArrayForEach(v, r) {
+            char buf[64];
+            const char *val;
+            if (cJSON_IsBool(v))
+                val = cJSON_IsTrue(v) ? "true" : "false";
+            else if (cJSON_IsString(v))
+                val = v->valuestring;
+            else if (cJSON_IsNumber(v)) {
+                snprintf(buf, sizeof buf, "%.17g", v->valuedouble);
+                val = buf;
+            } else {
+                rc = rules_file_error(err, text, find_key(text, v->string),
+                                      "'%s' of rule %s must be a string, number or boolean",
+                                      v->string, r->string);
+                goto out;
+            }
+            if (set_value(c, ri, v->string, val, err)) {
+                char msg[sizeof err->what];
+                snprintf(msg, sizeof msg, "%s", err->what);
+                rc = rules_file_error(err, text, find_key(text, v->string), "%s%s", msg, "");
+                goto out;
+            }
+        }
+    }
+out:
+    cJSON_Delete(root);
+    free(text);
+    return rc ? -1 : 0;
+}
+
+double tt_rule_param_value(const tt_rule_ctx *ctx, const char *name)
+{
+    int ri = rule_index(ctx->rule->id), p = param_index(ctx->rule, name);
+    if (ri < 0 || p < 0)
+        return 0;
+    return ctx->cfg->value[ri][p];
+}
+
+/* ------------------------------------------------------------------ run */
+
+int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
+                 tt_annotations *out, tt_error *err)
+{
+    for (size_t i = 0; rule_table[i]; i++) {
+        tt_rule_ctx ctx;
+        if (!cfg->enabled[i])
+            continue;
+        if (rule_table[i]->multi && n_traces < 2)
+            continue;
+        ctx.rule = rule_table[i];
+        ctx.cfg = cfg;
+        ctx.traces = traces;
+        ctx.n_traces = n_traces;
+        ctx.out = out;
+        ctx.err = err;
+        if (rule_table[i]->run(&ctx))
+            return -1;
+    }
+    tt_annotations_sort(out);
+    return 0;
+}
+
+int tt_rule_emit(const tt_rule_ctx *ctx, int trace, tt_ns start, tt_ns end,
+                 const uint32_t *lanes, size_t n_lanes, const tt_evref *events,
+                 size_t n_events, uint64_t n_events_total, const char *fmt, ...)
+{
+    tt_annotations *a = ctx->out;
+    tt_annotation *x;
+    va_list ap;
+    char msg[512];
+    int ri = rule_index(ctx->rule->id);
+    if (a->n == a->cap) {
+        size_t nc = a->cap ? a->cap * 2 : 32;
+        tt_annotation *nv = realloc(a->v, nc * sizeof *nv);
+        if (!nv)
+            return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
+        a->v = nv;
+        a->cap = nc;
+    }
+    x = &a->v[a->n];
+    memset(x, 0, sizeof *x);
+    x->rule = ctx->rule->id;
+    x->sev = ctx->cfg->severity[ri];
+    x->trace = trace;
+    x->start = start;
+    x->end = end < start ? start : end;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    x->msg = strdup(msg);
+    if (n_lanes) {
+        x->lanes = malloc(n_lanes * sizeof *x->lanes);
+        if (x->lanes) {
+            memcpy(x->lanes, lanes, n_lanes * sizeof *lanes);
+            x->n_lanes = n_lanes;
+        }
+    }
+    if (n_events > TT_ANN_MAX_EVENTS)
+        n_events = TT_ANN_MAX_EVENTS;
+    if (n_events) {
+        x->events = malloc(n_events * sizeof *x->events);
+        if (x->events) {
+            memcpy(x->events, events, n_events * sizeof *events);
+            x->n_events = n_events;
+        }
+    }
+    x->n_events_total = n_events_total > n_events ? n_events_total : n_events;
+    if (!x->msg || (n_lanes && !x->lanes) || (n_events && !x->events)) {
+        free(x->msg);
+        free(x->lanes);
+        free(x->events);
+        return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
+    }
+    a->n++;
+    return 0;
+}
+
+const char *tt_rule_time(const tt_trace *tr, tt_ns t, char *buf, size_t n)
+{
+    return tt_fmt_dur(buf, n, t - tr->t0, 3);
+}

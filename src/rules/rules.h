@@ -1,0 +1,164 @@
+/* rules.h - warning annotations: performance problems found automatically.
+ *
+ * Each rule has an id, a default severity and named thresholds with
+ * defaults; running it over a trace yields annotations: a time span, the
+ * lanes and events involved, and a one-line message with the numbers.
+ * The rules are a table (rules_table.c); each rule is one file
+ * (rule_*.c) exporting one tt_rule.
+ *
+ * Configuration: tt_rules_config holds, per rule, enabled, severity and
+ * threshold values; defaults come from the table, a JSON rules file
+ * (tt_rules_config_load) and command-line settings ("ID.PARAM=VALUE",
+ * tt_rules_config_set) override them.
+ *
+ * Library code: no I/O except reading the rules file; no printing.
+ * Ownership: tt_annotations owns its annotations and their arrays.
+ */
+#ifndef TT_RULES_RULES_H
+#define TT_RULES_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/trace.h"
+#include "util/error.h"
+
+typedef enum tt_severity {
+    TT_SEV_INFO = 0,
+    TT_SEV_WARNING,
+    TT_SEV_ERROR
+} tt_severity;
+
+const char *tt_severity_name(tt_severity s);       /* "info", "warning", "error" */
+int tt_severity_parse(const char *s, tt_severity *out);
+
+/* ---------------------------------------------------------- annotations */
+
+typedef struct tt_annotation {
+    const char *rule;       /* static rule id */
+    tt_severity sev;
+    int         trace;      /* index of the trace (rank) it is about, 0 for one trace */
+    tt_ns       start, end; /* absolute ns of that trace */
+    uint32_t   *lanes;      /* sorted lane indexes (owned) */
+    size_t      n_lanes;
+    tt_evref   *events;     /* the events involved, at most TT_ANN_MAX_EVENTS (owned) */
+    size_t      n_events;
+    uint64_t    n_events_total;  /* events involved, including those not listed */
+    char       *msg;        /* one line (owned); may quote trace strings raw */
+} tt_annotation;
+
+#define TT_ANN_MAX_EVENTS 64
+
+typedef struct tt_annotations {
+    tt_annotation *v;
+    size_t         n, cap;
+} tt_annotations;
+
+void tt_annotations_init(tt_annotations *a);
+void tt_annotations_fini(tt_annotations *a);
+
+/* Sort by severity (highest first), then trace, start, rule. */
+void tt_annotations_sort(tt_annotations *a);
+
+/* Sort by trace and start time (for drawing and time navigation). */
+void tt_annotations_sort_time(tt_annotations *a);
+
+/* Count per rule id: fills counts[i] for tt_rules()[i]. */
+void tt_annotations_count(const tt_annotations *a, uint64_t *counts);
+
+/* ---------------------------------------------------------------- rules */
+
+#define TT_RULE_MAX_PARAMS 6
+
+typedef enum tt_param_kind {
+    TT_PARAM_DURATION,   /* ns, written with a unit: "5us" */
+    TT_PARAM_NUMBER,     /* a plain number (factor, percent, count) */
+    TT_PARAM_BYTES       /* bytes, plain number */
+} tt_param_kind;
+
+typedef struct tt_rule_param {
+    const char   *name;      /* "min_gap" */
+    tt_param_kind kind;
+    double        def;       /* default (ns for durations) */
+    const char   *help;      /* one line */
+} tt_rule_param;
+
+typedef struct tt_rules_config tt_rules_config;
+typedef struct tt_rule tt_rule;
+
+/* What a rule's run function gets. */
+typedef struct tt_rule_ctx {
+    const tt_rule         *rule;
+    const tt_rules_config *cfg;
+    const tt_trace *const *traces;   /* every loaded trace (ranks) */
+    size_t                 n_traces;
+    tt_annotations        *out;
+    tt_error              *err;
+} tt_rule_ctx;
+
+struct tt_rule {
+    const char   *id;          /* "device-idle" */
+    tt_severity   severity;    /* default */
+    bool          multi;       /* needs several traces (straggler) */
+    const char   *summary;     /* one line for --help and the man page */
+    tt_rule_param params[TT_RULE_MAX_PARAMS];
+    size_t        n_params;
+    /* Find annotations in traces[i] (or across all of them for multi
+     * rules). 0, or -1 with ctx->err set. */
+    int (*run)(const tt_rule_ctx *ctx);
+};
+
+/* Every rule, NULL-terminated, in a fixed order. */
+const tt_rule *const *tt_rules(void);
+size_t tt_rules_count(void);
+const tt_rule *tt_rule_find(const char *id);
+
+/* ------------------------------------------------------------- config */
+
+struct tt_rules_config {
+    bool        enabled[32];
+    tt_severity severity[32];
+    double      value[32][TT_RULE_MAX_PARAMS];
+};
+
+/* Defaults from the table. */
+void tt_rules_config_defaults(tt_rules_config *c);
+
+/* Apply a JSON rules file:
+ *   {"rules": {"device-idle": {"enabled": true, "severity": "error",
+ *                              "min_gap": "500us", "gap_factor": 20}, ...}}
+ * Durations are strings with a unit or numbers in ns. Unknown rules or
+ * parameters are errors with their position in the file. */
+int tt_rules_config_load(tt_rules_config *c, const char *path, tt_error *err);
+
+/* Apply one "ID.PARAM=VALUE", "ID.enabled=false" or "ID.severity=error"
+ * setting from the command line. */
+int tt_rules_config_set(tt_rules_config *c, const char *setting, tt_error *err);
+
+/* Enable or disable a rule by id ("all" for every rule). */
+int tt_rules_config_enable(tt_rules_config *c, const char *id, bool on, tt_error *err);
+
+/* Value of parameter `name` of rule r (as configured). */
+double tt_rule_param_value(const tt_rule_ctx *ctx, const char *name);
+
+/* ---------------------------------------------------------------- run */
+
+/* Run every enabled rule over the traces; annotations are appended to out
+ * and sorted by severity then time. */
+int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
+                 tt_annotations *out, tt_error *err);
+
+/* --------------------------------------------------- helpers for rules */
+
+/* Append an annotation for traces[trace]; msg is printf-formatted.
+ * lanes/events are copied (events capped at TT_ANN_MAX_EVENTS). */
+int tt_rule_emit(const tt_rule_ctx *ctx, int trace, tt_ns start, tt_ns end,
+                 const uint32_t *lanes, size_t n_lanes, const tt_evref *events,
+                 size_t n_events, uint64_t n_events_total, const char *fmt, ...)
+    __attribute__((format(printf, 10, 11)));
+
+/* Time relative to a trace's start, formatted for messages ("1.20 ms"). */
+const char *tt_rule_time(const tt_trace *tr, tt_ns t, char *buf, size_t n);
+
+#endif

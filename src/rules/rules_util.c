@@ -1,0 +1,127 @@
+/* rules_util.c - helpers shared by rules (see rules_util.h). */
+#include "config.h"
+
+#include "rules/rules_util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rule_lanes_init(rule_lanes *rl, const tt_trace *tr, tt_classifier *cls)
+{
+    memset(rl, 0, sizeof *rl);
+    rl->device = calloc(tr->n_lanes + 1, sizeof *rl->device);
+    rl->dev = malloc((tr->n_lanes + 1) * sizeof *rl->dev);
+    rl->host = malloc((tr->n_lanes + 1) * sizeof *rl->host);
+    if (!rl->device || !rl->dev || !rl->host) {
+        rule_lanes_fini(rl);
+        return -1;
+    }
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        for (size_t i = 0; i < ln->n; i++)
+            if (tt_classifier_gpu(cls, &ln->ev[i]) != TT_GPU_NONE) {
+                rl->device[l] = true;
+                break;
+            }
+        if (rl->device[l])
+            rl->dev[rl->n_dev++] = l;
+        else
+            rl->host[rl->n_host++] = l;
+    }
+    return 0;
+}
+
+void rule_lanes_fini(rule_lanes *rl)
+{
+    free(rl->device);
+    free(rl->dev);
+    free(rl->host);
+    memset(rl, 0, sizeof *rl);
+}
+
+bool rule_icontains(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return true;
+    for (; *hay; hay++) {
+        size_t i;
+        for (i = 0; i < n && hay[i]; i++)
+            if (tolower((unsigned char)hay[i]) != tolower((unsigned char)needle[i]))
+                break;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+static void span_note(rule_span *sp, tt_ns s, tt_ns e, uint32_t lane, uint32_t idx,
+                      int64_t bytes)
+{
+    size_t k;
+    if (e > sp->end)
+        sp->end = e;
+    sp->count++;
+    if (bytes > 0)
+        sp->bytes += bytes;
+    sp->total += e - s;
+    for (k = 0; k < sp->n_lanes && sp->lanes[k] != lane; k++)
+        ;
+    if (k == sp->n_lanes && sp->n_lanes < sizeof sp->lanes / sizeof sp->lanes[0])
+        sp->lanes[sp->n_lanes++] = lane;
+    if (sp->n_ev < TT_ANN_MAX_EVENTS) {
+        sp->ev[sp->n_ev].lane = lane;
+        sp->ev[sp->n_ev].idx = idx;
+        sp->n_ev++;
+    }
+}
+
+void rule_span_start(rule_span *sp, tt_ns s, tt_ns e, uint32_t lane, uint32_t idx,
+                     int64_t bytes)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->open = true;
+    sp->start = s;
+    sp->end = e;
+    span_note(sp, s, e, lane, idx, bytes);
+}
+
+bool rule_span_add(rule_span *sp, tt_ns gap, tt_ns s, tt_ns e, uint32_t lane, uint32_t idx,
+                   int64_t bytes)
+{
+    if (!sp->open || s - sp->end > gap)
+        return false;
+    span_note(sp, s, e, lane, idx, bytes);
+    return true;
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+    tt_ns x = *(const tt_ns *)a, y = *(const tt_ns *)b;
+    return x < y ? -1 : x > y;
+}
+
+tt_ns rule_median(tt_ns *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_ns);
+    return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+int rule_names_init(rule_names *rn, const tt_trace *tr, bool (*pred)(const char *name))
+{
+    rn->tr = tr;
+    rn->pred = pred;
+    rn->n = tt_strtab_count(tr->strings);
+    rn->state = calloc(rn->n ? rn->n : 1, 1);
+    return rn->state ? 0 : -1;
+}
+
+void rule_names_fini(rule_names *rn)
+{
+    free(rn->state);
+    rn->state = NULL;
+    rn->n = 0;
+}

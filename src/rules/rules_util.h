@@ -1,0 +1,80 @@
+/* rules_util.h - what several rules need: which lanes hold device work,
+ * name matching, merging nearby hits into spans.
+ *
+ * Library code: no I/O.
+ */
+#ifndef TT_RULES_UTIL_H
+#define TT_RULES_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/classify.h"
+#include "model/trace.h"
+#include "rules/rules.h"
+#include "util/num.h"
+
+/* Per-lane facts for one trace. */
+typedef struct rule_lanes {
+    bool     *device;     /* lane holds kernels, copies or memsets */
+    uint32_t *dev;        /* indexes of device lanes */
+    size_t    n_dev;
+    uint32_t *host;       /* lanes of the same trace without device work */
+    size_t    n_host;
+} rule_lanes;
+
+/* 0, or -1 (OOM). */
+int rule_lanes_init(rule_lanes *rl, const tt_trace *tr, tt_classifier *cls);
+void rule_lanes_fini(rule_lanes *rl);
+
+/* Case-insensitive substring test. */
+bool rule_icontains(const char *hay, const char *needle);
+
+/* A span being built from hits that are close together. */
+typedef struct rule_span {
+    bool     open;
+    tt_ns    start, end;
+    uint64_t count;
+    int64_t  bytes;
+    tt_ns    total;       /* sum of hit durations */
+    uint32_t lanes[16];
+    size_t   n_lanes;
+    tt_evref ev[TT_ANN_MAX_EVENTS];
+    size_t   n_ev;
+} rule_span;
+
+/* Add a hit; returns true when it was merged into the open span (within
+ * `gap` of its end), false when the caller must first flush the open span
+ * (nothing is added then). */
+bool rule_span_add(rule_span *sp, tt_ns gap, tt_ns s, tt_ns e, uint32_t lane,
+                   uint32_t idx, int64_t bytes);
+
+/* Start a new span with this hit. */
+void rule_span_start(rule_span *sp, tt_ns s, tt_ns e, uint32_t lane, uint32_t idx,
+                     int64_t bytes);
+
+/* A name predicate answered once per distinct string id: rules test
+ * every event's name, and a trace has millions of events but few names. */
+typedef struct rule_names {
+    const tt_trace *tr;
+    bool          (*pred)(const char *name);
+    uint8_t        *state;   /* per string id: 0 unknown, 1 no, 2 yes */
+    uint32_t        n;
+} rule_names;
+
+int rule_names_init(rule_names *rn, const tt_trace *tr, bool (*pred)(const char *name));
+void rule_names_fini(rule_names *rn);
+
+static inline bool rule_names_match(rule_names *rn, uint32_t id)
+{
+    if (id >= rn->n)
+        return rn->pred(tt_str(rn->tr, id));
+    if (!rn->state[id])
+        rn->state[id] = rn->pred(tt_str(rn->tr, id)) ? 2 : 1;
+    return rn->state[id] == 2;
+}
+
+/* Median of v[0..n) (sorts v); 0 for n == 0. */
+tt_ns rule_median(tt_ns *v, size_t n);
+
+#endif

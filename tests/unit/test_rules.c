@@ -1,0 +1,319 @@
+/* test_rules.c - every warning rule fires where it must, with the exact
+ * span, and stays silent on a near miss (threshold edges included). */
+#include "config.h"
+
+#include "../tap.h"
+#include "decode/decode.h"
+#include "rules/rules.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Build a Chrome trace from event lines (printf-style). */
+static tt_trace *trace_of(const char *fmt, ...)
+{
+    char body[65536];
+    char *json;
+    va_list ap;
+    tt_input *in;
+    tt_trace *tr = NULL;
+    tt_error err;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    json = malloc(strlen(body) + 64);
+    sprintf(json, "{\"traceEvents\":[%s]}", body);
+    if (tt_input_open_mem(json, strlen(json), &in, &err) == 0) {
+        if (tt_load_input(in, NULL, &tr, NULL, &err))
+            diag("load: %s (col %lld)", err.what, (long long)err.column);
+        tt_input_close(in);
+    }
+    free(json);
+    return tr;
+}
+
+/* Run one rule (all others disabled) with optional settings. */
+static size_t run_rule(const char *id, tt_trace **tr, size_t n, tt_annotations *out,
+                       const char *setting)
+{
+    tt_rules_config cfg;
+    tt_error err;
+    tt_rules_config_defaults(&cfg);
+    tt_rules_config_enable(&cfg, "all", false, &err);
+    tt_rules_config_enable(&cfg, id, true, &err);
+    if (setting && tt_rules_config_set(&cfg, setting, &err))
+        diag("setting %s: %s", setting, err.what);
+    tt_annotations_init(out);
+    if (tt_rules_run(&cfg, (const tt_trace *const *)tr, n, out, &err))
+        diag("run %s: %s", id, err.what);
+    return out->n;
+}
+
+/* Exactly one annotation with this span (relative to t0, in ns). */
+static void expect_one(const char *id, tt_trace *tr, const char *setting, tt_ns s, tt_ns e,
+                       const char *msg_part, const char *what)
+{
+    tt_annotations a;
+    size_t n = run_rule(id, &tr, 1, &a, setting);
+    if (is_i64((int64_t)n, 1, "%s fires once: %s", id, what)) {
+        is_i64(a.v[0].start - tr->t0, s, "%s span start", id);
+        is_i64(a.v[0].end - tr->t0, e, "%s span end", id);
+        ok(strstr(a.v[0].msg, msg_part) != NULL, "%s message mentions '%s': %s", id, msg_part,
+           a.v[0].msg);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            diag("got: %s", a.v[i].msg);
+    }
+    tt_annotations_fini(&a);
+}
+
+static void expect_none(const char *id, tt_trace *tr, const char *setting, const char *what)
+{
+    tt_annotations a;
+    size_t n = run_rule(id, &tr, 1, &a, setting);
+    if (!is_i64((int64_t)n, 0, "%s silent: %s", id, what))
+        for (size_t i = 0; i < n; i++)
+            diag("got: %s", a.v[i].msg);
+    tt_annotations_fini(&a);
+}
+
+#define K(ts, dur) "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":" #ts ",\"dur\":" #dur "}"
+#define CPU(ts, dur) "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":" #dur "}"
+
+static void test_device_idle(void)
+{
+    /* gaps 10, 10, 200 us: median 10 us, so 100 us (x10) = min_gap here */
+    const char *g100 = "device-idle.min_gap=100us";
+    tt_trace *tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(250, 10) "," CPU(40, 160));
+    expect_one("device-idle", tr, g100, 50000, 250000, "launch-bound", "200 us gap, host 75% busy");
+    expect_none("device-idle", tr, NULL, "the default min_gap is 1 ms");
+    tt_trace_free(tr);
+    tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(250, 10) "," CPU(40, 89));
+    expect_none("device-idle", tr, g100, "host only 39.5% busy");
+    tt_trace_free(tr);
+    /* edge: host exactly 50% busy of a gap exactly min_gap */
+    tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(150, 10) "," CPU(50, 50));
+    expect_one("device-idle", tr, g100, 50000, 150000, "50% busy", "edges are inclusive");
+    tt_trace_free(tr);
+    tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(149.999, 10) "," CPU(50, 50));
+    expect_none("device-idle", tr, g100, "gap 1 ns shorter than min_gap");
+    tt_trace_free(tr);
+    /* default threshold: exactly 1 ms fires */
+    tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(1050, 10) "," CPU(40, 1000));
+    expect_one("device-idle", tr, NULL, 50000, 1050000, "idle for 1 ms", "1 ms gap at the defaults");
+    tt_trace_free(tr);
+    /* the gap must also be gap_factor times the median gap */
+    tr = trace_of(K(0, 10) "," K(200, 10) "," K(400, 10) "," K(600, 10) "," CPU(0, 600));
+    expect_none("device-idle", tr, g100, "190 us gaps are the norm here (median), not idle");
+    tt_trace_free(tr);
+}
+
+#define MC(ts, name, bytes) "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"" name "\",\"pid\":0,\"tid\":7,\"ts\":" #ts ",\"dur\":10,\"args\":{\"bytes\":" #bytes "}}"
+
+static void test_pageable(void)
+{
+    tt_trace *tr = trace_of(MC(0, "Memcpy HtoD (Pageable -> Device)", 1000000) ","
+                            MC(500, "Memcpy HtoD (Pageable -> Device)", 2000000));
+    expect_one("pageable-memcpy", tr, NULL, 0, 510000, "2 copies from pageable memory (3.0 MB",
+               "two copies merged");
+    tt_trace_free(tr);
+    tr = trace_of(MC(0, "Memcpy HtoD (Pageable -> Device)", 1) ","
+                  MC(1011, "Memcpy HtoD (Pageable -> Device)", 1));
+    {
+        tt_annotations a;
+        is_i64((int64_t)run_rule("pageable-memcpy", &tr, 1, &a, NULL), 2,
+               "copies 1.001 ms apart are two findings");
+        tt_annotations_fini(&a);
+    }
+    tt_trace_free(tr);
+    tr = trace_of(MC(0, "Memcpy HtoD (Pinned -> Device)", 100));
+    expect_none("pageable-memcpy", tr, NULL, "pinned copy");
+    tt_trace_free(tr);
+}
+
+#define RT(ts, dur, name) "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"" name "\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":" #dur "}"
+
+static void test_sync_calls(void)
+{
+    tt_trace *tr = trace_of(RT(0, 5, "cudaMemcpy") "," RT(10, 5, "cudaMemset"));
+    expect_one("sync-memcpy", tr, NULL, 0, 15000, "2 synchronous", "cudaMemcpy and cudaMemset");
+    tt_trace_free(tr);
+    tr = trace_of(RT(0, 5, "cudaMemcpyAsync") "," RT(10, 5, "cudaMemsetAsync"));
+    expect_none("sync-memcpy", tr, NULL, "async variants");
+    tt_trace_free(tr);
+
+    tr = trace_of(RT(0, 1000, "cudaDeviceSynchronize") "," RT(2000, 5000, "cudaLaunchKernel"));
+    expect_one("host-sync", tr, NULL, 0, 1000000, "cudaDeviceSynchronize", "exactly 1 ms");
+    tt_trace_free(tr);
+    tr = trace_of(RT(0, 999.999, "cudaStreamSynchronize"));
+    expect_none("host-sync", tr, NULL, "1 ns under 1 ms");
+    tt_trace_free(tr);
+}
+
+static void test_tiny_kernels(void)
+{
+    char body[16384];
+    size_t o = 0;
+    tt_trace *tr;
+    for (int i = 0; i < 20; i++)
+        o += (size_t)snprintf(body + o, sizeof body - o, "%s{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"t\","
+                              "\"pid\":0,\"tid\":7,\"ts\":%d,\"dur\":9.999}", i ? "," : "", i * 20);
+    tr = trace_of("%s", body);
+    expect_one("tiny-kernels", tr, NULL, 0, 380000 + 9999, "20 kernels shorter than 10 us", "20 tiny kernels");
+    tt_trace_free(tr);
+    tr = trace_of("%s", body);
+    expect_none("tiny-kernels", tr, "tiny-kernels.min_run=21", "run shorter than min_run");
+    tt_trace_free(tr);
+    /* one kernel of exactly max_duration breaks the run in two of 10 */
+    o = 0;
+    for (int i = 0; i < 21; i++)
+        o += (size_t)snprintf(body + o, sizeof body - o, "%s{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"t\","
+                              "\"pid\":0,\"tid\":7,\"ts\":%d,\"dur\":%s}", i ? "," : "", i * 20,
+                              i == 10 ? "10" : "9.999");
+    tr = trace_of("%s", body);
+    expect_none("tiny-kernels", tr, NULL, "a 10 us kernel breaks the run");
+    tt_trace_free(tr);
+}
+
+#define DMA(ts, tensor) "{\"ph\":\"X\",\"cat\":\"dma\",\"name\":\"dma\",\"pid\":2,\"tid\":\"q0\",\"ts\":" #ts ",\"dur\":5,\"args\":{\"bytes\":1048576,\"tensor\":\"" tensor "\"}}"
+
+static void test_tensor_reload(void)
+{
+    tt_trace *tr = trace_of(DMA(0, "in_5") "," DMA(100, "in_5") "," DMA(200, "in_5") "," DMA(50, "w"));
+    expect_one("tensor-reload", tr, NULL, 0, 205000, "tensor in_5 loaded 3 times (3.1 MB total)",
+               "three loads of in_5");
+    tt_trace_free(tr);
+    tr = trace_of(DMA(0, "in_5") "," DMA(100, "in_5") "," DMA(50, "w"));
+    expect_none("tensor-reload", tr, NULL, "two loads are allowed");
+    tt_trace_free(tr);
+}
+
+#define CTR(ts, name, v) "{\"ph\":\"C\",\"name\":\"" name "\",\"pid\":2,\"ts\":" #ts ",\"args\":{\"value\":" #v "}}"
+
+static void test_counters(void)
+{
+    tt_trace *tr = trace_of(CTR(0, "throttle", 0) "," CTR(10, "throttle", 1) "," CTR(20, "throttle", 2) ","
+                            CTR(30, "throttle", 0) "," K(0, 100));
+    expect_one("throttle", tr, NULL, 10000, 30000, "peak 2", "counter above zero");
+    tt_trace_free(tr);
+    tr = trace_of(CTR(0, "throttle", 0) "," CTR(30, "throttle", 0) "," K(0, 100));
+    expect_none("throttle", tr, NULL, "counter stays at zero");
+    tt_trace_free(tr);
+    tr = trace_of("{\"ph\":\"X\",\"name\":\"Power Throttling\",\"pid\":2,\"tid\":1,\"ts\":5,\"dur\":10}," K(0, 100));
+    expect_one("throttle", tr, NULL, 5000, 15000, "1 throttle event", "throttle event");
+    tt_trace_free(tr);
+
+    tr = trace_of(CTR(0, "TensorMatrix utilization", 80) "," CTR(1000, "TensorMatrix utilization", 20) ","
+                  CTR(2000, "TensorMatrix utilization", 25) "," CTR(3000, "TensorMatrix utilization", 90) ","
+                  CTR(4000, "TensorMatrix utilization", 90));
+    expect_one("low-utilization", tr, NULL, 1000000, 3000000, "avg 22.5%", "2 ms below 30%");
+    tt_trace_free(tr);
+    tr = trace_of(CTR(0, "TensorMatrix utilization", 80) "," CTR(1000, "TensorMatrix utilization", 20) ","
+                  CTR(1999.999, "TensorMatrix utilization", 90) "," CTR(3000, "TensorMatrix utilization", 90));
+    expect_none("low-utilization", tr, NULL, "1 ns under min_duration");
+    tt_trace_free(tr);
+    tr = trace_of(CTR(0, "TensorMatrix utilization", 80) "," CTR(1000, "TensorMatrix utilization", 20) ","
+                  CTR(2000, "TensorMatrix utilization", 90) "," CTR(3000, "TensorMatrix utilization", 90));
+    expect_one("low-utilization", tr, NULL, 1000000, 2000000, "below 30", "exactly min_duration");
+    tt_trace_free(tr);
+}
+
+#define NC(ts, dur) "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":20,\"ts\":" #ts ",\"dur\":" #dur "}"
+#define STEP(ts, dur) "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":" #dur "}"
+
+static void test_straggler(void)
+{
+    /* rank 2 arrives last at all 3 collectives; the others wait 200 us */
+    tt_trace *tr[3];
+    tt_annotations a;
+    tr[0] = trace_of(NC(0, 300) "," NC(1000, 300) "," NC(2000, 300) "," STEP(0, 3000));
+    tr[1] = trace_of(NC(0, 300) "," NC(1000, 300) "," NC(2000, 300) "," STEP(0, 3000));
+    tr[2] = trace_of(NC(200, 100) "," NC(1200, 100) "," NC(2200, 100) "," STEP(0, 3000));
+    if (is_i64((int64_t)run_rule("straggler", tr, 3, &a, NULL), 1, "straggler: one finding")) {
+        is_i64(a.v[0].trace, 2, "it names the third trace");
+        ok(strstr(a.v[0].msg, "arrived last at 3 of 3 collectives") != NULL &&
+           strstr(a.v[0].msg, "wait 200 us") != NULL, "message: %s", a.v[0].msg);
+        is_i64(a.v[0].start - tr[2]->t0, 200000, "span from its first late arrival");
+        is_i64(a.v[0].end - tr[2]->t0, 2300000, "to the end of its last");
+    }
+    tt_annotations_fini(&a);
+    is_i64((int64_t)run_rule("straggler", tr, 1, &a, NULL), 0, "straggler needs several ranks");
+    tt_annotations_fini(&a);
+    for (int i = 0; i < 3; i++)
+        tt_trace_free(tr[i]);
+    /* near miss: the others wait 99.999 us */
+    tr[0] = trace_of(NC(0, 199.999) "," NC(1000, 199.999));
+    tr[1] = trace_of(NC(0, 199.999) "," NC(1000, 199.999));
+    tr[2] = trace_of(NC(100, 100) "," NC(1100, 100));
+    is_i64((int64_t)run_rule("straggler", tr, 3, &a, NULL), 0, "straggler: waits under min_wait");
+    tt_annotations_fini(&a);
+    for (int i = 0; i < 3; i++)
+        tt_trace_free(tr[i]);
+    /* slow steps: 1.25x the median fires, 1.249x does not */
+    tr[0] = trace_of(STEP(0, 1000));
+    tr[1] = trace_of(STEP(0, 1000));
+    tr[2] = trace_of(STEP(0, 1250));
+    if (is_i64((int64_t)run_rule("straggler", tr, 3, &a, NULL), 1, "slow step fires at 1.25x"))
+        ok(a.v[0].trace == 2 && strstr(a.v[0].msg, "1.25x the median"), "%s", a.v[0].msg);
+    tt_annotations_fini(&a);
+    tt_trace_free(tr[2]);
+    tr[2] = trace_of(STEP(0, 1249));
+    is_i64((int64_t)run_rule("straggler", tr, 3, &a, NULL), 0, "1.249x is a near miss");
+    tt_annotations_fini(&a);
+    for (int i = 0; i < 3; i++)
+        tt_trace_free(tr[i]);
+}
+
+static void test_config(void)
+{
+    tt_rules_config c;
+    tt_error err;
+    char path[256];
+    FILE *f;
+    tt_rules_config_defaults(&c);
+    ok(tt_rules_config_set(&c, "device-idle.min_gap=2ms", &err) == 0, "set a duration");
+    ok(tt_rules_config_set(&c, "device-idle.severity=error", &err) == 0, "set a severity");
+    ok(tt_rules_config_set(&c, "nope.x=1", &err) != 0 && strstr(err.what, "unknown rule"),
+       "unknown rule: %s", err.what);
+    ok(tt_rules_config_set(&c, "device-idle.min_gap=soon", &err) != 0, "bad duration");
+    ok(tt_rules_config_set(&c, "device-idle", &err) != 0, "missing '='");
+    snprintf(path, sizeof path, "%s/tt-rules-%d.json", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+             (int)getpid());
+    f = fopen(path, "w");
+    fputs("{\"rules\": {\n  \"host-sync\": {\"min_duration\": \"2ms\", \"severity\": \"error\"},\n"
+          "  \"tiny-kernels\": {\"enabled\": false},\n  \"bogus\": {}\n}}\n", f);
+    fclose(f);
+    ok(tt_rules_config_load(&c, path, &err) != 0 && err.line == 4 && strstr(err.what, "bogus"),
+       "unknown rule in a file is positioned at line 4: %s (line %lld)", err.what, (long long)err.line);
+    f = fopen(path, "w");
+    fputs("{\"rules\": {\"host-sync\": {\"min_duration\": \"2ms\", \"severity\": \"error\"},"
+          "\"tiny-kernels\": {\"enabled\": false}}}\n", f);
+    fclose(f);
+    tt_rules_config_defaults(&c);
+    ok(tt_rules_config_load(&c, path, &err) == 0, "valid rules file loads");
+    {
+        tt_trace *tr = trace_of(RT(0, 1500, "cudaDeviceSynchronize"));
+        tt_annotations a;
+        tt_trace *one[1] = {tr};
+        tt_annotations_init(&a);
+        tt_rules_run(&c, (const tt_trace *const *)one, 1, &a, &err);
+        is_i64((int64_t)a.n, 0, "file raised host-sync.min_duration to 2 ms");
+        tt_annotations_fini(&a);
+        tt_trace_free(tr);
+    }
+    remove(path);
+}
+
+int main(void)
+{
+    test_device_idle();
+    test_pageable();
+    test_sync_calls();
+    test_tiny_kernels();
+    test_tensor_reload();
+    test_counters();
+    test_straggler();
+    test_config();
+    return tap_done();
+}
