@@ -1,0 +1,3 @@
+libtracetty_a_SOURCES += \
+	src/multi/rankset.c src/multi/rankset.h
+libtracetty_a_SOURCES += src/multi/collectives.c src/multi/collectives.h

@@ -1,0 +1,628 @@
+/* rankset.c - loading the ranks of a job in parallel and aligning them
+ * (see rankset.h). */
+#include "config.h"
+
+#include "multi/rankset.h"
+
+#include "analysis/classify.h"
+#include "util/natcmp.h"
+#include "util/num.h"
+#include "util/sort.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void tt_rankset_init(tt_rankset *rs)
+{
+    rs->r = NULL;
+    rs->n = 0;
+    rs->aligned = TT_ALIGN_ABSOLUTE;
+}
+
+void tt_rankset_fini(tt_rankset *rs)
+{
+    for (size_t i = 0; i < rs->n; i++) {
+        free(rs->r[i].path);
+        tt_trace_free(rs->r[i].trace);
+    }
+    free(rs->r);
+    tt_rankset_init(rs);
+}
+
+/* ------------------------------------------------------------- parsing */
+
+int tt_align_parse(const char *s, tt_align_spec *a, tt_error *err)
+{
+    const char *name = NULL, *hash;
+    memset(a, 0, sizeof *a);
+    a->nth = 1;
+    if (strcmp(s, "absolute") == 0) {
+        a->mode = TT_ALIGN_ABSOLUTE;
+        return 0;
+    }
+    if (strcmp(s, "start") == 0) {
+        a->mode = TT_ALIGN_START;
+        return 0;
+    }
+    if (strcmp(s, "auto") == 0) {
+        a->mode = TT_ALIGN_AUTO;
+        return 0;
+    }
+    a->mode = TT_ALIGN_EVENT;
+    if (strncmp(s, "event:", 6) == 0)
+        name = s + 6;
+    else if (strncmp(s, "collective", 10) == 0 && (s[10] == '\0' || s[10] == '#'))
+        name = s;
+    else
+        return tt_error_set(err, TT_ERR_USAGE,
+                            "--align '%s': expected absolute, start, event:NAME[#N] or "
+                            "collective[#N]", s);
+    /* A trailing "#N" selects the N-th occurrence; ProfilerStep#10 alone
+     * is the name ProfilerStep#10 when such events exist, so only a second
+     * "#" or the collective form takes N. */
+    hash = strrchr(name, '#');
+    if (hash && (strncmp(name, "collective", 10) == 0 || strchr(name, '#') != hash)) {
+        int64_t n;
+        if (tt_parse_int64(hash + 1, strlen(hash + 1), &n) != TT_NUM_OK || n < 1 || n > 1000000)
+            return tt_error_set(err, TT_ERR_USAGE, "--align '%s': bad occurrence number", s);
+        a->nth = (unsigned)n;
+        snprintf(a->event, sizeof a->event, "%.*s", (int)(hash - name), name);
+    } else {
+        snprintf(a->event, sizeof a->event, "%s", name);
+    }
+    if (!a->event[0])
+        return tt_error_set(err, TT_ERR_USAGE, "--align '%s': no event name", s);
+    return 0;
+}
+
+/* Digits at p as a rank, -1 when none. */
+static int64_t digits_at(const char *p)
+{
+    int64_t v = 0;
+    int k = 0;
+    while (isdigit((unsigned char)p[k]) && k < 9)
+        v = v * 10 + (p[k++] - '0');
+    return k ? v : -1;
+}
+
+int64_t tt_rank_from_name(const char *path)
+{
+    const char *base = strrchr(path, '/'), *p;
+    base = base ? base + 1 : path;
+    /* rank_5, rank-5, rank.5, rank=5, rank5 (any case) */
+    for (p = base; *p; p++) {
+        if (strncasecmp(p, "rank", 4) == 0) {
+            const char *q = p + 4;
+            int64_t r;
+            if (*q == '_' || *q == '-' || *q == '.' || *q == '=')
+                q++;
+            if ((r = digits_at(q)) >= 0)
+                return r;
+        }
+    }
+    /* name-5-of-8 or name_5_of_8 */
+    for (p = base; *p; p++) {
+        if ((*p == '-' || *p == '_') && isdigit((unsigned char)p[1])) {
+            const char *q = p + 1;
+            int64_t r = digits_at(q);
+            while (isdigit((unsigned char)*q))
+                q++;
+            if ((strncmp(q, "-of-", 4) == 0 || strncmp(q, "_of_", 4) == 0) &&
+                isdigit((unsigned char)q[4]))
+                return r;
+        }
+    }
+    /* worker5, worker_5, worker-5 */
+    for (p = base; *p; p++) {
+        if (strncasecmp(p, "worker", 6) == 0) {
+            const char *q = p + 6;
+            int64_t r;
+            if (*q == '_' || *q == '-')
+                q++;
+            if ((r = digits_at(q)) >= 0)
+                return r;
+        }
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------- expansion */
+
+/* tracetty's own files and obvious non-traces in a directory. */
+static bool skip_entry(const char *name)
+{
+    size_t n = strlen(name);
+    static const char *const suffixes[] = {".markers.json", ".lock", ".tmp", "~"};
+    if (name[0] == '.')
+        return true;
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        size_t k = strlen(suffixes[i]);
+        if (n >= k && strcmp(name + n - k, suffixes[i]) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Does a decoder recognise this file (more than a fallback guess)? */
+static bool is_trace_file(const char *path)
+{
+    tt_input *in;
+    tt_error err;
+    const unsigned char *head;
+    size_t n;
+    bool yes = false;
+    if (tt_input_open(path, &in, &err))
+        return false;
+    if (tt_input_peek(in, TT_PROBE_BYTES, &head, &n, &err) == 0 && n > 0) {
+        const tt_decoder *const *d = tt_decoders();
+        for (size_t i = 0; d[i] && !yes; i++)
+            if (d[i]->probe(head, n) > TT_PROBE_FALLBACK)
+                yes = true;
+    }
+    tt_input_close(in);
+    return yes;
+}
+
+static int cmp_names(const void *a, const void *b, void *ctx)
+{
+    (void)ctx;
+    return tt_natcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int push_file(char ***v, size_t *n, size_t *cap, const char *path)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 16;
+        char **nv = realloc(*v, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        *v = nv;
+        *cap = nc;
+    }
+    if (!((*v)[*n] = strdup(path)))
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+void tt_rankset_free_files(char **files, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+}
+
+int tt_rankset_expand(const char *const *paths, size_t n, char ***files, size_t *n_files,
+                      tt_error *err)
+{
+    char **v = NULL;
+    size_t nv = 0, cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (strcmp(paths[i], "-") != 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            DIR *d = opendir(paths[i]);
+            struct dirent *de;
+            char **names = NULL;
+            size_t nn = 0, ncap = 0, before = nv;
+            if (!d) {
+                tt_error_set(err, TT_ERR_IO, "%s: cannot open directory: %s", paths[i],
+                             strerror(errno));
+                goto fail;
+            }
+            while ((de = readdir(d)) != NULL) {
+                char full[4096];
+                struct stat es;
+                if (skip_entry(de->d_name))
+                    continue;
+                snprintf(full, sizeof full, "%s/%s", paths[i], de->d_name);
+                if (stat(full, &es) != 0 || !S_ISREG(es.st_mode))
+                    continue;
+                if (push_file(&names, &nn, &ncap, full)) {
+                    closedir(d);
+                    tt_rankset_free_files(names, nn);
+                    tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+                    goto fail;
+                }
+            }
+            closedir(d);
+            tt_sort(names, nn, sizeof *names, cmp_names, NULL);
+            for (size_t k = 0; k < nn; k++) {
+                if (is_trace_file(names[k]) && push_file(&v, &nv, &cap, names[k])) {
+                    tt_rankset_free_files(names, nn);
+                    tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+                    goto fail;
+                }
+            }
+            tt_rankset_free_files(names, nn);
+            if (nv == before) {
+                tt_error_set(err, TT_ERR_USAGE, "%s: no trace files in this directory", paths[i]);
+                goto fail;
+            }
+        } else if (push_file(&v, &nv, &cap, paths[i])) {
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+    }
+    *files = v;
+    *n_files = nv;
+    return 0;
+fail:
+    tt_rankset_free_files(v, nv);
+    return -1;
+}
+
+/* --------------------------------------------------------- parallel load */
+
+typedef struct load_job {
+    char *const           *files;
+    size_t                 n;
+    const tt_rankset_opts *o;
+    tt_trace             **traces;
+    tt_error              *errs;
+    atomic_size_t          next;
+    atomic_size_t          done;
+    atomic_int_fast64_t    bytes;
+    atomic_uint_fast64_t   events;
+    atomic_int             failed;
+    pthread_mutex_t        lock;   /* serializes the progress callback */
+} load_job;
+
+typedef struct file_progress {
+    load_job *job;
+    int64_t   last_bytes;
+    uint64_t  last_events;
+} file_progress;
+
+static void report(load_job *j)
+{
+    if (!j->o->progress)
+        return;
+    pthread_mutex_lock(&j->lock);
+    j->o->progress(j->o->progress_ctx, atomic_load(&j->done), j->n, atomic_load(&j->bytes),
+                   atomic_load(&j->events));
+    pthread_mutex_unlock(&j->lock);
+}
+
+static void on_file_progress(void *ctx, int64_t file_pos, int64_t file_size, int64_t data_pos,
+                             uint64_t events)
+{
+    file_progress *fp = ctx;
+    (void)file_pos;
+    (void)file_size;
+    atomic_fetch_add(&fp->job->bytes, data_pos - fp->last_bytes);
+    atomic_fetch_add(&fp->job->events, events - fp->last_events);
+    fp->last_bytes = data_pos;
+    fp->last_events = events;
+    report(fp->job);
+}
+
+static void *load_worker(void *arg)
+{
+    load_job *j = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        tt_load_opts lo;
+        file_progress fp = {j, 0, 0};
+        if (i >= j->n || atomic_load(&j->failed))
+            break;
+        if (j->o->load)
+            lo = *j->o->load;
+        else
+            memset(&lo, 0, sizeof lo);
+        lo.progress = on_file_progress;
+        lo.progress_ctx = &fp;
+        tt_error_clear(&j->errs[i]);
+        if (tt_load(j->files[i], &lo, &j->traces[i], NULL, &j->errs[i]))
+            atomic_store(&j->failed, 1);
+        atomic_fetch_add(&j->done, 1);
+        report(j);
+    }
+    return NULL;
+}
+
+static int cmp_ns_ctx(const void *pa, const void *pb, void *ctx)
+{
+    tt_ns a = *(const tt_ns *)pa, b = *(const tt_ns *)pb;
+    (void)ctx;
+    return a < b ? -1 : a > b;
+}
+
+static int cmp_rank(const void *pa, const void *pb, void *ctx)
+{
+    const tt_rank *a = pa, *b = pb;
+    (void)ctx;
+    return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+int tt_load_parallel(char *const *files, size_t n, const tt_rankset_opts *o, tt_trace **out,
+                     tt_error *errs)
+{
+    load_job j;
+    pthread_t *th;
+    unsigned nt = o->threads;
+    memset(&j, 0, sizeof j);
+    j.files = files;
+    j.n = n;
+    j.o = o;
+    j.traces = out;
+    j.errs = errs;
+    atomic_init(&j.next, 0);
+    atomic_init(&j.done, 0);
+    atomic_init(&j.bytes, 0);
+    atomic_init(&j.events, 0);
+    atomic_init(&j.failed, 0);
+    for (size_t i = 0; i < n; i++)
+        tt_error_clear(&errs[i]);
+    if (nt == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        nt = c > 0 ? (unsigned)c : 1;
+    }
+    if (nt > n)
+        nt = n ? (unsigned)n : 1;
+    th = calloc(nt, sizeof *th);
+    if (!th) {
+        if (n)
+            tt_error_set(&errs[0], TT_ERR_NOMEM, "out of memory");
+        return -1;
+    }
+    pthread_mutex_init(&j.lock, NULL);
+    {
+        unsigned started = 0;
+        for (unsigned t = 1; t < nt; t++)
+            if (pthread_create(&th[t], NULL, load_worker, &j) == 0)
+                started = t;
+            else
+                break;
+        load_worker(&j);   /* the calling thread works too */
+        for (unsigned t = 1; t <= started; t++)
+            pthread_join(th[t], NULL);
+    }
+    pthread_mutex_destroy(&j.lock);
+    free(th);
+    for (size_t i = 0; i < n; i++)
+        if (!out[i])
+            return -1;
+    return 0;
+}
+
+int tt_rankset_load(tt_rankset *rs, char *const *files, size_t n, const tt_rankset_opts *o,
+                    tt_error *err)
+{
+    tt_trace **traces = NULL;
+    tt_error *errs = NULL;
+    int rc = -1;
+    bool *taken = NULL;
+
+    tt_rankset_init(rs);
+    if (n == 0)
+        return tt_error_set(err, TT_ERR_USAGE, "no trace given");
+    traces = calloc(n, sizeof *traces);
+    errs = calloc(n, sizeof *errs);
+    if (!traces || !errs) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    if (tt_load_parallel(files, n, o, traces, errs)) {
+        for (size_t i = 0; i < n; i++)
+            if (errs[i].code != TT_OK) {
+                /* the first failure in input order, with its file */
+                char msg[sizeof err->what];
+                tt_error_format(&errs[i], files[i], msg, sizeof msg);
+                tt_error_set(err, errs[i].code, "%s", msg);
+                goto out;
+            }
+        tt_error_set(err, TT_ERR_IO, "a trace could not be loaded");
+        goto out;
+    }
+    rs->r = calloc(n, sizeof *rs->r);
+    taken = calloc(n + 1, sizeof *taken);
+    if (!rs->r || !taken) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        tt_rank *r = &rs->r[i];
+        r->path = strdup(files[i]);
+        r->trace = traces[i];
+        traces[i] = NULL;
+        rs->n++;
+        if (!r->path) {
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        if (r->trace->rank >= 0) {
+            r->rank = r->trace->rank;
+            r->source = TT_RANK_FROM_METADATA;
+        } else if ((r->rank = tt_rank_from_name(files[i])) >= 0) {
+            r->source = TT_RANK_FROM_NAME;
+        } else {
+            r->rank = -1;
+            r->source = TT_RANK_FROM_ORDER;
+        }
+    }
+    /* explicit ranks must be unique */
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = i + 1; k < n; k++)
+            if (rs->r[i].rank >= 0 && rs->r[i].rank == rs->r[k].rank) {
+                tt_error_set(err, TT_ERR_USAGE, "%s and %s both claim rank %lld", rs->r[i].path,
+                             rs->r[k].path, (long long)rs->r[i].rank);
+                goto out;
+            }
+    /* the others take the lowest free ranks, in the order given */
+    for (size_t i = 0; i < n; i++)
+        if (rs->r[i].rank >= 0 && (size_t)rs->r[i].rank <= n)
+            taken[rs->r[i].rank] = true;
+    {
+        size_t next = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (rs->r[i].rank >= 0)
+                continue;
+            while (next <= n && taken[next])
+                next++;
+            rs->r[i].rank = (int64_t)next;
+            taken[next] = true;
+        }
+    }
+    tt_sort(rs->r, rs->n, sizeof *rs->r, cmp_rank, NULL);
+    rc = 0;
+out:
+    if (traces)
+        for (size_t i = 0; i < n; i++)
+            tt_trace_free(traces[i]);
+    free(traces);
+    free(errs);
+    free(taken);
+    if (rc)
+        tt_rankset_fini(rs);
+    return rc;
+}
+
+/* ------------------------------------------------------------ alignment */
+
+/* Start of the nth event named `name` (or nth collective) in time order. */
+static int find_nth(const tt_trace *tr, const char *name, unsigned nth, tt_ns *at)
+{
+    bool coll = strcmp(name, "collective") == 0;
+    tt_ns *starts = NULL;
+    size_t n = 0, cap = 0;
+    tt_classifier cls;
+    uint32_t id = 0;
+    int rc = 1;
+    if (coll) {
+        if (tt_classifier_init(&cls, tr))
+            return -1;
+    } else {
+        id = tt_strtab_find(tr->strings, name, strlen(name));
+        if (id == TT_STR_ERROR)
+            return 1;
+    }
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        for (size_t i = 0; i < ln->n; i++) {
+            bool hit = coll ? tt_classifier_gpu(&cls, &ln->ev[i]) == TT_GPU_COMM
+                            : ln->ev[i].name == id;
+            if (!hit)
+                continue;
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 64;
+                tt_ns *ns = realloc(starts, nc * sizeof *ns);
+                if (!ns) {
+                    rc = -1;
+                    goto out;
+                }
+                starts = ns;
+                cap = nc;
+            }
+            starts[n++] = ln->ev[i].start;
+        }
+    }
+    if (n >= nth) {
+        tt_sort(starts, n, sizeof *starts, cmp_ns_ctx, NULL);
+        *at = starts[nth - 1];
+        rc = 0;
+    }
+out:
+    if (coll)
+        tt_classifier_fini(&cls);
+    free(starts);
+    return rc;
+}
+
+int tt_align_event_time(const tt_trace *tr, const tt_align_spec *a, tt_ns *at)
+{
+    return find_nth(tr, a->event, a->nth, at);
+}
+
+void tt_align_offsets(const tt_align_spec *a, const tt_ns *t0, const tt_ns *t1,
+                      const tt_ns *event_at, size_t n, tt_ns *offsets, tt_align_mode *applied)
+{
+    tt_align_mode mode = a ? a->mode : TT_ALIGN_AUTO;
+    tt_ns min_t0 = INT64_MAX, max_t0 = INT64_MIN, max_span = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t0[i] < min_t0)
+            min_t0 = t0[i];
+        if (t0[i] > max_t0)
+            max_t0 = t0[i];
+        if (t1[i] - t0[i] > max_span)
+            max_span = t1[i] - t0[i];
+    }
+    /* Clocks share a base when the ranks' starts lie within one trace
+     * span of each other; traces from different runs are start-aligned. */
+    if (mode == TT_ALIGN_AUTO)
+        mode = n < 2 || max_t0 - min_t0 <= max_span ? TT_ALIGN_ABSOLUTE : TT_ALIGN_START;
+    if (mode == TT_ALIGN_EVENT && !event_at)
+        mode = TT_ALIGN_ABSOLUTE;
+    for (size_t i = 0; i < n; i++) {
+        switch (mode) {
+        case TT_ALIGN_START: offsets[i] = min_t0 - t0[i]; break;
+        case TT_ALIGN_EVENT: offsets[i] = event_at[0] - event_at[i]; break;
+        case TT_ALIGN_ABSOLUTE:
+        case TT_ALIGN_AUTO: offsets[i] = 0; break;
+        }
+    }
+    *applied = mode;
+}
+
+const char *tt_align_describe(const tt_align_spec *a, tt_align_mode applied, char *buf, size_t n)
+{
+    switch (applied) {
+    case TT_ALIGN_START: snprintf(buf, n, "start"); break;
+    case TT_ALIGN_EVENT: snprintf(buf, n, "event %s#%u", a->event, a->nth); break;
+    case TT_ALIGN_ABSOLUTE:
+    case TT_ALIGN_AUTO: snprintf(buf, n, "absolute"); break;
+    }
+    return buf;
+}
+
+int tt_rankset_align(tt_rankset *rs, const tt_align_spec *a, tt_error *err)
+{
+    tt_ns *t0 = calloc(rs->n + 1, sizeof *t0), *t1 = calloc(rs->n + 1, sizeof *t1);
+    tt_ns *ev = NULL, *off = calloc(rs->n + 1, sizeof *off);
+    int rc = -1;
+    if (!t0 || !t1 || !off) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < rs->n; i++) {
+        t0[i] = rs->r[i].trace->t0;
+        t1[i] = rs->r[i].trace->t1;
+    }
+    if (a && a->mode == TT_ALIGN_EVENT) {
+        if (!(ev = calloc(rs->n + 1, sizeof *ev))) {
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < rs->n; i++) {
+            int r = tt_align_event_time(rs->r[i].trace, a, &ev[i]);
+            if (r < 0) {
+                tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+                goto out;
+            }
+            if (r > 0) {
+                tt_error_set(err, TT_ERR_USAGE,
+                             "rank %lld (%s) has no occurrence %u of '%s' to align on",
+                             (long long)rs->r[i].rank, rs->r[i].path, a->nth, a->event);
+                goto out;
+            }
+        }
+    }
+    tt_align_offsets(a, t0, t1, ev, rs->n, off, &rs->aligned);
+    for (size_t i = 0; i < rs->n; i++)
+        rs->r[i].offset = off[i];
+    rc = 0;
+out:
+    free(t0);
+    free(t1);
+    free(ev);
+    free(off);
+    return rc;
+}

@@ -1,0 +1,127 @@
+/* rankset.h - several traces of one distributed job, one per rank.
+ *
+ * Inputs are files and directories; a directory stands for every trace
+ * file in it (any supported format, compressed or not; hidden files and
+ * tracetty's own sidecars are skipped). Each trace is one rank: from its
+ * metadata (distributedInfo.rank), else from its file name (rank_5,
+ * rank-5, rank5, -5-of-8, worker5), else from its position in the order
+ * given. Traces load in parallel on the available cores.
+ *
+ * Time alignment puts every rank on one axis: an offset per rank added to
+ * its timestamps.
+ *   absolute   offsets 0 (the default when the clocks share a base: the
+ *              ranks' spans overlap or lie close together)
+ *   start      every rank starts at the earliest start
+ *   event      the Nth occurrence of a named event (e.g. ProfilerStep#10,
+ *              or the first collective) happens at the same time on all
+ *
+ * Ownership: a tt_rankset owns its traces and strings.
+ * Library code: no printing; progress through a callback.
+ */
+#ifndef TT_MULTI_RANKSET_H
+#define TT_MULTI_RANKSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode/decode.h"
+#include "model/trace.h"
+#include "util/error.h"
+
+typedef enum tt_align_mode {
+    TT_ALIGN_AUTO = 0,   /* absolute when clocks share a base, else start */
+    TT_ALIGN_ABSOLUTE,
+    TT_ALIGN_START,
+    TT_ALIGN_EVENT
+} tt_align_mode;
+
+typedef struct tt_align_spec {
+    tt_align_mode mode;
+    char          event[256];   /* TT_ALIGN_EVENT: event name, or "collective" */
+    unsigned      nth;          /* TT_ALIGN_EVENT: 1-based occurrence */
+} tt_align_spec;
+
+/* "absolute", "start", "event:NAME" or "event:NAME#N" (N-th occurrence;
+ * "event:ProfilerStep#10" means the first event named ProfilerStep#10, use
+ * "event:ProfilerStep#10#1" to be explicit), "collective" (the first
+ * collective kernel) or "collective#N". */
+int tt_align_parse(const char *s, tt_align_spec *a, tt_error *err);
+
+typedef enum tt_rank_source {
+    TT_RANK_FROM_METADATA = 0,
+    TT_RANK_FROM_NAME,
+    TT_RANK_FROM_ORDER
+} tt_rank_source;
+
+typedef struct tt_rank {
+    char          *path;     /* as found (owned) */
+    tt_trace      *trace;    /* owned */
+    int64_t        rank;
+    tt_rank_source source;
+    tt_ns          offset;   /* added to the trace's times to align it */
+} tt_rank;
+
+typedef struct tt_rankset {
+    tt_rank      *r;         /* sorted by rank */
+    size_t        n;
+    tt_align_mode aligned;   /* mode actually applied (AUTO resolved) */
+} tt_rankset;
+
+/* Progress of a parallel load: files done, bytes decoded so far. */
+typedef void (*tt_rankset_progress_fn)(void *ctx, size_t done, size_t total,
+                                       int64_t bytes, uint64_t events);
+
+typedef struct tt_rankset_opts {
+    const tt_load_opts    *load;      /* per-trace load options (progress ignored) */
+    unsigned               threads;   /* 0 = the number of online CPUs */
+    tt_rankset_progress_fn progress;
+    void                  *progress_ctx;
+} tt_rankset_opts;
+
+/* Expand paths (files and directories) into the list of trace files, in a
+ * stable order (directory entries sorted naturally). Returns a malloc'd
+ * array of malloc'd strings in *files. A directory without trace files is
+ * an error. */
+int tt_rankset_expand(const char *const *paths, size_t n, char ***files, size_t *n_files,
+                      tt_error *err);
+void tt_rankset_free_files(char **files, size_t n);
+
+/* Rank from a file name, or -1. */
+int64_t tt_rank_from_name(const char *path);
+
+/* Load files[0..n) in parallel into out[0..n) (all NULL on entry). On
+ * failure of any, returns -1; errs[i] says why file i failed (its code is
+ * TT_OK for files that loaded or were not tried) and the traces that did
+ * load stay in out for the caller to free. */
+int tt_load_parallel(char *const *files, size_t n, const tt_rankset_opts *o, tt_trace **out,
+                     tt_error *errs);
+
+/* Load every file in parallel and assign ranks. On failure err names the
+ * file (err->what starts with its path) and nothing is kept. */
+int tt_rankset_load(tt_rankset *rs, char *const *files, size_t n, const tt_rankset_opts *o,
+                    tt_error *err);
+
+/* When the alignment event (Nth occurrence of a name, or of a collective)
+ * happens on a trace. 0, 1 when the trace has no such occurrence, -1 on
+ * OOM. */
+int tt_align_event_time(const tt_trace *tr, const tt_align_spec *a, tt_ns *at);
+
+/* Offsets for n ranks from their first start t0[i], last end t1[i] and,
+ * for TT_ALIGN_EVENT, event_at[i] (ignored otherwise; may be NULL). The
+ * first rank is the reference for event alignment. *applied receives the
+ * mode used (AUTO resolved). */
+void tt_align_offsets(const tt_align_spec *a, const tt_ns *t0, const tt_ns *t1,
+                      const tt_ns *event_at, size_t n, tt_ns *offsets, tt_align_mode *applied);
+
+/* Human name of an applied alignment ("absolute", "start", "event X#N"). */
+const char *tt_align_describe(const tt_align_spec *a, tt_align_mode applied, char *buf, size_t n);
+
+/* Compute offsets. TT_ERR_USAGE when an event alignment finds no such
+ * event on some rank (the message names the rank). */
+int tt_rankset_align(tt_rankset *rs, const tt_align_spec *a, tt_error *err);
+
+void tt_rankset_init(tt_rankset *rs);
+void tt_rankset_fini(tt_rankset *rs);
+
+#endif
