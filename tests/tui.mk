@@ -1,1 +1,27 @@
-# tui tests (see tests/local.mk for the driver setup)
+# tui tests (see tests/local.mk for the driver setup): unit tests of the
+# timeline's math and building blocks, golden `render` screens, terminal
+# safety, and end-to-end tests that run the real TUI in tmux (each skips,
+# or skips its tmux half, when tmux is absent; CI installs tmux).
+
+TUI_UNIT_TESTS = \
+	tests/tui/test_viewport \
+	tests/tui/test_levels \
+	tests/tui/test_keys
+check_PROGRAMS += $(TUI_UNIT_TESTS)
+TESTS += $(TUI_UNIT_TESTS)
+tests_tui_test_viewport_LDADD = $(TT_TEST_LDADD)
+tests_tui_test_levels_LDADD = $(TT_TEST_LDADD)
+tests_tui_test_keys_LDADD = $(TT_TEST_LDADD)
+
+TUI_SH_TESTS = \
+	tests/tui/render.sh \
+	tests/tui/render_cli.sh \
+	tests/tui/unsafe.sh \
+	tests/tui/donewhen.sh \
+	tests/tui/tmux_basic.sh \
+	tests/tui/tmux_signals.sh
+TESTS += $(TUI_SH_TESTS)
+EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh \
+	tests/data/tui/basic.json \
+	tests/data/tui/evil.json \
+	tests/golden/render

@@ -1,1 +1,20 @@
-# tui: see the files in this directory
+# tui: the terminal timeline (`tracetty view`) and its headless twin
+# (`tracetty render`). Everything but term.c is curses-free library code.
+libtracetty_a_SOURCES += \
+	src/tui/viewport.c src/tui/viewport.h \
+	src/tui/levels.c src/tui/levels.h \
+	src/tui/input.c src/tui/input.h \
+	src/tui/theme.c src/tui/theme.h \
+	src/tui/grid.c src/tui/grid.h \
+	src/tui/layout.c src/tui/layout.h \
+	src/tui/timefmt.c src/tui/timefmt.h \
+	src/tui/ruler.c src/tui/ruler.h \
+	src/tui/timeline.c src/tui/timeline.h \
+	src/tui/spark.c src/tui/spark.h \
+	src/tui/search.c src/tui/search.h \
+	src/tui/details.c src/tui/details.h \
+	src/tui/app.c src/tui/app.h src/tui/app_impl.h \
+	src/tui/actions.c \
+	src/tui/bars.c \
+	src/tui/help.c \
+	src/tui/term.c src/tui/term.h

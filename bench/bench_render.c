@@ -1,0 +1,155 @@
+/* bench_render.c - frame time of the timeline view (budget: a redraw under
+ * 10 ms at any zoom for a 1M-event trace, DESIGN.md).
+ *
+ * usage: bench-render TRACE
+ *
+ * Loads TRACE, opens the same application `tracetty view` runs (headless,
+ * as `tracetty render` does), and times tt_app_draw at 200x50 and 80x24
+ * for four zooms: the whole trace, a tenth, a thousandth, and one
+ * nanosecond per column, each at the top and at the bottom of the lanes
+ * and while panning, so no frame is a repeat of the one before. The zooms
+ * are set with the `:` go-to key (":A..B"), exactly as a user would.
+ * Each figure is the median of 7 batches of 10 frames, so other work on
+ * the machine disturbs it less; the worst batch is printed too.
+ */
+#include "config.h"
+
+#include "decode/decode.h"
+#include "tui/app.h"
+#include "tui/grid.h"
+#include "tui/input.h"
+#include "util/text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void feed(tt_app *a, const char *keys)
+{
+    tt_input *in;
+    size_t n;
+    tt_error err;
+    if (tt_keys_parse(keys, &in, &n, &err)) {
+        fprintf(stderr, "bench-render: bad keys '%s': %s\n", keys, err.what);
+        exit(2);
+    }
+    for (size_t i = 0; i < n; i++)
+        tt_app_input(a, &in[i]);
+    free(in);
+}
+
+#define BATCHES 7
+#define FRAMES 10
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median and worst ms per frame over batches of frames, panning between
+ * frames. */
+static double time_frames(tt_app *a, tt_grid *g, double *worst)
+{
+    double batch[BATCHES];
+    int f = 0;
+    for (int b = 0; b < BATCHES; b++) {
+        double total = 0;
+        for (int k = 0; k < FRAMES; k++, f++) {
+            double t0;
+            /* alternate pans so every frame draws a different window */
+            feed(a, (f / 2) % 2 ? "a" : "d");
+            t0 = now();
+            if (tt_app_draw(a, g)) {
+                fprintf(stderr, "bench-render: out of memory\n");
+                exit(2);
+            }
+            total += now() - t0;
+        }
+        batch[b] = total * 1000.0 / FRAMES;
+    }
+    qsort(batch, BATCHES, sizeof batch[0], cmp_double);
+    *worst = batch[BATCHES - 1];
+    return batch[BATCHES / 2];
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        int cols, rows;
+    } sizes[] = {{200, 50}, {80, 24}};
+    tt_trace *tr = NULL;
+    tt_error err;
+    tt_load_opts lo;
+    double t0, worst = 0;
+    int64_t full;
+    if (argc != 2) {
+        fprintf(stderr, "usage: bench-render TRACE\n");
+        return 2;
+    }
+    tt_text_set_utf8(true);
+    memset(&lo, 0, sizeof lo);
+    tt_error_clear(&err);
+    t0 = now();
+    if (tt_load(argv[1], &lo, &tr, NULL, &err)) {
+        char msg[600];
+        fprintf(stderr, "bench-render: %s\n", tt_error_format(&err, argv[1], msg, sizeof msg));
+        return 2;
+    }
+    printf("bench-render: %llu events, %u lanes, loaded in %.2f s\n",
+           (unsigned long long)tr->n_events, tr->n_lanes, now() - t0);
+    full = tr->t1 - tr->t0;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int cols = sizes[s].cols, rows = sizes[s].rows;
+        tt_app_opts ao = {"bench", true};
+        tt_app *a;
+        tt_grid *g = tt_grid_new(cols, rows);
+        struct {
+            const char *what;
+            int64_t span;
+        } zooms[4] = {
+            {"whole trace", full},
+            {"1/10 of the trace", full / 10},
+            {"1/1000 of the trace", full / 1000},
+            {"1 ns per column", cols},
+        };
+        t0 = now();
+        a = tt_app_new(tr, cols, rows, &ao, &err);
+        if (!a || !g) {
+            fprintf(stderr, "bench-render: out of memory\n");
+            return 2;
+        }
+        printf("  %dx%d: view set up in %.1f ms\n", cols, rows, (now() - t0) * 1000.0);
+        for (int z = 0; z < 4; z++) {
+            for (int where = 0; where < 2; where++) {
+                char keys[160];
+                int64_t mid = full / 2, span = zooms[z].span > 0 ? zooms[z].span : 1;
+                double ms, bad;
+                /* the middle of the trace, at that zoom, top or bottom rows */
+                snprintf(keys, sizeof keys, "%s0:%lldns..%lldns<Enter>",
+                         where ? "<End>" : "<Home>", (long long)(mid - span / 2),
+                         (long long)(mid - span / 2 + span));
+                feed(a, keys);
+                ms = time_frames(a, g, &bad);
+                if (ms > worst)
+                    worst = ms;
+                printf("  %dx%d %-20s %-6s rows: %7.3f ms per frame (slowest batch %.3f)\n",
+                       cols, rows, zooms[z].what, where ? "bottom" : "top", ms, bad);
+            }
+        }
+        tt_app_free(a);
+        tt_grid_free(g);
+    }
+    printf("budget: a frame under 10 ms at any zoom (1M events, 200x50): worst median %.3f ms: "
+           "%s\n", worst, worst < 10.0 ? "PASS" : "MISS");
+    tt_trace_free(tr);
+    return 0;
+}

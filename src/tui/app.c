@@ -1,0 +1,456 @@
+/* app.c - the timeline application: life cycle, input dispatch, cursor and
+ * selection, frame composition (see app.h, app_impl.h). */
+#include "config.h"
+
+#include "tui/app_impl.h"
+
+#include "tui/ruler.h"
+#include "util/num.h"
+#include "util/text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ life cycle */
+
+tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *opts,
+                   tt_error *err)
+{
+    tt_app *a = calloc(1, sizeof *a);
+    uint32_t ns = tt_strtab_count(tr->strings);
+    if (!a)
+        goto oom;
+    a->tr = tr;
+    a->utf8 = opts && opts->utf8;
+    a->gl = tt_theme_glyphs(a->utf8);
+    if (opts && opts->title)
+        tt_text_sanitize(opts->title, strlen(opts->title), a->title, sizeof a->title);
+    tt_hits_init(&a->search);
+    tt_hits_init(&a->occ);
+    tt_details_init(&a->det, tr);
+    tt_rows_init(&a->list);
+    a->lv = tt_levels_new(tr);
+    a->sp = tt_sparks_new(tr);
+    a->collapsed = calloc((size_t)tr->n_groups + 1, sizeof *a->collapsed);
+    a->match = calloc((size_t)ns + 1, 1);
+    if (!a->lv || !a->sp || !a->collapsed || !a->match || tt_tl_init(&a->tl, tr, a->lv) ||
+        tt_rows_build(&a->list, tr, a->collapsed, a->depth0))
+        goto oom;
+    a->cols = cols > 0 ? cols : 1;
+    a->rows = rows > 0 ? rows : 1;
+    a->label_want = tt_bars_label_want(a);
+    tt_screen_layout(&a->scr, a->cols, a->rows, a->label_want);
+    tt_vp_init(&a->vp, tr->t0, tr->t1, a->scr.tl_w);
+    /* start on the first lane, cursor in the middle of the window */
+    for (size_t i = 0; i < a->list.n; i++)
+        if (a->list.v[i].kind == TT_ROW_LANE) {
+            a->cur = i;
+            break;
+        }
+    a->t_cur = tt_vp_time_mid(&a->vp, a->vp.cols / 2);
+    tt_app_scroll_to_cursor(a);
+    tt_app_hit(a);
+    return a;
+oom:
+    tt_app_free(a);
+    tt_error_set(err, TT_ERR_NOMEM, "out of memory setting up the timeline view");
+    return NULL;
+}
+
+void tt_app_free(tt_app *a)
+{
+    if (!a)
+        return;
+    tt_levels_free(a->lv);
+    tt_sparks_free(a->sp);
+    tt_tl_fini(&a->tl);
+    tt_rows_fini(&a->list);
+    tt_details_fini(&a->det);
+    tt_hits_fini(&a->search);
+    tt_hits_fini(&a->occ);
+    free(a->collapsed);
+    free(a->used[0]);
+    free(a->used[1]);
+    free(a->match);
+    free(a->rank);
+    free(a);
+}
+
+void tt_app_size(const tt_app *a, int *cols, int *rows)
+{
+    *cols = a->cols;
+    *rows = a->rows;
+}
+
+/* --------------------------------------------------------------- helpers */
+
+void tt_app_message(tt_app *a, bool err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+    va_end(ap);
+    a->msg_err = err;
+}
+
+const tt_row *tt_app_row(const tt_app *a)
+{
+    return a->cur < a->list.n ? &a->list.v[a->cur] : NULL;
+}
+
+int tt_app_panel_h(const tt_app *a)
+{
+    int h = a->scr.area_h, p;
+    if (!a->details)
+        return 0;
+    if (h < 10)
+        return h;
+    p = h / 2 + 1;
+    return p > 24 ? 24 : p;
+}
+
+int tt_app_lanes_h(const tt_app *a)
+{
+    int h = a->scr.area_h - tt_app_panel_h(a);
+    return h > 0 ? h : 0;
+}
+
+void tt_app_scroll_to_cursor(tt_app *a)
+{
+    size_t lh = (size_t)tt_app_lanes_h(a);
+    if (a->list.n == 0) {
+        a->cur = a->top = 0;
+        return;
+    }
+    if (a->cur >= a->list.n)
+        a->cur = a->list.n - 1;
+    if (lh == 0) {
+        a->top = a->cur;
+        return;
+    }
+    if (a->top + lh > a->list.n)
+        a->top = a->list.n > lh ? a->list.n - lh : 0;
+    if (a->cur < a->top)
+        a->top = a->cur;
+    if (a->cur >= a->top + lh)
+        a->top = a->cur - lh + 1;
+}
+
+void tt_app_relayout(tt_app *a)
+{
+    size_t n, h;
+    tt_screen_layout(&a->scr, a->cols, a->rows, a->label_want);
+    if (a->vp.cols != a->scr.tl_w)
+        tt_vp_set_cols(&a->vp, a->scr.tl_w);
+    tt_app_scroll_to_cursor(a);
+    tt_app_cursor_into_view(a);
+    n = tt_help_lines(a);
+    h = (size_t)tt_help_inner_h(a);
+    if (a->help_top + h > n)
+        a->help_top = n > h ? n - h : 0;
+}
+
+int tt_app_rebuild_rows(tt_app *a)
+{
+    tt_row was = {0, 0, 0, 0, 0};
+    bool had = a->cur < a->list.n;
+    int64_t r = -1;
+    if (had)
+        was = a->list.v[a->cur];
+    if (tt_rows_build(&a->list, a->tr, a->collapsed, a->depth0)) {
+        a->list.n = 0;
+        a->cur = a->top = 0;
+        tt_app_message(a, true, "out of memory");
+        return -1;
+    }
+    if (had) {
+        if (was.kind == TT_ROW_LANE) {
+            r = tt_rows_find(&a->list, was.lane, a->depth0 ? 0 : was.depth);
+        } else if (was.kind == TT_ROW_COUNTER) {
+            for (size_t i = 0; i < a->list.n; i++)
+                if (a->list.v[i].kind == TT_ROW_COUNTER && a->list.v[i].counter == was.counter)
+                    r = (int64_t)i;
+        }
+        if (r < 0)
+            r = tt_rows_group(&a->list, was.group);
+    }
+    a->cur = r >= 0 ? (size_t)r : 0;
+    tt_app_scroll_to_cursor(a);
+    return 0;
+}
+
+int64_t tt_app_cursor_col(const tt_app *a)
+{
+    int64_t c = tt_vp_col(&a->vp, a->t_cur);
+    if (c < 0)
+        c = 0;
+    if (c >= a->vp.cols)
+        c = a->vp.cols - 1;
+    return c;
+}
+
+void tt_app_cursor_into_view(tt_app *a)
+{
+    tt_ns lo = a->vp.start, hi = a->vp.start + a->vp.span - 1;
+    if (a->t_cur < lo || a->t_cur > hi) {
+        a->t_cur = a->t_cur < lo ? tt_vp_time_mid(&a->vp, 0)
+                                 : tt_vp_time_mid(&a->vp, a->vp.cols - 1);
+        tt_app_hit(a);
+    }
+}
+
+static void tl_setup(tt_app *a)
+{
+    a->tl.vp = &a->vp;
+    a->tl.gl = a->gl;
+    a->tl.by = a->by;
+    a->tl.has_sel = a->has_sel;
+    a->tl.sel = a->sel;
+}
+
+void tt_app_hit(tt_app *a)
+{
+    const tt_row *row = tt_app_row(a);
+    int64_t col, pos;
+    if (!row || row->kind != TT_ROW_LANE) {
+        a->has_sel = false;
+        return;
+    }
+    tl_setup(a);
+    col = tt_app_cursor_col(a);
+    pos = tt_tl_hit(&a->tl, row->lane, row->depth, col);
+    if (pos < 0) {
+        a->has_sel = false;
+        return;
+    }
+    a->sel.lane = row->lane;
+    a->sel.idx = (uint32_t)pos;
+    a->has_sel = true;
+    {
+        /* keep the cursor time inside the event, within the same cell, so
+         * zooming keeps it under the cursor */
+        const tt_event *e = tt_trace_event(a->tr, a->sel);
+        tt_ns ca = tt_vp_time(&a->vp, col), cb = tt_vp_time(&a->vp, col + 1);
+        tt_ns lo = e->start > ca ? e->start : ca;
+        tt_ns hi = tt_event_end(e) < cb ? tt_event_end(e) : cb;
+        if (hi <= lo)
+            a->t_cur = lo;
+        else if (a->t_cur < lo || a->t_cur >= hi)
+            a->t_cur = lo + (hi - lo) / 2;
+    }
+}
+
+void tt_app_select(tt_app *a, tt_evref ev)
+{
+    const tt_event *e = tt_trace_event(a->tr, ev);
+    uint32_t g = a->tr->lanes[ev.lane].group;
+    tt_ns s = e->start, en = tt_event_end(e), vs, ve;
+    int64_t r;
+    bool rebuild = false;
+    if (a->collapsed[g]) {
+        a->collapsed[g] = false;
+        rebuild = true;
+    }
+    if (a->depth0 && e->depth > 0) {
+        a->depth0 = false;
+        rebuild = true;
+        tt_app_message(a, false, "showing nested events again (D toggles)");
+    }
+    if (rebuild)
+        tt_app_rebuild_rows(a);
+    r = tt_rows_find(&a->list, ev.lane, e->depth);
+    if (r >= 0) {
+        a->cur = (size_t)r;
+        tt_app_scroll_to_cursor(a);
+    }
+    vs = a->vp.start;
+    ve = a->vp.start + a->vp.span;
+    if (en <= vs || s >= ve || (e->dur == 0 && s < vs)) {
+        if (e->dur < a->vp.span)
+            tt_vp_set_start(&a->vp, s + e->dur / 2 - a->vp.span / 2);
+        else
+            tt_vp_set_start(&a->vp, s - a->vp.span / 10);
+        vs = a->vp.start;
+        ve = a->vp.start + a->vp.span;
+    }
+    {
+        tt_ns lo = s > vs ? s : vs, hi = en < ve ? en : ve;
+        if (hi > lo)
+            a->t_cur = lo + (hi - lo) / 2;
+        else
+            a->t_cur = s < vs ? vs : s >= ve ? ve - 1 : s;
+    }
+    a->has_sel = true;
+    a->sel = ev;
+}
+
+/* ----------------------------------------------------------------- input */
+
+static void details_sync(tt_app *a);
+
+static int dispatch(tt_app *a, const tt_input *in)
+{
+    switch ((tt_input_kind)in->kind) {
+    case TT_IN_RESIZE:
+        a->cols = in->x > 0 ? in->x : 1;
+        a->rows = in->y > 0 ? in->y : 1;
+        a->drag = false;
+        tt_app_relayout(a);
+        return TT_REACT_REDRAW | TT_REACT_FULL;
+    case TT_IN_MOUSE:
+        return tt_app_mouse(a, in);
+    case TT_IN_KEY:
+        if (in->key == TT_KEY_CTRL('c'))
+            return TT_REACT_QUIT;
+        if (a->mode != TT_MODE_MAIN)
+            return tt_app_prompt_key(a, in->key);
+        a->msg[0] = '\0';
+        return tt_app_key(a, in->key);
+    }
+    return TT_REACT_NONE;
+}
+
+int tt_app_input(tt_app *a, const tt_input *in)
+{
+    int react = dispatch(a, in);
+    details_sync(a);
+    return react;
+}
+
+/* ------------------------------------------------------------------ draw */
+
+static int draw_rows(tt_app *a, tt_grid *g)
+{
+    int rc = 0, lh = tt_app_lanes_h(a);
+    const tt_screen *s = &a->scr;
+    for (int i = 0; i < lh; i++) {
+        size_t r = a->top + (size_t)i;
+        int y = s->area_y + i;
+        const tt_row *row;
+        if (r >= a->list.n)
+            break;
+        row = &a->list.v[r];
+        if (s->label_w > 0) {
+            tt_bars_label(a, g, row, y, r == a->cur);
+            tt_grid_set(g, s->label_w, y, a->gl->vline, TT_R_SEP, 0);
+        }
+        switch ((tt_row_kind)row->kind) {
+        case TT_ROW_GROUP:
+            tt_tl_group_row(&a->tl, g, s->tl_x, y, row->group);
+            break;
+        case TT_ROW_LANE:
+            if (tt_tl_lane_row(&a->tl, g, s->tl_x, y, row->lane, row->depth))
+                rc = -1;
+            break;
+        case TT_ROW_COUNTER:
+            tt_spark_row(a->sp, row->counter, &a->vp, g, s->tl_x, y, a->gl->spark);
+            break;
+        }
+    }
+    /* the cursor: its cell, and a faint line through its column */
+    {
+        int x = s->tl_x + (int)tt_app_cursor_col(a);
+        for (int i = 0; i < lh; i++) {
+            size_t r = a->top + (size_t)i;
+            int y = s->area_y + i;
+            tt_cell *c;
+            if (r >= a->list.n || x >= g->cols)
+                break;
+            c = tt_grid_at(g, x, y);
+            if (r == a->cur) {
+                if (c->cp == ' ' || c->width != 1)
+                    tt_grid_set(g, x, y, a->gl->cursor, TT_R_CURSOR, 0);
+                else
+                    tt_grid_restyle(g, x, y, TT_R_CURSOR, 0);
+            } else if (c->cp == ' ' && c->width == 1) {
+                tt_grid_set(g, x, y, a->gl->curcol, TT_R_CURCOL, 0);
+            }
+        }
+    }
+    return rc;
+}
+
+static void draw_ruler(tt_app *a, tt_grid *g)
+{
+    const tt_screen *s = &a->scr;
+    if (s->ruler_y < 0)
+        return;
+    tt_ruler_draw(g, s->tl_x, s->ruler_y, &a->vp, a->tr->t0, a->gl);
+    if (a->drag) {
+        int x0 = a->drag_x0 < a->drag_x1 ? a->drag_x0 : a->drag_x1;
+        int x1 = a->drag_x0 < a->drag_x1 ? a->drag_x1 : a->drag_x0;
+        for (int x = x0; x <= x1; x++)
+            tt_grid_restyle(g, s->tl_x + x, s->ruler_y, TT_R_RULER_DRAG, 0);
+    }
+    tt_grid_set(g, s->tl_x + (int)tt_app_cursor_col(a), s->ruler_y, a->gl->mark,
+                TT_R_RULER_MARK, 0);
+    if (s->label_w > 0) {
+        /* the label column says how far apart the ticks are */
+        char step[40], text[64];
+        tt_ruler_scale sc = tt_ruler_choose(&a->vp, a->tr->t0);
+        tt_fmt_dur(step, sizeof step, sc.step, 3);
+        snprintf(text, sizeof text, " tick %s", step);
+        tt_grid_text_fit(g, 0, s->ruler_y, s->label_w, text, TT_R_RULER, 0, a->gl->ellipsis);
+    }
+}
+
+/* Keep the details panel's lines in step with the selection and width.
+ * Done after every input, not only when drawing, so that the panel's
+ * cursor moves the same whether or not a frame was drawn in between (the
+ * TUI draws between keys, `render` only at the end). */
+static void details_sync(tt_app *a)
+{
+    int w = a->cols - 4;
+    bool same;
+    size_t keep;
+    if (!a->details || !a->has_sel || w < 4)
+        return;
+    if (!a->det.valid || a->det.width != w || a->det.ev.lane != a->sel.lane ||
+        a->det.ev.idx != a->sel.idx) {
+        same = a->det.valid && a->det.ev.lane == a->sel.lane && a->det.ev.idx == a->sel.idx;
+        keep = a->det.cur;
+        if (tt_details_build(&a->det, a->tr, a->lv, a->sel, w))
+            tt_app_message(a, true, "out of memory");
+        if (same && keep < a->det.n)
+            a->det.cur = keep;
+    }
+    tt_details_scroll(&a->det, tt_app_panel_h(a) - 2);
+}
+
+static void draw_details(tt_app *a, tt_grid *g)
+{
+    int ph = tt_app_panel_h(a), y = a->scr.area_y + tt_app_lanes_h(a), w = a->cols;
+    if (ph < 2 || w < 8)
+        return;
+    if (!a->has_sel) {
+        tt_panel_box(g, 0, y, w, ph, a->gl, "Details", "Esc close");
+        if (ph > 2)
+            tt_grid_text(g, 2, y + 1, w - 4, "No event under the cursor: move onto one.",
+                         TT_R_PANEL, 0);
+        return;
+    }
+    details_sync(a);
+    tt_details_draw(&a->det, g, 0, y, w, ph, a->gl, "Details");
+}
+
+int tt_app_draw(tt_app *a, tt_grid *g)
+{
+    int rc = 0;
+    if ((g->cols != a->cols || g->rows != a->rows) && tt_grid_resize(g, a->cols, a->rows))
+        return -1;
+    tt_grid_clear(g, TT_R_DEFAULT);
+    tl_setup(a);
+    tt_tl_tally_reset(&a->tl);
+    tt_bars_header(a, g);
+    draw_ruler(a, g);
+    rc = draw_rows(a, g);
+    tt_bars_legend(a, g);
+    if (a->details)
+        draw_details(a, g);
+    if (a->help)
+        tt_help_draw(a, g);
+    tt_bars_status(a, g);
+    return rc;
+}

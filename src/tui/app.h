@@ -1,0 +1,53 @@
+/* app.h - the timeline application: state and actions, no terminal.
+ *
+ * The app knows the trace, the view (window, rows, cursor, selection,
+ * panels, prompts) and what every input does; it draws itself into a cell
+ * grid. It knows nothing of curses: term.c feeds it input events and copies
+ * the grid to the screen, `tracetty render` feeds it the --keys events and
+ * prints the grid. Both run exactly this code.
+ *
+ * Ownership: the app borrows the trace (which must outlive it) and owns
+ * everything else. Library code: never prints, never exits.
+ */
+#ifndef TT_TUI_APP_H
+#define TT_TUI_APP_H
+
+#include <stdbool.h>
+
+#include "model/trace.h"
+#include "tui/grid.h"
+#include "tui/input.h"
+#include "util/error.h"
+
+typedef struct tt_app tt_app;
+
+typedef struct tt_app_opts {
+    const char *title;   /* shown in the header (the file name); NULL = none */
+    bool        utf8;    /* Unicode glyphs; else ASCII */
+} tt_app_opts;
+
+/* Reaction flags returned by tt_app_input. */
+enum {
+    TT_REACT_NONE = 0,
+    TT_REACT_REDRAW = 1,   /* draw a new frame */
+    TT_REACT_FULL = 2,     /* repaint the whole terminal (Ctrl-L) */
+    TT_REACT_QUIT = 4
+};
+
+/* A view of a finalized trace on a cols x rows screen. NULL with err set
+ * when out of memory. */
+tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *opts,
+                   tt_error *err);
+void tt_app_free(tt_app *a);   /* NULL is a no-op */
+
+/* Handle one input event (key, mouse or resize). */
+int tt_app_input(tt_app *a, const tt_input *in);
+
+/* Draw the current frame; the grid is resized to the app's size first.
+ * Returns 0, or -1 when memory runs out (the frame is then incomplete). */
+int tt_app_draw(tt_app *a, tt_grid *g);
+
+/* The screen size the app lays out for. */
+void tt_app_size(const tt_app *a, int *cols, int *rows);
+
+#endif

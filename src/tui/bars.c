@@ -1,0 +1,419 @@
+/* bars.c - the header, the status line, the legend and the row labels
+ * (see app_impl.h). Every trace string shown here is sanitized first.
+ */
+#include "config.h"
+
+#include "tui/app_impl.h"
+
+#include "tui/timefmt.h"
+#include "util/num.h"
+#include "util/text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *dash(const tt_app *a)
+{
+    return a->utf8 ? " \xe2\x80\x93 " : " - ";
+}
+
+static const char *dot(const tt_app *a)
+{
+    return a->utf8 ? " \xc2\xb7 " : " | ";
+}
+
+static void sanitize(const char *raw, size_t n, char *out, size_t cap)
+{
+    tt_text_sanitize(raw, n, out, cap);
+}
+
+static void str_safe(const tt_app *a, uint32_t id, char *out, size_t cap)
+{
+    sanitize(tt_str(a->tr, id), tt_strtab_len(a->tr->strings, id), out, cap);
+}
+
+/* Cut a sanitized string to maxw columns (ellipsis when cut). */
+static void cut(const tt_app *a, char *s, size_t cap, int maxw)
+{
+    size_t fit;
+    if (maxw < 1) {
+        s[0] = '\0';
+        return;
+    }
+    if (tt_grid_text_width(s) <= maxw)
+        return;
+    fit = tt_text_fit(s, maxw - 1, NULL);
+    s[fit] = '\0';
+    if (fit + 4 < cap)
+        strcat(s, a->utf8 ? "\xe2\x80\xa6" : "~");
+}
+
+static void counter_label(const tt_app *a, uint32_t ci, char *out, size_t cap)
+{
+    const tt_counter *c = &a->tr->counters[ci];
+    char name[200], key[100];
+    const char *k = tt_str(a->tr, c->key);
+    str_safe(a, c->name, name, sizeof name);
+    if (*k && strcmp(k, "value") != 0) {
+        str_safe(a, c->key, key, sizeof key);
+        snprintf(out, cap, "%s %s", name, key);
+    } else {
+        snprintf(out, cap, "%s", name);
+    }
+}
+
+static void lane_label(const tt_app *a, uint32_t lane, char *out, size_t cap)
+{
+    char raw[256];
+    tt_lane_label(a->tr, &a->tr->lanes[lane], raw, sizeof raw);
+    sanitize(raw, strlen(raw), out, cap);
+}
+
+static void group_label(const tt_app *a, uint32_t g, char *out, size_t cap)
+{
+    char raw[256];
+    tt_group_label(a->tr, &a->tr->groups[g], raw, sizeof raw);
+    sanitize(raw, strlen(raw), out, cap);
+}
+
+int tt_bars_label_want(const tt_app *a)
+{
+    char buf[512];
+    int w = 0;
+    for (uint32_t g = 0; g < a->tr->n_groups; g++) {
+        int x;
+        group_label(a, g, buf, sizeof buf);
+        x = 4 + tt_grid_text_width(buf);
+        if (x > w)
+            w = x;
+    }
+    for (uint32_t l = 0; l < a->tr->n_lanes; l++) {
+        int x;
+        lane_label(a, l, buf, sizeof buf);
+        x = 3 + tt_grid_text_width(buf);
+        if (x > w)
+            w = x;
+    }
+    for (uint32_t c = 0; c < a->tr->n_counters; c++) {
+        int x;
+        counter_label(a, c, buf, sizeof buf);
+        x = 3 + tt_grid_text_width(buf) + 9;
+        if (x > w)
+            w = x;
+    }
+    return w > 40 ? 40 : w;
+}
+
+void tt_bars_label(tt_app *a, tt_grid *g, const tt_row *row, int y, bool cur)
+{
+    int w = a->scr.label_w;
+    char buf[512];
+    uint8_t role;
+    if (w <= 0)
+        return;
+    role = row->kind == TT_ROW_GROUP ? (cur ? TT_R_GROUP_CUR : TT_R_GROUP)
+           : row->kind == TT_ROW_COUNTER ? (cur ? TT_R_LABEL_CUR : TT_R_COUNTER_LABEL)
+           : (cur ? TT_R_LABEL_CUR : TT_R_LABEL);
+    tt_grid_fill(g, 0, y, w, ' ', role, 0);
+    if (cur)
+        tt_grid_set(g, 0, y, a->gl->row_mark, role, 0);
+    switch ((tt_row_kind)row->kind) {
+    case TT_ROW_GROUP:
+        tt_grid_set(g, 1, y, a->collapsed[row->group] ? a->gl->fold_closed : a->gl->fold_open,
+                    role, 0);
+        group_label(a, row->group, buf, sizeof buf);
+        tt_grid_text_fit(g, 3, y, w - 3, buf, role, 0, a->gl->ellipsis);
+        break;
+    case TT_ROW_LANE:
+        /* nested rows stay unlabeled, except the first one on screen so a
+         * scrolled view still says whose rows these are */
+        if (row->depth == 0 || (size_t)(y - a->scr.area_y) == 0) {
+            lane_label(a, row->lane, buf, sizeof buf);
+            tt_grid_text_fit(g, 2, y, w - 2, buf, role, 0, a->gl->ellipsis);
+        }
+        break;
+    case TT_ROW_COUNTER: {
+        const tt_counter *c = &a->tr->counters[row->counter];
+        char scale[48], v[32];
+        double lo, hi;
+        int sw = 0;
+        tt_spark_scale(c, &lo, &hi);
+        tt_tfmt_value(v, sizeof v, c->vmax);
+        snprintf(scale, sizeof scale, " %s", v);
+        if (w >= 16) {
+            sw = tt_grid_text_width(scale);
+            tt_grid_text(g, w - sw, y, sw, scale, role, 0);
+        }
+        counter_label(a, row->counter, buf, sizeof buf);
+        tt_grid_text_fit(g, 2, y, w - 2 - sw, buf, role, 0, a->gl->ellipsis);
+        break;
+    }
+    }
+}
+
+/* ---------------------------------------------------------------- header */
+
+void tt_bars_header(tt_app *a, tt_grid *g)
+{
+    int y = a->scr.header_y, x, cols = a->cols;
+    char win[160], s0[48], s1[48], w[48], zoom[48], fmt[80];
+    tt_ns res = a->vp.span / (a->vp.cols > 0 ? a->vp.cols : 1);
+    if (y < 0)
+        return;
+    tt_grid_fill(g, 0, y, cols, ' ', TT_R_HEADER, 0);
+    {
+        /* one unit for both ends: that of the larger */
+        tt_ns r0 = a->vp.start - a->tr->t0, r1 = a->vp.start + a->vp.span - a->tr->t0;
+        tt_ns mag = r1 > -r0 ? r1 : -r0;
+        int64_t unit = tt_unit_for(mag > res ? mag : res);
+        int dec = tt_tfmt_decimals(unit, res);
+        tt_fmt_dur_unit(s0, sizeof s0, r0, unit, dec);
+        tt_fmt_dur_unit(s1, sizeof s1, r1, unit, dec);
+    }
+    tt_fmt_dur(w, sizeof w, a->vp.span, 3);
+    snprintf(win, sizeof win, "%s%s%s (%s)", s0, dash(a), s1, w);
+    {
+        double z = tt_vp_zoom_factor(&a->vp);
+        if (z < 10)
+            snprintf(zoom, sizeof zoom, "zoom %s%.1f", a->utf8 ? "\xc3\x97" : "x", z);
+        else
+            snprintf(zoom, sizeof zoom, "zoom %s%.0f", a->utf8 ? "\xc3\x97" : "x", z);
+    }
+    snprintf(fmt, sizeof fmt, "%s", a->tr->format ? a->tr->format : "");
+    x = tt_grid_text(g, 0, y, cols, " tracetty ", TT_R_HEADER_KEY, 0);
+    {
+        /* what fits, in this order: the window, the file (cut if need
+         * be), the zoom, the format */
+        char t[256];
+        int ww = tt_grid_text_width(win), zw = tt_grid_text_width(zoom),
+            fw = tt_grid_text_width(fmt), room = cols - x, tw;
+        bool show_z = true, show_f = fw > 0;
+        snprintf(t, sizeof t, "%s", a->title);
+        tw = tt_grid_text_width(t);
+        if (tw + 2 + fw + 2 + ww + 2 + zw + 1 > room)
+            show_f = false;
+        if (tw + 2 + ww + 2 + zw + 1 > room)
+            show_z = false;
+        if (tw > 0 && tw + 2 + ww + 1 > room) {
+            cut(a, t, sizeof t, room - ww - 3);
+            if (room - ww - 3 < 6)
+                t[0] = '\0';
+        }
+        if (t[0])
+            x += 1 + tt_grid_text(g, x + 1, y, cols - x - 1, t, TT_R_HEADER, 0) + 1;
+        if (show_f)
+            x += 1 + tt_grid_text(g, x + 1, y, cols - x - 1, fmt, TT_R_HEADER, 0) + 1;
+        x += 1 + tt_grid_text(g, x + 1, y, cols - x - 1, win, TT_R_HEADER_KEY, 0) + 1;
+        if (show_z)
+            tt_grid_text(g, x + 1, y, cols - x - 1, zoom, TT_R_HEADER, 0);
+    }
+}
+
+/* ---------------------------------------------------------------- status */
+
+typedef struct hint {
+    const char *key, *what;
+} hint;
+
+static int hints_width(const hint *h, size_t n)
+{
+    int w = 0;
+    for (size_t i = 0; i < n; i++)
+        w += (int)strlen(h[i].key) + 1 + (int)strlen(h[i].what) + 2;
+    return w;
+}
+
+/* Draw as many hints as fit right of column min_x, right-aligned; the
+ * last one ("? help", the mark tests wait for) is kept whenever it fits
+ * at all. Returns the first column used. */
+static int draw_hints(tt_grid *g, int y, int cols, int min_x, const hint *h, size_t n)
+{
+    size_t first = 0;
+    int x;
+    if (min_x > cols - hints_width(h + n - 1, 1))
+        min_x = cols - hints_width(h + n - 1, 1);
+    while (first < n - 1 && cols - hints_width(h + first, n - first) < min_x)
+        first++;
+    x = cols - hints_width(h + first, n - first);
+    if (x < 0)
+        return cols;
+    for (size_t i = first; i < n; i++) {
+        x += tt_grid_text(g, x, y, cols - x, h[i].key, TT_R_STATUS_KEY, 0);
+        x += 1;
+        x += tt_grid_text(g, x, y, cols - x, h[i].what, TT_R_STATUS, 0);
+        x += 2;
+    }
+    return cols - hints_width(h + first, n - first);
+}
+
+static void sel_info(tt_app *a, char *out, size_t cap)
+{
+    const tt_row *row = tt_app_row(a);
+    char name[512], lane[300], t[48], d[48], b[48];
+    tt_ns res = a->vp.span / (a->vp.cols > 0 ? a->vp.cols : 1);
+    out[0] = '\0';
+    if (a->has_sel) {
+        const tt_event *e = tt_trace_event(a->tr, a->sel);
+        str_safe(a, e->name, name, sizeof name);
+        cut(a, name, sizeof name, 60);
+        lane_label(a, a->sel.lane, lane, sizeof lane);
+        tt_tfmt_time(t, sizeof t, e->start - a->tr->t0, res < 1000 ? res : 1000);
+        tt_fmt_dur(d, sizeof d, e->dur, 3);
+        /* the lane goes last: it is on screen already and the first to
+         * be cut on a narrow terminal */
+        if (e->bytes >= 0)
+            snprintf(out, cap, "%s%sdur %s%sstart %s%s%s%s%s", name, dot(a), d, dot(a), t,
+                     dot(a), tt_fmt_bytes(b, sizeof b, e->bytes), dot(a), lane);
+        else
+            snprintf(out, cap, "%s%sdur %s%sstart %s%s%s", name, dot(a), d, dot(a), t, dot(a),
+                     lane);
+        return;
+    }
+    if (!row)
+        return;
+    tt_tfmt_time(t, sizeof t, a->t_cur - a->tr->t0, res);
+    switch ((tt_row_kind)row->kind) {
+    case TT_ROW_GROUP: {
+        const tt_group *gr = &a->tr->groups[row->group];
+        uint64_t n = 0;
+        for (uint32_t l = gr->first_lane; l < gr->first_lane + gr->n_lanes; l++)
+            n += a->tr->lanes[l].n;
+        group_label(a, row->group, name, sizeof name);
+        cut(a, name, sizeof name, 50);
+        snprintf(out, cap, "%s%s%u lanes, %llu events%s%s", name, dot(a), gr->n_lanes,
+                 (unsigned long long)n, dot(a),
+                 a->collapsed[row->group] ? "folded (Space unfolds)" : "Space folds");
+        break;
+    }
+    case TT_ROW_LANE:
+        lane_label(a, row->lane, lane, sizeof lane);
+        snprintf(out, cap, "%s%sat %s%snothing here", lane, dot(a), t, dot(a));
+        break;
+    case TT_ROW_COUNTER: {
+        const tt_counter *c = &a->tr->counters[row->counter];
+        double v;
+        char vs[32], mx[32];
+        counter_label(a, row->counter, name, sizeof name);
+        cut(a, name, sizeof name, 50);
+        tt_tfmt_value(mx, sizeof mx, c->vmax);
+        if (tt_spark_value_at(c, a->t_cur, &v))
+            snprintf(out, cap, "%s = %s at %s%srange %s..%s", name, tt_tfmt_value(vs, sizeof vs, v),
+                     t, dot(a), tt_tfmt_value(b, sizeof b, c->vmin), mx);
+        else
+            snprintf(out, cap, "%s%sno sample before %s", name, dot(a), t);
+        break;
+    }
+    }
+}
+
+void tt_bars_status(tt_app *a, tt_grid *g)
+{
+    int y = a->scr.status_y, cols = a->cols, hx;
+    char info[1024];
+    static const hint main_hints[] = {
+        {"Enter", "details"}, {"/", "search"}, {"L", "longest"}, {"?", "help"}};
+    static const hint panel_hints[] = {
+        {"Enter", "follow"}, {"Esc", "close"}, {"?", "help"}};
+    static const hint help_hints[] = {{"j k", "scroll"}, {"Esc", "close"}};
+    if (y < 0)
+        return;
+    tt_grid_fill(g, 0, y, cols, ' ', TT_R_STATUS, 0);
+    if (a->mode != TT_MODE_MAIN) {
+        static const hint sh[] = {{"Enter", "search"}, {"Esc", "cancel"}, {"~", "regex"}};
+        static const hint gh[] = {{"Enter", "go"}, {"Esc", "cancel"}, {"a..b", "range"}};
+        char p[300];
+        int x, pw;
+        hx = draw_hints(g, y, cols, cols / 2, a->mode == TT_MODE_SEARCH ? sh : gh, 3);
+        /* the prompt text was typed by the user: still sanitized, as it may
+         * hold pasted control characters */
+        sanitize(a->prompt, a->plen, p, sizeof p);
+        x = tt_grid_text(g, 0, y, 1, a->mode == TT_MODE_SEARCH ? "/" : ":", TT_R_PROMPT, 0);
+        pw = tt_grid_text_width(p);
+        /* show the end of a long pattern */
+        {
+            const char *shown = p;
+            while (pw > hx - x - 2 && *shown) {
+                uint32_t cp;
+                size_t k = tt_utf8_decode((const unsigned char *)shown, strlen(shown), &cp);
+                shown += k ? k : 1;
+                pw = tt_grid_text_width(shown);
+            }
+            x += tt_grid_text(g, x, y, hx - x - 1, shown, TT_R_PROMPT, 0);
+        }
+        tt_grid_set(g, x, y, a->gl->full, TT_R_PROMPT, 0);
+        return;
+    }
+    /* the left part first: hints take what it leaves */
+    if (a->msg[0])
+        sanitize(a->msg, strlen(a->msg), info, sizeof info);
+    else
+        sel_info(a, info, sizeof info);
+    {
+        int iw = tt_grid_text_width(info) + 2;
+        if (a->help)
+            hx = draw_hints(g, y, cols, iw, help_hints, 2);
+        else if (a->details)
+            hx = draw_hints(g, y, cols, iw, panel_hints, 3);
+        else
+            hx = draw_hints(g, y, cols, iw, main_hints, 4);
+    }
+    tt_grid_text_fit(g, 0, y, hx - 1, info, a->msg[0] ? (a->msg_err ? TT_R_ERR : TT_R_MSG)
+                                                      : TT_R_STATUS, 0, a->gl->ellipsis);
+}
+
+/* ---------------------------------------------------------------- legend */
+
+void tt_bars_legend(tt_app *a, tt_grid *g)
+{
+    int y = a->scr.legend_y, x, cols = a->cols;
+    char head[48], name[256];
+    uint32_t top[24];
+    size_t nt = 0;
+    if (y < 0)
+        return;
+    snprintf(head, sizeof head, "by %s:", tt_colorby_name(a->by));
+    x = tt_grid_text(g, 0, y, cols, head, TT_R_LEGEND, 0) + 1;
+    /* the keys covering most cells in this frame, most first */
+    for (size_t k = 0; k < 24; k++) {
+        uint32_t best = 0, bestn = 0;
+        bool found = false;
+        for (size_t i = 0; i < a->tl.n_touched; i++) {
+            uint32_t id = a->tl.touched[i], n = a->tl.tally[id];
+            bool taken = false;
+            for (size_t j = 0; j < nt; j++)
+                taken |= top[j] == id;
+            if (taken)
+                continue;
+            if (!found || n > bestn || (n == bestn && id < best)) {
+                best = id;
+                bestn = n;
+                found = true;
+            }
+        }
+        if (!found)
+            break;
+        top[nt++] = best;
+    }
+    if (nt == 0) {
+        tt_grid_text(g, x, y, cols - x, "(no events in view)", TT_R_LEGEND, 0);
+        return;
+    }
+    for (size_t i = 0; i < nt && x < cols - 4; i++) {
+        int w;
+        if (top[i] == 0)
+            snprintf(name, sizeof name, "(no %s)", tt_colorby_name(a->by));
+        else
+            str_safe(a, top[i], name, sizeof name);
+        cut(a, name, sizeof name, 28);
+        w = tt_grid_text_width(name);
+        if (x + 2 + w > cols) {
+            if (cols - x - 2 < 6)
+                break;
+            cut(a, name, sizeof name, cols - x - 2);
+            w = tt_grid_text_width(name);
+        }
+        tt_grid_set(g, x, y, a->gl->swatch, TT_R_SWATCH, tt_tl_color(&a->tl, top[i]));
+        x += 2;
+        x += tt_grid_text(g, x, y, cols - x, name, TT_R_LEGEND, 0) + 2;
+    }
+}

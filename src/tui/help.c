@@ -1,0 +1,118 @@
+/* help.c - the help overlay (?): every key from the binding table, the
+ * mouse, the search and go-to syntax, and what the glyphs mean. */
+#include "config.h"
+
+#include "tui/app_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct help_line {
+    const char *label;   /* NULL for a section title */
+    const char *text;
+} help_line;
+
+static const help_line extra[] = {
+    {NULL, "Mouse (when the terminal reports it)"},
+    {"click", "move the cursor there; on a group name: fold it"},
+    {"wheel", "zoom in or out at the pointer"},
+    {"S-wheel", "pan (also the horizontal wheel)"},
+    {"drag", "on the ruler: zoom to that range"},
+    {"wheel", "over the names: scroll the rows"},
+    {"click", "in the details panel: follow a link"},
+    {NULL, "Search (/)"},
+    {"text", "event names containing the text, any case"},
+    {"~regex", "POSIX extended regular expression, any case: ~^nccl.*Reduce"},
+    {"\\~text", "names containing text that starts with ~"},
+    {"cat:text", "categories instead of names: cat:kernel, cat:~^gpu_mem"},
+    {"n N", "next, previous match in time order (wraps around)"},
+    {"T", "the longest match; again: the next longest"},
+    {NULL, "Go to (:)"},
+    {"12.5ms", "a time from the trace start: ns us ms s, a bare number is ns"},
+    {"1ms..2ms", "zoom to a range (also 1ms-2ms)"},
+    {NULL, "In a prompt"},
+    {"Enter Esc", "accept, cancel"},
+    {"BS C-w C-u", "delete a character, a word, everything"},
+    {"Up", "the previous text"},
+};
+
+/* Number of lines: section titles, bindings, blank separators, extras. */
+static size_t build(const tt_app *a, help_line *out, size_t cap)
+{
+    size_t n = 0;
+    (void)a;
+#define PUT(l, t) do { if (n < cap) { out[n].label = (l); out[n].text = (t); } n++; } while (0)
+    for (int s = 0; s < TT_SEC__COUNT; s++) {
+        if (n)
+            PUT("", "");
+        PUT(NULL, tt_section_names[s]);
+        for (size_t i = 0; i < tt_n_bindings; i++)
+            if (tt_bindings[i].section == s)
+                PUT(tt_bindings[i].label, tt_bindings[i].help);
+    }
+    for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
+        if (!extra[i].label)
+            PUT("", "");
+        PUT(extra[i].label, extra[i].text);
+    }
+    PUT("", "");
+    PUT(NULL, "Glyphs");
+    PUT(a->utf8 ? "\xe2\x96\x88" : "#", "an event covers the cell");
+    PUT(a->utf8 ? "\xe2\x96\x8c \xe2\x96\x90" : "] [", "an event ends, begins in the cell");
+    PUT(a->utf8 ? "\xe2\x96\x91 \xe2\x96\x92 \xe2\x96\x93" : ". : *",
+        "events cover a quarter, half, most of the cell");
+    PUT(a->utf8 ? "\xe2\x96\x8f" : "|", "events shorter than the cell, or instants");
+    PUT(a->utf8 ? "\xe2\x96\xbc \xe2\x94\xbc" : "v +", "the cursor, in the ruler and on its row");
+#undef PUT
+    return n;
+}
+
+size_t tt_help_lines(const tt_app *a)
+{
+    return build(a, NULL, 0);
+}
+
+/* The box: from below the header to above the status line. */
+static void help_box(const tt_app *a, int *y0, int *h)
+{
+    *y0 = a->scr.header_y >= 0 ? a->scr.header_y + 1 : 0;
+    *h = (a->scr.status_y >= 0 ? a->scr.status_y : a->rows) - *y0;
+}
+
+int tt_help_inner_h(const tt_app *a)
+{
+    int y0, h;
+    help_box(a, &y0, &h);
+    return h - 2 > 1 ? h - 2 : 1;
+}
+
+void tt_help_draw(tt_app *a, tt_grid *g)
+{
+    help_line lines[160];
+    size_t n = build(a, lines, sizeof lines / sizeof lines[0]);
+    int y0, h, w = a->cols, inner, keyw = 12;
+    help_box(a, &y0, &h);
+    inner = h - 2;
+    if (n > sizeof lines / sizeof lines[0])
+        n = sizeof lines / sizeof lines[0];
+    if (h < 3 || w < 10)
+        return;
+    tt_panel_box(g, 0, y0, w, h, a->gl, "Keys", "j k scroll  Esc close");
+    for (int r = 0; r < inner && a->help_top + (size_t)r < n; r++) {
+        const help_line *l = &lines[a->help_top + (size_t)r];
+        int y = y0 + 1 + r;
+        if (!l->label) {
+            tt_grid_text_fit(g, 2, y, w - 4, l->text, TT_R_PANEL_TITLE, 0, a->gl->ellipsis);
+            continue;
+        }
+        tt_grid_text_fit(g, 2, y, keyw, l->label, TT_R_PANEL_LINK, 0, a->gl->ellipsis);
+        tt_grid_text_fit(g, 3 + keyw, y, w - 5 - keyw, l->text, TT_R_PANEL, 0, a->gl->ellipsis);
+    }
+    if (n > (size_t)inner && w > 16) {
+        char pos[40];
+        snprintf(pos, sizeof pos, " %zu-%zu/%zu ", a->help_top + 1,
+                 a->help_top + (size_t)inner < n ? a->help_top + (size_t)inner : n, n);
+        tt_grid_text(g, w - 2 - (int)strlen(pos), y0 + h - 1, (int)strlen(pos), pos,
+                     TT_R_PANEL_BORDER, 0);
+    }
+}

@@ -1,0 +1,131 @@
+#!/bin/sh
+# render.sh - golden screens of `tracetty render`: the timeline as the TUI
+# draws it, after replaying keys, at several sizes and zooms, in an ASCII
+# (LC_ALL=C) and a UTF-8 (C.UTF-8) locale.
+#
+# To rewrite the goldens after an intended change of the screen:
+#   TT_GOLDEN_OUT=$srcdir/tests/golden/render make check TESTS=tests/tui/render.sh
+# and review the diff.
+. "$srcdir/tests/lib.sh"
+
+gold="$srcdir/tests/golden/render"
+data="$srcdir/tests/data/tui"
+demo="$srcdir/samples/demo.json"
+
+utf8_locale=
+for l in C.UTF-8 C.utf8 en_US.UTF-8; do
+    if LC_ALL=$l locale charmap 2>/dev/null | grep -qi 'utf-\?8'; then utf8_locale=$l; break; fi
+done
+
+# name | trace | size | keys
+cases='
+basic|basic.json|80x24|
+basic-zoom|basic.json|80x24|wwwwlll
+basic-details|basic.json|80x24|jj<Tab><Enter>
+basic-details-scroll|basic.json|80x24|jj<Tab><Enter>jjjjjjjjjjjjjjjj
+basic-flow|basic.json|100x30|/gemm<Enter><Enter><Enter>
+basic-parent|basic.json|100x30|/gemm<Enter><Enter><Enter>j<Enter>
+basic-help|basic.json|80x24|?
+basic-help-end|basic.json|80x24|?<PgDn><PgDn><PgDn>
+basic-fold|basic.json|80x24|k<Space>
+basic-fold-all|basic.json|80x24|CjC
+basic-depth0|basic.json|80x24|D
+basic-color-cat|basic.json|80x24|c
+basic-small|basic.json|40x12|
+basic-tiny|basic.json|20x6|
+basic-tiny-details|basic.json|20x6|jj<Tab><Enter>
+basic-wide|basic.json|200x50|W
+basic-goto|basic.json|80x24|:1.2ms<Enter>
+basic-goto-range|basic.json|80x24|:0.05ms..0.25ms<Enter>
+basic-ns|basic.json|80x24|:60us..60.08us<Enter>
+basic-pan|basic.json|80x24|WWddddaj
+basic-start-end|basic.json|80x24|WWG
+basic-mouse|basic.json|80x24|<Click:40,5><WheelUp:40,5><WheelUp:40,5><S-WheelDown:40,5>
+basic-drag|basic.json|80x24|<Press:30,1><Drag:50,1><Release:50,1>
+basic-longest|basic.json|80x24|jjjjjjjjjjLL
+basic-search|basic.json|80x24|/~^aten::(mm|addmm)$<Enter>nn
+basic-search-none|basic.json|80x24|/nothing-like-this<Enter>
+basic-occurrence|basic.json|80x24|/relu<Enter>]][
+basic-resize|basic.json|80x24|jj<Tab><Enter><Resize:120x30>
+basic-prompt|basic.json|80x24|/gem
+evil|evil.json|100x20|
+evil-details|evil.json|100x30|g<Enter><End>
+evil-search|evil.json|100x24|/RED<Enter><Enter>
+demo|demo|80x24|
+demo-wide|demo|200x50|
+demo-kernel|demo|80x24|/cat:kernel<Enter>T<Enter>
+demo-launch|demo|80x24|/cat:kernel<Enter>T<Enter><Enter>
+demo-parent|demo|200x50|/cat:kernel<Enter>T<Enter><Enter>jj<Enter>
+demo-parent-80|demo|80x24|/cat:kernel<Enter>T<Enter><Enter>jj<Enter>
+'
+
+run_case() {   # locale name trace size keys
+    loc=$1 name=$2 trace=$3 size=$4 keys=$5
+    case $trace in demo) path=$demo ;; *) path=$data/$trace ;; esac
+    LC_ALL=$loc "$TRACETTY" render --size "$size" --keys "$keys" "$path"
+}
+
+check_locale() {   # locale suffix
+    loc=$1 sfx=$2
+    echo "$cases" | while IFS='|' read -r name trace size keys; do
+        [ -n "$name" ] || continue
+        out="$TMPD/$name.$sfx.txt"
+        if [ "$trace" = demo ] && [ ! -f "$demo" ]; then
+            echo "ok - $name ($sfx) # SKIP no samples/demo.json"
+            continue
+        fi
+        run_case "$loc" "$name" "$trace" "$size" "$keys" > "$out" 2> "$TMPD/err"
+        echo "rc=$? $(cat "$TMPD/err")" > "$TMPD/rc"
+        if [ -n "${TT_GOLDEN_OUT:-}" ]; then cp "$out" "$TT_GOLDEN_OUT/$name.$sfx.txt"; fi
+        if [ "$(cat "$TMPD/rc")" != "rc=0 " ]; then
+            echo "not ok - $name ($sfx): $(cat "$TMPD/rc")"
+        elif cmp -s "$out" "$gold/$name.$sfx.txt"; then
+            echo "ok - $name ($sfx)"
+        else
+            echo "not ok - $name ($sfx) differs from $gold/$name.$sfx.txt"
+            diff -u "$gold/$name.$sfx.txt" "$out" | head -30 | sed 's/^/#   /'
+        fi
+    done
+}
+
+{
+    check_locale C ascii
+    if [ -n "$utf8_locale" ]; then
+        check_locale "$utf8_locale" utf8
+    else
+        echo "ok - UTF-8 goldens # SKIP no UTF-8 locale"
+    fi
+} > "$TMPD/results"
+
+# renumber for TAP
+n=0
+failed=0
+while IFS= read -r line; do
+    case $line in
+    "ok - "*) n=$((n + 1)); echo "ok $n ${line#ok }" ;;
+    "not ok - "*) n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n ${line#not ok }" ;;
+    *) echo "$line" ;;
+    esac
+done < "$TMPD/results"
+tap_n=$n
+tap_failed=$failed
+
+# every screen has exactly the requested size: rows, and no line wider
+# than the columns (display width, checked in the ASCII locale)
+LC_ALL=C "$TRACETTY" render --size 37x11 --keys 'wwj<Enter>' "$data/basic.json" > "$TMPD/sz"
+is "$(wc -l < "$TMPD/sz" | tr -d ' ')" 11 "37x11 gives 11 lines"
+ok "$(awk 'length($0) > 37 { bad = 1 } END { exit bad }' "$TMPD/sz"; echo $?)" \
+    "no line is wider than 37 columns"
+
+# --ansi: styles as SGR sequences, and nothing else that is an escape
+LC_ALL=C "$TRACETTY" render --ansi --keys 'j<Enter>' "$data/basic.json" > "$TMPD/ansi"
+matches "$TMPD/ansi" "$(printf '\033')\\[0;38;5;" "--ansi writes 256-color SGR sequences"
+sed 's/\x1b\[[0-9;]*m//g' "$TMPD/ansi" > "$TMPD/ansi.plain"
+LC_ALL=C "$TRACETTY" render --keys 'j<Enter>' "$data/basic.json" > "$TMPD/plain"
+ok "$(sed 's/ *$//' "$TMPD/ansi.plain" | cmp -s - "$TMPD/plain"; echo $?)" \
+    "--ansi without its SGR sequences is the plain screen"
+NO_COLOR=1 LC_ALL=C "$TRACETTY" render --ansi "$data/basic.json" > "$TMPD/nocolor"
+ok "$(grep -c '38;5;' "$TMPD/nocolor" | grep -qx 0; echo $?)" \
+    "NO_COLOR: --ansi uses attributes only, no colors"
+
+tap_done

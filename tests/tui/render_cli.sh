@@ -1,0 +1,76 @@
+#!/bin/sh
+# render_cli.sh - the command line of `render` and `view`: options, the
+# KEYS syntax errors, exit codes, and when `tracetty TRACE` browses.
+. "$srcdir/tests/lib.sh"
+
+trace="$srcdir/tests/data/tui/basic.json"
+
+# expect_error DESCRIPTION REGEX CMD...: exit 2, one line on stderr
+expect_error() {
+    d=$1 re=$2
+    shift 2
+    "$@" > "$TMPD/out" 2> "$TMPD/err"
+    st=$?
+    is "$st" 2 "$d: exit status 2"
+    is "$(wc -l < "$TMPD/err" | tr -d ' ')" 1 "$d: one line on stderr"
+    matches "$TMPD/err" "$re" "$d: says what is wrong"
+    is "$(wc -c < "$TMPD/out" | tr -d ' ')" 0 "$d: nothing on stdout"
+}
+
+expect_error "unknown key token" "^tracetty: --keys: unknown key token '<Entr>' at character 3" \
+    "$TRACETTY" render --keys 'ab<Entr>' "$trace"
+expect_error "unterminated token" "unterminated key token '<Esc'" \
+    "$TRACETTY" render --keys 'x<Esc' "$trace"
+expect_error "bad mouse token" "unknown key token '<Click:1>'" \
+    "$TRACETTY" render --keys '<Click:1>' "$trace"
+expect_error "bad size" "--size: expected COLSxROWS" \
+    "$TRACETTY" render --size 80 "$trace"
+expect_error "zero size" "--size: expected COLSxROWS" \
+    "$TRACETTY" render --size 0x24 "$trace"
+expect_error "no trace" "render: give exactly one TRACE" \
+    "$TRACETTY" render
+expect_error "two traces" "render: give exactly one TRACE" \
+    "$TRACETTY" render "$trace" "$trace"
+expect_error "unknown option" "unknown or incomplete option '--bogus'" \
+    "$TRACETTY" render --bogus "$trace"
+expect_error "missing file" "no-such-file" \
+    "$TRACETTY" render "$TMPD/no-such-file.json"
+printf '{"traceEvents":[{"ph":"X","name":"a","ts":1,' > "$TMPD/cut.json"
+expect_error "malformed trace" "cut.json: line 1, column" \
+    "$TRACETTY" render "$TMPD/cut.json"
+
+# render: default size 80x24, deterministic
+"$TRACETTY" render "$trace" > "$TMPD/a"
+"$TRACETTY" render --size 80x24 --keys '' "$trace" > "$TMPD/b"
+is "$(wc -l < "$TMPD/a" | tr -d ' ')" 24 "render defaults to 24 rows"
+same_file "$TMPD/a" "$TMPD/b" "render defaults to 80x24 and no keys"
+"$TRACETTY" render --keys 'wwj<Enter>' "$trace" > "$TMPD/c1"
+"$TRACETTY" render --keys 'wwj<Enter>' "$trace" > "$TMPD/c2"
+same_file "$TMPD/c1" "$TMPD/c2" "the same keys give the same screen"
+"$TRACETTY" render --keys 'q' "$trace" > "$TMPD/q1"
+"$TRACETTY" render --keys 'qwwww' "$trace" > "$TMPD/q2"
+same_file "$TMPD/q1" "$TMPD/q2" "keys after q are not replayed"
+"$TRACETTY" render --keys "$(printf 'ww\r')" "$trace" > "$TMPD/r1"
+"$TRACETTY" render --keys 'ww<Enter>' "$trace" > "$TMPD/r2"
+same_file "$TMPD/r1" "$TMPD/r2" "a raw CR in the keys is Enter"
+gzip -c < "$trace" > "$TMPD/basic.json.gz"
+"$TRACETTY" render "$TMPD/basic.json.gz" | sed 's/basic\.json\.gz  /basic.json  /' > "$TMPD/gz"
+same_file "$TMPD/gz" "$TMPD/a" "a gzip'd trace renders the same (but its name)"
+"$TRACETTY" render - < "$trace" > "$TMPD/stdin"
+matches "$TMPD/stdin" '^ tracetty  \(stdin\)' "render - reads stdin"
+"$TRACETTY" render "$(cd "$srcdir/tests/data/tui" && pwd)/basic.json" > "$TMPD/abs"
+if grep -q "$srcdir" "$TMPD/abs"; then ok 1 "no directory in the header"; else ok 0 "no directory in the header"; fi
+
+# view and the default command need a terminal
+expect_error "view without a terminal" "view needs a terminal" \
+    "$TRACETTY" view "$trace"
+"$TRACETTY" "$trace" < /dev/null > "$TMPD/sum" 2>&1
+is "$?" 0 "tracetty TRACE without a terminal prints the summary"
+matches "$TMPD/sum" '^Events +[0-9]+ in the timeline' "with the summary's lines"
+
+"$TRACETTY" --help > "$TMPD/help"
+matches "$TMPD/help" '^  view ' "--help lists view"
+matches "$TMPD/help" '^  render ' "--help lists render"
+"$TRACETTY" help render > "$TMPD/hr"
+matches "$TMPD/hr" 'render \[--size COLSxROWS\] \[--keys KEYS\] \[--ansi\]' "help render shows its usage"
+tap_done
