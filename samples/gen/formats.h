@@ -19,5 +19,9 @@ typedef struct gen_format {
 } gen_format;
 
 extern const gen_format gen_format_kineto;
+extern const gen_format gen_format_neuron;       /* neuron.c */
+extern const gen_format gen_format_ascend_csv;   /* ascend_csv.c */
+extern const gen_format gen_format_nsys_csv;     /* nsys_csv.c */
+extern const gen_format gen_format_hugectr;      /* hugectr.c */
 
 #endif

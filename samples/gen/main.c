@@ -17,6 +17,10 @@
 /* Adding a format is adding a file and a line here. */
 static const gen_format *const formats[] = {
     &gen_format_kineto,
+    &gen_format_neuron,
+    &gen_format_ascend_csv,
+    &gen_format_nsys_csv,
+    &gen_format_hugectr,
     NULL,
 };
 

@@ -9,6 +9,13 @@
 /* Adding a format is adding its decoder here. Order breaks probe ties. */
 static const tt_decoder *const decoders[] = {
     &tt_decoder_chrome,
+    &tt_decoder_ttz,
+    &tt_decoder_neuron,
+    &tt_decoder_hugectr,
+    &tt_decoder_ascend_csv,
+    &tt_decoder_nsys_csv,
+    &tt_decoder_nsys_sqlite,
+    &tt_decoder_csv,
     NULL,
 };
 
@@ -34,7 +41,9 @@ static const char *describe_unknown(const unsigned char *p, size_t n)
             ctrl++;
     if (ctrl > 0)
         return "binary data, not a supported trace format";
-    return "not a supported trace format (expected Chrome trace JSON)";
+    return "not a supported trace format (expected Chrome trace JSON, neuron-profile JSON, "
+           "HugeCTR prof.json, an Ascend or nsys CSV table, an Nsight Systems SQLite export or "
+           "a .ttz snapshot)";
 }
 
 int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
@@ -70,6 +79,9 @@ int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
         best = tt_decoder_find(opts->format);
         if (!best)
             return tt_error_set(err, TT_ERR_USAGE, "unknown format '%s'", opts->format);
+    } else if (opts->csv_map) {
+        /* a column map only means something to the generic CSV reader */
+        best = &tt_decoder_csv;
     } else {
         for (size_t i = 0; decoders[i]; i++) {
             int s = decoders[i]->probe(head, n);
@@ -96,7 +108,9 @@ int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
         tt_trace_free(tr);
         return -1;
     }
-    tr->source_bytes = tt_input_data_pos(in);
+    /* a snapshot restores the byte count of the trace it was made from */
+    if (tr->source_bytes == 0)
+        tr->source_bytes = tt_input_data_pos(in);
     *out = tr;
     return 0;
 }

@@ -38,6 +38,11 @@ typedef struct tt_load_info {
     uint64_t dropped_events;   /* --lenient: partial events ignored */
 } tt_load_info;
 
+/* Probe scores up to this are fallback guesses (a CSV of unknown columns),
+ * enough to pick a decoder for a file the user named, not to call a file in
+ * a directory a trace. */
+#define TT_PROBE_FALLBACK 10
+
 /* The first bytes of data a probe sees. */
 #define TT_PROBE_BYTES ((size_t)64 << 10)
 
@@ -70,5 +75,12 @@ int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
 
 /* ----------------------------------------------------------- decoders */
 extern const tt_decoder tt_decoder_chrome;
+extern const tt_decoder tt_decoder_ttz;        /* src/snapshot/snapshot.c */
+extern const tt_decoder tt_decoder_neuron;
+extern const tt_decoder tt_decoder_hugectr;
+extern const tt_decoder tt_decoder_nsys_sqlite;  /* stub that explains when built without SQLite */
+extern const tt_decoder tt_decoder_ascend_csv;
+extern const tt_decoder tt_decoder_nsys_csv;
+extern const tt_decoder tt_decoder_csv;        /* any CSV with --csv-map */
 
 #endif

@@ -1,4 +1,8 @@
+# decode: format detection and one decoder per input format.
 libtracetty_a_SOURCES += \
 	src/decode/decode.c src/decode/decode.h \
 	src/decode/json_scan.c src/decode/json_scan.h \
-	src/decode/chrome.c
+	src/decode/chrome.c \
+	src/decode/csv_common.c src/decode/csv_common.h \
+	src/decode/csv_ascend.c src/decode/csv_nsys.c src/decode/csv_generic.c \
+	src/decode/neuron.c src/decode/hugectr.c src/decode/nsys_sqlite.c

@@ -8,6 +8,7 @@
 
 #include "model/args.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -33,6 +34,8 @@ struct tt_args {
     uint64_t       raw_total;
     size_t         held;
     ZSTD_CCtx     *cctx;
+    size_t         block_target;  /* raw bytes per block (BLOCK_TARGET) */
+    int            level;         /* zstd level (ARGS_ZSTD_LEVEL) */
 };
 
 tt_args *tt_args_new(void)
@@ -42,6 +45,8 @@ tt_args *tt_args_new(void)
         return NULL;
     a->next = 1;
     a->cur_first = 1;
+    a->block_target = BLOCK_TARGET;
+    a->level = ARGS_ZSTD_LEVEL;
     return a;
 }
 
@@ -57,12 +62,12 @@ void tt_args_free(tt_args *a)
     free(a);
 }
 
-static int args_flush(tt_args *a)
+/* Compress raw[0..len) holding `count` records into a new block whose
+ * first handle is a->cur_first; advance cur_first past it. */
+static int args_store_block(tt_args *a, const unsigned char *raw, size_t len, uint32_t count)
 {
     args_block b;
     size_t bound, csize;
-    if (a->cur_count == 0)
-        return 0;
     if (a->n_blocks == a->cap_blocks) {
         uint32_t nc = a->cap_blocks ? a->cap_blocks * 2 : 64;
         args_block *nb = realloc(a->blocks, nc * sizeof *nb);
@@ -73,14 +78,14 @@ static int args_flush(tt_args *a)
     }
     if (!a->cctx && !(a->cctx = ZSTD_createCCtx()))
         return -1;
-    bound = ZSTD_compressBound(a->cur_len);
+    bound = ZSTD_compressBound(len);
     b.data = malloc(bound);
     if (!b.data)
         return -1;
-    csize = ZSTD_compressCCtx(a->cctx, b.data, bound, a->cur, a->cur_len, ARGS_ZSTD_LEVEL);
-    if (ZSTD_isError(csize) || csize >= a->cur_len) {
-        memcpy(b.data, a->cur, a->cur_len);
-        csize = a->cur_len;
+    csize = ZSTD_compressCCtx(a->cctx, b.data, bound, raw, len, a->level);
+    if (ZSTD_isError(csize) || csize >= len) {
+        memcpy(b.data, raw, len);
+        csize = len;
     }
     {
         unsigned char *shrunk = realloc(b.data, csize ? csize : 1);
@@ -88,12 +93,21 @@ static int args_flush(tt_args *a)
             b.data = shrunk;
     }
     b.first = a->cur_first;
-    b.count = a->cur_count;
-    b.raw_size = (uint32_t)a->cur_len;
+    b.count = count;
+    b.raw_size = (uint32_t)len;
     b.stored = (uint32_t)csize;
     a->blocks[a->n_blocks++] = b;
     a->held += csize;
-    a->cur_first += a->cur_count;
+    a->cur_first += count;
+    return 0;
+}
+
+static int args_flush(tt_args *a)
+{
+    if (a->cur_count == 0)
+        return 0;
+    if (args_store_block(a, a->cur, a->cur_len, a->cur_count))
+        return -1;
     a->cur_count = 0;
     a->cur_len = 0;
     return 0;
@@ -136,10 +150,10 @@ uint32_t tt_args_add(tt_args *a, const char *args, size_t alen, const char *extr
     if (a->next == UINT32_MAX || alen > UINT32_MAX / 4 || elen > UINT32_MAX / 4)
         return 0;
     need = alen + elen + 20;
-    if (a->cur_len > 0 && a->cur_len + need > BLOCK_TARGET && args_flush(a))
+    if (a->cur_len > 0 && a->cur_len + need > a->block_target && args_flush(a))
         return 0;
     if (a->cur_len + need > a->cur_cap) {
-        size_t nc = a->cur_cap ? a->cur_cap : BLOCK_TARGET + 64;
+        size_t nc = a->cur_cap ? a->cur_cap : a->block_target + 64;
         unsigned char *nb;
         while (nc < a->cur_len + need)
             nc *= 2;
@@ -150,7 +164,8 @@ uint32_t tt_args_add(tt_args *a, const char *args, size_t alen, const char *extr
         a->cur_cap = nc;
     }
     a->cur_len += put_varint(a->cur + a->cur_len, alen);
-    memcpy(a->cur + a->cur_len, args, alen);
+    if (alen)   /* args may be NULL when empty: no memcpy(NULL) */
+        memcpy(a->cur + a->cur_len, args, alen);
     a->cur_len += alen;
     a->cur_len += put_varint(a->cur + a->cur_len, elen);
     if (elen)
@@ -158,7 +173,7 @@ uint32_t tt_args_add(tt_args *a, const char *args, size_t alen, const char *extr
     a->cur_len += elen;
     a->cur_count++;
     a->raw_total += alen + elen;
-    if (a->cur_len >= BLOCK_TARGET && args_flush(a)) {
+    if (a->cur_len >= a->block_target && args_flush(a)) {
         /* the record is in the unflushed block and still readable */
     }
     return a->next++;
@@ -191,6 +206,8 @@ void tt_args_reader_init(tt_args_reader *r, const tt_args *store)
     r->block = 0;
     r->buf = NULL;
     r->cap = 0;
+    r->next_handle = 0;
+    r->next_off = 0;
 }
 
 void tt_args_reader_fini(tt_args_reader *r)
@@ -199,6 +216,8 @@ void tt_args_reader_fini(tt_args_reader *r)
     r->buf = NULL;
     r->cap = 0;
     r->block = 0;
+    r->next_handle = 0;
+    r->next_off = 0;
 }
 
 int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *alen,
@@ -207,6 +226,7 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
     const tt_args *a = r->store;
     const unsigned char *p, *end;
     uint32_t skip;
+    bool cached = false;
     if (!a || handle == 0 || handle >= a->next)
         return -1;
     if (handle >= a->cur_first) {
@@ -234,6 +254,7 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
                 r->buf = nb;
                 r->cap = b->raw_size;
             }
+            r->next_handle = 0;
             if (b->stored == b->raw_size) {
                 memcpy(r->buf, b->data, b->raw_size);
             } else {
@@ -248,6 +269,12 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
         p = r->buf;
         end = r->buf + b->raw_size;
         skip = handle - b->first;
+        if (r->next_handle && handle >= r->next_handle && r->next_off <= b->raw_size) {
+            /* continue from the record after the last one read */
+            p = r->buf + r->next_off;
+            skip = handle - r->next_handle;
+        }
+        cached = true;
     }
     for (;;) {
         uint64_t la, le;
@@ -265,7 +292,277 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
             *alen = (size_t)la;
             *extra = (const char *)te;
             *elen = (size_t)le;
+            if (cached) {
+                r->next_handle = handle + 1;
+                r->next_off = (size_t)(p - r->buf);
+            }
             return 0;
         }
     }
+}
+
+/* ------------------------------------------------- snapshot support */
+
+uint32_t tt_args_block_count(const tt_args *a)
+{
+    return a->cur_count ? 0 : a->n_blocks;
+}
+
+int tt_args_block_get(const tt_args *a, uint32_t i, tt_args_block_info *out)
+{
+    const args_block *b;
+    if (a->cur_count || i >= a->n_blocks)
+        return -1;
+    b = &a->blocks[i];
+    out->first = b->first;
+    out->count = b->count;
+    out->raw_size = b->raw_size;
+    out->stored = b->stored;
+    out->data = b->data;
+    return 0;
+}
+
+int tt_args_block_add(tt_args *a, uint32_t count, uint32_t raw_size, const void *data,
+                      size_t stored)
+{
+    args_block b;
+    /* Each record takes at least two length bytes, so count bounds the
+     * raw size from below; a stored frame never exceeds the raw size
+     * (args_flush keeps incompressible blocks raw). */
+    if (a->cur_count || count == 0 || stored == 0 || stored > raw_size ||
+        raw_size / 2 < count || count >= UINT32_MAX - a->next)
+        return -1;
+    /* a compressed block must be one zstd frame announcing its raw size,
+     * so a damaged size can never make a reader allocate gigabytes */
+    if (stored < raw_size &&
+        (ZSTD_getFrameContentSize(data, stored) != (unsigned long long)raw_size ||
+         raw_size / 44000 > stored))   /* beyond what any zstd frame expands to */
+        return -1;
+    if (a->n_blocks == a->cap_blocks) {
+        uint32_t nc = a->cap_blocks ? a->cap_blocks * 2 : 64;
+        args_block *nb = realloc(a->blocks, nc * sizeof *nb);
+        if (!nb)
+            return -1;
+        a->blocks = nb;
+        a->cap_blocks = nc;
+    }
+    b.data = malloc(stored);
+    if (!b.data)
+        return -1;
+    memcpy(b.data, data, stored);
+    b.first = a->next;
+    b.count = count;
+    b.raw_size = raw_size;
+    b.stored = (uint32_t)stored;
+    a->blocks[a->n_blocks++] = b;
+    a->held += stored;
+    /* record lengths are not known without decompressing: count the block */
+    a->raw_total += raw_size;
+    a->next += count;
+    a->cur_first = a->next;
+    return 0;
+}
+
+static size_t varint_len(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+/* Records in a new order. Reading them in that order would hop between
+ * source blocks (one decompression per record); instead the new blocks are
+ * laid out first, then filled a bounded chunk at a time by reading the
+ * source in handle order, so each source block is decompressed about once
+ * per chunk. */
+#define REPACK_CHUNK ((size_t)16 << 20)
+
+static tt_args *repack_ordered(const tt_args *src, const uint32_t *order, size_t n,
+                               size_t block_bytes, int level)
+{
+    tt_args *dst = tt_args_new();
+    uint32_t *newh = NULL, *off = NULL, *bfirst = NULL;
+    size_t *bsize = NULL, nb = 0, capb = 0;
+    unsigned char *chunk = NULL;
+    tt_args_reader r;
+    bool ok = false;
+
+    tt_args_reader_init(&r, src);
+    if (!dst)
+        return NULL;
+    dst->block_target = block_bytes;
+    dst->level = level;
+    newh = calloc(src->next, sizeof *newh);
+    off = malloc((n + 1) * sizeof *off);
+    if (!newh || !off)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        if (order[i] == 0 || order[i] >= src->next || newh[order[i]])
+            goto out;   /* unknown or repeated handle */
+        newh[order[i]] = (uint32_t)(i + 1);
+    }
+    /* record sizes, in the new order, cut into blocks */
+    {
+        size_t *rsz = malloc((n + 1) * sizeof *rsz), cur = 0;
+        if (!rsz)
+            goto out;
+        for (uint32_t h = 1; h < src->next; h++) {
+            const char *t1, *t2;
+            size_t n1, n2;
+            if (!newh[h])
+                continue;
+            if (tt_args_read(&r, h, &t1, &n1, &t2, &n2)) {
+                free(rsz);
+                goto out;
+            }
+            rsz[newh[h] - 1] = varint_len(n1) + n1 + varint_len(n2) + n2;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (nb == 0 || (cur > 0 && cur + rsz[i] > block_bytes)) {
+                if (nb == capb) {
+                    size_t nc = capb ? capb * 2 : 64;
+                    size_t *ns = realloc(bsize, nc * sizeof *ns);
+                    uint32_t *nf = ns ? realloc(bfirst, nc * sizeof *nf) : NULL;
+                    if (ns)
+                        bsize = ns;
+                    if (!nf) {
+                        free(rsz);
+                        goto out;
+                    }
+                    bfirst = nf;
+                    capb = nc;
+                }
+                bfirst[nb] = (uint32_t)(i + 1);
+                bsize[nb] = 0;
+                nb++;
+                cur = 0;
+            }
+            off[i] = (uint32_t)cur;
+            cur += rsz[i];
+            bsize[nb - 1] = cur;
+            if (cur > UINT32_MAX / 2) {
+                free(rsz);
+                goto out;
+            }
+        }
+        free(rsz);
+    }
+    /* fill and store the blocks, a chunk of them at a time */
+    for (size_t b0 = 0; b0 < nb;) {
+        size_t b1 = b0, total = 0, *base;
+        uint32_t lo, hi;
+        while (b1 < nb && (b1 == b0 || total + bsize[b1] <= REPACK_CHUNK))
+            total += bsize[b1++];
+        base = malloc((b1 - b0) * sizeof *base);
+        free(chunk);
+        chunk = malloc(total ? total : 1);
+        if (!base || !chunk) {
+            free(base);
+            goto out;
+        }
+        total = 0;
+        for (size_t b = b0; b < b1; b++) {
+            base[b - b0] = total;
+            total += bsize[b];
+        }
+        lo = bfirst[b0];
+        hi = b1 < nb ? bfirst[b1] : (uint32_t)(n + 1);
+        for (uint32_t h = 1; h < src->next; h++) {
+            uint32_t nh = newh[h];
+            const char *t1, *t2;
+            size_t n1, n2, b, at;
+            unsigned char *p;
+            if (nh < lo || nh >= hi)
+                continue;
+            if (tt_args_read(&r, h, &t1, &n1, &t2, &n2)) {
+                free(base);
+                goto out;
+            }
+            /* the block holding new handle nh: the last with bfirst <= nh */
+            {
+                size_t l = b0, u = b1;
+                while (u - l > 1) {
+                    size_t m = l + (u - l) / 2;
+                    if (bfirst[m] <= nh)
+                        l = m;
+                    else
+                        u = m;
+                }
+                b = l;
+            }
+            at = base[b - b0] + off[nh - 1];
+            p = chunk + at;
+            p += put_varint(p, n1);
+            memcpy(p, t1, n1);
+            p += n1;
+            p += put_varint(p, n2);
+            if (n2)
+                memcpy(p, t2, n2);
+        }
+        for (size_t b = b0; b < b1; b++) {
+            uint32_t count = (b + 1 < nb ? bfirst[b + 1] : (uint32_t)(n + 1)) - bfirst[b];
+            if (args_store_block(dst, chunk + base[b - b0], bsize[b], count)) {
+                free(base);
+                goto out;
+            }
+            dst->raw_total += bsize[b];
+        }
+        free(base);
+        b0 = b1;
+    }
+    dst->next = (uint32_t)(n + 1);
+    dst->cur_first = dst->next;
+    ok = tt_args_seal(dst) == 0;
+out:
+    tt_args_reader_fini(&r);
+    free(newh);
+    free(off);
+    free(bfirst);
+    free(bsize);
+    free(chunk);
+    if (!ok) {
+        tt_args_free(dst);
+        return NULL;
+    }
+    return dst;
+}
+
+tt_args *tt_args_repack(const tt_args *src, const uint32_t *order, size_t n_order,
+                        size_t block_bytes, int level)
+{
+    tt_args *dst;
+    tt_args_reader r;
+    if (block_bytes < 4096)
+        block_bytes = 4096;
+    if (order)
+        return n_order < UINT32_MAX - 1 ? repack_ordered(src, order, n_order, block_bytes, level)
+                                        : NULL;
+    dst = tt_args_new();
+    if (!dst)
+        return NULL;
+    dst->block_target = block_bytes;
+    dst->level = level;
+    tt_args_reader_init(&r, src);
+    for (uint32_t h = 1; h < src->next; h++) {
+        const char *t1, *t2;
+        size_t n1, n2;
+        /* tt_args_add() never stores an empty record, so none can come
+         * back; refusing one keeps the new handles aligned */
+        if (tt_args_read(&r, h, &t1, &n1, &t2, &n2) || (n1 == 0 && n2 == 0) ||
+            tt_args_add(dst, t1, n1, t2, n2) != h)
+            goto fail;
+    }
+    tt_args_reader_fini(&r);
+    if (tt_args_seal(dst)) {
+        tt_args_free(dst);
+        return NULL;
+    }
+    return dst;
+fail:
+    tt_args_reader_fini(&r);
+    tt_args_free(dst);
+    return NULL;
 }

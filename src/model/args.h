@@ -40,6 +40,10 @@ typedef struct tt_args_reader {
     uint32_t       block;     /* cached block index + 1, 0 = none */
     unsigned char *buf;       /* decompressed block */
     size_t         cap;
+    /* resume point inside the cached block, so reading records in handle
+     * order costs O(1) each instead of a scan from the block start */
+    uint32_t       next_handle;  /* handle of the record at next_off, 0 = none */
+    size_t         next_off;
 } tt_args_reader;
 
 void tt_args_reader_init(tt_args_reader *r, const tt_args *store);
@@ -49,5 +53,42 @@ void tt_args_reader_fini(tt_args_reader *r);
  * Returns 0, or -1 for an unknown handle or a corrupt block. */
 int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *alen,
                  const char **extra, size_t *elen);
+
+/* ------------------------------------------------- snapshot support
+ * A snapshot (.ttz) keeps the argument blocks as they are, so reopening it
+ * costs no recompression. Blocks are listed in handle order; the record
+ * layout inside a block stays private to args.c. */
+
+typedef struct tt_args_block_info {
+    uint32_t             first;      /* handle of the block's first record */
+    uint32_t             count;      /* records in the block */
+    uint32_t             raw_size;   /* bytes once decompressed */
+    uint32_t             stored;     /* bytes of data; == raw_size: stored raw */
+    const unsigned char *data;       /* borrowed from the store */
+} tt_args_block_info;
+
+/* Blocks of a sealed store (0 when records are still unsealed). */
+uint32_t tt_args_block_count(const tt_args *a);
+
+/* Block i of a sealed store. Returns 0, or -1 when i is out of range or the
+ * store has an unsealed partial block. */
+int tt_args_block_get(const tt_args *a, uint32_t i, tt_args_block_info *out);
+
+/* Append a block read back from a snapshot (data is copied); its records
+ * get the next count handles. The store must be sealed (or new). Block
+ * contents are not trusted: a corrupt block only makes tt_args_read() fail
+ * for its records. Returns 0, or -1 on OOM, bad sizes or an unsealed store. */
+int tt_args_block_add(tt_args *a, uint32_t count, uint32_t raw_size, const void *data,
+                      size_t stored);
+
+/* A new sealed store packed into blocks of about block_bytes raw bytes
+ * compressed at zstd `level` (snapshots use bigger, harder-compressed blocks
+ * than loading can afford). With order == NULL it holds the same records
+ * under the same handles; otherwise its handle i + 1 holds src's record
+ * order[i], for i < n_order (records of one lane side by side compress
+ * better). NULL when out of memory, when order names an unknown handle or
+ * when a block of src is corrupt. */
+tt_args *tt_args_repack(const tt_args *src, const uint32_t *order, size_t n_order,
+                        size_t block_bytes, int level);
 
 #endif

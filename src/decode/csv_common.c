@@ -1,0 +1,630 @@
+/* csv_common.c - shared machinery of the CSV decoders (see csv_common.h).
+ *
+ * libcsv (strict mode) splits records; its callbacks collect the fields of
+ * one record into a row buffer and hand the finished row to the dialect.
+ * libcsv cannot be stopped from a callback, so a dialect error sets a flag
+ * and later callbacks do nothing until csv_parse() returns.
+ */
+#include "config.h"
+
+#include "decode/csv_common.h"
+
+#include "util/num.h"
+
+#include <csv.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define CHUNK ((size_t)1 << 20)
+#define PROGRESS_EVERY ((int64_t)4 << 20)
+
+/* ----------------------------------------------------------------- job */
+
+void tt_csv_job_init(tt_csv_job *j, tt_input *in, const tt_load_opts *opts, tt_trace *tr,
+                     tt_load_info *info, tt_error *err)
+{
+    memset(j, 0, sizeof *j);
+    j->in = in;
+    j->opts = opts;
+    j->tr = tr;
+    j->info = info;
+    j->err = err;
+    tt_u64map_init(&j->lanes);
+}
+
+void tt_csv_job_fini(tt_csv_job *j)
+{
+    for (size_t i = 0; i < j->n_hdr; i++)
+        free(j->hdr[i]);
+    free(j->hdr);
+    free(j->hdr_len);
+    free(j->keep);
+    free(j->buf);
+    tt_u64map_fini(&j->lanes);
+    memset(j, 0, sizeof *j);
+}
+
+static int oom(tt_csv_job *j)
+{
+    return tt_error_set(j->err, TT_ERR_NOMEM, "out of memory"), -1;
+}
+
+/* ------------------------------------------------------------- reading */
+
+typedef struct reader {
+    tt_csv_job    *job;
+    tt_csv_row_fn  fn;
+    void          *ctx;
+    char          *data;          /* field bytes, each NUL-terminated */
+    size_t         len, cap;
+    size_t        *off, *flen;    /* per field */
+    const char   **ptr;
+    size_t         n, cap_f;
+    int64_t        row;           /* rows delivered so far */
+    bool           stop;          /* the dialect failed, or OOM */
+    bool           discard;       /* drop the partial last row of a cut-off input */
+} reader;
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static void on_field(void *s, size_t n, void *data)
+{
+    reader *r = data;
+    const char *p = s ? s : "";
+    if (r->stop || r->discard)
+        return;
+    while (n > 0 && is_blank(p[0])) {
+        p++;
+        n--;
+    }
+    while (n > 0 && is_blank(p[n - 1]))
+        n--;
+    if (r->n == r->cap_f) {
+        size_t nc = r->cap_f ? r->cap_f * 2 : 64;
+        size_t *no = realloc(r->off, nc * sizeof *no);
+        size_t *nl = no ? realloc(r->flen, nc * sizeof *nl) : NULL;
+        const char **np;
+        if (no)
+            r->off = no;
+        if (nl)
+            r->flen = nl;
+        np = nl ? realloc(r->ptr, nc * sizeof *np) : NULL;
+        if (!np) {
+            r->stop = true;
+            oom(r->job);
+            return;
+        }
+        r->ptr = np;
+        r->cap_f = nc;
+    }
+    if (r->len + n + 1 > r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 4096;
+        char *nd;
+        while (nc < r->len + n + 1)
+            nc *= 2;
+        nd = realloc(r->data, nc);
+        if (!nd) {
+            r->stop = true;
+            oom(r->job);
+            return;
+        }
+        r->data = nd;
+        r->cap = nc;
+    }
+    memcpy(r->data + r->len, p, n);
+    r->data[r->len + n] = '\0';
+    r->off[r->n] = r->len;
+    r->flen[r->n] = n;
+    r->n++;
+    r->len += n + 1;
+}
+
+static void on_row(int c, void *data)
+{
+    reader *r = data;
+    tt_csv_row row;
+    (void)c;
+    if (r->stop || r->discard) {
+        r->n = r->len = 0;
+        return;
+    }
+    r->row++;
+    for (size_t i = 0; i < r->n; i++)
+        r->ptr[i] = r->data + r->off[i];
+    row.f = r->ptr;
+    row.len = r->flen;
+    row.n = r->n;
+    row.row = r->row;
+    if (r->fn(r->ctx, &row))
+        r->stop = true;
+    r->n = r->len = 0;
+}
+
+static void report_progress(tt_csv_job *j, bool force)
+{
+    int64_t pos = tt_input_data_pos(j->in);
+    if (!j->opts->progress || (!force && pos - j->last_progress < PROGRESS_EVERY))
+        return;
+    j->last_progress = pos;
+    j->opts->progress(j->opts->progress_ctx, tt_input_file_pos(j->in), tt_input_file_size(j->in),
+                      pos, j->events);
+}
+
+int tt_csv_read(tt_csv_job *j, tt_csv_row_fn fn, void *ctx)
+{
+    struct csv_parser p;
+    reader r;
+    unsigned char *chunk;
+    bool first = true;
+    int rc = -1;
+
+    memset(&r, 0, sizeof r);
+    r.job = j;
+    r.fn = fn;
+    r.ctx = ctx;
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
+        return oom(j);
+    chunk = malloc(CHUNK);
+    if (!chunk) {
+        csv_free(&p);
+        return oom(j);
+    }
+    for (;;) {
+        ssize_t got = tt_input_read(j->in, chunk, CHUNK, j->err);
+        size_t skip = 0, done;
+        if (got < 0)
+            goto out;
+        if (got == 0)
+            break;
+        if (first && got >= 3 && memcmp(chunk, "\xef\xbb\xbf", 3) == 0)
+            skip = 3;   /* UTF-8 byte order mark (Excel writes one) */
+        first = false;
+        done = csv_parse(&p, chunk + skip, (size_t)got - skip, on_field, on_row, &r);
+        if (r.stop)
+            goto out;
+        if (done != (size_t)got - skip) {
+            if (csv_error(&p) == CSV_EPARSE)
+                tt_error_at_row(j->err, TT_ERR_FORMAT, r.row + 1, (int64_t)r.n + 1,
+                                "malformed quoting: a quote inside an unquoted field or text "
+                                "after a closing quote");
+            else
+                oom(j);
+            goto out;
+        }
+        report_progress(j, false);
+    }
+    if (tt_input_truncated(j->in)) {
+        if (!j->opts->lenient) {
+            tt_error_set(j->err, TT_ERR_FORMAT,
+                         "compressed data ends early: the file is cut off (--lenient loads the "
+                         "complete rows)");
+            goto out;
+        }
+        /* the last row is most likely partial: drop it */
+        r.discard = true;
+        tt_trace_problem(j->tr, TT_PROB_DROPPED_TAIL,
+                         "compressed data ends early; the last, partial row was dropped");
+    }
+    if (csv_fini(&p, on_field, on_row, &r) != 0) {
+        if (!r.discard) {
+            tt_error_at_row(j->err, TT_ERR_FORMAT, r.row + 1, (int64_t)r.n + 1,
+                            "the file ends inside a quoted field");
+            goto out;
+        }
+    }
+    if (r.stop)
+        goto out;
+    report_progress(j, true);
+    rc = 0;
+out:
+    csv_free(&p);
+    free(chunk);
+    free(r.data);
+    free(r.off);
+    free(r.flen);
+    free(r.ptr);
+    return rc;
+}
+
+/* ------------------------------------------------------------- header */
+
+int tt_csv_set_header(tt_csv_job *j, const tt_csv_row *hdr)
+{
+    j->hdr = calloc(hdr->n + 1, sizeof *j->hdr);
+    j->hdr_len = calloc(hdr->n + 1, sizeof *j->hdr_len);
+    j->keep = calloc(hdr->n + 1, sizeof *j->keep);
+    if (!j->hdr || !j->hdr_len || !j->keep)
+        return oom(j);
+    for (size_t i = 0; i < hdr->n; i++) {
+        /* a copy of all the bytes (a name may hold a NUL: hdr_len counts
+         * them, and the JSON key is written from them) */
+        j->hdr[i] = malloc(hdr->len[i] + 1);
+        if (!j->hdr[i])
+            return oom(j);
+        memcpy(j->hdr[i], hdr->f[i], hdr->len[i]);
+        j->hdr[i][hdr->len[i]] = '\0';
+        j->hdr_len[i] = hdr->len[i];
+        j->keep[i] = true;
+        j->n_hdr = i + 1;
+    }
+    return 0;
+}
+
+int tt_csv_col(const tt_csv_job *j, const char *name)
+{
+    for (size_t i = 0; i < j->n_hdr; i++)
+        if (strcasecmp(j->hdr[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int tt_csv_col_prefix(const tt_csv_job *j, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (size_t i = 0; i < j->n_hdr; i++)
+        if (strncasecmp(j->hdr[i], prefix, n) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The text inside the last "(...)" of a header, lowercased; false when
+ * there is none. */
+static bool header_unit(const char *h, char *unit, size_t cap)
+{
+    const char *open = strrchr(h, '('), *close;
+    size_t n;
+    if (!open)
+        return false;
+    close = strchr(open, ')');
+    if (!close)
+        return false;
+    open++;
+    while (open < close && is_blank(*open))
+        open++;
+    while (close > open && is_blank(close[-1]))
+        close--;
+    n = (size_t)(close - open);
+    if (n == 0 || n >= cap)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        unit[i] = (char)((open[i] >= 'A' && open[i] <= 'Z') ? open[i] + 32 : open[i]);
+    unit[n] = '\0';
+    return true;
+}
+
+int tt_csv_time_scale(const char *header)
+{
+    char u[16];
+    if (!header_unit(header, u, sizeof u))
+        return -1;
+    if (strcmp(u, "ns") == 0)
+        return 0;
+    if (strcmp(u, "us") == 0 || strcmp(u, "\xc2\xb5s") == 0 || strcmp(u, "\xce\xbcs") == 0)
+        return 3;
+    if (strcmp(u, "ms") == 0)
+        return 6;
+    if (strcmp(u, "s") == 0 || strcmp(u, "sec") == 0)
+        return 9;
+    return -1;
+}
+
+int tt_csv_bytes_scale(const char *header)
+{
+    char u[16];
+    if (!header_unit(header, u, sizeof u))
+        return 0;
+    if (strcmp(u, "b") == 0)
+        return 0;
+    if (strcmp(u, "kb") == 0)
+        return 3;
+    if (strcmp(u, "mb") == 0)
+        return 6;
+    if (strcmp(u, "gb") == 0)
+        return 9;
+    if (strcmp(u, "kib") == 0)
+        return -110;
+    if (strcmp(u, "mib") == 0)
+        return -120;
+    if (strcmp(u, "gib") == 0)
+        return -130;
+    return 0;
+}
+
+bool tt_csv_is_null(const char *s, size_t n)
+{
+    return n == 0 || (n == 1 && s[0] == '-') || (n == 3 && strcasecmp(s, "n/a") == 0) ||
+           (n == 2 && strcasecmp(s, "na") == 0) || (n == 4 && strcasecmp(s, "null") == 0) ||
+           (n == 4 && strcasecmp(s, "none") == 0);
+}
+
+int tt_csv_decimal(const tt_csv_row *row, int col, int scale, int64_t *out)
+{
+    if (col < 0 || (size_t)col >= row->n || tt_csv_is_null(row->f[col], row->len[col]))
+        return 1;
+    return tt_parse_decimal_scaled(row->f[col], row->len[col], scale, out) == TT_NUM_OK ? 0 : -1;
+}
+
+int tt_csv_bytes(const tt_csv_row *row, int col, int scale, int64_t *out)
+{
+    double d;
+    if (scale >= 0)
+        return tt_csv_decimal(row, col, scale, out);
+    if ((size_t)col >= row->n || tt_csv_is_null(row->f[col], row->len[col]))
+        return 1;
+    if (tt_parse_double(row->f[col], row->len[col], &d) != TT_NUM_OK)
+        return -1;
+    d = ldexp(d, -scale - 100);
+    if (!(d >= -9.2e18 && d <= 9.2e18))
+        return -1;
+    *out = llround(d);
+    return 0;
+}
+
+int tt_csv_reject(tt_csv_job *j, const tt_csv_row *row, int col, const char *fmt, ...)
+{
+    char what[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (j->opts->lenient) {
+        if (col >= 0)
+            tt_trace_problem(j->tr, TT_PROB_BAD_EVENT, "row %lld, column %d: %s",
+                             (long long)row->row, col + 1, what);
+        else
+            tt_trace_problem(j->tr, TT_PROB_BAD_EVENT, "row %lld: %s", (long long)row->row, what);
+        return 0;
+    }
+    tt_error_at_row(j->err, TT_ERR_FORMAT, row->row, col >= 0 ? col + 1 : 0, "%s%s", what,
+                    " (--lenient skips malformed rows)");
+    return -1;
+}
+
+/* ------------------------------------------------------------- output */
+
+uint32_t tt_csv_lane(tt_csv_job *j, const char *group_name, const char *lane_name)
+{
+    tt_trace *tr = j->tr;
+    uint32_t gid = tt_trace_intern_cstr(tr, group_name);
+    uint32_t lid = tt_trace_intern_cstr(tr, lane_name);
+    uint64_t key;
+    uint32_t *hit, g, lane;
+    if (gid == TT_STR_ERROR || lid == TT_STR_ERROR)
+        return TT_NO_LANE;
+    key = (uint64_t)gid << 32 | lid;
+    hit = tt_u64map_get(&j->lanes, key);
+    if (hit)
+        return *hit;
+    g = tt_trace_group(tr, gid);
+    if (g == TT_NO_LANE)
+        return TT_NO_LANE;
+    tr->groups[g].name = gid;
+    lane = tt_trace_lane(tr, g, lid, TT_LANE_THREAD);
+    if (lane == TT_NO_LANE)
+        return TT_NO_LANE;
+    tr->lanes[lane].name = lid;
+    if (tt_u64map_put(&j->lanes, key, lane))
+        return TT_NO_LANE;
+    return lane;
+}
+
+static bool buf_put(tt_csv_job *j, const char *p, size_t n)
+{
+    if (j->buf_len + n > j->buf_cap) {
+        size_t nc = j->buf_cap ? j->buf_cap * 2 : 1024;
+        char *nb;
+        while (nc < j->buf_len + n)
+            nc *= 2;
+        nb = realloc(j->buf, nc);
+        if (!nb)
+            return false;
+        j->buf = nb;
+        j->buf_cap = nc;
+    }
+    memcpy(j->buf + j->buf_len, p, n);
+    j->buf_len += n;
+    return true;
+}
+
+static bool buf_json_string(tt_csv_job *j, const char *s, size_t n)
+{
+    size_t start = 0;
+    if (!buf_put(j, "\"", 1))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char esc[8];
+        if (c != '"' && c != '\\' && c >= 0x20)
+            continue;
+        if (!buf_put(j, s + start, i - start))
+            return false;
+        if (c == '"' || c == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)c;
+            esc[2] = '\0';
+        } else {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+        }
+        if (!buf_put(j, esc, strlen(esc)))
+            return false;
+        start = i + 1;
+    }
+    return buf_put(j, s + start, n - start) && buf_put(j, "\"", 1);
+}
+
+/* Strict JSON number grammar, so the argument text stays valid JSON. */
+static bool is_json_number(const char *s, size_t n)
+{
+    size_t i = 0;
+    if (i < n && s[i] == '-')
+        i++;
+    if (i >= n)
+        return false;
+    if (s[i] == '0') {
+        i++;
+    } else if (s[i] >= '1' && s[i] <= '9') {
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+    } else {
+        return false;
+    }
+    if (i < n && s[i] == '.') {
+        size_t d = ++i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == d)
+            return false;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t d;
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        d = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == d)
+            return false;
+    }
+    return i == n;
+}
+
+int tt_csv_args(tt_csv_job *j, const tt_csv_row *row, uint32_t *handle)
+{
+    bool any = false;
+    *handle = 0;
+    j->buf_len = 0;
+    if (!buf_put(j, "{", 1))
+        return oom(j);
+    for (size_t c = 0; c < row->n && c < j->n_hdr; c++) {
+        if (!j->keep[c] || tt_csv_is_null(row->f[c], row->len[c]))
+            continue;
+        if ((any && !buf_put(j, ",", 1)) || !buf_json_string(j, j->hdr[c], j->hdr_len[c]) ||
+            !buf_put(j, ":", 1))
+            return oom(j);
+        if (is_json_number(row->f[c], row->len[c])) {
+            if (!buf_put(j, row->f[c], row->len[c]))
+                return oom(j);
+        } else if (!buf_json_string(j, row->f[c], row->len[c])) {
+            return oom(j);
+        }
+        any = true;
+    }
+    if (!any)
+        return 0;
+    if (!buf_put(j, "}", 1))
+        return oom(j);
+    *handle = tt_args_add(j->tr->args, j->buf, j->buf_len, NULL, 0);
+    return *handle ? 0 : oom(j);
+}
+
+int64_t tt_csv_push(tt_csv_job *j, uint32_t lane, tt_ns start, tt_ns dur, const char *name,
+                    const char *cat, uint32_t args)
+{
+    uint32_t nid = tt_trace_intern_cstr(j->tr, name);
+    uint32_t cid = cat && *cat ? tt_trace_intern_cstr(j->tr, cat) : 0;
+    int64_t idx;
+    tt_event *e;
+    if (nid == TT_STR_ERROR || cid == TT_STR_ERROR)
+        return oom(j);
+    idx = tt_trace_push_event(j->tr, lane);
+    if (idx < 0)
+        return oom(j);
+    e = &j->tr->lanes[lane].ev[idx];
+    e->start = start;
+    e->dur = dur;
+    e->name = nid;
+    e->cat = cid;
+    e->args = args;
+    e->kind = TT_EV_SLICE;
+    j->events++;
+    return idx;
+}
+
+/* ---------------------------------------------------------- nsys names */
+
+void tt_nsys_memcpy_name(char *buf, size_t n, const char *kind, const char *src, const char *dst)
+{
+    static const char *const map[][2] = {
+        {"Host-to-Device", "HtoD"}, {"Device-to-Host", "DtoH"}, {"Device-to-Device", "DtoD"},
+        {"Host-to-Host", "HtoH"},   {"Peer-to-Peer", "PtoP"},   {"Host-to-Array", "HtoA"},
+        {"Array-to-Host", "AtoH"},  {"Array-to-Array", "AtoA"}, {"Array-to-Device", "AtoD"},
+        {"Device-to-Array", "DtoA"},
+    };
+    const char *k = kind && *kind ? kind : "?";
+    if (strncmp(k, "Unified ", 8) == 0)
+        k += 8;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcasecmp(k, map[i][0]) == 0) {
+            k = map[i][1];
+            break;
+        }
+    if (src && *src && dst && *dst)
+        snprintf(buf, n, "Memcpy %s (%s -> %s)", k, src, dst);
+    else
+        snprintf(buf, n, "Memcpy %s", k);
+}
+
+void tt_nsys_memset_name(char *buf, size_t n, const char *mem)
+{
+    if (mem && *mem)
+        snprintf(buf, n, "Memset (%s)", mem);
+    else
+        snprintf(buf, n, "Memset");
+}
+
+/* --------------------------------------------------------------- probes */
+
+bool tt_csv_first_line(const unsigned char *head, size_t n, char *buf, size_t cap)
+{
+    size_t i = 0, k = 0;
+    if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
+        i = 3;
+    for (; i < n; i++) {
+        unsigned char c = head[i];
+        if (c == '\n' || c == '\r')
+            break;
+        if (c == 0 || (c < 0x20 && c != '\t'))
+            return false;
+        if (k + 1 >= cap)
+            return false;
+        buf[k++] = (char)c;
+    }
+    if (i == n)
+        return false;
+    buf[k] = '\0';
+    return true;
+}
+
+bool tt_csv_head_has(const unsigned char *head, size_t n, int max_lines,
+                     const char *const *needles)
+{
+    size_t i = 0;
+    if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
+        i = 3;
+    for (int line = 0; line < max_lines && i < n; line++) {
+        const unsigned char *nl = memchr(head + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - head) : n, len = end - i;
+        bool all = true;
+        for (int k = 0; needles[k] && all; k++) {
+            size_t m = strlen(needles[k]);
+            bool found = false;
+            for (size_t p = 0; p + m <= len && !found; p++)
+                found = memcmp(head + i + p, needles[k], m) == 0;
+            all = found;
+        }
+        if (all)
+            return true;
+        if (!nl)
+            break;
+        i = end + 1;
+    }
+    return false;
+}

@@ -1,0 +1,749 @@
+/* nsys_sqlite.c - Nsight Systems SQLite exports (`nsys export --type
+ * sqlite`), when tracetty is built with libsqlite3 (--with-sqlite).
+ *
+ * Read: kernels (CUPTI_ACTIVITY_KIND_KERNEL, names through StringIds),
+ * memcpy (bytes, copy kind, source and destination memory kinds) and
+ * memset, per device and stream; CUDA runtime and driver API calls and NVTX
+ * ranges per thread, with thread and process names; correlation flows from
+ * each API call to the GPU work it launched (same process and correlation
+ * id). Every table and column is looked up before use: exports of
+ * different nsys versions differ (kernel name columns, green contexts,
+ * enum tables), and an export without a kernel table, or with no GPU work
+ * at all, is a valid, small trace.
+ *
+ * Model: a group per process ("name", labels "pid N") holding a lane per
+ * thread, then a group per GPU ("GPU N", labels the device name) holding a
+ * lane per stream. Categories are Kineto's, which the GPU time breakdown
+ * knows (src/analysis/classify.h): "kernel", "gpu_memcpy", "gpu_memset",
+ * "cuda_runtime", "cuda_driver", and "nvtx" for NVTX ranges. Copies and
+ * memsets are named as Kineto names them ("Memcpy HtoD (Pageable ->
+ * Device)"). Timestamps are nsys's own nanoseconds.
+ *
+ * SQLite needs a file it can open by path: compressed or piped input is an
+ * error that says so (tt_input_is_plain_file()).
+ */
+#include "config.h"
+
+#include "decode/csv_common.h"
+#include "decode/decode.h"
+#include "util/hash.h"
+#include "util/u64map.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_SQLITE
+#include <sqlite3.h>
+
+typedef struct nsys {
+    tt_trace           *tr;
+    const tt_load_opts *opts;
+    tt_input           *in;
+    tt_error           *err;
+    sqlite3            *db;
+    tt_u64map           str;      /* StringIds id -> string id */
+    tt_u64map           lanes;    /* hashed lane key -> lane */
+    tt_u64map           gpu_name; /* deviceId -> string id of the device name */
+    tt_u64map           proc;     /* pid -> string id of the process name */
+    tt_u64map           thread;   /* globalTid -> string id of the thread name */
+    uint64_t            events;
+    char                kinds[16][32];   /* memory kind labels by id */
+    char                copies[16][40];  /* copy kind labels by id */
+} nsys;
+
+static int oom(nsys *s)
+{
+    return tt_error_set(s->err, TT_ERR_NOMEM, "out of memory"), -1;
+}
+
+static int sql_fail(nsys *s, const char *what)
+{
+    return tt_error_set(s->err, TT_ERR_FORMAT, "%s: %s", what, sqlite3_errmsg(s->db)), -1;
+}
+
+static bool table_exists(nsys *s, const char *name)
+{
+    sqlite3_stmt *st;
+    bool yes = false;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name=?1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return false;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    yes = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return yes;
+}
+
+static bool column_exists(nsys *s, const char *table, const char *col)
+{
+    char sql[200];
+    sqlite3_stmt *st;
+    bool yes = false;
+    snprintf(sql, sizeof sql, "PRAGMA table_info(\"%s\")", table);
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return false;
+    while (!yes && sqlite3_step(st) == SQLITE_ROW) {
+        const unsigned char *n = sqlite3_column_text(st, 1);
+        yes = n && strcmp((const char *)n, col) == 0;
+    }
+    sqlite3_finalize(st);
+    return yes;
+}
+
+/* "col" when the table has it, else "NULL": old and new schemas differ. */
+static const char *col_or_null(nsys *s, const char *table, const char *col)
+{
+    return column_exists(s, table, col) ? col : "NULL";
+}
+
+static uint32_t str_of_id(nsys *s, sqlite3_stmt *st, int c)
+{
+    uint32_t *v;
+    if (sqlite3_column_type(st, c) == SQLITE_TEXT) {
+        const unsigned char *t = sqlite3_column_text(st, c);
+        return tt_trace_intern(s->tr, (const char *)t, (size_t)sqlite3_column_bytes(st, c));
+    }
+    if (sqlite3_column_type(st, c) != SQLITE_INTEGER)
+        return 0;
+    v = tt_u64map_get(&s->str, (uint64_t)sqlite3_column_int64(st, c));
+    return v ? *v : 0;
+}
+
+static const char *text(sqlite3_stmt *st, int c)
+{
+    const unsigned char *t = sqlite3_column_text(st, c);
+    return t ? (const char *)t : "";
+}
+
+static int load_strings(nsys *s)
+{
+    sqlite3_stmt *st;
+    int rc;
+    if (!table_exists(s, "StringIds"))
+        return 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT id, value FROM StringIds", -1, &st, NULL) != SQLITE_OK)
+        return sql_fail(s, "StringIds");
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *v = sqlite3_column_text(st, 1);
+        uint32_t id = tt_trace_intern(s->tr, v ? (const char *)v : "",
+                                      (size_t)sqlite3_column_bytes(st, 1));
+        if (id == TT_STR_ERROR ||
+            tt_u64map_put(&s->str, (uint64_t)sqlite3_column_int64(st, 0), id)) {
+            sqlite3_finalize(st);
+            return oom(s);
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : sql_fail(s, "StringIds");
+}
+
+/* Memory and copy kind labels: the export's enum tables when present, else
+ * the values nsys has always used. */
+static void load_enums(nsys *s)
+{
+    static const char *const mem[] = {"Pageable", "Pinned", "Device", "Array", "Managed",
+                                      "Device Static", "Managed Static", "Unknown"};
+    static const char *const cpy[] = {"Unknown", "Host-to-Device", "Device-to-Host",
+                                      "Host-to-Array", "Array-to-Host", "Array-to-Array",
+                                      "Array-to-Device", "Device-to-Array", "Device-to-Device",
+                                      "Host-to-Host", "Peer-to-Peer"};
+    sqlite3_stmt *st;
+    memset(s->kinds, 0, sizeof s->kinds);
+    memset(s->copies, 0, sizeof s->copies);
+    for (size_t i = 0; i < sizeof mem / sizeof mem[0]; i++)
+        snprintf(s->kinds[i], sizeof s->kinds[i], "%s", mem[i]);
+    for (size_t i = 0; i < sizeof cpy / sizeof cpy[0]; i++)
+        snprintf(s->copies[i], sizeof s->copies[i], "%s", cpy[i]);
+    if (table_exists(s, "ENUM_CUDA_MEM_KIND") &&
+        sqlite3_prepare_v2(s->db, "SELECT id, label FROM ENUM_CUDA_MEM_KIND", -1, &st, NULL) ==
+            SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            int64_t id = sqlite3_column_int64(st, 0);
+            if (id >= 0 && id < 16)
+                snprintf(s->kinds[id], sizeof s->kinds[id], "%s", text(st, 1));
+        }
+        sqlite3_finalize(st);
+    }
+    if (table_exists(s, "ENUM_CUDA_MEMCPY_OPER") &&
+        sqlite3_prepare_v2(s->db, "SELECT id, label FROM ENUM_CUDA_MEMCPY_OPER", -1, &st, NULL) ==
+            SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            int64_t id = sqlite3_column_int64(st, 0);
+            if (id >= 0 && id < 16)
+                snprintf(s->copies[id], sizeof s->copies[id], "%s", text(st, 1));
+        }
+        sqlite3_finalize(st);
+    }
+}
+
+static const char *kind_label(nsys *s, sqlite3_stmt *st, int c)
+{
+    int64_t v;
+    if (sqlite3_column_type(st, c) != SQLITE_INTEGER)
+        return NULL;
+    v = sqlite3_column_int64(st, c);
+    return v >= 0 && v < 16 && s->kinds[v][0] ? s->kinds[v] : NULL;
+}
+
+/* Names of GPUs, processes and threads; export metadata. */
+static int load_names(nsys *s)
+{
+    sqlite3_stmt *st;
+    cJSON *gpus = NULL;
+    if (table_exists(s, "TARGET_INFO_GPU") &&
+        sqlite3_prepare_v2(s->db, "SELECT id, name FROM TARGET_INFO_GPU", -1, &st, NULL) ==
+            SQLITE_OK) {
+        gpus = cJSON_CreateArray();
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            uint32_t nm = tt_trace_intern_cstr(s->tr, text(st, 1));
+            cJSON *g = cJSON_CreateObject();
+            if (nm == TT_STR_ERROR || !g ||
+                tt_u64map_put(&s->gpu_name, (uint64_t)sqlite3_column_int64(st, 0), nm)) {
+                cJSON_Delete(g);
+                cJSON_Delete(gpus);
+                sqlite3_finalize(st);
+                return oom(s);
+            }
+            cJSON_AddNumberToObject(g, "id", (double)sqlite3_column_int64(st, 0));
+            cJSON_AddStringToObject(g, "name", text(st, 1));
+            cJSON_AddItemToArray(gpus, g);
+        }
+        sqlite3_finalize(st);
+        if (gpus && cJSON_GetArraySize(gpus) > 0)
+            cJSON_AddItemToObject(s->tr->meta, "gpus", gpus);
+        else
+            cJSON_Delete(gpus);
+    }
+    if (table_exists(s, "PROCESSES") &&
+        sqlite3_prepare_v2(s->db, "SELECT pid, name FROM PROCESSES", -1, &st, NULL) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *n = text(st, 1), *slash = strrchr(n, '/');
+            uint32_t nm = tt_trace_intern_cstr(s->tr, slash && slash[1] ? slash + 1 : n);
+            if (nm == TT_STR_ERROR ||
+                tt_u64map_put(&s->proc, (uint64_t)sqlite3_column_int64(st, 0), nm)) {
+                sqlite3_finalize(st);
+                return oom(s);
+            }
+        }
+        sqlite3_finalize(st);
+    }
+    if (table_exists(s, "ThreadNames") &&
+        sqlite3_prepare_v2(s->db, "SELECT globalTid, nameId FROM ThreadNames", -1, &st, NULL) ==
+            SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            uint32_t nm = str_of_id(s, st, 1);
+            if (nm && tt_u64map_put(&s->thread, (uint64_t)sqlite3_column_int64(st, 0), nm)) {
+                sqlite3_finalize(st);
+                return oom(s);
+            }
+        }
+        sqlite3_finalize(st);
+    }
+    {
+        const char *tab = table_exists(s, "META_DATA_EXPORT")   ? "META_DATA_EXPORT"
+                          : table_exists(s, "EXPORT_META_DATA") ? "EXPORT_META_DATA"
+                                                                : NULL;
+        char sql[128];
+        if (tab) {
+            snprintf(sql, sizeof sql, "SELECT name, value FROM %s WHERE name IN "
+                     "('EXPORT_PRODUCT_VERSION','EXPORT_SCHEMA_VERSION')", tab);
+            if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK) {
+                while (sqlite3_step(st) == SQLITE_ROW)
+                    cJSON_AddStringToObject(s->tr->meta,
+                                            strcmp(text(st, 0), "EXPORT_PRODUCT_VERSION") == 0
+                                                ? "nsys_version"
+                                                : "nsys_export_schema",
+                                            text(st, 1));
+                sqlite3_finalize(st);
+            }
+        }
+    }
+    if (table_exists(s, "TARGET_INFO_SESSION_START_TIME") &&
+        sqlite3_prepare_v2(s->db, "SELECT utcTime FROM TARGET_INFO_SESSION_START_TIME", -1, &st,
+                           NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
+            cJSON_AddStringToObject(s->tr->meta, "session_start_utc", text(st, 0));
+        sqlite3_finalize(st);
+    }
+    return 0;
+}
+
+/* Lanes: "gpu"/device/stream or "proc"/pid/tid, created with names. */
+static uint32_t gpu_lane(nsys *s, int64_t dev, int64_t stream)
+{
+    uint64_t key = tt_hash_mix(0x6770ULL ^ tt_hash_mix((uint64_t)dev) ^ ((uint64_t)stream << 20));
+    uint32_t *hit = tt_u64map_get(&s->lanes, key), g, l, *nm;
+    char buf[64];
+    if (hit)
+        return *hit;
+    snprintf(buf, sizeof buf, "gpu:%lld", (long long)dev);
+    g = tt_trace_group(s->tr, tt_trace_intern_cstr(s->tr, buf));
+    if (g == TT_NO_LANE)
+        return TT_NO_LANE;
+    snprintf(buf, sizeof buf, "GPU %lld", (long long)dev);
+    s->tr->groups[g].name = tt_trace_intern_cstr(s->tr, buf);
+    nm = tt_u64map_get(&s->gpu_name, (uint64_t)dev);
+    s->tr->groups[g].labels = nm ? *nm : 0;
+    s->tr->groups[g].sort_index = INT64_MAX / 2 + dev;   /* GPUs after the processes */
+    s->tr->groups[g].has_sort = true;
+    snprintf(buf, sizeof buf, "stream:%lld", (long long)stream);
+    l = tt_trace_lane(s->tr, g, tt_trace_intern_cstr(s->tr, buf), TT_LANE_THREAD);
+    if (l == TT_NO_LANE)
+        return TT_NO_LANE;
+    snprintf(buf, sizeof buf, "Stream %lld", (long long)stream);
+    s->tr->lanes[l].name = tt_trace_intern_cstr(s->tr, buf);
+    if (s->tr->groups[g].name == TT_STR_ERROR || s->tr->lanes[l].name == TT_STR_ERROR ||
+        tt_u64map_put(&s->lanes, key, l))
+        return TT_NO_LANE;
+    return l;
+}
+
+static uint32_t thread_lane(nsys *s, int64_t gtid, bool async)
+{
+    int64_t pid = (gtid >> 24) & 0xffffff, tid = gtid & 0xffffff;
+    uint64_t key = tt_hash_mix(0x7468ULL ^ tt_hash_mix((uint64_t)gtid) ^ (async ? 1 : 0));
+    uint32_t *hit = tt_u64map_get(&s->lanes, key), g, l, *nm;
+    char buf[64];
+    if (hit)
+        return *hit;
+    snprintf(buf, sizeof buf, "pid:%lld", (long long)pid);
+    g = tt_trace_group(s->tr, tt_trace_intern_cstr(s->tr, buf));
+    if (g == TT_NO_LANE)
+        return TT_NO_LANE;
+    nm = tt_u64map_get(&s->proc, (uint64_t)pid);
+    snprintf(buf, sizeof buf, "pid %lld", (long long)pid);
+    if (nm) {
+        s->tr->groups[g].name = *nm;
+        s->tr->groups[g].labels = tt_trace_intern_cstr(s->tr, buf);
+    } else {
+        s->tr->groups[g].name = tt_trace_intern_cstr(s->tr, buf);
+    }
+    s->tr->groups[g].sort_index = pid;
+    s->tr->groups[g].has_sort = true;
+    if (async) {
+        l = tt_trace_lane(s->tr, g, tt_trace_intern_cstr(s->tr, "NVTX"), TT_LANE_ASYNC);
+        if (l == TT_NO_LANE)
+            return TT_NO_LANE;
+        s->tr->lanes[l].name = tt_trace_intern_cstr(s->tr, "NVTX");
+    } else {
+        snprintf(buf, sizeof buf, "tid:%lld", (long long)tid);
+        l = tt_trace_lane(s->tr, g, tt_trace_intern_cstr(s->tr, buf), TT_LANE_THREAD);
+        if (l == TT_NO_LANE)
+            return TT_NO_LANE;
+        nm = tt_u64map_get(&s->thread, (uint64_t)gtid);
+        snprintf(buf, sizeof buf, "tid %lld", (long long)tid);
+        s->tr->lanes[l].name = nm ? *nm : tt_trace_intern_cstr(s->tr, buf);
+        /* the main thread first, like the Nsight Systems timeline */
+        s->tr->lanes[l].sort_index = tid == pid ? 0 : 1;
+        s->tr->lanes[l].has_sort = true;
+    }
+    if (s->tr->groups[g].name == TT_STR_ERROR || s->tr->lanes[l].name == TT_STR_ERROR ||
+        tt_u64map_put(&s->lanes, key, l))
+        return TT_NO_LANE;
+    return l;
+}
+
+static int64_t push(nsys *s, uint32_t lane, int64_t start, int64_t end, uint32_t name,
+                    const char *cat, uint8_t kind)
+{
+    uint32_t c = tt_trace_intern_cstr(s->tr, cat);
+    int64_t idx;
+    tt_event *e;
+    if (lane == TT_NO_LANE || c == TT_STR_ERROR || name == TT_STR_ERROR)
+        return oom(s), -1;
+    if (end < start) {
+        tt_trace_problem(s->tr, TT_PROB_NEGATIVE_DURATION, "'%s' ends %lld ns before it starts",
+                         tt_str(s->tr, name), (long long)(start - end));
+        end = start;
+    }
+    idx = tt_trace_push_event(s->tr, lane);
+    if (idx < 0)
+        return oom(s), -1;
+    e = &s->tr->lanes[lane].ev[idx];
+    e->start = start;
+    e->dur = end - start;
+    e->name = name;
+    e->cat = c;
+    e->kind = kind;
+    s->events++;
+    return idx;
+}
+
+/* A correlation flow endpoint bound to exactly this event. */
+static int flow_point(nsys *s, uint64_t pid, int64_t corr, uint32_t lane, const tt_event *e,
+                      tt_flow_phase phase)
+{
+    tt_flow_point p;
+    memset(&p, 0, sizeof p);
+    p.key = tt_hash_mix(tt_hash_mix(pid + 0x51) ^ (uint64_t)corr);
+    p.ts = e->start;
+    p.dur = e->dur;
+    p.lane = lane;
+    p.name = e->name;
+    p.cat = tt_trace_intern_cstr(s->tr, "ac2g");
+    p.phase = (uint8_t)phase;
+    p.bind = TT_BIND_EXACT;
+    if (p.cat == TT_STR_ERROR || tt_trace_flow_point(s->tr, &p))
+        return oom(s);
+    return 0;
+}
+
+static int set_args(nsys *s, uint32_t lane, int64_t idx, cJSON *o)
+{
+    char *t = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!t)
+        return oom(s);
+    s->tr->lanes[lane].ev[idx].args = tt_args_add(s->tr->args, t, strlen(t), NULL, 0);
+    free(t);
+    return s->tr->lanes[lane].ev[idx].args ? 0 : oom(s);
+}
+
+static void progress(nsys *s)
+{
+    if (s->opts->progress)
+        s->opts->progress(s->opts->progress_ctx, tt_input_file_pos(s->in),
+                          tt_input_file_size(s->in), tt_input_file_size(s->in), s->events);
+}
+
+/* Kernels, copies and memsets: one query per table, columns as present. */
+static int load_gpu(nsys *s, const char *table)
+{
+    const char *T = table;
+    bool kern = strcmp(table, "CUPTI_ACTIVITY_KIND_KERNEL") == 0;
+    bool copy = strcmp(table, "CUPTI_ACTIVITY_KIND_MEMCPY") == 0;
+    char sql[1024];
+    sqlite3_stmt *st;
+    int rc;
+    uint64_t n = 0;
+    if (!table_exists(s, T))
+        return 0;
+    if (!column_exists(s, T, "start") || !column_exists(s, T, "end")) {
+        tt_trace_problem(s->tr, TT_PROB_BAD_EVENT, "table %s has no start/end columns: skipped", T);
+        return 0;
+    }
+    if (kern) {
+        const char *name = column_exists(s, T, "demangledName") ? "demangledName"
+                           : column_exists(s, T, "shortName")   ? "shortName"
+                                                                : col_or_null(s, T, "name");
+        snprintf(sql, sizeof sql,
+                 "SELECT start, end, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s "
+                 "FROM %s",
+                 col_or_null(s, T, "deviceId"), col_or_null(s, T, "streamId"),
+                 col_or_null(s, T, "correlationId"), col_or_null(s, T, "globalPid"), name,
+                 col_or_null(s, T, "gridX"), col_or_null(s, T, "gridY"), col_or_null(s, T, "gridZ"),
+                 col_or_null(s, T, "blockX"), col_or_null(s, T, "blockY"),
+                 col_or_null(s, T, "blockZ"), col_or_null(s, T, "registersPerThread"),
+                 col_or_null(s, T, "staticSharedMemory"), col_or_null(s, T, "dynamicSharedMemory"),
+                 T);
+    } else if (copy) {
+        snprintf(sql, sizeof sql, "SELECT start, end, %s, %s, %s, %s, %s, %s, %s, %s FROM %s",
+                 col_or_null(s, T, "deviceId"), col_or_null(s, T, "streamId"),
+                 col_or_null(s, T, "correlationId"), col_or_null(s, T, "globalPid"),
+                 col_or_null(s, T, "bytes"), col_or_null(s, T, "copyKind"),
+                 col_or_null(s, T, "srcKind"), col_or_null(s, T, "dstKind"), T);
+    } else {
+        snprintf(sql, sizeof sql, "SELECT start, end, %s, %s, %s, %s, %s, %s, %s FROM %s",
+                 col_or_null(s, T, "deviceId"), col_or_null(s, T, "streamId"),
+                 col_or_null(s, T, "correlationId"), col_or_null(s, T, "globalPid"),
+                 col_or_null(s, T, "bytes"), col_or_null(s, T, "memKind"),
+                 col_or_null(s, T, "value"), T);
+    }
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return sql_fail(s, T);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t start = sqlite3_column_int64(st, 0), end = sqlite3_column_int64(st, 1);
+        int64_t dev = sqlite3_column_int64(st, 2), strm = sqlite3_column_int64(st, 3);
+        int64_t corr = sqlite3_column_int64(st, 4);
+        uint64_t pid = ((uint64_t)sqlite3_column_int64(st, 5) >> 24) & 0xffffff;
+        uint32_t lane = gpu_lane(s, dev, strm), name;
+        int64_t idx;
+        cJSON *a = cJSON_CreateObject();
+        char buf[200];
+        tt_event *e;
+        if (!a) {
+            sqlite3_finalize(st);
+            return oom(s);
+        }
+        if (kern) {
+            static const char *const keys[] = {"gridX", "gridY", "gridZ", "blockX", "blockY",
+                                               "blockZ", "registersPerThread",
+                                               "staticSharedMemory", "dynamicSharedMemory"};
+            name = str_of_id(s, st, 6);
+            if (!name)
+                name = tt_trace_intern_cstr(s->tr, "(unnamed kernel)");
+            idx = push(s, lane, start, end, name, "kernel", TT_EV_SLICE);
+            for (int k = 0; k < 9; k++)
+                if (sqlite3_column_type(st, 7 + k) == SQLITE_INTEGER)
+                    cJSON_AddNumberToObject(a, keys[k], (double)sqlite3_column_int64(st, 7 + k));
+        } else if (copy) {
+            int64_t ck = sqlite3_column_int64(st, 7);
+            const char *src = kind_label(s, st, 8), *dst = kind_label(s, st, 9);
+            const char *kind = ck >= 0 && ck < 16 && s->copies[ck][0] ? s->copies[ck] : "?";
+            tt_nsys_memcpy_name(buf, sizeof buf, kind, src, dst);
+            name = tt_trace_intern_cstr(s->tr, buf);
+            idx = push(s, lane, start, end, name, "gpu_memcpy", TT_EV_SLICE);
+            cJSON_AddStringToObject(a, "copyKind", kind);
+            if (src)
+                cJSON_AddStringToObject(a, "srcKind", src);
+            if (dst)
+                cJSON_AddStringToObject(a, "dstKind", dst);
+        } else {
+            const char *mem = kind_label(s, st, 7);
+            tt_nsys_memset_name(buf, sizeof buf, mem);
+            name = tt_trace_intern_cstr(s->tr, buf);
+            idx = push(s, lane, start, end, name, "gpu_memset", TT_EV_SLICE);
+            if (sqlite3_column_type(st, 8) == SQLITE_INTEGER)
+                cJSON_AddNumberToObject(a, "value", (double)sqlite3_column_int64(st, 8));
+        }
+        if (idx < 0) {
+            cJSON_Delete(a);
+            sqlite3_finalize(st);
+            return -1;
+        }
+        e = &s->tr->lanes[lane].ev[idx];
+        if (!kern && sqlite3_column_type(st, 6) == SQLITE_INTEGER) {
+            e->bytes = sqlite3_column_int64(st, 6);
+            cJSON_AddNumberToObject(a, "bytes", (double)e->bytes);
+        }
+        cJSON_AddNumberToObject(a, "deviceId", (double)dev);
+        cJSON_AddNumberToObject(a, "streamId", (double)strm);
+        if (corr > 0 && corr <= UINT32_MAX) {
+            e->corr = (uint32_t)corr;
+            cJSON_AddNumberToObject(a, "correlationId", (double)corr);
+            if (flow_point(s, pid, corr, lane, e, TT_FLOW_END)) {
+                cJSON_Delete(a);
+                sqlite3_finalize(st);
+                return -1;
+            }
+        }
+        if (set_args(s, lane, idx, a)) {
+            sqlite3_finalize(st);
+            return -1;
+        }
+        if (++n % 65536 == 0)
+            progress(s);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return sql_fail(s, T);
+    if (n && tt_trace_tally_phase(s->tr, kern ? "kernel" : copy ? "gpu_memcpy" : "gpu_memset",
+                                  strlen(kern ? "kernel" : copy ? "gpu_memcpy" : "gpu_memset"), n))
+        return oom(s);
+    return 0;
+}
+
+/* CUDA runtime or driver API calls on host threads. */
+static int load_api(nsys *s, const char *table, const char *cat)
+{
+    char sql[512];
+    sqlite3_stmt *st;
+    int rc;
+    uint64_t n = 0;
+    if (!table_exists(s, table) || !column_exists(s, table, "globalTid"))
+        return 0;
+    snprintf(sql, sizeof sql, "SELECT start, end, globalTid, %s, %s FROM %s",
+             col_or_null(s, table, "correlationId"), col_or_null(s, table, "nameId"), table);
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return sql_fail(s, table);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t gtid = sqlite3_column_int64(st, 2), corr = sqlite3_column_int64(st, 3), idx;
+        uint32_t lane = thread_lane(s, gtid, false), name = str_of_id(s, st, 4);
+        tt_event *e;
+        if (!name)
+            name = tt_trace_intern_cstr(s->tr, "(unnamed call)");
+        idx = push(s, lane, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), name, cat,
+                   TT_EV_SLICE);
+        if (idx < 0) {
+            sqlite3_finalize(st);
+            return -1;
+        }
+        e = &s->tr->lanes[lane].ev[idx];
+        if (corr > 0 && corr <= UINT32_MAX) {
+            e->corr = (uint32_t)corr;
+            if (flow_point(s, ((uint64_t)gtid >> 24) & 0xffffff, corr, lane, e, TT_FLOW_START)) {
+                sqlite3_finalize(st);
+                return -1;
+            }
+        }
+        if (++n % 65536 == 0)
+            progress(s);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return sql_fail(s, table);
+    if (n && tt_trace_tally_phase(s->tr, cat, strlen(cat), n))
+        return oom(s);
+    return 0;
+}
+
+/* NVTX: push/pop ranges nest on their thread; start/end ranges may
+ * overlap, so they go to the process's async "NVTX" lane; marks are
+ * instants. Thread-naming records (NvtxThread, 39) name the lane; "MPI Rank
+ * N" also gives the trace's rank. */
+static int load_nvtx(nsys *s)
+{
+    const char *T = "NVTX_EVENTS";
+    char sql[512];
+    sqlite3_stmt *st;
+    int rc;
+    uint64_t n = 0;
+    if (!table_exists(s, T) || !column_exists(s, T, "globalTid"))
+        return 0;
+    /* thread names first, so the lanes get them whatever the row order */
+    snprintf(sql, sizeof sql, "SELECT %s, %s, globalTid FROM %s WHERE eventType IN (39, 72)",
+             col_or_null(s, T, "text"), col_or_null(s, T, "textId"), T);
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return sql_fail(s, T);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        uint32_t name = sqlite3_column_type(st, 0) == SQLITE_TEXT ? str_of_id(s, st, 0)
+                                                                  : str_of_id(s, st, 1);
+        int rank;
+        if (!name)
+            continue;
+        if (name == TT_STR_ERROR ||
+            tt_u64map_put(&s->thread, (uint64_t)sqlite3_column_int64(st, 2), name)) {
+            sqlite3_finalize(st);
+            return oom(s);
+        }
+        if (sscanf(tt_str(s->tr, name), "MPI Rank %d", &rank) == 1 && rank >= 0)
+            s->tr->rank = rank;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return sql_fail(s, T);
+    snprintf(sql, sizeof sql, "SELECT start, end, eventType, %s, %s, globalTid FROM %s",
+             col_or_null(s, T, "text"), col_or_null(s, T, "textId"), T);
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return sql_fail(s, T);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t start = sqlite3_column_int64(st, 0), type = sqlite3_column_int64(st, 2);
+        int64_t gtid = sqlite3_column_int64(st, 5), idx;
+        bool has_end = sqlite3_column_type(st, 1) == SQLITE_INTEGER;
+        uint32_t name = sqlite3_column_type(st, 3) == SQLITE_TEXT ? str_of_id(s, st, 3)
+                                                                  : str_of_id(s, st, 4);
+        uint32_t lane;
+        if (type == 39 || type == 72)
+            continue;   /* thread names, read above */
+        if (!name)
+            name = tt_trace_intern_cstr(s->tr, "(unnamed range)");
+        if ((type == 59 || type == 70) && has_end) {
+            lane = thread_lane(s, gtid, false);
+            idx = push(s, lane, start, sqlite3_column_int64(st, 1), name, "nvtx", TT_EV_SLICE);
+        } else if ((type == 60 || type == 71) && has_end) {
+            lane = thread_lane(s, gtid, true);
+            idx = push(s, lane, start, sqlite3_column_int64(st, 1), name, "nvtx", TT_EV_ASYNC);
+        } else if (type == 34 || type == 65) {
+            lane = thread_lane(s, gtid, false);
+            idx = push(s, lane, start, start, name, "nvtx", TT_EV_INSTANT);
+        } else {
+            continue;   /* domains, categories, unterminated ranges */
+        }
+        if (idx < 0) {
+            sqlite3_finalize(st);
+            return -1;
+        }
+        n++;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return sql_fail(s, T);
+    if (n && tt_trace_tally_phase(s->tr, "nvtx", 4, n))
+        return oom(s);
+    return 0;
+}
+
+static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_load_info *info,
+                         tt_error *err)
+{
+    nsys s;
+    int rc = -1;
+    (void)info;
+    if (!tt_input_is_plain_file(in))
+        return tt_error_set(err, TT_ERR_UNSUPPORTED,
+                            "an SQLite database must be read from a plain file: decompress it "
+                            "first (SQLite cannot read %s)",
+                            tt_input_compression(in) != TT_COMP_NONE ? "compressed data"
+                                                                     : "from a pipe"),
+               -1;
+    memset(&s, 0, sizeof s);
+    s.tr = tr;
+    s.opts = opts;
+    s.in = in;
+    s.err = err;
+    tt_u64map_init(&s.str);
+    tt_u64map_init(&s.lanes);
+    tt_u64map_init(&s.gpu_name);
+    tt_u64map_init(&s.proc);
+    tt_u64map_init(&s.thread);
+    if (sqlite3_open_v2(tt_input_path(in), &s.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        tt_error_set(err, TT_ERR_IO, "cannot open the SQLite database: %s",
+                     s.db ? sqlite3_errmsg(s.db) : "out of memory");
+        goto out;
+    }
+    if (!table_exists(&s, "StringIds") && !table_exists(&s, "CUPTI_ACTIVITY_KIND_RUNTIME") &&
+        !table_exists(&s, "NVTX_EVENTS")) {
+        if (sqlite3_errcode(s.db) != SQLITE_OK && sqlite3_errcode(s.db) != SQLITE_DONE &&
+            sqlite3_errcode(s.db) != SQLITE_ROW)
+            tt_error_set(err, TT_ERR_FORMAT, "cannot read the SQLite database: %s",
+                         sqlite3_errmsg(s.db));
+        else
+            tt_error_set(err, TT_ERR_FORMAT,
+                         "an SQLite database, but not an Nsight Systems export (no StringIds, "
+                         "CUPTI or NVTX tables)");
+        goto out;
+    }
+    load_enums(&s);
+    if (load_strings(&s) || load_names(&s) || load_gpu(&s, "CUPTI_ACTIVITY_KIND_KERNEL") ||
+        load_gpu(&s, "CUPTI_ACTIVITY_KIND_MEMCPY") || load_gpu(&s, "CUPTI_ACTIVITY_KIND_MEMSET") ||
+        load_nvtx(&s) || load_api(&s, "CUPTI_ACTIVITY_KIND_RUNTIME", "cuda_runtime") ||
+        load_api(&s, "CUPTI_ACTIVITY_KIND_DRIVER", "cuda_driver"))
+        goto out;
+    if (!table_exists(&s, "CUPTI_ACTIVITY_KIND_KERNEL"))
+        snprintf(tr->note, sizeof tr->note,
+                 "this export has no kernel table (no CUDA kernels were traced)");
+    /* SQLite read the file itself: its size is what was decoded */
+    tr->source_bytes = tt_input_file_size(in);
+    progress(&s);
+    rc = 0;
+out:
+    sqlite3_close(s.db);
+    tt_u64map_fini(&s.str);
+    tt_u64map_fini(&s.lanes);
+    tt_u64map_fini(&s.gpu_name);
+    tt_u64map_fini(&s.proc);
+    tt_u64map_fini(&s.thread);
+    return rc;
+}
+
+#else /* !HAVE_SQLITE */
+
+static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_load_info *info,
+                         tt_error *err)
+{
+    (void)in;
+    (void)opts;
+    (void)tr;
+    (void)info;
+    return tt_error_set(err, TT_ERR_UNSUPPORTED,
+                        "an SQLite database (Nsight Systems export?), but this tracetty was "
+                        "built without SQLite support (configure --with-sqlite, libsqlite3-dev)"),
+           -1;
+}
+
+#endif
+
+static int sqlite_probe(const unsigned char *head, size_t n)
+{
+    return n >= 16 && memcmp(head, "SQLite format 3", 16) == 0 ? 100 : 0;
+}
+
+const tt_decoder tt_decoder_nsys_sqlite = {
+    .name = "nsys-sqlite",
+    .description = "Nsight Systems SQLite export (nsys export --type sqlite)",
+    .probe = sqlite_probe,
+    .decode = sqlite_decode,
+};

@@ -1,0 +1,1577 @@
+/* snapshot.c - write and read .ttz snapshots (see snapshot.h).
+ *
+ * Encoding: every section is a sequence of LEB128 varints (signed values
+ * zigzag-coded) and byte strings, compressed as one zstd frame. Events are
+ * stored column by column over all lanes in display order, starts as
+ * deltas, correlation ids and argument handles as deltas against the last
+ * non-zero value of the lane: columns of small, repetitive numbers are what
+ * zstd compresses best. The index fields (max_end, busy_upto) and every
+ * derived value (lane max depth, group lane ranges, counter min/max) are
+ * recomputed on reading instead of being trusted.
+ *
+ * Decoding bounds every allocation by data that is really present: a zstd
+ * frame cannot expand by more than ZSTD_MAX_RATIO, and every count is
+ * checked against the bytes its section holds before anything is
+ * allocated for it.
+ */
+#include "config.h"
+
+#include "snapshot/snapshot.h"
+
+#include "index/index.h"
+#include "io/atomic.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the .ttz writer and reader assume a little-endian host"
+#endif
+
+#define HEADER_SIZE 32u
+#define ENTRY_SIZE 36u
+#define MAX_SECTIONS 64u
+/* A zstd block of at most 128 KiB needs at least 3 bytes: no frame expands
+ * by more than this (RLE blocks come closest). */
+#define ZSTD_MAX_RATIO 44000u
+/* Compression levels: columns compress well and decompress at the same
+ * speed whatever the level; argument blocks are repacked bigger. */
+#define LEVEL_COLUMNS 9
+#define LEVEL_ARGS 12
+#define ARGS_BLOCK_BYTES ((size_t)1 << 20)
+
+enum section_id {
+    SEC_META = 1,
+    SEC_STRINGS,
+    SEC_ATTRS,
+    SEC_ARGS,
+    SEC_GROUPS,
+    SEC_LANES,
+    SEC_EVENTS,
+    SEC_COUNTERS,
+    SEC_FLOWS,
+    SEC__END
+};
+
+enum section_flags {
+    SECF_ZSTD = 1u << 0   /* stored bytes are one zstd frame */
+};
+
+/* Event columns, in file order. */
+enum {
+    COL_START, COL_DUR, COL_NAME, COL_CAT, COL_ATTRS, COL_CORR, COL_ARGS, COL_BYTES,
+    COL_DEPTH, COL_KIND, COL__COUNT
+};
+
+/* ------------------------------------------------------------- buffers */
+
+typedef struct bbuf {
+    unsigned char *p;
+    size_t         n, cap;
+    bool           oom;
+} bbuf;
+
+static void bb_free(bbuf *b)
+{
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+static bool bb_reserve(bbuf *b, size_t extra)
+{
+    size_t nc;
+    unsigned char *np;
+    if (b->oom)
+        return false;
+    if (b->n + extra <= b->cap)
+        return true;
+    nc = b->cap ? b->cap : 4096;
+    while (nc < b->n + extra)
+        nc *= 2;
+    np = realloc(b->p, nc);
+    if (!np) {
+        b->oom = true;
+        return false;
+    }
+    b->p = np;
+    b->cap = nc;
+    return true;
+}
+
+static void bb_put(bbuf *b, const void *p, size_t n)
+{
+    if (n && bb_reserve(b, n)) {
+        memcpy(b->p + b->n, p, n);
+        b->n += n;
+    }
+}
+
+static inline void bb_varint(bbuf *b, uint64_t v)
+{
+    if (!bb_reserve(b, 10))
+        return;
+    while (v >= 0x80) {
+        b->p[b->n++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    b->p[b->n++] = (unsigned char)v;
+}
+
+static inline uint64_t zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static inline void bb_svarint(bbuf *b, int64_t v)
+{
+    bb_varint(b, zigzag(v));
+}
+
+static void bb_str(bbuf *b, const char *s, size_t n)
+{
+    bb_varint(b, n);
+    bb_put(b, s, n);
+}
+
+static void bb_cstr(bbuf *b, const char *s)
+{
+    bb_str(b, s ? s : "", s ? strlen(s) : 0);
+}
+
+static void bb_u32le(bbuf *b, uint32_t v)
+{
+    bb_put(b, &v, 4);
+}
+
+static void bb_u64le(bbuf *b, uint64_t v)
+{
+    bb_put(b, &v, 8);
+}
+
+/* Read cursor over one decompressed section. Any overrun sets bad; values
+ * read after that are 0, so loops end quickly and the caller checks bad. */
+typedef struct rd {
+    const unsigned char *p, *end;
+    bool                 bad;
+} rd;
+
+static inline uint64_t rd_varint(rd *r)
+{
+    uint64_t v = 0;
+    int shift = 0;
+    while (r->p < r->end) {
+        unsigned char c = *r->p++;
+        if (shift == 63 && c > 1)
+            break;
+        v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            return v;
+        shift += 7;
+        if (shift > 63)
+            break;
+    }
+    r->bad = true;
+    r->p = r->end;
+    return 0;
+}
+
+static inline int64_t rd_svarint(rd *r)
+{
+    return unzigzag(rd_varint(r));
+}
+
+/* A varint that must fit in uint32 (ids, counts). */
+static inline uint32_t rd_u32(rd *r)
+{
+    uint64_t v = rd_varint(r);
+    if (v > UINT32_MAX) {
+        r->bad = true;
+        return 0;
+    }
+    return (uint32_t)v;
+}
+
+static const unsigned char *rd_bytes(rd *r, size_t n)
+{
+    const unsigned char *p = r->p;
+    if ((size_t)(r->end - r->p) < n) {
+        r->bad = true;
+        r->p = r->end;
+        return NULL;
+    }
+    r->p += n;
+    return p;
+}
+
+/* A length-prefixed string; *n receives its length. */
+static const char *rd_str(rd *r, size_t *n)
+{
+    uint64_t len = rd_varint(r);
+    const unsigned char *p;
+    if (len > (uint64_t)(r->end - r->p)) {
+        r->bad = true;
+        r->p = r->end;
+        *n = 0;
+        return "";
+    }
+    p = rd_bytes(r, (size_t)len);
+    *n = (size_t)len;
+    return p ? (const char *)p : "";
+}
+
+/* zlib's CRC-32: a stable, standard checksum of the file's own bytes (zstd
+ * frames add their content checksum on top). */
+static uint32_t crc(const void *p, size_t n)
+{
+    return (uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), p ? p : (const void *)"", n);
+}
+
+/* --------------------------------------------------------------- writer */
+
+typedef struct section {
+    uint32_t       id;
+    uint32_t       flags;
+    unsigned char *data;      /* stored bytes (owned unless borrowed) */
+    size_t         stored;
+    uint64_t       raw;
+    bool           borrowed;
+} section;
+
+/* Compress raw into a new section. */
+static int section_zstd(section *s, uint32_t id, const bbuf *raw, int level, tt_error *err)
+{
+    ZSTD_CCtx *cc;
+    size_t bound = ZSTD_compressBound(raw->n), got;
+    memset(s, 0, sizeof *s);
+    s->id = id;
+    s->flags = SECF_ZSTD;
+    s->raw = raw->n;
+    s->data = malloc(bound ? bound : 1);
+    cc = ZSTD_createCCtx();
+    if (!s->data || !cc) {
+        ZSTD_freeCCtx(cc);
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
+    }
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level);
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 1);
+    got = ZSTD_compress2(cc, s->data, bound, raw->p ? raw->p : (const unsigned char *)"", raw->n);
+    ZSTD_freeCCtx(cc);
+    if (ZSTD_isError(got))
+        return tt_error_set(err, TT_ERR_NOMEM, "cannot compress the snapshot: %s",
+                            ZSTD_getErrorName(got));
+    s->stored = got;
+    return 0;
+}
+
+static void enc_meta(bbuf *b, const tt_trace *tr, const tt_snapshot_source *src,
+                     uint64_t n_samples, uint64_t string_bytes, uint32_t n_blocks,
+                     uint32_t n_args)
+{
+    char *json;
+    bb_varint(b, tt_strtab_count(tr->strings));
+    bb_varint(b, string_bytes);
+    bb_varint(b, tr->attrs->count);
+    bb_varint(b, n_blocks);
+    bb_varint(b, n_args);
+    bb_varint(b, tr->n_groups);
+    bb_varint(b, tr->n_lanes);
+    bb_varint(b, tr->n_events);
+    bb_varint(b, tr->n_counters);
+    bb_varint(b, n_samples);
+    bb_varint(b, tr->n_flows);
+
+    bb_cstr(b, PACKAGE_VERSION);
+    bb_cstr(b, tr->format);
+    bb_cstr(b, tr->compression);
+    bb_cstr(b, tr->source);
+    bb_svarint(b, tr->source_bytes);
+    bb_svarint(b, tr->rank);
+    bb_svarint(b, tr->t0);
+    bb_svarint(b, tr->t1);
+    bb_cstr(b, tr->note);
+
+    bb_varint(b, src && src->valid);
+    bb_svarint(b, src ? src->size : 0);
+    bb_svarint(b, src ? src->mtime_ns : 0);
+    bb_varint(b, src ? src->content_hash : 0);
+    bb_varint(b, src ? src->options_hash : 0);
+    bb_cstr(b, src ? src->path : "");
+
+    bb_varint(b, TT_PROB__COUNT);
+    for (int k = 0; k < TT_PROB__COUNT; k++) {
+        bb_varint(b, tr->problems[k].count);
+        bb_cstr(b, tr->problems[k].example);
+    }
+    bb_varint(b, tr->n_phases);
+    for (uint32_t i = 0; i < tr->n_phases; i++) {
+        bb_varint(b, tr->phases[i].name);
+        bb_varint(b, tr->phases[i].count);
+    }
+    json = tr->meta ? cJSON_PrintUnformatted(tr->meta) : NULL;
+    if (tr->meta && !json)
+        b->oom = true;
+    bb_cstr(b, json ? json : "{}");
+    free(json);
+}
+
+/* Argument handles are renumbered in event order (see args_order()), so
+ * the column holds 0 (none), 1 (the next new handle) or h + 1 for a handle
+ * an earlier event already uses. */
+static void enc_events(bbuf *b, const tt_trace *tr, const uint32_t *arg_map,
+                       bbuf col[COL__COUNT])
+{
+    uint32_t next_arg = 1;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        uint32_t last_corr = 0;
+        for (size_t i = 0; i < ln->n; i++) {
+            const tt_event *e = &ln->ev[i];
+            if (i == 0)
+                bb_svarint(&col[COL_START], e->start);
+            else
+                bb_varint(&col[COL_START], (uint64_t)(e->start - ln->ev[i - 1].start));
+            bb_varint(&col[COL_DUR], (uint64_t)e->dur);
+            bb_varint(&col[COL_NAME], e->name);
+            bb_varint(&col[COL_CAT], e->cat);
+            bb_varint(&col[COL_ATTRS], e->attrs);
+            if (e->corr) {
+                bb_varint(&col[COL_CORR], zigzag((int64_t)e->corr - last_corr) + 1);
+                last_corr = e->corr;
+            } else {
+                bb_varint(&col[COL_CORR], 0);
+            }
+            if (e->args) {
+                uint32_t h = arg_map[e->args];
+                if (h == next_arg) {
+                    bb_varint(&col[COL_ARGS], 1);
+                    next_arg++;
+                } else {
+                    bb_varint(&col[COL_ARGS], (uint64_t)h + 1);
+                }
+            } else {
+                bb_varint(&col[COL_ARGS], 0);
+            }
+            bb_svarint(&col[COL_BYTES], e->bytes);
+            bb_varint(&col[COL_DEPTH], e->depth);
+            bb_varint(&col[COL_KIND], (uint64_t)e->kind | (uint64_t)e->flags << 4);
+        }
+    }
+    for (int c = 0; c < COL__COUNT; c++) {
+        bb_varint(b, col[c].n);
+        bb_put(b, col[c].p, col[c].n);
+        if (col[c].oom)
+            b->oom = true;
+    }
+}
+
+/* New argument handles in event order (lane by lane): map[old] = new, and
+ * order[new - 1] = old. Records no event uses are left out. */
+static int args_order(const tt_trace *tr, uint32_t **map_out, uint32_t **order_out,
+                      size_t *n_out)
+{
+    uint32_t count = tt_args_count(tr->args), next = 1;
+    uint32_t *map = calloc((size_t)count + 1, sizeof *map);
+    uint32_t *order = malloc(((size_t)count + 1) * sizeof *order);
+    if (!map || !order) {
+        free(map);
+        free(order);
+        return -1;
+    }
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        for (size_t i = 0; i < ln->n; i++) {
+            uint32_t h = ln->ev[i].args;
+            if (h && h <= count && !map[h]) {
+                map[h] = next;
+                order[next - 1] = h;
+                next++;
+            }
+        }
+    }
+    *map_out = map;
+    *order_out = order;
+    *n_out = next - 1;
+    return 0;
+}
+
+static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, section *sec,
+                        uint32_t *n_sec, tt_args **repacked, tt_error *err)
+{
+    bbuf b = {0};
+    uint64_t n_samples = 0, string_bytes = 0;
+    uint32_t ns = tt_strtab_count(tr->strings), n_blocks;
+    uint32_t *arg_map = NULL, *arg_order = NULL;
+    size_t n_args = 0;
+    int k = 0, rc = -1;
+
+    for (uint32_t l = 0; l < tr->n_lanes; l++)
+        for (size_t i = 0; i < tr->lanes[l].n; i++)
+            if (tr->lanes[l].ev[i].args > tt_args_count(tr->args))
+                return tt_error_set(err, TT_ERR_USAGE, "event with an unknown argument handle");
+    /* Argument blocks: the records in event order, repacked bigger and
+     * harder-compressed than loading can afford; stored as they are, they
+     * need no recompression when the snapshot is opened. */
+    if (args_order(tr, &arg_map, &arg_order, &n_args))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
+    *repacked = tt_args_repack(tr->args, arg_order, n_args, ARGS_BLOCK_BYTES, LEVEL_ARGS);
+    free(arg_order);
+    if (!*repacked) {
+        free(arg_map);
+        return tt_error_set(err, TT_ERR_NOMEM,
+                            "cannot repack the event arguments (out of memory or a corrupt block)");
+    }
+    n_blocks = tt_args_block_count(*repacked);
+
+    for (uint32_t i = 1; i < ns; i++)
+        string_bytes += tt_strtab_len(tr->strings, i);
+    for (uint32_t i = 0; i < tr->n_counters; i++)
+        n_samples += tr->counters[i].n;
+
+#define FINISH(id, level)                                                 \
+    do {                                                                  \
+        if (b.oom) {                                                      \
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot"); \
+            goto out;                                                     \
+        }                                                                 \
+        if (section_zstd(&sec[k], (id), &b, (level), err))                \
+            goto out;                                                     \
+        k++;                                                              \
+        b.n = 0;                                                          \
+    } while (0)
+
+    enc_meta(&b, tr, src, n_samples, string_bytes, n_blocks, (uint32_t)n_args);
+    FINISH(SEC_META, LEVEL_COLUMNS);
+
+    for (uint32_t i = 1; i < ns; i++)
+        bb_varint(&b, tt_strtab_len(tr->strings, i));
+    for (uint32_t i = 1; i < ns; i++)
+        bb_put(&b, tt_strtab_get(tr->strings, i), tt_strtab_len(tr->strings, i));
+    FINISH(SEC_STRINGS, LEVEL_COLUMNS);
+
+    for (uint32_t i = 1; i < tr->attrs->count; i++) {
+        bb_varint(&b, tr->attrs->tuple[i].opcode);
+        bb_varint(&b, tr->attrs->tuple[i].layer);
+        bb_varint(&b, tr->attrs->tuple[i].operand);
+    }
+    FINISH(SEC_ATTRS, LEVEL_COLUMNS);
+
+    {
+        /* block headers first, then the block bytes: one raw section */
+        section *s = &sec[k];
+        for (uint32_t i = 0; i < n_blocks; i++) {
+            tt_args_block_info bi;
+            tt_args_block_get(*repacked, i, &bi);
+            bb_varint(&b, bi.count);
+            bb_varint(&b, bi.raw_size);
+            bb_varint(&b, bi.stored);
+        }
+        for (uint32_t i = 0; i < n_blocks; i++) {
+            tt_args_block_info bi;
+            tt_args_block_get(*repacked, i, &bi);
+            bb_put(&b, bi.data, bi.stored);
+        }
+        if (b.oom) {
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
+            goto out;
+        }
+        memset(s, 0, sizeof *s);
+        s->id = SEC_ARGS;
+        s->flags = 0;
+        s->raw = b.n;
+        s->stored = b.n;
+        s->data = b.p;
+        k++;
+        memset(&b, 0, sizeof b);
+    }
+
+    for (uint32_t i = 0; i < tr->n_groups; i++) {
+        const tt_group *g = &tr->groups[i];
+        bb_varint(&b, g->key);
+        bb_varint(&b, g->name);
+        bb_varint(&b, g->labels);
+        bb_varint(&b, g->has_sort);
+        bb_svarint(&b, g->sort_index);
+        bb_varint(&b, g->first_lane);
+    }
+    FINISH(SEC_GROUPS, LEVEL_COLUMNS);
+
+    for (uint32_t i = 0; i < tr->n_lanes; i++) {
+        const tt_lane *l = &tr->lanes[i];
+        bb_varint(&b, l->group);
+        bb_varint(&b, l->key);
+        bb_varint(&b, l->name);
+        bb_varint(&b, l->has_sort);
+        bb_svarint(&b, l->sort_index);
+        bb_varint(&b, l->kind);
+        bb_varint(&b, l->n);
+    }
+    FINISH(SEC_LANES, LEVEL_COLUMNS);
+
+    {
+        bbuf col[COL__COUNT];
+        memset(col, 0, sizeof col);
+        enc_events(&b, tr, arg_map, col);
+        for (int c = 0; c < COL__COUNT; c++)
+            bb_free(&col[c]);
+    }
+    FINISH(SEC_EVENTS, LEVEL_COLUMNS);
+
+    for (uint32_t i = 0; i < tr->n_counters; i++) {
+        const tt_counter *c = &tr->counters[i];
+        bb_varint(&b, c->group);
+        bb_varint(&b, c->name);
+        bb_varint(&b, c->key);
+        bb_varint(&b, c->unit);
+        bb_varint(&b, c->derived);
+        bb_varint(&b, c->n);
+    }
+    for (uint32_t i = 0; i < tr->n_counters; i++) {
+        const tt_counter *c = &tr->counters[i];
+        for (size_t j = 0; j < c->n; j++) {
+            if (j == 0)
+                bb_svarint(&b, c->t[0]);
+            else
+                bb_varint(&b, (uint64_t)(c->t[j] - c->t[j - 1]));
+        }
+    }
+    for (uint32_t i = 0; i < tr->n_counters; i++)
+        bb_put(&b, tr->counters[i].v, tr->counters[i].n * sizeof(double));
+    FINISH(SEC_COUNTERS, LEVEL_COLUMNS);
+
+    {
+        /* flows are sorted by source event: delta-code the endpoints */
+        tt_evref pf = {0, 0}, pt = {0, 0};
+        int64_t pk = 0;
+        for (size_t i = 0; i < tr->n_flows; i++) {
+            const tt_flow *f = &tr->flows[i];
+            bb_varint(&b, f->from.lane - pf.lane);
+            bb_varint(&b, f->from.lane == pf.lane ? f->from.idx - pf.idx : f->from.idx);
+            bb_svarint(&b, (int64_t)f->to.lane - pt.lane);
+            if (f->to.lane == pt.lane)
+                bb_svarint(&b, (int64_t)f->to.idx - pt.idx);
+            else
+                bb_svarint(&b, f->to.idx);
+            bb_varint(&b, f->name);
+            bb_varint(&b, f->cat);
+            pf = f->from;
+            pt = f->to;
+        }
+        for (size_t i = 0; i < tr->n_flows; i++) {
+            int64_t kk = tr->flows_by_to ? tr->flows_by_to[i] : (int64_t)i;
+            bb_svarint(&b, kk - pk);
+            pk = kk;
+        }
+    }
+    FINISH(SEC_FLOWS, LEVEL_COLUMNS);
+#undef FINISH
+    rc = 0;
+out:
+    bb_free(&b);
+    free(arg_map);
+    *n_sec = (uint32_t)k;
+    return rc;
+}
+
+int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
+                       unsigned char **out, size_t *n, tt_error *err)
+{
+    section sec[SEC__END];
+    uint32_t n_sec = 0;
+    tt_args *repacked = NULL;
+    bbuf hdr = {0}, table = {0};
+    uint64_t off, total;
+    int rc = -1;
+
+    *out = NULL;
+    *n = 0;
+    if (!tr->finalized)
+        return tt_error_set(err, TT_ERR_USAGE, "only a finalized trace can be saved as a snapshot");
+    memset(sec, 0, sizeof sec);
+    if (enc_sections(tr, src, sec, &n_sec, &repacked, err))
+        goto out;
+
+    off = HEADER_SIZE + (uint64_t)ENTRY_SIZE * n_sec;
+    for (uint32_t i = 0; i < n_sec; i++) {
+        bb_u32le(&table, sec[i].id);
+        bb_u32le(&table, sec[i].flags);
+        bb_u64le(&table, off);
+        bb_u64le(&table, sec[i].stored);
+        bb_u64le(&table, sec[i].raw);
+        bb_u32le(&table, crc(sec[i].data, sec[i].stored));
+        off += sec[i].stored;
+    }
+    total = off;
+    bb_put(&hdr, TT_SNAPSHOT_MAGIC, TT_SNAPSHOT_MAGIC_LEN);
+    bb_u32le(&hdr, TT_SNAPSHOT_VERSION);
+    bb_u32le(&hdr, n_sec);
+    bb_u64le(&hdr, total);
+    bb_u32le(&hdr, crc(table.p, table.n));
+    bb_u32le(&hdr, crc(hdr.p, hdr.n));
+    if (hdr.oom || table.oom || total > SIZE_MAX) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
+        goto out;
+    }
+    *out = malloc((size_t)total);
+    if (!*out) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
+        goto out;
+    }
+    memcpy(*out, hdr.p, hdr.n);
+    memcpy(*out + hdr.n, table.p, table.n);
+    off = hdr.n + table.n;
+    for (uint32_t i = 0; i < n_sec; i++) {
+        memcpy(*out + off, sec[i].data, sec[i].stored);
+        off += sec[i].stored;
+    }
+    *n = (size_t)total;
+    rc = 0;
+out:
+    for (uint32_t i = 0; i < SEC__END; i++)
+        if (!sec[i].borrowed)
+            free(sec[i].data);
+    tt_args_free(repacked);
+    bb_free(&hdr);
+    bb_free(&table);
+    return rc;
+}
+
+int tt_snapshot_write(const tt_trace *tr, const char *path, const tt_snapshot_source *src,
+                      tt_error *err)
+{
+    unsigned char *buf;
+    size_t n;
+    int rc;
+    if (tt_snapshot_encode(tr, src, &buf, &n, err))
+        return -1;
+    {
+        /* temporary file beside the target, fsync, rename: a failed or
+         * interrupted write never leaves a truncated snapshot behind */
+        tt_atomic a;
+        memset(&a, 0, sizeof a);
+        rc = tt_atomic_open(&a, path, err);
+        if (rc == 0 && tt_atomic_write(&a, buf, n, err) != 0) {
+            tt_atomic_abort(&a);
+            rc = -1;
+        } else if (rc == 0) {
+            rc = tt_atomic_commit(&a, err) ? -1 : 0;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* --------------------------------------------------------------- reader */
+
+static inline uint32_t get_u32le(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static inline uint64_t get_u64le(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+typedef struct sec_in {
+    bool                 present;
+    uint32_t             flags;
+    uint64_t             offset, stored, raw;
+    const unsigned char *data;     /* stored bytes inside the file */
+    unsigned char       *buf;      /* decompressed (owned), NULL for raw */
+} sec_in;
+
+typedef struct reader {
+    const unsigned char *file;
+    size_t               size;
+    sec_in               sec[SEC__END];
+    tt_trace            *tr;
+    tt_error            *err;
+    /* counts from the meta section */
+    uint32_t n_strings, n_attrs, n_blocks, n_args, n_groups, n_lanes, n_counters;
+    uint64_t string_bytes, n_events, n_samples, n_flows;
+} reader;
+
+static int bad(reader *r, uint32_t sec, const char *what)
+{
+    int64_t off = sec < SEC__END && r->sec[sec].present ? (int64_t)r->sec[sec].offset : 0;
+    static const char *names[SEC__END] = {
+        [SEC_META] = "metadata", [SEC_STRINGS] = "strings", [SEC_ATTRS] = "attributes",
+        [SEC_ARGS] = "arguments", [SEC_GROUPS] = "groups", [SEC_LANES] = "lanes",
+        [SEC_EVENTS] = "events", [SEC_COUNTERS] = "counters", [SEC_FLOWS] = "flows",
+    };
+    return tt_error_at_offset(r->err, TT_ERR_FORMAT, off, "corrupt snapshot: %s section: %s",
+                              sec < SEC__END && names[sec] ? names[sec] : "?", what);
+}
+
+static int oom(reader *r)
+{
+    return tt_error_set(r->err, TT_ERR_NOMEM, "out of memory reading the snapshot");
+}
+
+/* Check the header and table; locate the sections. */
+static int read_layout(reader *r)
+{
+    const unsigned char *f = r->file;
+    uint32_t version, n_sec;
+    uint64_t total;
+    if (r->size < HEADER_SIZE || memcmp(f, TT_SNAPSHOT_MAGIC, TT_SNAPSHOT_MAGIC_LEN) != 0)
+        return tt_error_at_offset(r->err, TT_ERR_FORMAT, 0, "not a tracetty snapshot");
+    if (get_u32le(f + 28) != crc(f, 28))
+        return tt_error_at_offset(r->err, TT_ERR_FORMAT, 0,
+                                  "corrupt snapshot: header checksum mismatch");
+    version = get_u32le(f + 8);
+    if (version != TT_SNAPSHOT_VERSION)
+        return tt_error_at_offset(r->err, TT_ERR_UNSUPPORTED, 8,
+                                  "snapshot version %u is not supported (this tracetty reads "
+                                  "version %u): convert the trace again",
+                                  version, TT_SNAPSHOT_VERSION);
+    n_sec = get_u32le(f + 12);
+    total = get_u64le(f + 16);
+    if (total != r->size)
+        return tt_error_at_offset(r->err, TT_ERR_FORMAT, (int64_t)r->size,
+                                  "snapshot is %zu bytes but its header says %llu: the file is "
+                                  "cut off or has trailing data",
+                                  r->size, (unsigned long long)total);
+    if (n_sec > MAX_SECTIONS || HEADER_SIZE + (uint64_t)n_sec * ENTRY_SIZE > r->size)
+        return tt_error_at_offset(r->err, TT_ERR_FORMAT, 12, "corrupt snapshot: bad section count");
+    if (get_u32le(f + 24) != crc(f + HEADER_SIZE, (size_t)n_sec * ENTRY_SIZE))
+        return tt_error_at_offset(r->err, TT_ERR_FORMAT, HEADER_SIZE,
+                                  "corrupt snapshot: section table checksum mismatch");
+    for (uint32_t i = 0; i < n_sec; i++) {
+        const unsigned char *e = f + HEADER_SIZE + (size_t)i * ENTRY_SIZE;
+        uint32_t id = get_u32le(e);
+        sec_in *s;
+        if (id == 0 || id >= SEC__END)
+            continue;   /* a section this version does not know: ignored */
+        s = &r->sec[id];
+        if (s->present)
+            return tt_error_at_offset(r->err, TT_ERR_FORMAT, HEADER_SIZE + (int64_t)i * ENTRY_SIZE,
+                                      "corrupt snapshot: section %u listed twice", id);
+        s->present = true;
+        s->flags = get_u32le(e + 4);
+        s->offset = get_u64le(e + 8);
+        s->stored = get_u64le(e + 16);
+        s->raw = get_u64le(e + 24);
+        if (s->offset > r->size || s->stored > r->size - s->offset)
+            return bad(r, id, "extends past the end of the file");
+        s->data = f + s->offset;
+        if (get_u32le(e + 32) != crc(s->data, (size_t)s->stored))
+            return bad(r, id, "checksum mismatch");
+        if (!(s->flags & SECF_ZSTD) && s->raw != s->stored)
+            return bad(r, id, "size mismatch");
+    }
+    for (uint32_t id = 1; id < SEC__END; id++)
+        if (!r->sec[id].present)
+            return bad(r, id, "missing");
+    return 0;
+}
+
+/* Cursor over a section's raw bytes, decompressing it first if needed. */
+static int open_section(reader *r, uint32_t id, rd *c)
+{
+    sec_in *s = &r->sec[id];
+    if (s->flags & SECF_ZSTD) {
+        unsigned long long fcs;
+        size_t got;
+        if (!s->buf) {
+            if (s->raw > (uint64_t)s->stored * ZSTD_MAX_RATIO + 64 || s->raw > SIZE_MAX - 1)
+                return bad(r, id, "impossible size");
+            fcs = ZSTD_getFrameContentSize(s->data, (size_t)s->stored);
+            if (fcs != s->raw)
+                return bad(r, id, "size mismatch");
+            s->buf = malloc(s->raw ? (size_t)s->raw : 1);
+            if (!s->buf)
+                return oom(r);
+            got = ZSTD_decompress(s->buf, (size_t)s->raw, s->data, (size_t)s->stored);
+            if (ZSTD_isError(got) || got != s->raw)
+                return bad(r, id, ZSTD_isError(got) ? ZSTD_getErrorName(got) : "size mismatch");
+        }
+        c->p = s->buf;
+        c->end = s->buf + s->raw;
+    } else {
+        c->p = s->data;
+        c->end = s->data + s->stored;
+    }
+    c->bad = false;
+    return 0;
+}
+
+static const char *static_compression(const char *s, size_t n)
+{
+    if (n == 4 && memcmp(s, "gzip", 4) == 0)
+        return "gzip";
+    if (n == 4 && memcmp(s, "zstd", 4) == 0)
+        return "zstd";
+    return "none";
+}
+
+static const char *static_format(const char *s, size_t n)
+{
+    const tt_decoder *const *d = tt_decoders();
+    for (size_t i = 0; d[i]; i++)
+        if (strlen(d[i]->name) == n && memcmp(d[i]->name, s, n) == 0)
+            return d[i]->name;
+    return "unknown";
+}
+
+static int read_meta(reader *r, tt_snapshot_source *src)
+{
+    rd c;
+    size_t n;
+    const char *s;
+    tt_trace *tr = r->tr;
+    uint64_t v;
+    if (open_section(r, SEC_META, &c))
+        return -1;
+    v = rd_varint(&c);
+    if (v == 0 || v > UINT32_MAX)
+        return bad(r, SEC_META, "string count");
+    r->n_strings = (uint32_t)v;
+    r->string_bytes = rd_varint(&c);
+    r->n_attrs = rd_u32(&c);
+    r->n_blocks = rd_u32(&c);
+    r->n_args = rd_u32(&c);
+    r->n_groups = rd_u32(&c);
+    r->n_lanes = rd_u32(&c);
+    r->n_events = rd_varint(&c);
+    r->n_counters = rd_u32(&c);
+    r->n_samples = rd_varint(&c);
+    r->n_flows = rd_varint(&c);
+    if (c.bad || r->n_attrs == 0)
+        return bad(r, SEC_META, "counts");
+
+    rd_str(&c, &n);   /* tracetty version that wrote it: informational */
+    s = rd_str(&c, &n);
+    tr->format = static_format(s, n);
+    s = rd_str(&c, &n);
+    tr->compression = static_compression(s, n);
+    s = rd_str(&c, &n);
+    /* the path the trace was loaded from; whoever opened the snapshot
+     * (tt_load_input) has already named the trace after the file opened */
+    if (!tr->source && !(tr->source = strndup(s, n)))
+        return oom(r);
+    tr->source_bytes = rd_svarint(&c);
+    tr->rank = rd_svarint(&c);
+    tr->t0 = rd_svarint(&c);
+    tr->t1 = rd_svarint(&c);
+    s = rd_str(&c, &n);
+    if (n >= sizeof tr->note)
+        return bad(r, SEC_META, "note too long");
+    memcpy(tr->note, s, n);
+    tr->note[n] = '\0';
+
+    {
+        tt_snapshot_source tmp;
+        tt_snapshot_source *o = src ? src : &tmp;
+        memset(o, 0, sizeof *o);
+        o->valid = rd_varint(&c) != 0;
+        o->size = rd_svarint(&c);
+        o->mtime_ns = rd_svarint(&c);
+        o->content_hash = rd_varint(&c);
+        o->options_hash = rd_varint(&c);
+        s = rd_str(&c, &n);
+        if (n >= sizeof o->path)
+            return bad(r, SEC_META, "source path too long");
+        memcpy(o->path, s, n);
+        o->path[n] = '\0';
+    }
+
+    v = rd_varint(&c);
+    if (v > TT_PROB__COUNT)
+        return bad(r, SEC_META, "problem kinds from a newer tracetty");
+    for (uint64_t k = 0; k < v; k++) {
+        tr->problems[k].count = rd_varint(&c);
+        s = rd_str(&c, &n);
+        if (n >= sizeof tr->problems[k].example)
+            return bad(r, SEC_META, "problem example too long");
+        memcpy(tr->problems[k].example, s, n);
+        tr->problems[k].example[n] = '\0';
+    }
+    v = rd_varint(&c);
+    if (c.bad || v > (uint64_t)(c.end - c.p) / 2)
+        return bad(r, SEC_META, "phase count");
+    if (v) {
+        tr->phases = calloc((size_t)v, sizeof *tr->phases);
+        if (!tr->phases)
+            return oom(r);
+        tr->cap_phases = tr->n_phases = (uint32_t)v;
+        for (uint32_t i = 0; i < tr->n_phases; i++) {
+            tr->phases[i].name = rd_u32(&c);
+            tr->phases[i].count = rd_varint(&c);
+            if (tr->phases[i].name >= r->n_strings)
+                return bad(r, SEC_META, "phase name");
+        }
+    }
+    s = rd_str(&c, &n);
+    if (c.bad)
+        return bad(r, SEC_META, "truncated");
+    {
+        cJSON *m = cJSON_ParseWithLength(s, n);
+        if (!m || !cJSON_IsObject(m)) {
+            cJSON_Delete(m);
+            return bad(r, SEC_META, "metadata is not a JSON object");
+        }
+        cJSON_Delete(tr->meta);
+        tr->meta = m;
+    }
+    return 0;
+}
+
+static int read_strings(reader *r)
+{
+    rd c, lens;
+    const unsigned char *bytes;
+    uint64_t total = 0;
+    if (open_section(r, SEC_STRINGS, &c))
+        return -1;
+    /* one length byte at least per string: bounds the count by the data */
+    if (r->n_strings - 1 > (uint64_t)(c.end - c.p))
+        return bad(r, SEC_STRINGS, "string count");
+    lens = c;
+    for (uint32_t i = 1; i < r->n_strings; i++)
+        total += rd_varint(&c);
+    if (c.bad || total != r->string_bytes || total > (uint64_t)(c.end - c.p))
+        return bad(r, SEC_STRINGS, "lengths");
+    bytes = c.p;
+    for (uint32_t i = 1; i < r->n_strings; i++) {
+        uint64_t len = rd_varint(&lens);
+        uint32_t id = tt_strtab_intern(r->tr->strings, (const char *)bytes, (size_t)len);
+        if (id == TT_STR_ERROR)
+            return oom(r);
+        /* the strings of a table are distinct, so ids come back in order */
+        if (id != i)
+            return bad(r, SEC_STRINGS, "duplicate string");
+        bytes += len;
+    }
+    return 0;
+}
+
+static int read_attrs(reader *r)
+{
+    rd c;
+    if (open_section(r, SEC_ATTRS, &c))
+        return -1;
+    if ((uint64_t)(r->n_attrs - 1) * 3 > (uint64_t)(c.end - c.p))
+        return bad(r, SEC_ATTRS, "tuple count");
+    for (uint32_t i = 1; i < r->n_attrs; i++) {
+        tt_attr_tuple t;
+        uint32_t id;
+        t.opcode = rd_u32(&c);
+        t.layer = rd_u32(&c);
+        t.operand = rd_u32(&c);
+        if (c.bad || t.opcode >= r->n_strings || t.layer >= r->n_strings ||
+            t.operand >= r->n_strings)
+            return bad(r, SEC_ATTRS, "string id out of range");
+        id = tt_attrs_intern(r->tr->attrs, t);
+        if (id == UINT32_MAX)
+            return oom(r);
+        if (id != i)
+            return bad(r, SEC_ATTRS, "duplicate tuple");
+    }
+    return 0;
+}
+
+static int read_args(reader *r)
+{
+    rd c, hdr;
+    const unsigned char *data;
+    uint64_t total = 0, records = 0;
+    if (open_section(r, SEC_ARGS, &c))
+        return -1;
+    if ((uint64_t)r->n_blocks * 3 > (uint64_t)(c.end - c.p))
+        return bad(r, SEC_ARGS, "block count");
+    hdr = c;
+    for (uint32_t i = 0; i < r->n_blocks; i++) {
+        records += rd_varint(&c);
+        rd_varint(&c);
+        total += rd_varint(&c);
+    }
+    if (c.bad || total != (uint64_t)(c.end - c.p) || records != r->n_args)
+        return bad(r, SEC_ARGS, "block sizes");
+    data = c.p;
+    for (uint32_t i = 0; i < r->n_blocks; i++) {
+        uint32_t count = rd_u32(&hdr), raw = rd_u32(&hdr);
+        uint64_t stored = rd_varint(&hdr);
+        if (hdr.bad || tt_args_block_add(r->tr->args, count, raw, data, (size_t)stored))
+            return bad(r, SEC_ARGS, "bad block");
+        data += stored;
+    }
+    return 0;
+}
+
+static int read_groups_lanes(reader *r)
+{
+    rd c;
+    tt_trace *tr = r->tr;
+    uint32_t *first = NULL;
+    uint64_t events = 0;
+    if (open_section(r, SEC_GROUPS, &c))
+        return -1;
+    if ((uint64_t)r->n_groups * 6 > (uint64_t)(c.end - c.p))
+        return bad(r, SEC_GROUPS, "group count");
+    tr->groups = calloc(r->n_groups + 1, sizeof *tr->groups);
+    if (!tr->groups)
+        return oom(r);
+    tr->cap_groups = r->n_groups + 1;
+    tr->n_groups = r->n_groups;
+    first = calloc(r->n_groups + 1, sizeof *first);
+    if (!first)
+        return oom(r);
+    for (uint32_t i = 0; i < r->n_groups; i++) {
+        tt_group *g = &tr->groups[i];
+        g->key = rd_u32(&c);
+        g->name = rd_u32(&c);
+        g->labels = rd_u32(&c);
+        g->has_sort = rd_varint(&c) != 0;
+        g->sort_index = rd_svarint(&c);
+        first[i] = rd_u32(&c);
+        if (c.bad || g->key >= r->n_strings || g->name >= r->n_strings ||
+            g->labels >= r->n_strings) {
+            free(first);
+            return bad(r, SEC_GROUPS, "string id out of range");
+        }
+    }
+
+    if (open_section(r, SEC_LANES, &c)) {
+        free(first);
+        return -1;
+    }
+    if ((uint64_t)r->n_lanes * 7 > (uint64_t)(c.end - c.p)) {
+        free(first);
+        return bad(r, SEC_LANES, "lane count");
+    }
+    tr->lanes = calloc(r->n_lanes + 1, sizeof *tr->lanes);
+    if (!tr->lanes) {
+        free(first);
+        return oom(r);
+    }
+    tr->cap_lanes = r->n_lanes + 1;
+    for (uint32_t i = 0; i < r->n_lanes; i++) {
+        tt_lane *l = &tr->lanes[i];
+        uint64_t n;
+        l->group = rd_u32(&c);
+        l->key = rd_u32(&c);
+        l->name = rd_u32(&c);
+        l->has_sort = rd_varint(&c) != 0;
+        l->sort_index = rd_svarint(&c);
+        l->kind = (uint8_t)rd_u32(&c);
+        n = rd_varint(&c);
+        /* lanes of one group are contiguous, in group order (finalize
+         * renumbers them so); group lane ranges are rebuilt from that */
+        if (c.bad || l->group >= r->n_groups || l->key >= r->n_strings ||
+            l->name >= r->n_strings || l->kind > TT_LANE_ASYNC || n == 0 ||
+            n >= UINT32_MAX || (i > 0 && l->group < tr->lanes[i - 1].group)) {
+            free(first);
+            return bad(r, SEC_LANES, "bad lane");
+        }
+        l->n = l->cap = (size_t)n;
+        events += n;
+        tr->n_lanes = i + 1;
+    }
+    if (events != r->n_events) {
+        free(first);
+        return bad(r, SEC_LANES, "event count");
+    }
+    for (uint32_t i = 0; i < tr->n_lanes; i++) {
+        tt_group *g = &tr->groups[tr->lanes[i].group];
+        if (g->n_lanes++ == 0)
+            g->first_lane = i;
+    }
+    for (uint32_t i = 0; i < tr->n_groups; i++)
+        if (tr->groups[i].n_lanes == 0)
+            tr->groups[i].first_lane = first[i] <= tr->n_lanes ? first[i] : 0;
+    free(first);
+    return 0;
+}
+
+static int read_events(reader *r)
+{
+    rd c, col[COL__COUNT];
+    tt_trace *tr = r->tr;
+    uint64_t len[COL__COUNT];
+    if (open_section(r, SEC_EVENTS, &c))
+        return -1;
+    for (int k = 0; k < COL__COUNT; k++) {
+        len[k] = rd_varint(&c);
+        if (c.bad || len[k] > (uint64_t)(c.end - c.p) || len[k] < r->n_events)
+            return bad(r, SEC_EVENTS, "column sizes");
+        col[k].p = c.p;
+        col[k].end = c.p + len[k];
+        col[k].bad = false;
+        c.p += len[k];
+    }
+    uint32_t next_arg = 1;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        tt_lane *ln = &tr->lanes[l];
+        uint32_t last_corr = 0;
+        uint16_t maxd = 0;
+        ln->ev = malloc(ln->n * sizeof *ln->ev);
+        if (!ln->ev)
+            return oom(r);
+        for (size_t i = 0; i < ln->n; i++) {
+            tt_event *e = &ln->ev[i];
+            uint64_t v;
+            int64_t sv;
+            if (i == 0) {
+                e->start = rd_svarint(&col[COL_START]);
+            } else {
+                v = rd_varint(&col[COL_START]);
+                if (v > INT64_MAX || __builtin_add_overflow(ln->ev[i - 1].start, (int64_t)v, &e->start))
+                    return bad(r, SEC_EVENTS, "start out of range");
+            }
+            v = rd_varint(&col[COL_DUR]);
+            if (v > INT64_MAX || __builtin_add_overflow(e->start, (int64_t)v, &sv))
+                return bad(r, SEC_EVENTS, "duration out of range");
+            e->dur = (int64_t)v;
+            /* the order tt_trace_finalize() leaves: start, then longer first */
+            if (i > 0 && e->start == ln->ev[i - 1].start && e->dur > ln->ev[i - 1].dur)
+                return bad(r, SEC_EVENTS, "events out of order");
+            e->name = rd_u32(&col[COL_NAME]);
+            e->cat = rd_u32(&col[COL_CAT]);
+            e->attrs = rd_u32(&col[COL_ATTRS]);
+            if (e->name >= r->n_strings || e->cat >= r->n_strings || e->attrs >= r->n_attrs)
+                return bad(r, SEC_EVENTS, "id out of range");
+            v = rd_varint(&col[COL_CORR]);
+            if (v) {
+                sv = (int64_t)last_corr + unzigzag(v - 1);
+                if (sv <= 0 || sv > UINT32_MAX)
+                    return bad(r, SEC_EVENTS, "correlation id out of range");
+                last_corr = e->corr = (uint32_t)sv;
+            } else {
+                e->corr = 0;
+            }
+            v = rd_varint(&col[COL_ARGS]);
+            if (v == 1) {
+                if (next_arg > r->n_args)
+                    return bad(r, SEC_EVENTS, "argument handle out of range");
+                e->args = next_arg++;
+            } else if (v) {
+                if (v - 1 >= next_arg)
+                    return bad(r, SEC_EVENTS, "argument handle out of range");
+                e->args = (uint32_t)(v - 1);
+            } else {
+                e->args = 0;
+            }
+            e->bytes = rd_svarint(&col[COL_BYTES]);
+            v = rd_varint(&col[COL_DEPTH]);
+            if (v > UINT16_MAX)
+                return bad(r, SEC_EVENTS, "depth out of range");
+            e->depth = (uint16_t)v;
+            if (e->depth > maxd)
+                maxd = e->depth;
+            v = rd_varint(&col[COL_KIND]);
+            e->kind = (uint8_t)(v & 15);
+            e->flags = (uint8_t)(v >> 4);
+            if (e->kind > TT_EV_ASYNC || v >> 4 > (TT_EVF_UNCLOSED | TT_EVF_CLAMPED))
+                return bad(r, SEC_EVENTS, "bad event kind");
+        }
+        for (int k = 0; k < COL__COUNT; k++)
+            if (col[k].bad)
+                return bad(r, SEC_EVENTS, "truncated column");
+        ln->max_depth = maxd;
+        tt_index_build(ln->ev, ln->n);
+    }
+    for (int k = 0; k < COL__COUNT; k++)
+        if (col[k].p != col[k].end)
+            return bad(r, SEC_EVENTS, "column has extra data");
+    tr->n_events = r->n_events;
+    return 0;
+}
+
+static int read_counters(reader *r)
+{
+    rd c;
+    tt_trace *tr = r->tr;
+    uint64_t samples = 0;
+    const unsigned char *vals;
+    if (open_section(r, SEC_COUNTERS, &c))
+        return -1;
+    if ((uint64_t)r->n_counters * 6 > (uint64_t)(c.end - c.p) ||
+        r->n_samples > (uint64_t)(c.end - c.p) / 9)
+        return bad(r, SEC_COUNTERS, "counts");
+    tr->counters = calloc(r->n_counters + 1, sizeof *tr->counters);
+    if (!tr->counters)
+        return oom(r);
+    tr->cap_counters = r->n_counters + 1;
+    tr->n_counters = r->n_counters;
+    for (uint32_t i = 0; i < r->n_counters; i++) {
+        tt_counter *k = &tr->counters[i];
+        uint64_t n;
+        k->group = rd_u32(&c);
+        k->name = rd_u32(&c);
+        k->key = rd_u32(&c);
+        k->unit = rd_u32(&c);
+        k->derived = rd_varint(&c) != 0;
+        n = rd_varint(&c);
+        if (c.bad || k->group >= r->n_groups || k->name >= r->n_strings ||
+            k->key >= r->n_strings || k->unit >= r->n_strings || n > r->n_samples - samples)
+            return bad(r, SEC_COUNTERS, "bad counter");
+        k->n = k->cap = (size_t)n;
+        samples += n;
+    }
+    if (samples != r->n_samples)
+        return bad(r, SEC_COUNTERS, "sample count");
+    for (uint32_t i = 0; i < r->n_counters; i++) {
+        tt_counter *k = &tr->counters[i];
+        k->t = malloc((k->n ? k->n : 1) * sizeof *k->t);
+        k->v = malloc((k->n ? k->n : 1) * sizeof *k->v);
+        if (!k->t || !k->v)
+            return oom(r);
+        for (size_t j = 0; j < k->n; j++) {
+            if (j == 0) {
+                k->t[0] = rd_svarint(&c);
+            } else {
+                uint64_t d = rd_varint(&c);
+                if (d > INT64_MAX || __builtin_add_overflow(k->t[j - 1], (int64_t)d, &k->t[j]))
+                    return bad(r, SEC_COUNTERS, "time out of range");
+            }
+        }
+    }
+    if (c.bad || (uint64_t)(c.end - c.p) != r->n_samples * sizeof(double))
+        return bad(r, SEC_COUNTERS, "sample values");
+    vals = c.p;
+    for (uint32_t i = 0; i < r->n_counters; i++) {
+        tt_counter *k = &tr->counters[i];
+        memcpy(k->v, vals, k->n * sizeof(double));
+        vals += k->n * sizeof(double);
+        /* the same min/max pass as tt_trace_finalize() */
+        k->vmin = k->n ? k->v[0] : 0;
+        k->vmax = k->n ? k->v[0] : 0;
+        for (size_t j = 1; j < k->n; j++) {
+            if (k->v[j] < k->vmin)
+                k->vmin = k->v[j];
+            if (k->v[j] > k->vmax)
+                k->vmax = k->v[j];
+        }
+    }
+    return 0;
+}
+
+static int cmp_ref(tt_evref a, tt_evref b)
+{
+    if (a.lane != b.lane)
+        return a.lane < b.lane ? -1 : 1;
+    return a.idx < b.idx ? -1 : a.idx > b.idx;
+}
+
+static int read_flows(reader *r)
+{
+    rd c;
+    tt_trace *tr = r->tr;
+    uint8_t *seen;
+    if (open_section(r, SEC_FLOWS, &c))
+        return -1;
+    if (r->n_flows > (uint64_t)(c.end - c.p) / 7)
+        return bad(r, SEC_FLOWS, "flow count");
+    tr->flows = malloc((size_t)(r->n_flows + 1) * sizeof *tr->flows);
+    tr->flows_by_to = malloc((size_t)(r->n_flows + 1) * sizeof *tr->flows_by_to);
+    seen = calloc((size_t)r->n_flows + 1, 1);
+    if (!tr->flows || !tr->flows_by_to || !seen) {
+        free(seen);
+        return oom(r);
+    }
+    tr->cap_flows = (size_t)r->n_flows + 1;
+    tt_evref pf = {0, 0}, pt = {0, 0};
+    int64_t pk = 0;
+    for (size_t i = 0; i < r->n_flows; i++) {
+        tt_flow *f = &tr->flows[i];
+        uint64_t d = rd_varint(&c);
+        int64_t sd;
+        if (d >= tr->n_lanes - (uint64_t)pf.lane) {
+            free(seen);
+            return bad(r, SEC_FLOWS, "bad flow");
+        }
+        f->from.lane = pf.lane + (uint32_t)d;
+        d = rd_varint(&c);
+        if (f->from.lane == pf.lane)
+            d += pf.idx;
+        f->from.idx = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+        sd = (int64_t)pt.lane + rd_svarint(&c);
+        f->to.lane = sd < 0 || sd >= tr->n_lanes ? UINT32_MAX : (uint32_t)sd;
+        sd = rd_svarint(&c);
+        if (f->to.lane == pt.lane)
+            sd += pt.idx;
+        f->to.idx = sd < 0 || sd > UINT32_MAX ? UINT32_MAX : (uint32_t)sd;
+        f->name = rd_u32(&c);
+        f->cat = rd_u32(&c);
+        pf = f->from;
+        pt = f->to;
+        if (c.bad || f->from.lane >= tr->n_lanes || f->to.lane >= tr->n_lanes ||
+            f->from.idx >= tr->lanes[f->from.lane].n || f->to.idx >= tr->lanes[f->to.lane].n ||
+            f->name >= r->n_strings || f->cat >= r->n_strings) {
+            free(seen);
+            return bad(r, SEC_FLOWS, "bad flow");
+        }
+        /* tt_trace_flows_from() binary-searches: the order must hold */
+        if (i > 0) {
+            int k = cmp_ref(tr->flows[i - 1].from, f->from);
+            if (k > 0 || (k == 0 && cmp_ref(tr->flows[i - 1].to, f->to) > 0)) {
+                free(seen);
+                return bad(r, SEC_FLOWS, "flows out of order");
+            }
+        }
+        tr->n_flows = i + 1;
+    }
+    for (size_t i = 0; i < r->n_flows; i++) {
+        int64_t k = pk + rd_svarint(&c);
+        pk = k;
+        if (c.bad || k < 0 || (uint64_t)k >= r->n_flows || seen[k]) {
+            free(seen);
+            return bad(r, SEC_FLOWS, "bad flow order");
+        }
+        seen[k] = 1;
+        tr->flows_by_to[i] = (uint32_t)k;
+        if (i > 0) {
+            const tt_flow *a = &tr->flows[tr->flows_by_to[i - 1]], *b = &tr->flows[k];
+            int d = cmp_ref(a->to, b->to);
+            if (d > 0 || (d == 0 && cmp_ref(a->from, b->from) > 0)) {
+                free(seen);
+                return bad(r, SEC_FLOWS, "flows out of order");
+            }
+        }
+    }
+    free(seen);
+    if (c.p != c.end)
+        return bad(r, SEC_FLOWS, "extra data");
+    return 0;
+}
+
+/* t0/t1 as tt_trace_finalize() computes them: they must match the stored
+ * ones, or views would place events outside the trace. */
+static int check_span(reader *r)
+{
+    const tt_trace *tr = r->tr;
+    tt_ns t0 = INT64_MAX, t1 = INT64_MIN;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        if (ln->ev[0].start < t0)
+            t0 = ln->ev[0].start;
+        for (size_t i = 0; i < ln->n; i++) {
+            tt_ns end = tt_event_end(&ln->ev[i]);
+            if (!(ln->ev[i].flags & TT_EVF_UNCLOSED) && end > t1)
+                t1 = end;
+            if (ln->ev[i].start > t1)
+                t1 = ln->ev[i].start;
+        }
+    }
+    for (uint32_t i = 0; i < tr->n_counters; i++) {
+        const tt_counter *c = &tr->counters[i];
+        if (c->n && c->t[0] < t0)
+            t0 = c->t[0];
+        if (c->n && c->t[c->n - 1] > t1)
+            t1 = c->t[c->n - 1];
+    }
+    if (t0 == INT64_MAX)
+        t0 = t1 = 0;
+    /* unclosed events run to the end of the trace */
+    for (uint32_t l = 0; l < tr->n_lanes; l++)
+        for (size_t i = 0; i < tr->lanes[l].n; i++)
+            if ((tr->lanes[l].ev[i].flags & TT_EVF_UNCLOSED) &&
+                tt_event_end(&tr->lanes[l].ev[i]) > t1)
+                return bad(r, SEC_EVENTS, "an event ends after the trace");
+    if (t0 != tr->t0 || t1 != tr->t1)
+        return bad(r, SEC_META, "trace start/end do not match its events");
+    return 0;
+}
+
+int tt_snapshot_decode(const void *data, size_t n, tt_trace *tr, tt_snapshot_source *src,
+                       tt_error *err)
+{
+    reader r;
+    int rc = -1;
+    memset(&r, 0, sizeof r);
+    r.file = data;
+    r.size = n;
+    r.tr = tr;
+    r.err = err;
+    if (tr->finalized || tr->n_lanes || tt_strtab_count(tr->strings) != 1)
+        return tt_error_set(err, TT_ERR_USAGE, "a snapshot is read into a new, empty trace");
+    if (read_layout(&r) || read_meta(&r, src) || read_strings(&r) || read_attrs(&r) ||
+        read_args(&r) || read_groups_lanes(&r) || read_events(&r) || read_counters(&r) ||
+        read_flows(&r) || check_span(&r))
+        goto out;
+    tr->finalized = true;
+    rc = 0;
+out:
+    for (uint32_t i = 0; i < SEC__END; i++)
+        free(r.sec[i].buf);
+    return rc;
+}
+
+/* ------------------------------------------------------ test support */
+
+_Static_assert(SEC__END == TT_SNAPSHOT_SECTIONS, "section count");
+
+int tt_snapshot_section(const void *file, size_t n, unsigned id, unsigned char **raw,
+                        size_t *len, tt_error *err)
+{
+    reader r;
+    rd c;
+    int rc = -1;
+    memset(&r, 0, sizeof r);
+    r.file = file;
+    r.size = n;
+    r.err = err;
+    *raw = NULL;
+    *len = 0;
+    if (id == 0 || id >= SEC__END)
+        return tt_error_set(err, TT_ERR_USAGE, "no section %u", id);
+    if (read_layout(&r) || open_section(&r, id, &c))
+        goto out;
+    *len = (size_t)(c.end - c.p);
+    *raw = malloc(*len ? *len : 1);
+    if (!*raw) {
+        oom(&r);
+        goto out;
+    }
+    memcpy(*raw, c.p, *len);
+    rc = 0;
+out:
+    for (uint32_t i = 0; i < SEC__END; i++)
+        free(r.sec[i].buf);
+    return rc;
+}
+
+int tt_snapshot_assemble(const unsigned char *const raw[TT_SNAPSHOT_SECTIONS],
+                         const size_t len[TT_SNAPSHOT_SECTIONS], unsigned char **out, size_t *n,
+                         tt_error *err)
+{
+    section sec[SEC__END];
+    bbuf hdr = {0}, table = {0};
+    uint32_t k = 0;
+    uint64_t off;
+    int rc = -1;
+    memset(sec, 0, sizeof sec);
+    *out = NULL;
+    *n = 0;
+    for (uint32_t id = 1; id < SEC__END; id++) {
+        bbuf b;
+        if (!raw[id])
+            continue;
+        if (id == SEC_ARGS) {
+            sec[k].id = id;
+            sec[k].raw = sec[k].stored = len[id];
+            sec[k].data = (unsigned char *)raw[id];
+            sec[k].borrowed = true;
+            k++;
+            continue;
+        }
+        b.p = (unsigned char *)raw[id];
+        b.n = b.cap = len[id];
+        b.oom = false;
+        if (section_zstd(&sec[k], id, &b, 1, err))
+            goto out;
+        k++;
+    }
+    off = HEADER_SIZE + (uint64_t)ENTRY_SIZE * k;
+    for (uint32_t i = 0; i < k; i++) {
+        bb_u32le(&table, sec[i].id);
+        bb_u32le(&table, sec[i].flags);
+        bb_u64le(&table, off);
+        bb_u64le(&table, sec[i].stored);
+        bb_u64le(&table, sec[i].raw);
+        bb_u32le(&table, crc(sec[i].data, sec[i].stored));
+        off += sec[i].stored;
+    }
+    bb_put(&hdr, TT_SNAPSHOT_MAGIC, TT_SNAPSHOT_MAGIC_LEN);
+    bb_u32le(&hdr, TT_SNAPSHOT_VERSION);
+    bb_u32le(&hdr, k);
+    bb_u64le(&hdr, off);
+    bb_u32le(&hdr, crc(table.p, table.n));
+    bb_u32le(&hdr, crc(hdr.p, hdr.n));
+    if (hdr.oom || table.oom || !(*out = malloc((size_t)off))) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    memcpy(*out, hdr.p, hdr.n);
+    memcpy(*out + hdr.n, table.p, table.n);
+    off = hdr.n + table.n;
+    for (uint32_t i = 0; i < k; i++) {
+        memcpy(*out + off, sec[i].data, sec[i].stored);
+        off += sec[i].stored;
+    }
+    *n = (size_t)off;
+    rc = 0;
+out:
+    for (uint32_t i = 0; i < SEC__END; i++)
+        if (!sec[i].borrowed)
+            free(sec[i].data);
+    bb_free(&hdr);
+    bb_free(&table);
+    return rc;
+}
+
+int tt_snapshot_probe(const unsigned char *head, size_t n)
+{
+    return n >= TT_SNAPSHOT_MAGIC_LEN && memcmp(head, TT_SNAPSHOT_MAGIC, TT_SNAPSHOT_MAGIC_LEN) == 0
+               ? 100
+               : 0;
+}
+
+/* ------------------------------------------------------------- decoder */
+
+static int ttz_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_load_info *info,
+                      tt_error *err)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0, cap;
+    int64_t fs = tt_input_file_size(in);
+    int rc;
+    (void)info;
+    /* a plain file is read in one go; a pipe or compressed stream grows */
+    cap = fs > 0 && (uint64_t)fs < SIZE_MAX - 1 ? (size_t)fs + 1 : (size_t)1 << 20;
+    buf = malloc(cap);
+    if (!buf)
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory reading the snapshot");
+    for (;;) {
+        ssize_t got;
+        if (len == cap) {
+            unsigned char *nb;
+            if (cap > SIZE_MAX / 2) {
+                free(buf);
+                return tt_error_set(err, TT_ERR_NOMEM, "snapshot too large");
+            }
+            nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return tt_error_set(err, TT_ERR_NOMEM, "out of memory reading the snapshot");
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        got = tt_input_read(in, buf + len, cap - len, err);
+        if (got < 0) {
+            free(buf);
+            return -1;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    rc = tt_snapshot_decode(buf, len, tr, NULL, err);
+    free(buf);
+    if (rc == 0 && opts->progress)
+        opts->progress(opts->progress_ctx, tt_input_file_pos(in), fs, (int64_t)len, tr->n_events);
+    return rc;
+}
+
+const tt_decoder tt_decoder_ttz = {
+    .name = "ttz",
+    .description = "tracetty snapshot (.ttz, written by `tracetty convert`)",
+    .probe = tt_snapshot_probe,
+    .decode = ttz_decode,
+};

@@ -1,0 +1,94 @@
+/* snapshot.h - the .ttz snapshot: a loaded trace saved as versioned,
+ * checksummed, zstd-compressed columns.
+ *
+ * A snapshot holds everything the model holds after tt_trace_finalize():
+ * strings, attribute tuples, argument blocks (kept compressed), groups,
+ * lanes, events (column by column, delta-coded), counters, flows, metadata,
+ * problems and tallies. Reading one restores the finalized arrays directly
+ * and only rebuilds the interval index, so reopening is much faster than
+ * decoding the source. Nothing in a snapshot is trusted: every checksum,
+ * size, id and ordering is checked, and a bad file is an error, never a
+ * crash.
+ *
+ * File layout (all integers little-endian):
+ *   header   magic "\x89TTZ\r\n\x1a\n", u32 version, u32 section count,
+ *            u64 file size, u32 crc32 of the section table,
+ *            u32 crc32 of the preceding header bytes           (32 bytes)
+ *   table    per section: u32 id, u32 flags, u64 offset, u64 stored size,
+ *            u64 raw size, u32 crc32 of the stored bytes        (36 bytes)
+ *   sections each one zstd frame (with zstd's own content checksum), except
+ *            the argument blocks, which are stored as they are held in
+ *            memory (already compressed)
+ *
+ * Library code: never prints, never exits. Ownership: encode/write borrow
+ * the trace; read fills a trace the caller created and owns.
+ */
+#ifndef TT_SNAPSHOT_SNAPSHOT_H
+#define TT_SNAPSHOT_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode/decode.h"
+#include "model/trace.h"
+#include "util/error.h"
+
+#define TT_SNAPSHOT_MAGIC "\x89TTZ\r\n\x1a\n"
+#define TT_SNAPSHOT_MAGIC_LEN 8
+#define TT_SNAPSHOT_VERSION 1u
+
+/* Identity of the file a snapshot was made from, checked by the cache
+ * (src/snapshot/cache.h) before it trusts an entry. */
+typedef struct tt_snapshot_source {
+    bool     valid;          /* false: made by `convert`, not by the cache */
+    int64_t  size;           /* bytes on disk */
+    int64_t  mtime_ns;       /* modification time */
+    uint64_t content_hash;   /* hash of the first and last MiB */
+    uint64_t options_hash;   /* load options that change the model */
+    char     path[4096];     /* absolute path of the source */
+} tt_snapshot_source;
+
+/* Encode a finalized trace into a malloc'ed buffer (*out, *n). src may be
+ * NULL. Returns 0, or non-zero with err set. */
+int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
+                       unsigned char **out, size_t *n, tt_error *err);
+
+/* Encode and write to path atomically (temporary file in the same
+ * directory, fsync, rename; nothing is left behind on failure). */
+int tt_snapshot_write(const tt_trace *tr, const char *path, const tt_snapshot_source *src,
+                      tt_error *err);
+
+/* Decode a snapshot held in memory into tr, a new empty trace from
+ * tt_trace_new(). On success tr is finalized (read-only) and, when src is
+ * not NULL, *src receives the stored source identity. On failure tr must
+ * still be freed by the caller; err names the problem and its offset. */
+int tt_snapshot_decode(const void *data, size_t n, tt_trace *tr, tt_snapshot_source *src,
+                       tt_error *err);
+
+/* ------------------------------------------------ tests and fuzzers
+ * Sections are numbered 1 .. TT_SNAPSHOT_SECTIONS - 1. These two let a
+ * test corrupt the content of a section while keeping the file's framing
+ * and checksums valid, so the section parsers themselves are exercised. */
+#define TT_SNAPSHOT_SECTIONS 10u
+
+/* The decompressed payload of section `id` of a snapshot whose framing
+ * and checksums are valid. *raw is malloc'ed. Returns 0 or -1. */
+int tt_snapshot_section(const void *file, size_t n, unsigned id, unsigned char **raw,
+                        size_t *len, tt_error *err);
+
+/* A snapshot file from raw section payloads (raw[id], len[id] for id 1 ..
+ * TT_SNAPSHOT_SECTIONS - 1; raw[id] NULL leaves the section out),
+ * compressed and checksummed as the writer does (the arguments section is
+ * stored as given). *out is malloc'ed. Returns 0 or -1. */
+int tt_snapshot_assemble(const unsigned char *const raw[TT_SNAPSHOT_SECTIONS],
+                         const size_t len[TT_SNAPSHOT_SECTIONS], unsigned char **out, size_t *n,
+                         tt_error *err);
+
+/* Content probe: 100 for the snapshot magic, else 0. */
+int tt_snapshot_probe(const unsigned char *head, size_t n);
+
+/* The decoder table entry ("ttz"). */
+extern const tt_decoder tt_decoder_ttz;
+
+#endif

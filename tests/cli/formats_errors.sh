@@ -1,0 +1,75 @@
+#!/bin/sh
+# formats_errors.sh - malformed device profiles: one positioned line on
+# stderr and exit 2 (row/column for CSV, line/column for JSON); --lenient
+# skips malformed CSV rows and keeps the complete part of a cut-off JSON
+# file, saying so; bad --csv-map and --input-format values; compressed
+# input works like plain input.
+. "$srcdir/tests/lib.sh"
+
+# one_line FILE DESCRIPTION: exactly one line
+one_line() { is "$(wc -l <"$1" | tr -d ' ')" 1 "$2"; }
+
+cd "$TMPD" || exit 1
+printf 'Name,Type,Start Time(us),Duration(us)\na,X,1,2\nb,X,x3,2\nc,X,5,1,9\n' >rows.csv
+"$TRACETTY" summary rows.csv >out 2>err
+is "$?" 2 "malformed CSV row: exit 2"
+one_line err "one line"
+is "$(cat err)" \
+  'tracetty: rows.csv: row 3, column 3: invalid start time in "Start Time(us)": expected a number (--lenient skips malformed rows)' \
+  "the row and column of the bad cell"
+"$TRACETTY" summary --lenient rows.csv >out 2>err
+is "$?" 0 "--lenient: exit 0"
+matches out '^Events +1 in the timeline' "the good row is kept"
+matches out 'skipped event +2 +e\.g\. row 3, column 3: invalid start time' "the bad rows are counted"
+
+printf 'Name,Start Time(us),Duration(us)\na,"1\n' >quote.csv
+"$TRACETTY" summary quote.csv >out 2>err
+is "$?" 2 "unterminated quote: exit 2"
+is "$(cat err)" 'tracetty: quote.csv: row 2, column 2: the file ends inside a quoted field' \
+  "positioned at the open field"
+
+printf 'when,len,what\n1,2,x\n' >plain.csv
+"$TRACETTY" summary plain.csv >out 2>err
+is "$?" 2 "unknown CSV columns: exit 2"
+matches err 'columns tracetty does not know \(when,len,what\).*--csv-map start=COL' "asks for a column map"
+"$TRACETTY" summary --csv-map start=when,dur=len,name=what,unit=us plain.csv >out 2>err
+is "$?" 0 "with a column map it loads"
+matches out '^Format +csv ' "as generic CSV"
+"$TRACETTY" summary --csv-map start=when,len=len plain.csv >out 2>err
+is "$?" 2 "bad --csv-map key: exit 2"
+matches err 'unknown key "len"' "names the key"
+"$TRACETTY" summary --csv-map start=when,dur=nope,unit=us plain.csv >out 2>err
+is "$?" 2 "--csv-map column not in the header: exit 2"
+is "$(cat err)" 'tracetty: plain.csv: row 1: --csv-map: dur=nope names no column of the header' \
+  "names the column"
+"$TRACETTY" summary --input-format nosuch plain.csv >out 2>err
+is "$?" 2 "unknown --input-format: exit 2"
+matches err "unknown format 'nosuch'" "says so"
+
+printf '{"summary": [{"total_time": 1e-6}],\n "instruction": [\n  {"timestamp": 10, "duration": 5, "label": "Vector", "opcode": "ADD"},\n  {"timestamp": 20, "dur' >cut.json
+"$TRACETTY" summary cut.json >out 2>err
+is "$?" 2 "cut-off neuron JSON: exit 2"
+one_line err "one line"
+matches err '^tracetty: cut\.json: line 4, column 3: the file ends inside an array element: the trace is cut off' \
+  "line and column of the incomplete entry"
+"$TRACETTY" summary --lenient cut.json >out 2>err
+is "$?" 0 "--lenient: exit 0"
+matches out '^Events +1 in the timeline' "the complete entry is kept"
+matches err 'warning: cut\.json: incomplete trace: dropped [0-9]+ bytes' "and the dropped tail is reported"
+gzip -c cut.json >cut.json.gz
+"$TRACETTY" summary cut.json.gz >out 2>err
+is "$?" 2 "gzip'd cut-off neuron JSON: exit 2 as well"
+
+printf '[{"host_name": "h", "avg_iter_time_ms": 1,\n  "timeline": {"device_0": [}}]\n' >prof.json
+"$TRACETTY" summary prof.json >out 2>err
+is "$?" 2 "broken HugeCTR JSON: exit 2"
+matches err '^tracetty: prof\.json: line 2, column [0-9]+: invalid JSON$' "positioned"
+
+# compressed inputs decode like plain ones
+for f in neuron.json kernel_details.csv cuda_gpu_trace.csv hugectr_prof.json; do
+    "$TRACETTY" summary --format json "$srcdir/samples/$f" | grep -v -e '"file"' -e '"compression"' >plain.out
+    gzip -c "$srcdir/samples/$f" >"$f.gz"
+    "$TRACETTY" summary --format json "$f.gz" | grep -v -e '"file"' -e '"compression"' >gz.out
+    same_file gz.out plain.out "$f.gz summarises as $f"
+done
+tap_done

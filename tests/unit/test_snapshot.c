@@ -1,0 +1,565 @@
+/* test_snapshot.c - the .ttz snapshot: exact round trips of random traces
+ * built with the model builder (every field compared with the original),
+ * argument records found again through renumbered handles, rejection of
+ * every flipped byte and every truncation, semantic corruption behind valid
+ * checksums never crashing, and the argument-store additions (block
+ * export/import, ordered repack) it relies on.
+ */
+#include "config.h"
+
+#include "../tap.h"
+
+#include "decode/decode.h"
+#include "snapshot/snapshot.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* -------------------------------------------------------------- random */
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int64_t rnd_in(int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1));
+}
+
+/* A trace exercising every part of the model. */
+static tt_trace *random_trace(uint64_t seed, int events)
+{
+    static const char *const names[] = {"aten::linear", "MATMUL", "", "x\xe2\x80\xa2y",
+                                        "ncclKernel_AllReduce", "Memcpy HtoD (Pageable -> Device)",
+                                        "a\tb", "\x1b[31mred", "p99"};
+    tt_trace *tr = tt_trace_new();
+    tt_error err;
+    uint32_t lanes[24];
+    int n_lanes = 0;
+    size_t n_ev = 0;
+    tt_evref refs[64];
+    size_t n_refs = 0;
+    rng_state = seed;
+    if (!tr)
+        return NULL;
+    for (int g = 0; g < 4; g++) {
+        char buf[32];
+        uint32_t gid;
+        snprintf(buf, sizeof buf, "%d", 100 + g);
+        gid = tt_trace_group(tr, tt_trace_intern_cstr(tr, buf));
+        if (g % 2)
+            tr->groups[gid].name = tt_trace_intern_cstr(tr, g == 1 ? "python" : "GPU 3");
+        if (g == 3) {
+            tr->groups[gid].sort_index = -5;
+            tr->groups[gid].has_sort = true;
+            tr->groups[gid].labels = tt_trace_intern_cstr(tr, "rank 2");
+        }
+        for (int l = 0; l < 1 + g; l++) {
+            uint32_t lid;
+            snprintf(buf, sizeof buf, "%d", l * 7);
+            lid = tt_trace_lane(tr, gid, tt_trace_intern_cstr(tr, buf),
+                                l == 2 ? TT_LANE_ASYNC : TT_LANE_THREAD);
+            if (l == 1)
+                tr->lanes[lid].name = tt_trace_intern_cstr(tr, "stream 7");
+            if (l == 0 && g == 2) {
+                tr->lanes[lid].sort_index = 3;
+                tr->lanes[lid].has_sort = true;
+            }
+            lanes[n_lanes++] = lid;
+        }
+    }
+    for (int i = 0; i < events; i++) {
+        uint32_t lane = lanes[rnd() % (uint64_t)n_lanes];
+        int64_t idx = tt_trace_push_event(tr, lane);
+        tt_event *e = &tr->lanes[lane].ev[idx];
+        e->start = 1700000000000000000LL + rnd_in(0, 5000000) * (rnd() % 3 ? 1 : 100);
+        e->dur = rnd() % 5 == 0 ? 0 : rnd_in(1, 200000);
+        e->name = tt_trace_intern_cstr(tr, names[rnd() % 9]);
+        e->cat = rnd() % 4 ? tt_trace_intern_cstr(tr, rnd() % 2 ? "kernel" : "cpu_op") : 0;
+        e->kind = (uint8_t)(rnd() % 6 == 0 ? TT_EV_INSTANT : rnd() % 7 == 0 ? TT_EV_ASYNC
+                                                                             : TT_EV_SLICE);
+        if (e->kind == TT_EV_INSTANT)
+            e->dur = 0;
+        if (rnd() % 3 == 0) {
+            tt_attr_tuple t = {tt_trace_intern_cstr(tr, rnd() % 2 ? "MATMUL" : "ADD"),
+                               rnd() % 2 ? tt_trace_intern_cstr(tr, "%dot.3") : 0,
+                               tt_trace_intern_cstr(tr, rnd() % 2 ? "w1" : "w2")};
+            e->attrs = tt_attrs_intern(tr->attrs, t);
+        }
+        e->corr = rnd() % 3 ? (uint32_t)rnd_in(1, 4000000000LL) : 0;
+        e->bytes = rnd() % 4 == 0 ? rnd_in(0, 1LL << 40) : -1;
+        if (rnd() % 2) {
+            char a[96], x[64];
+            int an = snprintf(a, sizeof a, "{\"External id\": %d, \"grid\": [%d, 1, 1]}", i,
+                              (int)(rnd() % 500));
+            int xn = rnd() % 3 ? 0 : snprintf(x, sizeof x, "{\"tid\": \"t%d\"}", i % 7);
+            tt_event *f;
+            uint32_t h = tt_args_add(tr->args, a, (size_t)an, x, (size_t)xn);
+            f = &tr->lanes[lane].ev[idx];
+            f->args = h;
+        }
+        /* a few begins never closed */
+        if (rnd() % 97 == 0) {
+            tt_lane *ln = &tr->lanes[lane];
+            uint32_t *no = realloc(ln->open, (ln->n_open + 1) * sizeof *no);
+            if (no) {
+                ln->open = no;
+                ln->open[ln->n_open++] = (uint32_t)idx;
+            }
+        }
+        if (n_refs < 64 && rnd() % 20 == 0) {
+            refs[n_refs].lane = lane;
+            refs[n_refs].idx = (uint32_t)idx;
+            n_refs++;
+        }
+        n_ev++;
+    }
+    /* flows between recorded events, bound exactly */
+    for (size_t i = 0; i + 1 < n_refs; i += 2) {
+        for (int end = 0; end < 2; end++) {
+            const tt_event *e = &tr->lanes[refs[i + end].lane].ev[refs[i + end].idx];
+            tt_flow_point p;
+            memset(&p, 0, sizeof p);
+            p.key = 1000 + i;
+            p.ts = e->start;
+            p.dur = e->dur;
+            p.lane = refs[i + end].lane;
+            p.name = e->name;
+            p.cat = tt_trace_intern_cstr(tr, "ac2g");
+            p.phase = (uint8_t)(end ? TT_FLOW_END : TT_FLOW_START);
+            p.bind = TT_BIND_EXACT;
+            tt_trace_flow_point(tr, &p);
+        }
+    }
+    for (int c = 0; c < 3; c++) {
+        uint32_t k = tt_trace_counter(tr, tr->lanes[lanes[c]].group,
+                                      tt_trace_intern_cstr(tr, c ? "GPU Memory" : "util"),
+                                      tt_trace_intern_cstr(tr, c == 2 ? "reserved" : "value"));
+        for (int s = 0; s < 50 * c; s++)
+            tt_trace_counter_push(tr, k, 1700000000000000000LL + rnd_in(0, 6000000),
+                                  (double)rnd_in(-1000, 1000) / 7.0);
+        tr->counters[k].unit = tt_trace_intern_cstr(tr, c ? "B" : "%");
+        tr->counters[k].derived = c == 1;
+    }
+    tt_trace_problem(tr, TT_PROB_BAD_EVENT, "row %d: bad", 3);
+    tt_trace_problem(tr, TT_PROB_BAD_EVENT, "row %d: bad", 4);
+    tt_trace_problem(tr, TT_PROB_DROPPED_TAIL, "cut at %d", 77);
+    tt_trace_tally_phase(tr, "X", 1, n_ev);
+    tt_trace_tally_phase(tr, "instruction", 11, 3);
+    cJSON_AddStringToObject(tr->meta, "schemaVersion", "1");
+    cJSON_AddNumberToObject(tr->meta, "total_time", 0.123456789012345);
+    cJSON_AddItemToObject(tr->meta, "deviceProperties", cJSON_Parse("[{\"id\":0,\"name\":\"A100\"}]"));
+    snprintf(tr->note, sizeof tr->note, "note %llu", (unsigned long long)seed);
+    tr->rank = (int64_t)(seed % 3) - 1;
+    tr->format = "chrome-json";
+    tr->compression = "gzip";
+    tr->source = strdup("/data/trace.json.gz");
+    tr->source_bytes = 123456789;
+    tt_error_clear(&err);
+    if (tt_trace_finalize(tr, &err)) {
+        tt_trace_free(tr);
+        return NULL;
+    }
+    return tr;
+}
+
+/* ------------------------------------------------------------- compare */
+
+/* Readers live across calls: each read of a cold block decompresses it. */
+static bool same_args(tt_args_reader *ra, uint32_t ha, tt_args_reader *rb, uint32_t hb)
+{
+    const char *a1, *a2, *b1, *b2;
+    size_t an1, an2, bn1, bn2;
+    if (!ha || !hb)
+        return ha == hb;
+    return tt_args_read(ra, ha, &a1, &an1, &a2, &an2) == 0 &&
+           tt_args_read(rb, hb, &b1, &bn1, &b2, &bn2) == 0 && an1 == bn1 && an2 == bn2 &&
+           memcmp(a1, b1, an1) == 0 && memcmp(a2, b2, an2) == 0;
+}
+
+/* Number of differences between two traces (0 = identical model). */
+static int diff_traces(const tt_trace *a, const tt_trace *b)
+{
+    int d = 0;
+    tt_args_reader ra, rb;
+    tt_args_reader_init(&ra, a->args);
+    tt_args_reader_init(&rb, b->args);
+#define DIFF(cond, ...)                                                  \
+    do {                                                                 \
+        if (cond) {                                                      \
+            if (d++ < 5) {                                               \
+                printf("#   ");                                          \
+                printf(__VA_ARGS__);                                     \
+                printf("\n");                                            \
+            }                                                            \
+        }                                                                \
+    } while (0)
+    DIFF(tt_strtab_count(a->strings) != tt_strtab_count(b->strings), "string count");
+    for (uint32_t i = 0; i < tt_strtab_count(a->strings) && i < tt_strtab_count(b->strings); i++)
+        DIFF(tt_strtab_len(a->strings, i) != tt_strtab_len(b->strings, i) ||
+                 memcmp(tt_str(a, i), tt_str(b, i), tt_strtab_len(a->strings, i)) != 0,
+             "string %u", i);
+    DIFF(a->attrs->count != b->attrs->count, "attr count");
+    for (uint32_t i = 0; i < a->attrs->count && i < b->attrs->count; i++)
+        DIFF(memcmp(&a->attrs->tuple[i], &b->attrs->tuple[i], sizeof(tt_attr_tuple)) != 0,
+             "attr %u", i);
+    DIFF(a->n_groups != b->n_groups, "group count");
+    for (uint32_t i = 0; i < a->n_groups && i < b->n_groups; i++) {
+        const tt_group *x = &a->groups[i], *y = &b->groups[i];
+        DIFF(x->key != y->key || x->name != y->name || x->labels != y->labels ||
+                 x->sort_index != y->sort_index || x->has_sort != y->has_sort ||
+                 x->first_lane != y->first_lane || x->n_lanes != y->n_lanes,
+             "group %u", i);
+    }
+    DIFF(a->n_lanes != b->n_lanes, "lane count");
+    for (uint32_t l = 0; l < a->n_lanes && l < b->n_lanes; l++) {
+        const tt_lane *x = &a->lanes[l], *y = &b->lanes[l];
+        DIFF(x->group != y->group || x->key != y->key || x->name != y->name ||
+                 x->sort_index != y->sort_index || x->has_sort != y->has_sort ||
+                 x->kind != y->kind || x->max_depth != y->max_depth || x->n != y->n,
+             "lane %u header", l);
+        for (size_t i = 0; i < x->n && i < y->n; i++) {
+            tt_event ex = x->ev[i], ey = y->ev[i];
+            DIFF(!same_args(&ra, ex.args, &rb, ey.args), "lane %u event %zu args", l, i);
+            ex.args = ey.args = 0;
+            DIFF(memcmp(&ex, &ey, sizeof ex) != 0, "lane %u event %zu", l, i);
+        }
+    }
+    DIFF(a->n_counters != b->n_counters, "counter count");
+    for (uint32_t i = 0; i < a->n_counters && i < b->n_counters; i++) {
+        const tt_counter *x = &a->counters[i], *y = &b->counters[i];
+        DIFF(x->group != y->group || x->name != y->name || x->key != y->key ||
+                 x->unit != y->unit || x->derived != y->derived || x->n != y->n ||
+                 x->vmin != y->vmin || x->vmax != y->vmax,
+             "counter %u", i);
+        for (size_t s = 0; s < x->n && s < y->n; s++)
+            DIFF(x->t[s] != y->t[s] || memcmp(&x->v[s], &y->v[s], sizeof(double)) != 0,
+                 "counter %u sample %zu", i, s);
+    }
+    DIFF(a->n_flows != b->n_flows, "flow count");
+    for (size_t i = 0; i < a->n_flows && i < b->n_flows; i++)
+        DIFF(memcmp(&a->flows[i], &b->flows[i], sizeof(tt_flow)) != 0 ||
+                 a->flows_by_to[i] != b->flows_by_to[i],
+             "flow %zu", i);
+    DIFF(!cJSON_Compare(a->meta, b->meta, 1), "metadata");
+    DIFF(strcmp(a->format, b->format) != 0 || strcmp(a->compression, b->compression) != 0,
+         "format/compression");
+    DIFF(strcmp(a->source, b->source) != 0 || a->source_bytes != b->source_bytes, "source");
+    DIFF(a->rank != b->rank || a->t0 != b->t0 || a->t1 != b->t1 || a->n_events != b->n_events,
+         "rank/span/events");
+    DIFF(strcmp(a->note, b->note) != 0, "note");
+    DIFF(memcmp(a->problems, b->problems, sizeof a->problems) != 0, "problems");
+    DIFF(a->n_phases != b->n_phases, "phase count");
+    for (uint32_t i = 0; i < a->n_phases && i < b->n_phases; i++)
+        DIFF(a->phases[i].name != b->phases[i].name || a->phases[i].count != b->phases[i].count,
+             "phase %u", i);
+    DIFF(!b->finalized, "not finalized");
+#undef DIFF
+    tt_args_reader_fini(&ra);
+    tt_args_reader_fini(&rb);
+    return d;
+}
+
+static tt_trace *decode(const unsigned char *buf, size_t n, tt_snapshot_source *src, tt_error *err)
+{
+    tt_trace *tr = tt_trace_new();
+    if (!tr)
+        return NULL;
+    tt_error_clear(err);
+    if (tt_snapshot_decode(buf, n, tr, src, err)) {
+        tt_trace_free(tr);
+        return NULL;
+    }
+    return tr;
+}
+
+/* --------------------------------------------------------------- tests */
+
+static void test_round_trips(void)
+{
+    static const int sizes[] = {0, 1, 7, 300, 5000, 40000};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        /* three seeds each, one for the big trace (its arguments are read
+         * in lane order, which hops between source blocks) */
+        for (uint64_t seed = 1; seed <= (sizes[k] > 10000 ? 1u : 3u); seed++) {
+            tt_trace *a = random_trace(seed * 77 + k, sizes[k]), *b;
+            unsigned char *buf;
+            size_t n;
+            tt_error err;
+            tt_snapshot_source src, got;
+            memset(&src, 0, sizeof src);
+            src.valid = true;
+            src.size = 1234567;
+            src.mtime_ns = -42;
+            src.content_hash = 0xfeedfacecafebeefULL;
+            src.options_hash = 17;
+            snprintf(src.path, sizeof src.path, "/tmp/x y/trace.json");
+            tt_error_clear(&err);
+            if (!ok(a && tt_snapshot_encode(a, &src, &buf, &n, &err) == 0,
+                    "encode %d events, seed %llu", sizes[k], (unsigned long long)seed)) {
+                tt_trace_free(a);
+                continue;
+            }
+            b = decode(buf, n, &got, &err);
+            ok(b != NULL, "decode %d events, seed %llu (%s)", sizes[k], (unsigned long long)seed,
+               b ? "ok" : err.what);
+            if (b) {
+                is_i64(diff_traces(a, b), 0, "%d events: model identical after the round trip",
+                       sizes[k]);
+                ok(got.valid && got.size == src.size && got.mtime_ns == src.mtime_ns &&
+                       got.content_hash == src.content_hash && got.options_hash == src.options_hash &&
+                       strcmp(got.path, src.path) == 0,
+                   "%d events: source identity kept", sizes[k]);
+            }
+            /* a second generation is byte-identical: the encoding is canonical */
+            if (b) {
+                unsigned char *buf2;
+                size_t n2;
+                ok(tt_snapshot_encode(b, &src, &buf2, &n2, &err) == 0 && n2 == n &&
+                       memcmp(buf, buf2, n) == 0,
+                   "%d events: re-encoding the decoded trace gives the same bytes", sizes[k]);
+                free(buf2);
+            }
+            free(buf);
+            tt_trace_free(a);
+            tt_trace_free(b);
+        }
+    }
+}
+
+static void test_corruption(void)
+{
+    tt_trace *a = random_trace(99, 200), *b;
+    unsigned char *buf;
+    size_t n, flips = 0, caught = 0, truncs = 0, tcaught = 0;
+    tt_error err;
+    if (!ok(a && tt_snapshot_encode(a, NULL, &buf, &n, &err) == 0, "encode for corruption tests"))
+        return;
+    /* every bit flip is caught by a checksum */
+    for (size_t i = 0; i < n; i++) {
+        for (int bit = 0; bit < 8; bit += (i < 64 ? 1 : 3)) {
+            buf[i] ^= (unsigned char)(1u << bit);
+            b = decode(buf, n, NULL, &err);
+            flips++;
+            if (!b && err.code != TT_OK && err.what[0])
+                caught++;
+            tt_trace_free(b);
+            buf[i] ^= (unsigned char)(1u << bit);
+        }
+    }
+    is_i64((int64_t)caught, (int64_t)flips, "all %zu bit flips rejected with a message", flips);
+    for (size_t len = 0; len < n; len += (len < 200 ? 1 : 97)) {
+        b = decode(buf, len, NULL, &err);
+        truncs++;
+        if (!b && err.code != TT_OK)
+            tcaught++;
+        tt_trace_free(b);
+    }
+    is_i64((int64_t)tcaught, (int64_t)truncs, "all %zu truncations rejected", truncs);
+    {
+        unsigned char *longer = malloc(n + 1);
+        memcpy(longer, buf, n);
+        longer[n] = 0;
+        b = decode(longer, n + 1, NULL, &err);
+        ok(!b && strstr(err.what, "cut off or has trailing data"), "trailing data rejected: %s",
+           err.what);
+        tt_trace_free(b);
+        free(longer);
+    }
+    /* another version: a clear message, not "corrupt" */
+    {
+        unsigned char *v2 = malloc(n);
+        memcpy(v2, buf, n);
+        v2[8] = 2;
+        b = decode(v2, n, NULL, &err);
+        ok(!b && err.code == TT_ERR_FORMAT, "a changed version byte fails the header checksum");
+        tt_trace_free(b);
+        free(v2);
+    }
+    free(buf);
+    tt_trace_free(a);
+}
+
+/* Content corrupted behind valid checksums: the parsers must reject it or
+ * produce a trace that holds together, never crash or read out of bounds
+ * (run under ASan in CI). */
+static void test_semantic_corruption(void)
+{
+    tt_trace *a = random_trace(5, 400);
+    unsigned char *buf, *sec[TT_SNAPSHOT_SECTIONS];
+    size_t n, len[TT_SNAPSHOT_SECTIONS];
+    tt_error err;
+    int rejected = 0, accepted = 0, bad_accept = 0;
+    memset(sec, 0, sizeof sec);
+    if (!ok(a && tt_snapshot_encode(a, NULL, &buf, &n, &err) == 0, "encode for semantic tests"))
+        return;
+    for (unsigned id = 1; id < TT_SNAPSHOT_SECTIONS; id++)
+        ok(tt_snapshot_section(buf, n, id, &sec[id], &len[id], &err) == 0, "section %u readable",
+           id);
+    {
+        /* unchanged sections reassemble to a trace equal to the original */
+        unsigned char *f;
+        size_t fn;
+        tt_trace *b;
+        ok(tt_snapshot_assemble((const unsigned char *const *)sec, len, &f, &fn, &err) == 0,
+           "reassemble");
+        b = decode(f, fn, NULL, &err);
+        ok(b && diff_traces(a, b) == 0, "reassembled sections decode to the same trace");
+        tt_trace_free(b);
+        free(f);
+    }
+    rng_state = 4242;
+    for (int round = 0; round < 3000; round++) {
+        unsigned id = 1 + (unsigned)(rnd() % (TT_SNAPSHOT_SECTIONS - 1));
+        size_t pos;
+        unsigned char old, *f;
+        size_t fn;
+        tt_trace *b;
+        if (len[id] == 0)
+            continue;
+        pos = (size_t)(rnd() % len[id]);
+        old = sec[id][pos];
+        sec[id][pos] = (unsigned char)(rnd() % 4 == 0 ? rnd() : old ^ (1u << (rnd() % 8)));
+        if (tt_snapshot_assemble((const unsigned char *const *)sec, len, &f, &fn, &err) == 0) {
+            b = decode(f, fn, NULL, &err);
+            if (!b) {
+                rejected++;
+            } else {
+                /* what was accepted must be consistent */
+                bool okay = b->finalized && b->t0 <= b->t1;
+                for (uint32_t l = 0; l < b->n_lanes && okay; l++) {
+                    okay = b->lanes[l].group < b->n_groups && b->lanes[l].n > 0;
+                    for (size_t i = 1; i < b->lanes[l].n && okay; i++)
+                        okay = b->lanes[l].ev[i - 1].start <= b->lanes[l].ev[i].start;
+                }
+                accepted++;
+                if (!okay)
+                    bad_accept++;
+                tt_trace_free(b);
+            }
+            free(f);
+        }
+        sec[id][pos] = old;
+    }
+    ok(rejected > 0, "corrupt content rejected (%d of %d)", rejected, rejected + accepted);
+    is_i64(bad_accept, 0, "every accepted corrupt snapshot is still consistent (%d accepted)",
+           accepted);
+    for (unsigned id = 1; id < TT_SNAPSHOT_SECTIONS; id++)
+        free(sec[id]);
+    free(buf);
+    tt_trace_free(a);
+}
+
+static void test_args_store(void)
+{
+    tt_args *a = tt_args_new(), *b, *c;
+    tt_args_reader r;
+    uint32_t order[2000];
+    bool all = true;
+    char text[200];
+    for (int i = 0; i < 2000; i++) {
+        int n = snprintf(text, sizeof text, "{\"i\": %d, \"pad\": \"%0*d\"}", i, i % 150, 0);
+        tt_args_add(a, text, (size_t)n, i % 5 ? NULL : "x", i % 5 ? 0 : 1);
+    }
+    tt_args_seal(a);
+    /* reversed order, in small blocks: every record where it should be */
+    for (int i = 0; i < 2000; i++)
+        order[i] = (uint32_t)(2000 - i);
+    b = tt_args_repack(a, order, 2000, 4096, 3);
+    ok(b && tt_args_count(b) == 2000 && tt_args_block_count(b) > 10, "ordered repack: %u blocks",
+       b ? tt_args_block_count(b) : 0);
+    tt_args_reader_init(&r, b);
+    for (int i = 0; i < 2000 && b; i++) {
+        const char *t1, *t2;
+        size_t n1, n2;
+        int n = snprintf(text, sizeof text, "{\"i\": %d, \"pad\": \"%0*d\"}", 1999 - i,
+                         (1999 - i) % 150, 0);
+        if (tt_args_read(&r, (uint32_t)(i + 1), &t1, &n1, &t2, &n2) || n1 != (size_t)n ||
+            memcmp(t1, text, n1) != 0 || n2 != ((1999 - i) % 5 ? 0u : 1u))
+            all = false;
+    }
+    tt_args_reader_fini(&r);
+    ok(all, "ordered repack: record i holds source record order[i]");
+    /* blocks out, blocks in: the same records */
+    c = tt_args_new();
+    for (uint32_t i = 0; b && i < tt_args_block_count(b); i++) {
+        tt_args_block_info bi;
+        tt_args_block_get(b, i, &bi);
+        if (tt_args_block_add(c, bi.count, bi.raw_size, bi.data, bi.stored))
+            all = false;
+    }
+    ok(all && tt_args_count(c) == 2000, "blocks imported");
+    {
+        tt_args_reader r1, r2;
+        bool same = true;
+        tt_args_reader_init(&r1, b);
+        tt_args_reader_init(&r2, c);
+        /* random access order too */
+        rng_state = 9;
+        for (int k = 0; k < 5000; k++) {
+            uint32_t h = 1 + (uint32_t)(rnd() % 2000);
+            const char *x1, *x2, *y1, *y2;
+            size_t xn1, xn2, yn1, yn2;
+            if (tt_args_read(&r1, h, &x1, &xn1, &x2, &xn2) ||
+                tt_args_read(&r2, h, &y1, &yn1, &y2, &yn2) || xn1 != yn1 ||
+                memcmp(x1, y1, xn1) != 0 || xn2 != yn2)
+                same = false;
+        }
+        tt_args_reader_fini(&r1);
+        tt_args_reader_fini(&r2);
+        ok(same, "imported blocks read back the same, in random order");
+    }
+    ok(tt_args_block_add(c, 0, 10, "x", 1) != 0, "an empty block is refused");
+    ok(tt_args_block_add(c, 3, 4, "abcd", 4) != 0, "a block too small for its records is refused");
+    ok(tt_args_block_add(c, 1, 4, "abcdefgh", 8) != 0, "a block bigger than its raw size is refused");
+    ok(tt_args_block_add(c, 1, 100, "abcdefgh", 8) != 0,
+       "a compressed block that is no zstd frame of its raw size is refused");
+    {
+        uint32_t bad[2] = {1, 1};
+        ok(tt_args_repack(a, bad, 2, 4096, 1) == NULL, "a repeated handle in the order is refused");
+        bad[0] = 5000;
+        ok(tt_args_repack(a, bad, 1, 4096, 1) == NULL, "an unknown handle in the order is refused");
+    }
+    tt_args_free(a);
+    tt_args_free(b);
+    tt_args_free(c);
+}
+
+static void test_probe_and_decoder(void)
+{
+    tt_trace *a = random_trace(3, 1000), *b = NULL;
+    unsigned char *buf;
+    size_t n;
+    tt_error err;
+    tt_input *in;
+    ok(tt_snapshot_encode(a, NULL, &buf, &n, &err) == 0, "encode");
+    is_i64(tt_snapshot_probe(buf, n), 100, "probe recognises the magic");
+    is_i64(tt_snapshot_probe((const unsigned char *)"{\"traceEvents\":[]}", 18), 0,
+           "probe ignores JSON");
+    ok(tt_input_open_mem(buf, n, &in, &err) == 0 && tt_load_input(in, NULL, &b, NULL, &err) == 0,
+       "tt_load_input detects and opens a snapshot");
+    ok(b && strcmp(b->format, "chrome-json") == 0 && b->source_bytes == a->source_bytes,
+       "the snapshot keeps the source's format and size");
+    ok(b && diff_traces(a, b) == 1, "only the path differs when opened through tt_load_input");
+    tt_input_close(in);
+    tt_trace_free(b);
+    free(buf);
+    tt_trace_free(a);
+}
+
+int main(void)
+{
+    test_args_store();
+    test_round_trips();
+    test_probe_and_decoder();
+    test_corruption();
+    test_semantic_corruption();
+    return tap_done();
+}
