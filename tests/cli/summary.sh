@@ -1,0 +1,64 @@
+#!/bin/sh
+# summary.sh - golden outputs of `tracetty summary` (text and JSON) for the
+# handwritten fixtures in tests/data/: nesting (B/E, X, instants of every
+# scope), metadata names and sort indexes, counters, flows, async slices,
+# top-level metadata and every kind of data problem.
+#
+# The expected files live in tests/golden/summary/; every number in them
+# was checked by hand against the fixture (see the comments in
+# tests/data/README). To regenerate after an intended change, run
+#   TT_REGEN_GOLDEN=1 make check TESTS=tests/cli/summary.sh
+# and review the diff before committing.
+. "$srcdir/tests/lib.sh"
+
+data="$srcdir/tests/data"
+golden="$srcdir/tests/golden/summary"
+
+# Run from the data directory so the "File" line holds a relative name.
+cd "$data" || exit 1
+
+check() {   # check NAME FORMAT(txt|json)
+    name=$1 fmt=$2
+    if [ "$fmt" = json ]; then
+        "$TRACETTY" summary --format json "$name.json" >"$TMPD/out" 2>"$TMPD/err"
+    else
+        "$TRACETTY" summary "$name.json" >"$TMPD/out" 2>"$TMPD/err"
+    fi
+    ok $? "summary $fmt of $name.json exits 0"
+    if [ "${TT_REGEN_GOLDEN:-}" = 1 ]; then
+        cp "$TMPD/out" "$golden/$name.$fmt"
+    fi
+    same_file "$TMPD/out" "$golden/$name.$fmt" "summary $fmt of $name.json matches the golden file"
+    is "$(cat "$TMPD/err")" "" "summary $fmt of $name.json: nothing on stderr"
+}
+
+for f in nested counters_flows problems; do
+    check "$f" txt
+    check "$f" json
+done
+check unsafe_names txt
+
+# Without a command and with stdout not a terminal, tracetty summarizes.
+"$TRACETTY" nested.json >"$TMPD/out" 2>"$TMPD/err"
+ok $? "tracetty FILE (not a terminal) exits 0"
+same_file "$TMPD/out" "$golden/nested.txt" "tracetty FILE prints the summary"
+
+# Several files: text summaries separated by a blank line, JSON as an array.
+"$TRACETTY" summary nested.json problems.json >"$TMPD/out" 2>"$TMPD/err"
+ok $? "summary of two files exits 0"
+{ cat "$golden/nested.txt"; echo; cat "$golden/problems.txt"; } >"$TMPD/want"
+same_file "$TMPD/out" "$TMPD/want" "two text summaries, separated by a blank line"
+"$TRACETTY" summary --format json nested.json problems.json >"$TMPD/out" 2>"$TMPD/err"
+ok $? "JSON summary of two files exits 0"
+# The array must hold exactly the two single-file summaries, in order.
+if command -v jq >/dev/null 2>&1; then
+    jq '.[0]' "$TMPD/out" >"$TMPD/first" && jq . "$golden/nested.json" >"$TMPD/want1"
+    same_file "$TMPD/first" "$TMPD/want1" "JSON array: first entry is nested.json's summary (jq)"
+    jq '.[1]' "$TMPD/out" >"$TMPD/second" && jq . "$golden/problems.json" >"$TMPD/want2"
+    same_file "$TMPD/second" "$TMPD/want2" "JSON array: second entry is problems.json's summary (jq)"
+    is "$(jq length "$TMPD/out")" 2 "JSON array: two entries (jq)"
+else
+    matches "$TMPD/out" '^\[\{' "JSON summary of two files is an array (jq absent: shape only)"
+fi
+
+tap_done

@@ -1,0 +1,136 @@
+/* fuzz_formats.h - what the device profile fuzz targets share: load the
+ * input from memory through the whole pipeline with a decoder forced (so
+ * any bytes reach it), strictly and with --lenient, and once through
+ * format detection; check the model's invariants and abort on a
+ * violation, so the fuzzer reports it like a crash. Included by one
+ * fuzz_*.c each (static functions, no separate object).
+ */
+#ifndef TT_TESTS_FUZZ_FORMATS_H
+#define TT_TESTS_FUZZ_FORMATS_H
+
+#include "decode/decode.h"
+#include "index/index.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FCHECK(cond)                                                                   \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            fprintf(stderr, "fuzz: invariant failed: %s (%s:%d)\n", #cond, __FILE__,   \
+                    __LINE__);                                                         \
+            abort();                                                                   \
+        }                                                                              \
+    } while (0)
+
+static void fuzz_check_trace(const tt_trace *tr)
+{
+    uint64_t total = 0;
+    uint32_t nstr = tt_strtab_count(tr->strings);
+    tt_args_reader rd;
+    FCHECK(tr->finalized);
+    FCHECK(tr->t0 <= tr->t1);
+    tt_args_reader_init(&rd, tr->args);
+    for (uint32_t g = 0; g < tr->n_groups; g++) {
+        const tt_group *gr = &tr->groups[g];
+        FCHECK(gr->first_lane + gr->n_lanes <= tr->n_lanes);
+        for (uint32_t k = 0; k < gr->n_lanes; k++)
+            FCHECK(tr->lanes[gr->first_lane + k].group == g);
+    }
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        char label[300];
+        FCHECK(ln->group < tr->n_groups);
+        FCHECK(ln->n > 0);
+        tt_lane_fullname(tr, l, label, sizeof label);
+        for (size_t i = 0; i < ln->n; i++) {
+            const tt_event *e = &ln->ev[i];
+            FCHECK(e->dur >= 0);
+            FCHECK(e->name < nstr && e->cat < nstr);
+            FCHECK(e->depth <= ln->max_depth);
+            FCHECK(e->start >= tr->t0 && tt_event_end(e) <= tr->t1);
+            if (i > 0) {
+                const tt_event *p = &ln->ev[i - 1];
+                FCHECK(p->start < e->start || (p->start == e->start && p->dur >= e->dur));
+            }
+            (void)tt_event_opcode(tr, e);
+            if (e->args) {
+                const char *a, *x;
+                size_t an, xn;
+                /* a snapshot's blocks are not trusted: reading may fail, never crash */
+                (void)tt_args_read(&rd, e->args, &a, &an, &x, &xn);
+            }
+        }
+        FCHECK(tt_index_busy(ln->ev, ln->n, tr->t0, tr->t1) <= tr->t1 - tr->t0);
+        total += ln->n;
+    }
+    FCHECK(total == tr->n_events);
+    for (size_t f = 0; f < tr->n_flows; f++) {
+        const tt_flow *fl = &tr->flows[f];
+        FCHECK(fl->from.lane < tr->n_lanes && fl->from.idx < tr->lanes[fl->from.lane].n);
+        FCHECK(fl->to.lane < tr->n_lanes && fl->to.idx < tr->lanes[fl->to.lane].n);
+        FCHECK(tr->flows_by_to[f] < tr->n_flows);
+    }
+    for (uint32_t c = 0; c < tr->n_counters; c++) {
+        const tt_counter *ct = &tr->counters[c];
+        FCHECK(ct->group < tr->n_groups);
+        for (size_t i = 1; i < ct->n; i++)
+            FCHECK(ct->t[i - 1] <= ct->t[i]);
+    }
+    tt_args_reader_fini(&rd);
+}
+
+/* Load data; the event count, or -1 when the load failed. format NULL:
+ * detect. */
+static int64_t fuzz_load(const uint8_t *data, size_t size, bool lenient, const char *format,
+                         const char *csv_map)
+{
+    tt_input *in;
+    tt_trace *tr = NULL;
+    tt_error err;
+    tt_load_opts opts;
+    tt_load_info info;
+    int64_t events = -1;
+    char msg[700];
+    memset(&opts, 0, sizeof opts);
+    opts.lenient = lenient;
+    opts.format = format;
+    opts.csv_map = csv_map;
+    tt_error_clear(&err);
+    if (tt_input_open_mem(data, size, &in, &err)) {
+        FCHECK(err.code != TT_OK);
+        return -1;
+    }
+    if (tt_load_input(in, &opts, &tr, &info, &err) == 0) {
+        FCHECK(tr != NULL);
+        fuzz_check_trace(tr);
+        FCHECK(info.dropped_bytes >= 0);
+        events = (int64_t)tr->n_events;
+        tt_trace_free(tr);
+    } else {
+        FCHECK(tr == NULL);
+        FCHECK(err.code != TT_OK && err.what[0] != '\0');
+        if (err.pos == TT_POS_LINE)
+            FCHECK(err.line >= 1 && err.column >= 1 && err.offset >= 0);
+        if (err.pos == TT_POS_ROW)
+            FCHECK(err.line >= 1 && err.column >= 0);
+        tt_error_format(&err, "<fuzz>", msg, sizeof msg);
+    }
+    tt_input_close(in);
+    return events;
+}
+
+/* Strict, lenient and detected loads of one decoder. */
+static void fuzz_decoder(const uint8_t *data, size_t size, const char *format, const char *map)
+{
+    int64_t strict = fuzz_load(data, size, false, format, map);
+    int64_t lenient = fuzz_load(data, size, true, format, map);
+    if (strict >= 0)
+        FCHECK(lenient == strict);
+}
+
+#endif
