@@ -621,9 +621,16 @@ static uint32_t key_id(chrome *c, bool has, const js_str *t)
     return intern_tok(c, t);
 }
 
+/* Times and durations are limited to +-3e18 ns (about 95 years around 0,
+ * so Unix-epoch timestamps until 2065) so that every end (start + dur) and
+ * every span (t1 - t0, at most 3 limits) fits in int64 without overflow. */
+#define TIME_LIMIT ((tt_ns)3000000000000000000LL)
+
 static int parse_time(chrome *c, const cev *ev, const js_str *t, const char *what, tt_ns *out)
 {
     int rc = tt_parse_decimal_scaled(t->s, t->n, 3, out);
+    if (rc == TT_NUM_OK && (*out > TIME_LIMIT || *out < -TIME_LIMIT))
+        rc = TT_NUM_RANGE;
     if (rc == TT_NUM_OK && !t->esc)
         return 0;
     {
@@ -1239,12 +1246,18 @@ static int drop_tail(chrome *c, const char *why_at, const char *why)
     if (any && events == 0)
         events = 1;
     c->info->dropped_bytes = any ? dropped : 0;
-    c->info->dropped_events = events;
+    c->info->dropped_events = any ? events : 0;
     if (any)
         tt_trace_problem(c->tr, TT_PROB_DROPPED_TAIL,
                          "%s at line %lld, column %lld: dropped %lld bytes (about %llu events)",
                          why, (long long)line, (long long)col, (long long)dropped,
                          (unsigned long long)events);
+    else
+        /* every event was complete, only the closing brackets are missing:
+         * still a cut-off file, and --lenient says so */
+        tt_trace_problem(c->tr, TT_PROB_DROPPED_TAIL,
+                         "%s at line %lld, column %lld: every event was complete, nothing "
+                         "dropped", why, (long long)line, (long long)col);
     return 0;
 }
 

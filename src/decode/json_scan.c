@@ -22,33 +22,63 @@ static const char *js_more(js_scanner *sc)
     return NULL;
 }
 
+/* Position of the first '"' or '\\' in [p, end), or end. Eight bytes at a
+ * time: JSON keys and values are short, and calling memchr twice per
+ * string costs more than the scan itself. */
+static inline const char *find_quote_or_backslash(const char *p, const char *end)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    const uint64_t quotes = ones * (unsigned char)'"', slashes = ones * (unsigned char)'\\';
+    while (end - p >= 8) {
+        uint64_t w, a, b;
+        memcpy(&w, p, 8);
+        a = w ^ quotes;
+        b = w ^ slashes;
+        /* a byte of a or b is zero where w matched */
+        if (((a - ones) & ~a & highs) | ((b - ones) & ~b & highs))
+            break;
+        p += 8;
+    }
+    while (p < end && *p != '"' && *p != '\\')
+        p++;
+    return p;
+}
+
 const char *js_scan_string(js_scanner *sc, const char *p, const char *end, js_str *out)
 {
     const char *q = p + 1;
     bool esc = false;
     for (;;) {
-        const char *quote = memchr(q, '"', (size_t)(end - q));
-        const char *bs;
-        if (!quote)
-            return js_more(sc);
-        bs = memchr(q, '\\', (size_t)(quote - q));
-        if (!bs) {
+        q = find_quote_or_backslash(q, end);
+        if (q == end) {
+            sc->status = JS_MORE;
+            return NULL;
+        }
+        if (*q == '"') {
             out->s = p + 1;
-            out->n = (size_t)(quote - p - 1);
+            out->n = (size_t)(q - p - 1);
             out->esc = esc;
-            return quote + 1;
+            return q + 1;
         }
         esc = true;
         /* skip the escaped character, which may itself be a quote */
-        if (bs + 1 >= end)
-            return js_more(sc);
-        q = bs + 2;
+        if (q + 1 >= end) {
+            sc->status = JS_MORE;
+            return NULL;
+        }
+        q += 2;
     }
 }
 
+/* Characters that can appear in a JSON number. */
+static const unsigned char num_char[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1,
+    ['7'] = 1, ['8'] = 1, ['9'] = 1, ['-'] = 1, ['+'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1,
+};
+
 static inline bool is_num_char(char c)
 {
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+    return num_char[(unsigned char)c];
 }
 
 const char *js_scan_number(js_scanner *sc, const char *p, const char *end, bool at_eof,

@@ -394,7 +394,8 @@ int tt_input_peek(tt_input *in, size_t want, const unsigned char **p, size_t *n,
         in->data_pos += got;
     }
     *p = in->peek;
-    *n = in->peek_len;
+    /* a peek after a shorter read may hold more than asked for */
+    *n = in->peek_len < want ? in->peek_len : want;
     return 0;
 }
 

@@ -420,7 +420,8 @@ static int order_lanes(tt_trace *tr)
         tr->lanes[i].group = gnew[tr->lanes[i].group];
     for (uint32_t i = 0; i < tr->n_counters; i++)
         tr->counters[i].group = gnew[tr->counters[i].group];
-    memcpy(tr->groups, groups, tr->n_groups * sizeof *groups);
+    if (tr->n_groups)   /* groups is NULL in an empty trace: no memcpy(NULL) */
+        memcpy(tr->groups, groups, tr->n_groups * sizeof *groups);
 
     for (uint32_t i = 0; i < tr->n_lanes; i++)
         lperm[i] = i;
@@ -440,7 +441,8 @@ static int order_lanes(tt_trace *tr)
             lnew[lperm[i]] = kept;
             lanes[kept++] = *l;
         }
-        memcpy(tr->lanes, lanes, kept * sizeof *lanes);
+        if (kept)
+            memcpy(tr->lanes, lanes, kept * sizeof *lanes);
         tr->n_lanes = kept;
     }
     for (size_t i = 0; i < tr->n_flow_points; i++)
@@ -636,15 +638,24 @@ static int64_t flow_bind(const tt_trace *tr, const tt_flow_point *p)
     l = &tr->lanes[p->lane];
     switch ((tt_flow_bind)p->bind) {
     case TT_BIND_ENCLOSING: {
-        int64_t i = tt_index_deepest_at(l->ev, l->n, p->ts);
-        if (i >= 0)
-            return i;
-        /* Slices rounded to whole microseconds can start just after the
-         * flow point; fall through to the next slice at the same time. */
-        i = (int64_t)tt_index_lower_bound(l->ev, l->n, p->ts);
-        if ((size_t)i < l->n && l->ev[i].start == p->ts)
-            return i;
-        return -1;
+        /* Fast path: flows usually point at the start of their event (a
+         * launch call, a kernel). Among events starting exactly at ts the
+         * deepest is the deepest enclosing one, since anything nested
+         * deeper would have to start inside it, at ts as well. */
+        size_t i = tt_index_lower_bound(l->ev, l->n, p->ts);
+        int64_t best = -1;
+        for (; i < l->n && l->ev[i].start == p->ts; i++)
+            if (best < 0 || l->ev[i].depth >= l->ev[best].depth)
+                best = (int64_t)i;
+        if (best >= 0 && (l->ev[best].dur > 0 || l->kind == TT_LANE_ASYNC))
+            return best;
+        {
+            int64_t d = tt_index_deepest_at(l->ev, l->n, p->ts);
+            if (d >= 0)
+                return d;
+        }
+        /* a zero-length slice at ts, when nothing contains ts */
+        return best;
     }
     case TT_BIND_NEXT: {
         size_t i = tt_index_lower_bound(l->ev, l->n, p->ts);

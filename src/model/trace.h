@@ -37,7 +37,7 @@ typedef enum tt_event_kind {
 } tt_event_kind;
 
 enum tt_event_flags {
-    TT_EVF_UNCLOSED = 1u << 0,  /* begin without end: runs to the end of its lane */
+    TT_EVF_UNCLOSED = 1u << 0,  /* begin without end: runs to the end of the trace (t1) */
     TT_EVF_CLAMPED  = 1u << 1   /* end before begin in the source: dur set to 0 */
 };
 
