@@ -22,6 +22,10 @@ static const struct {
     {"cuda_kernel", TT_CAT_KERNEL},
     {"cuda_memcpy", TT_CAT_MEMCPY},
     {"cuda_memset", TT_CAT_MEMSET},
+    /* accelerator engines (neuron-profile) */
+    {"instruction", TT_CAT_INSTRUCTION},
+    {"collective", TT_CAT_COLLECTIVE},
+    {"dma", TT_CAT_MEMCPY},
 };
 
 /* Substrings of collective-communication kernel names: NVIDIA NCCL, AMD
@@ -103,8 +107,11 @@ tt_gpu_class tt_classifier_gpu(tt_classifier *c, const tt_event *e)
     switch (tt_classifier_category(c, e)) {
     case TT_CAT_MEMCPY:
         return TT_GPU_MEMCPY;
+    case TT_CAT_COLLECTIVE:
+        return TT_GPU_COMM;
     case TT_CAT_KERNEL:
     case TT_CAT_MEMSET:
+    case TT_CAT_INSTRUCTION:
         if (e->name >= c->n)
             return TT_GPU_COMPUTE;
         if (!c->coll[e->name])

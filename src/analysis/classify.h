@@ -8,9 +8,13 @@
  * Classes (from the event's category, compared case-insensitively and
  * exactly, never by substring, so "cuda_runtime" calls that merely launch a
  * copy stay host work):
- *   kernel  "kernel", "gpu_kernel", "cuda_kernel"
- *   memcpy  "gpu_memcpy", "memcpy", "cuda_memcpy"
- *   memset  "gpu_memset", "memset", "cuda_memset"
+ *   kernel       "kernel", "gpu_kernel", "cuda_kernel"
+ *   memcpy       "gpu_memcpy", "memcpy", "cuda_memcpy", "dma" (neuron DMA)
+ *   memset       "gpu_memset", "memset", "cuda_memset"
+ *   instruction  "instruction" (an accelerator engine's instruction, e.g.
+ *                neuron-profile: device compute, but no launch per
+ *                instruction, so never a "tiny kernel")
+ *   collective   "collective" (neuron CC-core work: always communication)
  * A kernel or memset is a collective (communication) when its name contains,
  * case-insensitively, one of: nccl, rccl, hccl, hcom, c10d, gloo, msccl, cncl,
  * xccl.
@@ -28,16 +32,18 @@
 
 typedef enum tt_gpu_class {
     TT_GPU_NONE = 0,      /* host work or anything else */
-    TT_GPU_COMPUTE,       /* kernel or memset that is not a collective */
-    TT_GPU_COMM,          /* collective kernel or memset */
-    TT_GPU_MEMCPY         /* copy */
+    TT_GPU_COMPUTE,       /* kernel, memset or instruction that is not a collective */
+    TT_GPU_COMM,          /* collective kernel, memset, or collective work */
+    TT_GPU_MEMCPY         /* copy or DMA transfer */
 } tt_gpu_class;
 
 typedef enum tt_cat_class {
     TT_CAT_OTHER = 0,
     TT_CAT_KERNEL,
     TT_CAT_MEMCPY,
-    TT_CAT_MEMSET
+    TT_CAT_MEMSET,
+    TT_CAT_INSTRUCTION,
+    TT_CAT_COLLECTIVE
 } tt_cat_class;
 
 /* Class of a category string. */

@@ -66,7 +66,9 @@ int tt_gpu_time_compute(const tt_trace *tr, const tt_sel *sel, tt_gpu_time *g, t
                 break;
             }
             switch (tt_classifier_category(&cls, e)) {
-            case TT_CAT_KERNEL: g->kernels++; break;
+            case TT_CAT_KERNEL:
+            case TT_CAT_INSTRUCTION:
+            case TT_CAT_COLLECTIVE: g->kernels++; break;   /* device work items */
             case TT_CAT_MEMSET: g->memsets++; break;
             default: g->memcpys++; break;
             }

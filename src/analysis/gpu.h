@@ -24,7 +24,9 @@
 #include "util/error.h"
 
 typedef struct tt_gpu_time {
-    uint64_t kernels, memcpys, memsets;   /* GPU events in the selection */
+    uint64_t kernels, memcpys, memsets;   /* GPU events in the selection (kernels
+                                             include engine instructions and
+                                             collective work items) */
     uint64_t collectives;                 /* of which communication */
     tt_ns    first, last;                 /* clipped; 0 when none */
     tt_ns    total, busy, idle;

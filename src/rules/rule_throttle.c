@@ -1,69 +1,50 @@
 /* rule_throttle.c - `throttle`: regions where the device throttles (power
- * or thermal), from a counter whose name or key mentions throttling (value
- * above zero) or from events named like it, merged into spans when closer
- * than merge_gap. */
+ * or thermal). Evidence comes from a counter whose name or key mentions
+ * throttling (a sample above zero holds until the next sample) and from
+ * events named like it; spans from every source closer than merge_gap are
+ * one finding, whose message names what saw it. */
 #include "config.h"
 
 #include "rules/rules_util.h"
+#include "util/sort.h"
 
 #include <stdio.h>
-
 #include <stdlib.h>
+#include <string.h>
 
-/* `what` says where the throttling was seen ("counter X, peak 2"). */
-static int emit_span(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, const rule_span *sp,
-                     const char *what)
-{
-    char a[32], b[32], d[32];
-    return tt_rule_emit(ctx, ti, sp->start, sp->end, sp->lanes, sp->n_lanes, sp->ev, sp->n_ev,
-                        sp->count, "throttling active for %s (%s) between %s and %s",
-                        tt_fmt_dur(d, sizeof d, sp->end - sp->start, 3), what,
-                        tt_rule_time(tr, sp->start, a, sizeof a),
-                        tt_rule_time(tr, sp->end, b, sizeof b));
-}
+typedef struct tspan {
+    tt_ns    s, e;
+    uint32_t counter;    /* counter index + 1, 0 for an event */
+    double   peak;       /* counter value */
+    tt_evref ev;         /* event, when counter == 0 */
+} tspan;
 
-static int from_counters(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, tt_ns gap)
+typedef struct tspans {
+    tspan *v;
+    size_t n, cap;
+} tspans;
+
+static int push(tspans *t, tspan x)
 {
-    for (uint32_t c = 0; c < tr->n_counters; c++) {
-        const tt_counter *ct = &tr->counters[c];
-        rule_span sp;
-        double peak = 0;
-        char what[240];
-        if (!rule_icontains(tt_str(tr, ct->name), "throttl") &&
-            !rule_icontains(tt_str(tr, ct->key), "throttl"))
-            continue;
-        sp.open = false;
-        for (size_t i = 0; i < ct->n; i++) {
-            /* a sample's value holds until the next sample */
-            tt_ns s = ct->t[i], e = i + 1 < ct->n ? ct->t[i + 1] : tr->t1;
-            if (!(ct->v[i] > 0))
-                continue;
-            if (!rule_span_add(&sp, gap, s, e, 0, 0, -1)) {
-                snprintf(what, sizeof what, "counter %s, peak %.6g", tt_str(tr, ct->name), peak);
-                if (sp.open && emit_span(ctx, ti, tr, &sp, what))
-                    return -1;
-                rule_span_start(&sp, s, e, 0, 0, -1);
-                sp.n_lanes = sp.n_ev = 0;   /* a counter has no lane or event */
-                peak = 0;
-            } else {
-                sp.n_lanes = sp.n_ev = 0;
-            }
-            if (ct->v[i] > peak)
-                peak = ct->v[i];
-        }
-        snprintf(what, sizeof what, "counter %s, peak %.6g", tt_str(tr, ct->name), peak);
-        if (sp.open && emit_span(ctx, ti, tr, &sp, what))
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 64;
+        tspan *nv = realloc(t->v, nc * sizeof *nv);
+        if (!nv)
             return -1;
+        t->v = nv;
+        t->cap = nc;
     }
+    t->v[t->n++] = x;
     return 0;
 }
 
-static int emit_events(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, const rule_span *sp)
+static int cmp_tspan(const void *pa, const void *pb, void *ctx)
 {
-    char what[64];
-    snprintf(what, sizeof what, "%llu throttle event%s", (unsigned long long)sp->count,
-             sp->count == 1 ? "" : "s");
-    return emit_span(ctx, ti, tr, sp, what);
+    const tspan *a = pa, *b = pb;
+    (void)ctx;
+    if (a->s != b->s)
+        return a->s < b->s ? -1 : 1;
+    return a->e < b->e ? -1 : a->e > b->e;
 }
 
 static bool throttle_name(const char *name)
@@ -71,40 +52,125 @@ static bool throttle_name(const char *name)
     return rule_icontains(name, "throttl");
 }
 
-static int from_events(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, tt_ns gap)
+/* Every stretch a throttle counter is above zero, and every throttle event. */
+static int collect(const tt_trace *tr, tspans *t)
 {
     rule_names names;
-    int rc = 0;
-    if (rule_names_init(&names, tr, throttle_name))
-        return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
-    for (uint32_t l = 0; rc == 0 && l < tr->n_lanes; l++) {
-        const tt_lane *ln = &tr->lanes[l];
-        rule_span sp;
-        sp.open = false;
-        for (size_t i = 0; rc == 0 && i < ln->n; i++) {
-            const tt_event *e = &ln->ev[i];
-            if (!rule_names_match(&names, e->name))
+    for (uint32_t c = 0; c < tr->n_counters; c++) {
+        const tt_counter *ct = &tr->counters[c];
+        if (!throttle_name(tt_str(tr, ct->name)) && !throttle_name(tt_str(tr, ct->key)))
+            continue;
+        for (size_t i = 0; i < ct->n; i++) {
+            tspan x;
+            if (!(ct->v[i] > 0))
                 continue;
-            if (!rule_span_add(&sp, gap, e->start, tt_event_end(e), l, (uint32_t)i, -1)) {
-                if (sp.open && emit_events(ctx, ti, tr, &sp))
-                    rc = -1;
-                rule_span_start(&sp, e->start, tt_event_end(e), l, (uint32_t)i, -1);
+            memset(&x, 0, sizeof x);
+            x.s = ct->t[i];
+            x.e = i + 1 < ct->n ? ct->t[i + 1] : tr->t1;
+            x.counter = c + 1;
+            x.peak = ct->v[i];
+            if (push(t, x))
+                return -1;
+        }
+    }
+    if (rule_names_init(&names, tr, throttle_name))
+        return -1;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        for (size_t i = 0; i < ln->n; i++) {
+            tspan x;
+            if (!rule_names_match(&names, ln->ev[i].name))
+                continue;
+            memset(&x, 0, sizeof x);
+            x.s = ln->ev[i].start;
+            x.e = tt_event_end(&ln->ev[i]);
+            x.ev.lane = l;
+            x.ev.idx = (uint32_t)i;
+            if (push(t, x)) {
+                rule_names_fini(&names);
+                return -1;
             }
         }
-        if (rc == 0 && sp.open && emit_events(ctx, ti, tr, &sp))
-            rc = -1;
     }
     rule_names_fini(&names);
-    return rc;
+    return 0;
+}
+
+/* One finding for spans v[i..j): what saw it, how long, which lanes. */
+static int emit(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, const tspan *v, size_t n)
+{
+    tt_ns s = v[0].s, e = v[0].e;
+    uint64_t events = 0;
+    uint32_t counter = 0, lanes[16];
+    double peak = 0;
+    size_t nl = 0, ne = 0;
+    tt_evref ev[TT_ANN_MAX_EVENTS];
+    char what[300], a[32], b[32], d[32];
+    size_t o = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (v[k].e > e)
+            e = v[k].e;
+        if (v[k].counter) {
+            if (!counter || v[k].peak > peak) {
+                counter = v[k].counter;
+                peak = v[k].peak;
+            }
+            continue;
+        }
+        events++;
+        if (ne < TT_ANN_MAX_EVENTS)
+            ev[ne++] = v[k].ev;
+        {
+            size_t q;
+            for (q = 0; q < nl && lanes[q] != v[k].ev.lane; q++)
+                ;
+            if (q == nl && nl < 16)
+                lanes[nl++] = v[k].ev.lane;
+        }
+    }
+    for (size_t x = 1; x < nl; x++)
+        for (size_t y = x; y > 0 && lanes[y - 1] > lanes[y]; y--) {
+            uint32_t t = lanes[y];
+            lanes[y] = lanes[y - 1];
+            lanes[y - 1] = t;
+        }
+    what[0] = '\0';
+    if (counter)
+        o += (size_t)snprintf(what, sizeof what, "counter %s, peak %.6g",
+                              tt_str(tr, tr->counters[counter - 1].name), peak);
+    if (events && o < sizeof what)
+        snprintf(what + o, sizeof what - o, "%s%llu throttle event%s", o ? "; " : "",
+                 (unsigned long long)events, events == 1 ? "" : "s");
+    return tt_rule_emit(ctx, ti, s, e, lanes, nl, ev, ne, events,
+                        "throttling active for %s (%s) between %s and %s",
+                        tt_fmt_dur(d, sizeof d, e - s, 3), what, tt_rule_time(tr, s, a, sizeof a),
+                        tt_rule_time(tr, e, b, sizeof b));
 }
 
 static int run(const tt_rule_ctx *ctx)
 {
     tt_ns gap = (tt_ns)tt_rule_param_value(ctx, "merge_gap");
-    for (size_t t = 0; t < ctx->n_traces; t++)
-        if (from_counters(ctx, (int)t, ctx->traces[t], gap) ||
-            from_events(ctx, (int)t, ctx->traces[t], gap))
+    for (size_t t = 0; t < ctx->n_traces; t++) {
+        const tt_trace *tr = ctx->traces[t];
+        tspans sp = {NULL, 0, 0};
+        int rc = 0;
+        if (collect(tr, &sp) || tt_sort(sp.v, sp.n, sizeof *sp.v, cmp_tspan, NULL))
+            rc = tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
+        for (size_t i = 0; rc == 0 && i < sp.n;) {
+            size_t j = i + 1;
+            tt_ns end = sp.v[i].e;
+            while (j < sp.n && sp.v[j].s - end <= gap) {
+                if (sp.v[j].e > end)
+                    end = sp.v[j].e;
+                j++;
+            }
+            rc = emit(ctx, (int)t, tr, sp.v + i, j - i);
+            i = j;
+        }
+        free(sp.v);
+        if (rc)
             return -1;
+    }
     return 0;
 }
 

@@ -151,6 +151,26 @@ static void test_sync_calls(void)
     tt_trace_free(tr);
 }
 
+static void test_instructions(void)
+{
+    /* engine instructions are device work but no kernel launches */
+    char body[16384];
+    size_t o = 0;
+    tt_trace *tr;
+    for (int i = 0; i < 30; i++)
+        o += (size_t)snprintf(body + o, sizeof body - o, "%s{\"ph\":\"X\",\"cat\":\"instruction\","
+                              "\"name\":\"MATMUL\",\"pid\":0,\"tid\":\"TensorMatrix\",\"ts\":%d,"
+                              "\"dur\":0.5}", i ? "," : "", i);
+    o += (size_t)snprintf(body + o, sizeof body - o, ",{\"ph\":\"X\",\"cat\":\"instruction\","
+                          "\"name\":\"MATMUL\",\"pid\":0,\"tid\":\"TensorMatrix\",\"ts\":2000,"
+                          "\"dur\":1}," CPU(0, 2000));
+    tr = trace_of("%s", body);
+    expect_none("tiny-kernels", tr, NULL, "30 short instructions are not tiny kernels");
+    expect_one("device-idle", tr, NULL, 29500, 2000000, "idle for 1.971 ms",
+               "an idle engine while the host is busy");
+    tt_trace_free(tr);
+}
+
 static void test_tiny_kernels(void)
 {
     char body[16384];
@@ -202,6 +222,12 @@ static void test_counters(void)
     tt_trace_free(tr);
     tr = trace_of("{\"ph\":\"X\",\"name\":\"Power Throttling\",\"pid\":2,\"tid\":1,\"ts\":5,\"dur\":10}," K(0, 100));
     expect_one("throttle", tr, NULL, 5000, 15000, "1 throttle event", "throttle event");
+    tt_trace_free(tr);
+    /* a counter and events seeing the same stretch are one finding */
+    tr = trace_of(CTR(0, "throttle", 0) "," CTR(10, "throttle", 3) "," CTR(20, "throttle", 0) ","
+                  "{\"ph\":\"X\",\"name\":\"throttle\",\"pid\":2,\"tid\":1,\"ts\":12,\"dur\":12}," K(0, 100));
+    expect_one("throttle", tr, NULL, 10000, 24000, "counter throttle, peak 3; 1 throttle event",
+               "counter and event merged");
     tt_trace_free(tr);
 
     tr = trace_of(CTR(0, "TensorMatrix utilization", 80) "," CTR(1000, "TensorMatrix utilization", 20) ","
@@ -311,6 +337,7 @@ int main(void)
     test_pageable();
     test_sync_calls();
     test_tiny_kernels();
+    test_instructions();
     test_tensor_reload();
     test_counters();
     test_straggler();
