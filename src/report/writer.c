@@ -208,6 +208,15 @@ static void json_members(tt_writer *w, cJSON *o, bool comma_first)
         w->failed = true;
         return;
     }
+    {
+        /* valid, terminal-safe JSON whatever bytes the trace's names hold */
+        char *ok = tt_json_repair(s);
+        free(s);
+        if (!(s = ok)) {
+            w->failed = true;
+            return;
+        }
+    }
     n = strlen(s);
     if (n > 2) {
         if (comma_first)
@@ -255,6 +264,12 @@ static void json_row(tt_writer *w, const tt_cell *cells)
     }
     s = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
+    if (s) {
+        /* valid, terminal-safe JSON whatever bytes the trace's names hold */
+        char *ok = tt_json_repair(s);
+        free(s);
+        s = ok;
+    }
     if (!s) {
         w->failed = true;
         return;

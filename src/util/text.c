@@ -4,6 +4,7 @@
 #include "util/text.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -113,6 +114,41 @@ size_t tt_text_sanitize(const char *s, size_t n, char *out, size_t cap)
 const char *tt_text_safe(const char *s, char *out, size_t cap)
 {
     tt_text_sanitize(s, strlen(s), out, cap);
+    return out;
+}
+
+char *tt_json_repair(const char *json)
+{
+    const unsigned char *p = (const unsigned char *)json;
+    size_t n = strlen(json), o = 0, i = 0;
+    char *out = malloc(n * 6 + 1);   /* a 2-byte C1 becomes a 6-byte escape */
+    if (!out)
+        return NULL;
+    while (i < n) {
+        uint32_t cp;
+        size_t k;
+        if (p[i] < 0x80 && p[i] != 0x7f) {
+            out[o++] = (char)p[i++];
+            continue;
+        }
+        k = p[i] == 0x7f ? 1 : tt_utf8_decode(p + i, n - i, &cp);
+        if (k == 0) {
+            memcpy(out + o, "\xef\xbf\xbd", 3);   /* U+FFFD */
+            o += 3;
+            i++;
+            continue;
+        }
+        if (p[i] == 0x7f)
+            cp = 0x7f;
+        if (cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || is_format_char(cp)) {
+            o += (size_t)snprintf(out + o, 7, "\\u%04x", cp);
+        } else {
+            memcpy(out + o, p + i, k);
+            o += k;
+        }
+        i += k;
+    }
+    out[o] = '\0';
     return out;
 }
 

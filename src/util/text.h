@@ -35,6 +35,13 @@ int tt_text_width(const char *s);
  * `cols` columns; *used receives its width. */
 size_t tt_text_fit(const char *s, int cols, int *used);
 
+/* Make a printed JSON document valid and terminal-safe: every byte that is
+ * not part of a valid UTF-8 sequence becomes U+FFFD, and DEL, C1 controls
+ * and bidi/zero-width format characters become \uXXXX escapes (lossless;
+ * they can only occur inside strings, as JSON's structure is ASCII).
+ * Returns a malloc'd copy, or NULL when out of memory. */
+char *tt_json_repair(const char *json);
+
 /* Decode one UTF-8 character at s (n bytes available). Returns its byte
  * length (>= 1) and the code point in *cp, or 0 for an invalid sequence. */
 size_t tt_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
