@@ -23,6 +23,14 @@ BENCH_PROGS += bench/bench-stats
 bench_bench_stats_SOURCES = bench/bench_stats.c
 bench_bench_stats_LDADD = libtracetty.a $(TT_DEPLIBS)
 
+BENCH_PROGS += bench/bench-render
+bench_bench_render_SOURCES = bench/bench_render.c
+bench_bench_render_LDADD = libtracetty.a $(TT_DEPLIBS)
+
+BENCH_PROGS += bench/bench-snapshot
+bench_bench_snapshot_SOURCES = bench/bench_snapshot.c
+bench_bench_snapshot_LDADD = libtracetty.a $(TT_DEPLIBS)
+
 # fork/exec/wait4 timer: wall time and peak RSS of a command (libc only)
 bench_measure_SOURCES = bench/measure.c
 

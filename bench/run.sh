@@ -135,6 +135,40 @@ awk -v r="$tt_rss" -v want="$BUDGET_RSS_MB" 'BEGIN {
 awk -v r="$gz_rss" -v w="$gz_wall" -v b="$bytes" -v want="$BUDGET_MBS" -v wr="$BUDGET_RSS_MB" 'BEGIN {
     printf "  (gzip input: %.1f MB/s, %.1f MB peak)\n", b / 1e6 / w, r / 1024 }'
 
+# ------------------------------------------------------------ many ranks
+# Issue budget: a directory of 64 ranks of 100k events each opens in a few
+# seconds on the 2-core machine, and memory grows with the loaded events.
+ranks="$out/ranks64"
+if [ ! -s "$ranks/trace-63-of-64.json" ] || [ "$GEN_TRACE" -nt "$ranks/trace-63-of-64.json" ]; then
+    echo
+    echo "Generating 64 ranks of 100k events in $ranks ..."
+    mkdir -p "$ranks"
+    r=0
+    while [ $r -lt 64 ]; do
+        "$GEN_TRACE" kineto --events 100000 --rank $r --world 64 -o "$ranks/trace-$r-of-64.json" || exit 1
+        r=$((r + 1))
+    done
+fi
+rbytes=$(cat "$ranks"/*.json | wc -c)
+echo
+echo "Many ranks: 64 files, $(awk -v b="$rbytes" 'BEGIN { printf "%.0f", b / 1e6 }') MB:"
+one_bytes=$bytes
+bytes=$rbytes   # MB/s of the ranks' JSON in the lines below
+run_once "check DIR (all ranks loaded at once)" "$TRACETTY" check --quiet --fail-on never "$ranks"
+ck_wall=$wall
+ck_rss=$rss_kb
+report "check DIR (all ranks loaded at once)"
+run_once "report --kind gpu DIR (ranks in batches)" "$TRACETTY" report --quiet --kind gpu "$ranks"
+rp_wall=$wall
+rp_rss=$rss_kb
+report "report --kind gpu DIR (ranks in batches)"
+bytes=$one_bytes
+awk -v w="$ck_wall" -v r="$ck_rss" -v b="$rbytes" 'BEGIN {
+    printf "  open 64 ranks of 100k events in a few seconds %6.2f s  %s  (%.0f MB/s, %.1f MB peak, %.2f bytes of memory per byte of JSON)\n",
+        w, (w <= 5 ? "PASS" : "MISS"), b / 1e6 / w, r / 1024, r * 1024 / b }'
+awk -v w="$rp_wall" -v r="$rp_rss" 'BEGIN {
+    printf "  report over 64 ranks in batches               %6.2f s         (%.1f MB peak: memory of a few ranks)\n", w, r / 1024 }'
+
 # --------------------------------------------------------- bench programs
 status=0
 for prog in $BENCH_PROGS; do

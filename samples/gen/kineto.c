@@ -402,6 +402,8 @@ typedef struct kstats {
 
 typedef struct kopts {
     uint64_t    steps, events, seed, rank, world;
+    uint64_t    slow_rank;     /* UINT64_MAX: no slow rank */
+    uint64_t    slow_pct;      /* the slow rank's kernels take this percent */
     const char *nccl_version;
     const char *out;
     bool        stats;
@@ -425,6 +427,12 @@ typedef struct kgen {
     gen_out  out;
     kstats   st;
     bool     oom;
+    /* straggler model: when each collective's NCCL kernel started here, and
+     * when it started on the slow rank (found by a silent pre-pass) */
+    int64_t       *arrive;
+    size_t         n_arrive, cap_arrive;
+    const int64_t *slow_arrive;
+    size_t         n_slow_arrive;
 } kgen;
 
 /* ------------------------------------------------------------ building */
@@ -568,8 +576,11 @@ static uint32_t launch(kgen *g, int th, int spec, int64_t gx, int gy, int gz, in
     bool nccl = sl == SL_NCCL;
     uint32_t rt = cuda_call(g, th, nccl ? "cudaLaunchKernelExC" : "cudaLaunchKernel",
                             nccl ? CB_LAUNCH_EXC : CB_LAUNCH, launch_cost(g));
-    uint32_t k = gpu_activity(g, rt, K_KERNEL, specs[spec].name, sl, jit(g, gpu_ns, 40),
-                              not_before);
+    uint32_t k;
+    /* the slow rank's GPU computes slower (a throttled or faulty device) */
+    if (!nccl && g->opt.rank == g->opt.slow_rank)
+        gpu_ns = gpu_ns * (int64_t)g->opt.slow_pct / 100;
+    k = gpu_activity(g, rt, K_KERNEL, specs[spec].name, sl, jit(g, gpu_ns, 40), not_before);
     g->rec[k].spec = (int16_t)spec;
     g->rec[k].grid[0] = (int32_t)(gx < 1 ? 1 : gx > INT32_MAX ? INT32_MAX : gx);
     g->rec[k].grid[1] = gy < 1 ? 1 : gy;
@@ -679,6 +690,27 @@ static uint32_t collective(kgen *g, int th, const char *coll, const char *annot,
     k = launch(g, th, spec, w <= GPUS_PER_NODE ? 8 : 16, 1, 1, ns, SL_NCCL, ready);
     g->rec[k].coll = coll;
     g->rec[k].nelems = nelems;
+    {
+        /* A collective moves data once every rank has arrived: with a slow
+         * rank, everybody else waits inside the kernel until it starts. */
+        int64_t start = g->rec[k].ts;
+        size_t i = g->n_arrive;
+        if (g->n_arrive == g->cap_arrive) {
+            size_t nc = g->cap_arrive ? g->cap_arrive * 2 : 256;
+            int64_t *na = realloc(g->arrive, nc * sizeof *na);
+            if (!na) {
+                g->oom = true;
+                return k;
+            }
+            g->arrive = na;
+            g->cap_arrive = nc;
+        }
+        g->arrive[g->n_arrive++] = start;
+        if (i < g->n_slow_arrive && g->slow_arrive[i] > start) {
+            g->rec[k].dur += g->slow_arrive[i] - start;
+            g->s.free_at[SL_NCCL] = start + g->rec[k].dur;
+        }
+    }
     op_end(g, th, 2500);
     op_end(g, th, 3000);
     return k;
@@ -1659,6 +1691,64 @@ static int version_new_names(const char *v)
     return major > 2 || (major == 2 && minor >= 19);
 }
 
+/* Per rank: its own process, GPU, random stream and clock offset. */
+static void kgen_seed_rank(kgen *g)
+{
+    const kopts *o = &g->opt;
+    gen_rng_seed(&g->s.rng, gen_seed_mix(o->seed, o->rank));
+    g->device = (int64_t)(o->rank % GPUS_PER_NODE);
+    g->pid = BASE_PID + 4 * (int64_t)o->rank;
+    g->tid[TH_MAIN] = g->pid;
+    g->tid[TH_AUTOGRAD] = g->pid + 91;
+    g->t_start = START_NS + rnd(g, -1500000, 1500000);
+    g->t_meta = g->t_start + rnd(g, 20000000, 30000000);
+    g->s.clock[TH_MAIN] = g->t_start + rnd(g, 900000, 1600000);
+    g->s.clock[TH_AUTOGRAD] = g->t_start;
+    g->s.free_at[SL_COMPUTE] = g->s.free_at[SL_NCCL] = g->t_start;
+    g->s.next_ext = 1;
+    g->s.next_ev_idx = 0;
+    g->s.next_flow = 1;
+    g->s.next_seq = 1000 + (int64_t)gen_rng_below(&g->s.rng, 200);
+    g->s.next_corr = 4096 + gen_rng_below(&g->s.rng, 4096);
+    g->s.mem_reserved = 3 * model_bytes(&g->net) + 64 * MiB;
+    g->s.step_no = FIRST_STEP;
+}
+
+/* When the slow rank starts each collective: simulate it silently with
+ * the same seed and steps (its random stream depends on its rank only). */
+static int slow_prepass(kgen *g)
+{
+    kgen *p = calloc(1, sizeof *p);
+    if (!p)
+        return -1;
+    p->opt = g->opt;
+    p->opt.rank = g->opt.slow_rank;
+    p->opt.out = NULL;
+    p->net = g->net;
+    p->nccl_new_names = g->nccl_new_names;
+    p->ranks_str = g->ranks_str;
+    kgen_seed_rank(p);
+    p->cap = 8192;
+    p->rec = malloc(p->cap * sizeof *p->rec);
+    if (!p->rec) {
+        free(p);
+        return -1;
+    }
+    for (uint64_t i = 0; i < g->opt.steps && !p->oom; i++)
+        step_build(p);
+    if (p->oom) {
+        free(p->rec);
+        free(p->arrive);
+        free(p);
+        return -1;
+    }
+    g->slow_arrive = p->arrive;
+    g->n_slow_arrive = p->n_arrive;
+    free(p->rec);
+    free(p);
+    return 0;
+}
+
 static int kineto_run(int argc, char **argv)
 {
     kgen *g = calloc(1, sizeof *g);
@@ -1675,6 +1765,8 @@ static int kineto_run(int argc, char **argv)
     o->seed = 20240611;
     o->world = 8;
     o->nccl_version = "2.18.1";
+    o->slow_rank = UINT64_MAX;
+    o->slow_pct = 140;
     {
         /* adding an option is adding a line here */
         gen_opt opts[] = {
@@ -1691,6 +1783,11 @@ static int kineto_run(int argc, char **argv)
              false},
             {"nccl-version", 0, GEN_OPT_STR, &o->nccl_version, 0, 0, "V",
              "NCCL version; 2.19 and later name kernels ncclDevKernel_* (default 2.18.1)", false},
+            {"slow-rank", 0, GEN_OPT_U64, &o->slow_rank, 0, MAX_WORLD - 1, "K",
+             "rank K computes slower; the others wait for it at every collective", false},
+            {"slow-factor", 0, GEN_OPT_U64, &o->slow_pct, 100, 1000, "PCT",
+             "the slow rank's kernels take PCT percent of the normal time (default 140)",
+             false},
             {"stats", 0, GEN_OPT_FLAG, &o->stats, 0, 0, NULL,
              "print what was written, one 'key value' per line, on stderr", false},
             {NULL, 0, 0, NULL, 0, 0, NULL, NULL, false},
@@ -1707,9 +1804,20 @@ static int kineto_run(int argc, char **argv)
             free(g);
             return GEN_EXIT_ERROR;
         }
+        if (o->slow_rank != UINT64_MAX && o->events) {
+            gen_error("kineto: --slow-rank works with --steps, not --events");
+            free(g);
+            return GEN_EXIT_ERROR;
+        }
     }
     if (!o->out) {
         gen_error("kineto: no output file (-o FILE; - for stdout)");
+        free(g);
+        return GEN_EXIT_ERROR;
+    }
+    if (o->slow_rank != UINT64_MAX && o->slow_rank >= o->world) {
+        gen_error("kineto: --slow-rank %" PRIu64 " is not below --world %" PRIu64, o->slow_rank,
+                  o->world);
         free(g);
         return GEN_EXIT_ERROR;
     }
@@ -1747,25 +1855,13 @@ static int kineto_run(int argc, char **argv)
         g->ranks_str[k] = '\0';
     }
 
-    /* per rank: its own process, GPU, random stream and clock offset */
-    gen_rng_seed(&g->s.rng, gen_seed_mix(o->seed, o->rank));
-    g->device = (int64_t)(o->rank % GPUS_PER_NODE);
-    g->pid = BASE_PID + 4 * (int64_t)o->rank;
-    g->tid[TH_MAIN] = g->pid;
-    g->tid[TH_AUTOGRAD] = g->pid + 91;
-    g->t_start = START_NS + rnd(g, -1500000, 1500000);
-    g->t_meta = g->t_start + rnd(g, 20000000, 30000000);
-    g->s.clock[TH_MAIN] = g->t_start + rnd(g, 900000, 1600000);
-    g->s.clock[TH_AUTOGRAD] = g->t_start;
-    g->s.free_at[SL_COMPUTE] = g->s.free_at[SL_NCCL] = g->t_start;
-    g->s.next_ext = 1;
-    g->s.next_ev_idx = 0;
-    g->s.next_flow = 1;
-    g->s.next_seq = 1000 + (int64_t)gen_rng_below(&g->s.rng, 200);
-    g->s.next_corr = 4096 + gen_rng_below(&g->s.rng, 4096);
-    g->s.mem_reserved = 3 * model_bytes(&g->net) + 64 * MiB;
-    g->s.step_no = FIRST_STEP;
-
+    kgen_seed_rank(g);
+    if (o->slow_rank != UINT64_MAX && o->slow_rank != o->rank && slow_prepass(g)) {
+        gen_error("kineto: out of memory");
+        free(g->ranks_str);
+        free(g);
+        return GEN_EXIT_ERROR;
+    }
     g->cap = 8192;
     g->rec = malloc(g->cap * sizeof *g->rec);
     if (!g->rec || gen_out_open(&g->out, o->out, msg, sizeof msg)) {
@@ -1821,6 +1917,8 @@ static int kineto_run(int argc, char **argv)
         gen_out_abort(&g->out);
     }
     free(g->rec);
+    free(g->arrive);
+    free((void *)g->slow_arrive);
     free(g->ranks_str);
     free(g);
     return rc;
@@ -1828,7 +1926,8 @@ static int kineto_run(int argc, char **argv)
 
 const gen_format gen_format_kineto = {
     .name = "kineto",
-    .usage = "[--steps N | --events N] [--seed S] [--rank R] [--world W] [--stats] -o FILE",
+    .usage = "[--steps N | --events N] [--seed S] [--rank R] [--world W] [--slow-rank K] "
+             "[--slow-factor PCT] [--stats] -o FILE",
     .help = "PyTorch profiler (Kineto) Chrome JSON of one rank of a DDP training job",
     .run = kineto_run,
 };

@@ -4,6 +4,8 @@
 #include "cli/cli.h"
 
 #include "cli/progress.h"
+#include "multi/rankset.h"
+#include "snapshot/cache.h"
 #include "util/text.h"
 
 #include <langinfo.h>
@@ -17,6 +19,13 @@
 /* Adding a command is adding a file and a line here. */
 static const tt_command *const commands[] = {
     &tt_cmd_summary,
+    &tt_cmd_view,
+    &tt_cmd_render,
+    &tt_cmd_convert,
+    &tt_cmd_report,
+    &tt_cmd_check,
+    &tt_cmd_markers,
+    &tt_cmd_merge_reports,
     NULL,
 };
 
@@ -68,6 +77,7 @@ int tt_cli_load_option(int opt, const char *arg, tt_cli_load *lo)
     case TT_OPT_QUIET: lo->quiet = true; return 1;
     case TT_OPT_FORMAT_IN: lo->format = arg; return 1;
     case TT_OPT_CSV_MAP: lo->csv_map = arg; return 1;
+    case TT_OPT_CACHE: lo->cache = true; return 1;
     default: return 0;
     }
 }
@@ -79,13 +89,45 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
     tt_progress prog;
     tt_error err;
     tt_trace *tr = NULL;
+    tt_cache_entry *ce = NULL;
     char msg[700], safe_path[512];
 
     tt_text_sanitize(path, strlen(path), safe_path, sizeof safe_path);
     memset(&opts, 0, sizeof opts);
+    memset(&info, 0, sizeof info);
     opts.lenient = lo && lo->lenient;
     opts.format = lo ? lo->format : NULL;
     opts.csv_map = lo ? lo->csv_map : NULL;
+    if (lo && lo->cache) {
+        /* --cache: a valid snapshot of this very file and these options
+         * replaces the decode; anything stale or corrupt is rebuilt */
+        int pr;
+        ce = malloc(sizeof *ce);
+        tt_error_clear(&err);
+        pr = ce ? tt_cache_prepare(path, &opts, ce, &err) : -1;
+        if (pr == 0) {
+            tt_error why;
+            if (tt_cache_load(ce, &tr, &why)) {
+                free(tr->source);
+                tr->source = strdup(path);
+                free(ce);
+                if (!tr->source) {
+                    tt_trace_free(tr);
+                    tt_cli_error("out of memory");
+                    return NULL;
+                }
+                goto loaded;
+            }
+        } else {
+            if (pr < 0 && !lo->quiet) {
+                tt_error_format(&err, NULL, msg, sizeof msg);
+                tt_cli_warn("%s: --cache: %s; loading without the cache", safe_path,
+                            ce ? msg : "out of memory");
+            }
+            free(ce);
+            ce = NULL;
+        }
+    }
     tt_progress_init(&prog, safe_path, lo && lo->quiet);
     opts.progress = tt_progress_update;
     opts.progress_ctx = &prog;
@@ -94,9 +136,19 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
         tt_progress_done(&prog);
         tt_error_format(&err, safe_path, msg, sizeof msg);
         tt_cli_error("%s", msg);
+        free(ce);
         return NULL;
     }
     tt_progress_done(&prog);
+    if (ce) {
+        tt_error_clear(&err);
+        if (tt_cache_store(ce, tr, &err) && !lo->quiet) {
+            tt_error_format(&err, NULL, msg, sizeof msg);
+            tt_cli_warn("%s: --cache: %s", safe_path, msg);
+        }
+        free(ce);
+    }
+loaded:
     if (tr->problems[TT_PROB_DROPPED_TAIL].count && !(lo && lo->quiet)) {
         if (info.dropped_bytes > 0)
             tt_cli_warn("%s: incomplete trace: dropped %lld bytes (about %llu events) after the "
@@ -110,6 +162,85 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
                         (unsigned long long)tr->n_events);
     }
     return tr;
+}
+
+/* Warn about data --lenient dropped. */
+static void warn_dropped(const char *safe_path, const tt_trace *tr)
+{
+    tt_cli_warn("%s: incomplete trace (%s); loaded %llu events", safe_path,
+                tr->problems[TT_PROB_DROPPED_TAIL].example, (unsigned long long)tr->n_events);
+}
+
+int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out)
+{
+    tt_load_opts opts;
+    tt_rankset_opts ro;
+    tt_progress prog;
+    tt_error *errs;
+    char label[64];
+    int rc = 0;
+
+    for (size_t i = 0; i < n; i++)
+        out[i] = NULL;
+    if (n == 1 || (lo && lo->cache)) {
+        for (size_t i = 0; i < n; i++)
+            if (!(out[i] = tt_cli_load_trace(paths[i], lo))) {
+                for (size_t k = 0; k < i; k++) {
+                    tt_trace_free(out[k]);
+                    out[k] = NULL;
+                }
+                return -1;
+            }
+        return 0;
+    }
+    errs = calloc(n, sizeof *errs);
+    if (!errs) {
+        tt_cli_error("out of memory");
+        return -1;
+    }
+    memset(&opts, 0, sizeof opts);
+    opts.lenient = lo && lo->lenient;
+    opts.format = lo ? lo->format : NULL;
+    opts.csv_map = lo ? lo->csv_map : NULL;
+    snprintf(label, sizeof label, "%zu traces", n);
+    tt_progress_init(&prog, label, lo && lo->quiet);
+    memset(&ro, 0, sizeof ro);
+    ro.load = &opts;
+    ro.progress = tt_progress_files;
+    ro.progress_ctx = &prog;
+    if (tt_load_parallel(paths, n, &ro, out, errs))
+        rc = -1;
+    tt_progress_done(&prog);
+    for (size_t i = 0; i < n; i++) {
+        char safe[512], msg[800];
+        tt_text_safe(paths[i], safe, sizeof safe);
+        if (errs[i].code != TT_OK) {
+            tt_cli_error("%s", tt_error_format(&errs[i], safe, msg, sizeof msg));
+        } else if (out[i] && out[i]->problems[TT_PROB_DROPPED_TAIL].count &&
+                   !(lo && lo->quiet)) {
+            warn_dropped(safe, out[i]);
+        }
+    }
+    free(errs);
+    if (rc)
+        for (size_t i = 0; i < n; i++) {
+            tt_trace_free(out[i]);
+            out[i] = NULL;
+        }
+    return rc;
+}
+
+char **tt_cli_expand(char *const *paths, size_t n, size_t *n_files)
+{
+    char **files = NULL;
+    tt_error err;
+    tt_error_clear(&err);
+    if (tt_rankset_expand((const char *const *)paths, n, &files, n_files, &err)) {
+        char safe[600];
+        tt_cli_error("%s", tt_text_safe(err.what, safe, sizeof safe));
+        return NULL;
+    }
+    return files;
 }
 
 static int file_exists(const char *p)
@@ -163,7 +294,10 @@ static void usage(FILE *f)
                "Options for commands that read traces:\n"
                "  --lenient            load the complete events of a cut-off trace\n"
                "  --quiet              no progress line on stderr\n"
-               "  --input-format NAME  skip detection (chrome-json)\n"
+               "  --input-format NAME  skip detection (chrome-json, neuron-json, ascend-csv,\n"
+               "                       nsys-csv, csv, hugectr-json, nsys-sqlite, ttz)\n"
+               "  --csv-map MAP        columns of a CSV: start=COL,dur=COL|end=COL,name=COL,...\n"
+               "  --cache              reuse a snapshot under $XDG_CACHE_HOME/tracetty\n"
                "\n"
                "Input may be plain, gzip or zstd compressed, or - for stdin.\n"
                "Run 'tracetty help COMMAND' for a command's usage; 'man tracetty' for all.\n"
@@ -225,6 +359,15 @@ int tt_cli_main(int argc, char **argv)
                              "(see 'tracetty --help')");
                 return TT_EXIT_ERROR;
             }
+        }
+        /* one trace (or the demo) and a terminal on both ends: browse it */
+        if (argc <= 2 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+            args[0] = (char *)"view";
+            args[1] = argc == 2 ? argv[1] : (char *)demo;
+            args[2] = NULL;
+            return tt_cmd_view.exec(2, args);
+        }
+        if (argc < 2) {
             args[0] = (char *)"summary";
             args[1] = (char *)demo;
             args[2] = NULL;

@@ -36,12 +36,24 @@ typedef struct tt_cli_load {
     bool        quiet;
     const char *format;
     const char *csv_map;
+    bool        cache;      /* reuse/write a snapshot under $XDG_CACHE_HOME/tracetty */
 } tt_cli_load;
 
 /* Load one trace, with a progress line on a terminal stderr, and print
  * "tracetty: FILE: line L, column C: what" on failure. Returns the trace or
  * NULL. A lenient load that dropped data says so on stderr. */
 tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo);
+
+/* Load several traces, in parallel on the available cores (sequentially
+ * with --cache, which handles one file at a time), with one progress line.
+ * Returns 0 with out[0..n) set, or -1 after printing why; out is then all
+ * NULL. */
+int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out);
+
+/* Expand directories into their trace files (multi/rankset.h). Returns a
+ * malloc'd list (free with tt_rankset_free_files) or NULL after printing
+ * why. */
+char **tt_cli_expand(char *const *paths, size_t n, size_t *n_files);
 
 /* "tracetty: " + message on stderr. */
 void tt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -61,18 +73,27 @@ enum {
     TT_OPT_QUIET,
     TT_OPT_FORMAT_IN,
     TT_OPT_CSV_MAP,
+    TT_OPT_CACHE,
     TT_OPT__NEXT = 1100
 };
 #define TT_CLI_LOAD_LONGOPTS \
     {"lenient", no_argument, NULL, TT_OPT_LENIENT}, \
     {"quiet", no_argument, NULL, TT_OPT_QUIET}, \
     {"input-format", required_argument, NULL, TT_OPT_FORMAT_IN}, \
-    {"csv-map", required_argument, NULL, TT_OPT_CSV_MAP}
+    {"csv-map", required_argument, NULL, TT_OPT_CSV_MAP}, \
+    {"cache", no_argument, NULL, TT_OPT_CACHE}
 
 /* Write a sanitized copy of a trace string to f. */
 void tt_cli_put_safe(FILE *f, const char *s);
 
 /* Commands. */
 extern const tt_command tt_cmd_summary;
+extern const tt_command tt_cmd_view;
+extern const tt_command tt_cmd_render;
+extern const tt_command tt_cmd_convert;
+extern const tt_command tt_cmd_report;
+extern const tt_command tt_cmd_check;
+extern const tt_command tt_cmd_markers;
+extern const tt_command tt_cmd_merge_reports;
 
 #endif

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 
 #include "index/index.h"
+#include "rules/rules.h"
 #include "util/num.h"
 #include "util/sort.h"
 #include "util/text.h"
@@ -98,6 +99,8 @@ static void meta_text(FILE *f, const cJSON *meta)
             snprintf(line, sizeof line, "%.15g", it->valuedouble);
         } else if (cJSON_IsBool(it)) {
             snprintf(line, sizeof line, "%s", cJSON_IsTrue(it) ? "true" : "false");
+        } else if (cJSON_IsNull(it)) {
+            snprintf(line, sizeof line, "null");
         } else if (cJSON_IsArray(it)) {
             const cJSON *first = it->child, *nm;
             o = (size_t)snprintf(line, sizeof line, "%d entries", cJSON_GetArraySize(it));
@@ -106,6 +109,8 @@ static void meta_text(FILE *f, const cJSON *meta)
                 snprintf(line + o, sizeof line - o, " (first: %s)", nm->valuestring);
         } else if (cJSON_IsObject(it)) {
             const cJSON *m;
+            if (!it->child)
+                snprintf(line, sizeof line, "(empty)");
             cJSON_ArrayForEach(m, it) {
                 if (o >= sizeof line - 40)
                     break;
@@ -123,6 +128,24 @@ static void meta_text(FILE *f, const cJSON *meta)
         tt_cli_put_safe(f, line);
         fputc('\n', f);
     }
+}
+
+/* Findings per rule with the default configuration; counts[] has one slot
+ * per rule. Returns 0, or -1 when the rules could not run. */
+static int annotation_counts(const tt_trace *tr, uint64_t *counts)
+{
+    tt_rules_config cfg;
+    tt_annotations a;
+    tt_error err;
+    const tt_trace *one[1] = {tr};
+    int rc;
+    tt_rules_config_defaults(&cfg);
+    tt_annotations_init(&a);
+    rc = tt_rules_run(&cfg, one, 1, &a, &err);
+    if (rc == 0)
+        tt_annotations_count(&a, counts);
+    tt_annotations_fini(&a);
+    return rc;
 }
 
 static void summary_text(FILE *f, const tt_trace *tr, const char *compression)
@@ -199,6 +222,23 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression)
         }
     }
     meta_text(f, tr->meta);
+    {
+        uint64_t counts[32];
+        const tt_rule *const *rules = tt_rules();
+        fprintf(f, "\nAnnotations (tracetty check)\n");
+        if (annotation_counts(tr, counts)) {
+            fprintf(f, "  could not run the rules (out of memory)\n");
+        } else {
+            uint64_t total = 0;
+            for (size_t i = 0; rules[i]; i++) {
+                if (rules[i]->multi)
+                    continue;
+                total += counts[i];
+                fprintf(f, "  %-30s %8llu\n", rules[i]->id, (unsigned long long)counts[i]);
+            }
+            (void)total;
+        }
+    }
     fprintf(f, "\nProblems\n");
     if (tt_trace_problem_total(tr) == 0) {
         fprintf(f, "  none\n");
@@ -294,11 +334,36 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression)
         cJSON_AddStringToObject(e, "example", p->example);
         cJSON_AddItemToArray(a, e);
     }
+    {
+        uint64_t counts[32];
+        const tt_rule *const *rules = tt_rules();
+        if (annotation_counts(tr, counts) == 0) {
+            x = cJSON_AddObjectToObject(o, "annotations");
+            for (size_t i = 0; rules[i]; i++)
+                if (!rules[i]->multi)
+                    cJSON_AddNumberToObject(x, rules[i]->id, (double)counts[i]);
+        } else {
+            cJSON_AddNullToObject(o, "annotations");
+        }
+    }
     if (tr->note[0])
         cJSON_AddStringToObject(o, "note", tr->note);
     else
         cJSON_AddNullToObject(o, "note");
     return o;
+}
+
+/* Print a JSON document, made valid UTF-8 (names may hold any bytes). */
+static void put_json(cJSON *o)
+{
+    char *s = cJSON_Print(o), *ok;
+    if (!s)
+        return;
+    ok = tt_json_repair(s);
+    free(s);
+    if (ok)
+        puts(ok);
+    free(ok);
 }
 
 /* ---------------------------------------------------------------- exec */
@@ -359,10 +424,7 @@ static int summary_exec(int argc, char **argv)
             if (all) {
                 cJSON_AddItemToArray(all, o);
             } else {
-                char *s = cJSON_Print(o);
-                if (s)
-                    puts(s);
-                free(s);
+                put_json(o);
                 cJSON_Delete(o);
             }
         } else {
@@ -373,10 +435,7 @@ static int summary_exec(int argc, char **argv)
         tt_trace_free(tr);
     }
     if (all) {
-        char *s = cJSON_Print(all);
-        if (s)
-            puts(s);
-        free(s);
+        put_json(all);
         cJSON_Delete(all);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -1,5 +1,12 @@
+# cli: the command-line front end; one file per command.
 libtracetty_a_SOURCES += \
-	src/cli/cli.c src/cli/cli.h
-libtracetty_a_SOURCES += \
+	src/cli/cli.c src/cli/cli.h \
 	src/cli/progress.c src/cli/progress.h \
-	src/cli/cmd_summary.c
+	src/cli/cmd_check.c \
+	src/cli/cmd_convert.c \
+	src/cli/cmd_markers.c \
+	src/cli/cmd_merge_reports.c \
+	src/cli/cmd_render.c \
+	src/cli/cmd_report.c \
+	src/cli/cmd_summary.c \
+	src/cli/cmd_view.c

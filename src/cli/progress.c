@@ -48,6 +48,24 @@ void tt_progress_update(void *ctx, int64_t file_pos, int64_t file_size, int64_t 
     p->drawn = true;
 }
 
+void tt_progress_files(void *ctx, size_t done, size_t total, int64_t bytes, uint64_t events)
+{
+    tt_progress *p = ctx;
+    double now, el;
+    if (!p->active)
+        return;
+    now = tt_now();
+    if (now - p->t_start < 0.3 || now - p->t_last < 0.1)
+        return;
+    p->t_last = now;
+    el = now - p->t_start;
+    fprintf(stderr, "\r\033[Kloading %zu of %zu traces done, %.1f MB, %llu events, %.0f MB/s, %.1f s",
+            done, total, (double)bytes / 1e6, (unsigned long long)events,
+            el > 0 ? (double)bytes / 1e6 / el : 0.0, el);
+    fflush(stderr);
+    p->drawn = true;
+}
+
 void tt_progress_done(tt_progress *p)
 {
     if (p->drawn) {

@@ -641,33 +641,20 @@ int tt_report_add(tt_report *r, const tt_trace *tr, const char *name, size_t pos
     return tt_report_add_window(r, tr, name, position, r->o.window, no_lanes, err);
 }
 
-int tt_report_add_window(tt_report *r, const tt_trace *tr, const char *name, size_t position,
-                         const tt_window_spec *window, bool *no_lanes, tt_error *err)
+/* One trace over a resolved selection: its summary fields, title and
+ * rows (none when no_lanes: the lane patterns matched nothing). */
+static int add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t position,
+                   const tt_sel *selp, bool no_lanes, tt_error *err)
 {
-    tt_laneset ls;
-    tt_sel sel;
+    tt_sel sel = *selp;
     tt_summary *s = NULL;
     cJSON *fields = NULL, *extra = NULL;
     char *title = NULL, *after = NULL;
     int64_t rank = tt_report_rank(tr, name, position);
     int rc = 0;
 
-    *no_lanes = false;
-    tt_laneset_init(&ls);
-    memset(&sel, 0, sizeof sel);
-    tt_sel_window(tr, window, &sel);
-    if (r->o.lanes) {
-        if (tt_laneset_match(tr, r->o.lanes, &ls, err)) {
-            tt_laneset_fini(&ls);
-            return -1;
-        }
-        tt_sel_lanes(&sel, &ls);
-        *no_lanes = ls.n == 0;
-    }
-    if (tt_summary_compute(tr, &sel, &s, err)) {
-        tt_laneset_fini(&ls);
+    if (tt_summary_compute(tr, &sel, &s, err))
         return -1;
-    }
     if ((fields = cJSON_CreateObject())) {
         add_int(fields, "rank", rank);
         add_int(fields, "from_ns", sel.from - tr->t0);
@@ -686,7 +673,7 @@ int tt_report_add_window(tt_report *r, const tt_trace *tr, const char *name, siz
         rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory");
         goto out;
     }
-    if (!*no_lanes) {
+    if (!no_lanes) {
         switch (r->o.kind) {
         case TT_REPORT_OPS:
             rc = rows_ops(r, tr, &sel, &extra, err);
@@ -721,6 +708,35 @@ out:
     free(title);
     free(after);
     tt_summary_free(s);
-    tt_laneset_fini(&ls);
     return rc ? -1 : 0;
+}
+
+int tt_report_add_window(tt_report *r, const tt_trace *tr, const char *name, size_t position,
+                         const tt_window_spec *window, bool *no_lanes, tt_error *err)
+{
+    tt_laneset ls;
+    tt_sel sel;
+    int rc;
+
+    *no_lanes = false;
+    tt_laneset_init(&ls);
+    memset(&sel, 0, sizeof sel);
+    tt_sel_window(tr, window, &sel);
+    if (r->o.lanes) {
+        if (tt_laneset_match(tr, r->o.lanes, &ls, err)) {
+            tt_laneset_fini(&ls);
+            return -1;
+        }
+        tt_sel_lanes(&sel, &ls);
+        *no_lanes = ls.n == 0;
+    }
+    rc = add_sel(r, tr, name, position, &sel, *no_lanes, err);
+    tt_laneset_fini(&ls);
+    return rc;
+}
+
+int tt_report_add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t position,
+                      const tt_sel *sel, tt_error *err)
+{
+    return add_sel(r, tr, name, position, sel, false, err);
 }

@@ -92,6 +92,13 @@ int tt_report_add_window(tt_report *r, const tt_trace *tr, const char *name, siz
 int tt_report_add(tt_report *r, const tt_trace *tr, const char *name, size_t position,
                   bool *no_lanes, tt_error *err);
 
+/* Add one trace over an explicit selection (window and lane list, e.g. a
+ * box the terminal UI selected): the report's own window and lane
+ * patterns do not apply. The rows are those tt_report_add_window writes
+ * when its window and patterns resolve to the same selection. */
+int tt_report_add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t position,
+                      const tt_sel *sel, tt_error *err);
+
 /* Finish and flush. Non-zero with err set when writing failed. */
 int tt_report_finish(tt_report *r, tt_error *err);
 

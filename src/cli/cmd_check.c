@@ -1,0 +1,222 @@
+/* cmd_check.c - `tracetty check`: run the warning rules over traces and
+ * fail (exit 1) when a finding reaches the chosen severity, so a training
+ * pipeline can gate on a profile.
+ *
+ * Several traces are the ranks of one job: per-trace rules run on each,
+ * the straggler rule across them.
+ */
+#include "config.h"
+
+#include "cli/cli.h"
+
+#include "multi/rankset.h"
+#include "report/annotations.h"
+#include "rules/rules.h"
+#include "util/num.h"
+#include "util/text.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+    OPT_RULES = TT_OPT__NEXT,
+    OPT_SET,
+    OPT_ENABLE,
+    OPT_DISABLE,
+    OPT_FAIL_ON,
+    OPT_LIST
+};
+
+static void list_rules(const tt_rules_config *cfg)
+{
+    const tt_rule *const *r = tt_rules();
+    for (size_t i = 0; r[i]; i++) {
+        printf("%-16s %-8s %s%s\n", r[i]->id, tt_severity_name(cfg->severity[i]), r[i]->summary,
+               cfg->enabled[i] ? "" : " (disabled)");
+        for (size_t p = 0; p < r[i]->n_params; p++) {
+            char v[48];
+            if (r[i]->params[p].kind == TT_PARAM_DURATION)
+                tt_fmt_dur(v, sizeof v, (int64_t)cfg->value[i][p], 3);
+            else
+                snprintf(v, sizeof v, "%g", cfg->value[i][p]);
+            printf("    %s.%s=%s  %s\n", r[i]->id, r[i]->params[p].name, v, r[i]->params[p].help);
+        }
+    }
+}
+
+/* Text output: one line per finding, worst first. */
+static void print_text(const tt_annotations *a, const tt_trace *const *traces,
+                       char *const *names, size_t n)
+{
+    size_t counts[3] = {0, 0, 0};
+    for (size_t i = 0; i < a->n; i++) {
+        const tt_annotation *an = &a->v[i];
+        const tt_trace *tr = traces[an->trace];
+        char s[32], e[32];
+        counts[an->sev]++;
+        if (n > 1) {
+            tt_cli_put_safe(stdout, names[an->trace]);
+            fputs(": ", stdout);
+        }
+        printf("%-7s %-16s %12s .. %-12s ", tt_severity_name(an->sev), an->rule,
+               tt_fmt_dur(s, sizeof s, an->start - tr->t0, 3),
+               tt_fmt_dur(e, sizeof e, an->end - tr->t0, 3));
+        tt_cli_put_safe(stdout, an->msg);
+        fputc('\n', stdout);
+    }
+    printf("%zu finding%s: %zu error%s, %zu warning%s, %zu info\n", a->n, a->n == 1 ? "" : "s",
+           counts[TT_SEV_ERROR], counts[TT_SEV_ERROR] == 1 ? "" : "s", counts[TT_SEV_WARNING],
+           counts[TT_SEV_WARNING] == 1 ? "" : "s", counts[TT_SEV_INFO]);
+}
+
+static int check_exec(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"rules", required_argument, NULL, OPT_RULES},
+        {"set", required_argument, NULL, OPT_SET},
+        {"enable", required_argument, NULL, OPT_ENABLE},
+        {"disable", required_argument, NULL, OPT_DISABLE},
+        {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+        {"list-rules", no_argument, NULL, OPT_LIST},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        TT_CLI_LOAD_LONGOPTS,
+        {NULL, 0, NULL, 0},
+    };
+    tt_cli_load lo = {0};
+    tt_rules_config cfg;
+    tt_error err;
+    int opt, rc = TT_EXIT_OK, fail_on = TT_SEV_WARNING;   /* 3 = never */
+    bool list = false;
+    const char *format = "text";
+    tt_trace **traces = NULL;
+    char **files = NULL;
+    size_t n = 0;
+    tt_annotations ann;
+
+    tt_rules_config_defaults(&cfg);
+    tt_error_clear(&err);
+    optind = 1;
+    opterr = 0;
+    /* Options apply in order, so --rules FILE then --set overrides it. */
+    while ((opt = getopt_long(argc, argv, "+f:h", longopts, NULL)) != -1) {
+        if (tt_cli_load_option(opt, optarg, &lo))
+            continue;
+        switch (opt) {
+        case OPT_RULES:
+            if (tt_rules_config_load(&cfg, optarg, &err)) {
+                char msg[600], safe[300];
+                tt_text_safe(optarg, safe, sizeof safe);
+                tt_cli_error("check: %s", tt_error_format(&err, safe, msg, sizeof msg));
+                return TT_EXIT_ERROR;
+            }
+            break;
+        case OPT_SET:
+            if (tt_rules_config_set(&cfg, optarg, &err)) {
+                tt_cli_error("check: --set %s", err.what);
+                return TT_EXIT_ERROR;
+            }
+            break;
+        case OPT_ENABLE:
+        case OPT_DISABLE:
+            if (tt_rules_config_enable(&cfg, optarg, opt == OPT_ENABLE, &err)) {
+                tt_cli_error("check: %s", err.what);
+                return TT_EXIT_ERROR;
+            }
+            break;
+        case OPT_FAIL_ON:
+            if (strcmp(optarg, "never") == 0) {
+                fail_on = 3;
+            } else {
+                tt_severity s;
+                if (tt_severity_parse(optarg, &s)) {
+                    tt_cli_error("check: --fail-on is info, warning, error or never");
+                    return TT_EXIT_ERROR;
+                }
+                fail_on = (int)s;
+            }
+            break;
+        case OPT_LIST:
+            list = true;
+            break;
+        case 'f':
+            if (strcmp(optarg, "text") && strcmp(optarg, "csv") && strcmp(optarg, "json")) {
+                tt_cli_error("check: unknown format '%s' (text, csv or json)", optarg);
+                return TT_EXIT_ERROR;
+            }
+            format = optarg;
+            break;
+        case 'h':
+            printf("usage: tracetty %s\n", tt_cmd_check.usage);
+            return TT_EXIT_OK;
+        default:
+            tt_cli_error("check: unknown or incomplete option '%s'", argv[optind - 1]);
+            return TT_EXIT_ERROR;
+        }
+    }
+    if (list) {
+        list_rules(&cfg);
+        return TT_EXIT_OK;
+    }
+    if (optind >= argc) {
+        tt_cli_error("check: no trace given (usage: tracetty %s)", tt_cmd_check.usage);
+        return TT_EXIT_ERROR;
+    }
+    /* a directory stands for the ranks of a job */
+    if (!(files = tt_cli_expand(argv + optind, (size_t)(argc - optind), &n)))
+        return TT_EXIT_ERROR;
+    traces = calloc(n, sizeof *traces);
+    if (!traces) {
+        tt_cli_error("check: out of memory");
+        tt_rankset_free_files(files, n);
+        return TT_EXIT_ERROR;
+    }
+    if (tt_cli_load_many(files, n, &lo, traces)) {
+        rc = TT_EXIT_ERROR;
+        goto out;
+    }
+    tt_annotations_init(&ann);
+    if (tt_rules_run(&cfg, (const tt_trace *const *)traces, n, &ann, &err)) {
+        tt_cli_error("check: %s", err.what);
+        rc = TT_EXIT_ERROR;
+    } else {
+        if (strcmp(format, "text") == 0) {
+            print_text(&ann, (const tt_trace *const *)traces, files, n);
+        } else {
+            tt_ann_report_opts o;
+            o.format = strcmp(format, "csv") == 0 ? TT_OUT_CSV : TT_OUT_JSON;
+            o.sanitize = isatty(STDOUT_FILENO);
+            o.utf8 = tt_text_utf8();
+            if (tt_annotations_write(stdout, &o, (const tt_trace *const *)traces,
+                                     (const char *const *)files, n, &ann)) {
+                tt_cli_error("check: cannot write output");
+                rc = TT_EXIT_ERROR;
+            }
+        }
+        for (size_t i = 0; rc == TT_EXIT_OK && i < ann.n; i++)
+            if ((int)ann.v[i].sev >= fail_on)
+                rc = TT_EXIT_FINDINGS;
+    }
+    tt_annotations_fini(&ann);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        tt_cli_error("check: cannot write output");
+        rc = TT_EXIT_ERROR;
+    }
+out:
+    for (size_t i = 0; i < n; i++)
+        tt_trace_free(traces[i]);
+    free(traces);
+    tt_rankset_free_files(files, n);
+    return rc;
+}
+
+const tt_command tt_cmd_check = {
+    .name = "check",
+    .usage = "check [--rules FILE] [--set RULE.PARAM=VALUE]... [--enable RULE] "
+             "[--disable RULE] [--fail-on info|warning|error|never] [--format text|csv|json] "
+             "[--list-rules] TRACE|DIR...",
+    .help = "find performance problems; exit 1 when one reaches --fail-on (CI gate)",
+    .exec = check_exec,
+};

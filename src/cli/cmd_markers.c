@@ -1,0 +1,379 @@
+/* cmd_markers.c - `tracetty markers`: marker sets from scripts.
+ *
+ *   markers list   TRACE [--set NAME] [--format text|json]
+ *   markers add    TRACE --set NAME --at TIME --name NAME [--note TEXT]
+ *   markers remove TRACE --set NAME [--name MARKER]
+ *   markers rename TRACE --set NAME [--name MARKER] --to NEW
+ *   markers export TRACE --set NAME [--format csv|json] [-o FILE]
+ *
+ * Times are relative to the trace start, with units (12.5ms). The trace
+ * itself is not decoded: sets are keyed by the file's identity.
+ */
+#include "config.h"
+
+#include "cli/cli.h"
+
+#include "io/atomic.h"
+#include "markers/markers.h"
+#include "report/writer.h"
+#include "util/num.h"
+#include "util/text.h"
+
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct markers_args {
+    const char *sub;
+    const char *trace;
+    const char *set;
+    const char *name;
+    const char *to;
+    const char *note;
+    const char *at;
+    const char *format;
+    const char *output;
+    tt_trace_id id;
+} markers_args;
+
+static void print_error(const char *what, const char *file, const tt_error *err)
+{
+    char msg[800], safe[512];
+    tt_text_safe(file, safe, sizeof safe);
+    tt_error_format(err, safe, msg, sizeof msg);
+    tt_cli_error("markers %s: %s", what, msg);
+}
+
+/* ------------------------------------------------------------- edits */
+
+static int edit_add(tt_markstore *s, void *ctx, tt_error *err)
+{
+    markers_args *a = ctx;
+    int64_t t;
+    tt_markset *set;
+    if (tt_parse_duration(a->at, &t) != TT_NUM_OK)
+        return tt_error_set(err, TT_ERR_USAGE, "--at '%s' is not a time (e.g. 12.5ms)", a->at), -1;
+    set = tt_markstore_get(s, a->set, a->id);
+    if (!set || tt_markset_add(set, t, a->name, a->note ? a->note : "") < 0)
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    if (set->trace.size != a->id.size || set->trace.hash != a->id.hash)
+        tt_cli_warn("set '%s' was saved for another trace (size or content differs)", a->set);
+    return 0;
+}
+
+static int edit_remove(tt_markstore *s, void *ctx, tt_error *err)
+{
+    markers_args *a = ctx;
+    tt_markset *set = tt_markstore_find(s, a->set);
+    long i;
+    if (!set)
+        return tt_error_set(err, TT_ERR_USAGE, "no marker set named '%s'", a->set), -1;
+    if (!a->name) {
+        tt_markstore_remove(s, a->set);
+        return 0;
+    }
+    if ((i = tt_markset_find(set, a->name)) < 0)
+        return tt_error_set(err, TT_ERR_USAGE, "no marker named '%s' in set '%s'", a->name,
+                            a->set), -1;
+    tt_markset_remove(set, (size_t)i);
+    return 0;
+}
+
+static int edit_rename(tt_markstore *s, void *ctx, tt_error *err)
+{
+    markers_args *a = ctx;
+    tt_markset *set = tt_markstore_find(s, a->set);
+    long i;
+    if (!set)
+        return tt_error_set(err, TT_ERR_USAGE, "no marker set named '%s'", a->set), -1;
+    if (!a->name)
+        return tt_markstore_rename(s, a->set, a->to, err) ? -1 : 0;
+    if ((i = tt_markset_find(set, a->name)) < 0)
+        return tt_error_set(err, TT_ERR_USAGE, "no marker named '%s' in set '%s'", a->name,
+                            a->set), -1;
+    if (tt_markset_rename(set, (size_t)i, a->to))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------- reads */
+
+static bool same_trace(const tt_markset *set, const tt_trace_id *id)
+{
+    return set->trace.size == id->size && set->trace.hash == id->hash;
+}
+
+static int list_sets(const tt_markstore *s, const markers_args *a)
+{
+    bool json = a->format && strcmp(a->format, "json") == 0;
+    if (json) {
+        cJSON *arr = cJSON_CreateArray();
+        char *text;
+        for (size_t i = 0; i < s->n; i++) {
+            const tt_markset *set = &s->sets[i];
+            cJSON *o;
+            if (a->set && strcmp(set->name, a->set) != 0)
+                continue;
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "set", set->name);
+            cJSON_AddBoolToObject(o, "same_trace", same_trace(set, &a->id));
+            {
+                cJSON *ms = cJSON_AddArrayToObject(o, "markers");
+                for (size_t k = 0; k < set->n; k++) {
+                    cJSON *m = cJSON_CreateObject();
+                    cJSON_AddStringToObject(m, "name", set->m[k].name);
+                    cJSON_AddNumberToObject(m, "t_ns", (double)set->m[k].t);
+                    cJSON_AddStringToObject(m, "note", set->m[k].note);
+                    cJSON_AddItemToArray(ms, m);
+                }
+            }
+            cJSON_AddItemToArray(arr, o);
+        }
+        text = cJSON_Print(arr);
+        if (text) {
+            char *ok = tt_json_repair(text);   /* names typed by users */
+            if (ok)
+                puts(ok);
+            free(ok);
+        }
+        free(text);
+        cJSON_Delete(arr);
+        return TT_EXIT_OK;
+    }
+    if (s->n == 0) {
+        printf("no marker sets\n");
+        return TT_EXIT_OK;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const tt_markset *set = &s->sets[i];
+        if (a->set && strcmp(set->name, a->set) != 0)
+            continue;
+        tt_cli_put_safe(stdout, set->name);
+        printf(": %zu marker%s%s\n", set->n, set->n == 1 ? "" : "s",
+               same_trace(set, &a->id) ? "" : " (saved for another trace)");
+        for (size_t k = 0; k < set->n; k++) {
+            char t[48];
+            printf("  %14s  ", tt_fmt_dur(t, sizeof t, set->m[k].t, 3));
+            tt_cli_put_safe(stdout, set->m[k].name);
+            if (set->m[k].note[0]) {
+                fputs("  -- ", stdout);
+                tt_cli_put_safe(stdout, set->m[k].note);
+            }
+            if (k > 0) {
+                char d[48];
+                printf("  (+%s)", tt_fmt_dur(d, sizeof d, set->m[k].t - set->m[k - 1].t, 3));
+            }
+            fputc('\n', stdout);
+        }
+    }
+    return TT_EXIT_OK;
+}
+
+static const tt_col export_cols[] = {
+    {"Set", "set", TT_COL_TEXT, 0, false},
+    {"Marker", "marker", TT_COL_TEXT, 0, false},
+    {"Time (ns)", "t_ns", TT_COL_INT, 0, false},
+    {"Note", "note", TT_COL_TEXT, 0, false},
+};
+
+/* Write one set as CSV (default), JSON or text to f. 0 or -1. */
+static int write_set(FILE *f, const tt_markset *set, tt_out_format fmt, bool sanitize)
+{
+    tt_writer_opts o;
+    tt_writer *w;
+    int rc = 0;
+    memset(&o, 0, sizeof o);
+    o.format = fmt;
+    o.sanitize = sanitize;
+    o.utf8 = tt_text_utf8();
+    w = tt_writer_new(f, &o, export_cols, sizeof export_cols / sizeof export_cols[0], NULL);
+    if (!w)
+        return -1;
+    if (tt_writer_trace_begin(w, set->name, NULL, NULL))
+        rc = -1;
+    for (size_t k = 0; rc == 0 && k < set->n; k++) {
+        tt_cell c[4];
+        c[0] = tt_cell_text(set->name);
+        c[1] = tt_cell_text(set->m[k].name);
+        c[2] = tt_cell_int(set->m[k].t);
+        c[3] = tt_cell_text(set->m[k].note);
+        if (tt_writer_row(w, c, 0))
+            rc = -1;
+    }
+    if (rc == 0 && tt_writer_trace_end(w, NULL, NULL))
+        rc = -1;
+    if (tt_writer_finish(w))
+        rc = -1;
+    tt_writer_free(w);
+    return rc;
+}
+
+static int export_set(const tt_markstore *s, const markers_args *a)
+{
+    const tt_markset *set = NULL;
+    tt_out_format fmt = TT_OUT_CSV;
+    tt_error err;
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->sets[i].name, a->set) == 0)
+            set = &s->sets[i];
+    if (!set) {
+        tt_cli_error("markers export: no marker set named '%s'", a->set);
+        return TT_EXIT_ERROR;
+    }
+    if (a->format) {
+        if (strcmp(a->format, "csv") == 0)
+            fmt = TT_OUT_CSV;
+        else if (strcmp(a->format, "json") == 0)
+            fmt = TT_OUT_JSON;
+        else if (strcmp(a->format, "text") == 0)
+            fmt = TT_OUT_TEXT;
+        else {
+            tt_cli_error("markers export: unknown format '%s' (csv, json or text)", a->format);
+            return TT_EXIT_ERROR;
+        }
+    }
+    tt_error_clear(&err);
+    if (!a->output || strcmp(a->output, "-") == 0) {
+        if (write_set(stdout, set, fmt, isatty(STDOUT_FILENO))) {
+            tt_cli_error("markers export: cannot write output");
+            return TT_EXIT_ERROR;
+        }
+        return TT_EXIT_OK;
+    }
+    {
+        tt_atomic out = {0};
+        if (tt_atomic_open(&out, a->output, &err)) {
+            print_error("export", a->output, &err);
+            return TT_EXIT_ERROR;
+        }
+        if (write_set(tt_atomic_file(&out), set, fmt, false)) {
+            tt_atomic_abort(&out);
+            tt_cli_error("markers export: cannot write %s", a->output);
+            return TT_EXIT_ERROR;
+        }
+        if (tt_atomic_commit(&out, &err)) {
+            print_error("export", a->output, &err);
+            return TT_EXIT_ERROR;
+        }
+    }
+    return TT_EXIT_OK;
+}
+
+/* ------------------------------------------------------------- main */
+
+static int usage_error(const char *msg)
+{
+    tt_cli_error("markers: %s (usage: tracetty %s)", msg, tt_cmd_markers.usage);
+    return TT_EXIT_ERROR;
+}
+
+static int markers_exec(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"set", required_argument, NULL, 's'},
+        {"name", required_argument, NULL, 'n'},
+        {"to", required_argument, NULL, 't'},
+        {"note", required_argument, NULL, 'N'},
+        {"at", required_argument, NULL, 'a'},
+        {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    markers_args a;
+    tt_error err;
+    char *sidecar;
+    int opt, rc;
+    bool writing;
+
+    memset(&a, 0, sizeof a);
+    optind = 1;
+    opterr = 0;
+    /* permute: options may come before or after the subcommand and trace */
+    while ((opt = getopt_long(argc, argv, "s:n:t:N:a:f:o:h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 's': a.set = optarg; break;
+        case 'n': a.name = optarg; break;
+        case 't': a.to = optarg; break;
+        case 'N': a.note = optarg; break;
+        case 'a': a.at = optarg; break;
+        case 'f': a.format = optarg; break;
+        case 'o': a.output = optarg; break;
+        case 'h':
+            printf("usage: tracetty %s\n", tt_cmd_markers.usage);
+            return TT_EXIT_OK;
+        default:
+            tt_cli_error("markers: unknown or incomplete option '%s'", argv[optind - 1]);
+            return TT_EXIT_ERROR;
+        }
+    }
+    if (argc - optind != 2)
+        return usage_error("expected a subcommand and one TRACE");
+    a.sub = argv[optind];
+    a.trace = argv[optind + 1];
+
+    if (strcmp(a.sub, "add") == 0) {
+        if (!a.set || !a.at || !a.name)
+            return usage_error("add needs --set, --at and --name");
+    } else if (strcmp(a.sub, "remove") == 0) {
+        if (!a.set)
+            return usage_error("remove needs --set");
+    } else if (strcmp(a.sub, "rename") == 0) {
+        if (!a.set || !a.to)
+            return usage_error("rename needs --set and --to");
+    } else if (strcmp(a.sub, "export") == 0) {
+        if (!a.set)
+            return usage_error("export needs --set");
+    } else if (strcmp(a.sub, "list") != 0) {
+        return usage_error("unknown subcommand (list, add, remove, rename or export)");
+    }
+    if (a.format && strcmp(a.sub, "list") == 0 && strcmp(a.format, "json") != 0 &&
+        strcmp(a.format, "text") != 0)
+        return usage_error("list --format is text or json");
+
+    tt_error_clear(&err);
+    if (tt_trace_id_of(a.trace, &a.id, &err)) {
+        print_error(a.sub, a.trace, &err);
+        return TT_EXIT_ERROR;
+    }
+    writing = strcmp(a.sub, "list") != 0 && strcmp(a.sub, "export") != 0;
+    sidecar = tt_markers_sidecar(a.trace, writing, &err);
+    if (!sidecar) {
+        print_error(a.sub, a.trace, &err);
+        return TT_EXIT_ERROR;
+    }
+    if (writing) {
+        tt_markstore_edit_fn fn = strcmp(a.sub, "add") == 0      ? edit_add
+                                  : strcmp(a.sub, "remove") == 0 ? edit_remove
+                                                                 : edit_rename;
+        rc = tt_markstore_update(sidecar, fn, &a, &err) ? TT_EXIT_ERROR : TT_EXIT_OK;
+        if (rc)
+            print_error(a.sub, err.code == TT_ERR_USAGE ? a.trace : sidecar, &err);
+    } else {
+        tt_markstore s;
+        tt_markstore_init(&s);
+        if (tt_markstore_read(&s, sidecar, &err)) {
+            print_error(a.sub, sidecar, &err);
+            rc = TT_EXIT_ERROR;
+        } else {
+            rc = strcmp(a.sub, "list") == 0 ? list_sets(&s, &a) : export_set(&s, &a);
+        }
+        tt_markstore_fini(&s);
+    }
+    free(sidecar);
+    if (rc == TT_EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+        tt_cli_error("markers: cannot write output");
+        rc = TT_EXIT_ERROR;
+    }
+    return rc;
+}
+
+const tt_command tt_cmd_markers = {
+    .name = "markers",
+    .usage = "markers list|add|remove|rename|export TRACE [--set NAME] [--at TIME] "
+             "[--name MARKER] [--to NEW] [--note TEXT] [--format F] [-o FILE]",
+    .help = "named marker sets kept beside the trace, for scripts",
+    .exec = markers_exec,
+};

@@ -1,0 +1,611 @@
+/* cmd_report.c - `tracetty report`: selection statistics as CSV, JSON or
+ * text, for one trace or many ranks.
+ *
+ * This file only parses options, loads traces one at a time, and decides
+ * where the output goes; the numbers come from analysis/ and the formatting
+ * from report/. With -o the report is written atomically (io/atomic.h):
+ * a failed or interrupted run leaves no file behind, and a fatal signal
+ * removes the temporary file before the process dies.
+ */
+#include "config.h"
+
+#include "cli/cli.h"
+
+#include "io/atomic.h"
+#include "markers/markers.h"
+#include "report/annotations.h"
+#include "report/job.h"
+#include "report/report.h"
+#include "rules/rules.h"
+#include "util/text.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+    OPT_KIND = TT_OPT__NEXT,
+    OPT_BY,
+    OPT_WINDOW,
+    OPT_LANES,
+    OPT_MARKERS,
+    OPT_BETWEEN,
+    OPT_PER_INTERVAL,
+    OPT_RULES,
+    OPT_ALIGN,
+};
+
+/* Traces are loaded this many at a time, in parallel, then reported and
+ * freed: all cores busy, memory of a few traces. */
+static size_t batch_size(void)
+{
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c > 0 ? (size_t)c : 1;
+}
+
+/* Marker options: --markers SET with --between A:B or --per-interval. */
+typedef struct report_marks {
+    const char *set;
+    const char *between;       /* "A:B" */
+    bool        per_interval;
+} report_marks;
+
+static void on_fatal_signal(int sig)
+{
+    tt_atomic_signal_cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa, old;
+        /* a signal the shell told us to ignore (^C for a background job)
+         * stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* Messages may quote what the user typed: sanitize them for stderr. */
+static int usage_error(const char *what)
+{
+    char safe[1200];
+    tt_cli_error("report: %s", tt_text_safe(what, safe, sizeof safe));
+    return TT_EXIT_ERROR;
+}
+
+/* The marker set `name` of a trace (read from its sidecar into store).
+ * Errors are printed; returns NULL then. */
+static tt_markset *load_set(const char *path, const char *name, tt_markstore *store)
+{
+    tt_error err;
+    tt_trace_id id;
+    char *side;
+    tt_markset *set;
+    char safe[600], msg[800];
+    tt_text_safe(path, safe, sizeof safe);
+    tt_error_clear(&err);
+    if (tt_trace_id_of(path, &id, &err) || !(side = tt_markers_sidecar(path, false, &err))) {
+        tt_cli_error("report: %s", tt_error_format(&err, safe, msg, sizeof msg));
+        return NULL;
+    }
+    if (tt_markstore_read(store, side, &err)) {
+        char sside[600];
+        tt_text_safe(side, sside, sizeof sside);
+        tt_cli_error("report: %s", tt_error_format(&err, sside, msg, sizeof msg));
+        free(side);
+        return NULL;
+    }
+    free(side);
+    set = tt_markstore_find(store, name);
+    if (!set) {
+        char sname[300];
+        tt_cli_error("report: %s: no marker set named '%s'", safe,
+                     tt_text_safe(name, sname, sizeof sname));
+        return NULL;
+    }
+    if (set->trace.size != id.size || set->trace.hash != id.hash) {
+        char sname[300];
+        tt_cli_warn("%s: marker set '%s' was saved for another trace", safe,
+                    tt_text_safe(name, sname, sizeof sname));
+    }
+    return set;
+}
+
+/* Window between two marker references "A:B" of a set. */
+static int between_window(const tt_markset *set, const char *spec, tt_window_spec *w,
+                          char *label, size_t n)
+{
+    const char *colon = strchr(spec, ':');
+    char a[256], b[256];
+    tt_error err;
+    if (!colon || colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof a) {
+        tt_cli_error("report: --between expects A:B (two marker names or times)");
+        return -1;
+    }
+    memcpy(a, spec, (size_t)(colon - spec));
+    a[colon - spec] = '\0';
+    snprintf(b, sizeof b, "%s", colon + 1);
+    memset(w, 0, sizeof *w);
+    w->has_from = w->has_to = true;
+    if (tt_markset_resolve(set, a, &w->from, &err) || tt_markset_resolve(set, b, &w->to, &err)) {
+        char safe[600];
+        tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));
+        return -1;
+    }
+    if (w->to < w->from) {
+        char sa[300], sb[300];
+        tt_cli_error("report: marker '%s' comes after '%s': the window would end before it "
+                     "starts", tt_text_safe(a, sa, sizeof sa), tt_text_safe(b, sb, sizeof sb));
+        return -1;
+    }
+    snprintf(label, n, "%s..%s", a, b);
+    return 0;
+}
+
+/* Add one trace to the report: its whole window, the window between two
+ * markers, or one group per consecutive marker pair. */
+static int add_trace(tt_report *rep, const tt_trace *tr, const char *path, size_t position,
+                     const report_marks *rm, bool several, bool *none, tt_error *err)
+{
+    tt_markstore store;
+    tt_markset *set;
+    int rc = 0;
+    if (!rm->set)
+        return tt_report_add(rep, tr, path, position, none, err);
+    tt_markstore_init(&store);
+    if (!(set = load_set(path, rm->set, &store))) {
+        tt_markstore_fini(&store);
+        return 1;   /* already reported */
+    }
+    if (rm->between) {
+        tt_window_spec w;
+        char label[600], name[1200];
+        if (between_window(set, rm->between, &w, label, sizeof label)) {
+            tt_markstore_fini(&store);
+            return 1;
+        }
+        snprintf(name, sizeof name, "%s", path);
+        rc = tt_report_add_window(rep, tr, name, position, &w, none, err);
+    } else {
+        if (set->n < 2) {
+            char safe[300];
+            tt_cli_error("report: --per-interval needs at least two markers in set '%s'",
+                         tt_text_safe(set->name, safe, sizeof safe));
+            tt_markstore_fini(&store);
+            return 1;
+        }
+        for (size_t i = 0; rc == 0 && i + 1 < set->n; i++) {
+            tt_window_spec w;
+            char name[1200];
+            bool this_none = false;
+            memset(&w, 0, sizeof w);
+            w.has_from = w.has_to = true;
+            w.from = set->m[i].t;
+            w.to = set->m[i + 1].t;
+            if (several)
+                snprintf(name, sizeof name, "%s: %s..%s", path, set->m[i].name, set->m[i + 1].name);
+            else
+                snprintf(name, sizeof name, "%s..%s", set->m[i].name, set->m[i + 1].name);
+            rc = tt_report_add_window(rep, tr, name, position, &w, &this_none, err);
+            *none = *none || this_none;
+        }
+    }
+    tt_markstore_fini(&store);
+    return rc ? -1 : 0;
+}
+
+/* Does an annotation fall in the selection (window and lane patterns)? */
+static bool annotation_selected(const tt_annotation *a, const tt_sel *sel, const tt_laneset *ls)
+{
+    if (a->end < sel->from || a->start > sel->to || (a->start == sel->to && !sel->to_inclusive &&
+                                                    a->end > a->start))
+        return false;
+    if (!ls || a->n_lanes == 0)
+        return true;
+    for (size_t i = 0; i < a->n_lanes; i++)
+        for (size_t k = 0; k < ls->n; k++)
+            if (ls->v[k] == a->lanes[i])
+                return true;
+    return false;
+}
+
+/* --kind annotations: every trace loaded together (the straggler rule
+ * compares them), findings in the window and lanes written as a table. */
+static int report_annotations(char **paths, size_t n, const tt_cli_load *lo,
+                              const tt_report_opts *ro, const report_marks *rm,
+                              const tt_rules_config *cfg, FILE *f)
+{
+    tt_trace **traces = calloc(n, sizeof *traces);
+    tt_annotations all, keep;
+    tt_error err;
+    int rc = TT_EXIT_OK;
+    tt_annotations_init(&all);
+    tt_annotations_init(&keep);
+    if (!traces) {
+        tt_cli_error("report: out of memory");
+        return TT_EXIT_ERROR;
+    }
+    if (tt_cli_load_many(paths, n, lo, traces)) {
+        rc = TT_EXIT_ERROR;
+        goto out;
+    }
+    tt_error_clear(&err);
+    if (tt_rules_run(cfg, (const tt_trace *const *)traces, n, &all, &err)) {
+        tt_cli_error("report: %s", err.what);
+        rc = TT_EXIT_ERROR;
+        goto out;
+    }
+    /* keep what lies in each trace's selection */
+    keep.v = calloc(all.n ? all.n : 1, sizeof *keep.v);
+    keep.cap = all.n;
+    if (!keep.v) {
+        tt_cli_error("report: out of memory");
+        rc = TT_EXIT_ERROR;
+        goto out;
+    }
+    for (size_t t = 0; t < n && rc == TT_EXIT_OK; t++) {
+        tt_sel sel;
+        tt_laneset ls;
+        tt_window_spec w, *wp = (tt_window_spec *)ro->window;
+        tt_markstore store;
+        tt_markset *set = NULL;
+        memset(&sel, 0, sizeof sel);
+        tt_laneset_init(&ls);
+        tt_markstore_init(&store);
+        if (rm->set) {
+            char label[600];
+            if (!(set = load_set(paths[t], rm->set, &store)) ||
+                (rm->between && between_window(set, rm->between, &w, label, sizeof label))) {
+                tt_markstore_fini(&store);
+                rc = TT_EXIT_ERROR;
+                break;
+            }
+            if (rm->between) {
+                wp = &w;
+            } else if (set->n >= 1) {
+                /* per interval: the span of the markers */
+                memset(&w, 0, sizeof w);
+                w.has_from = w.has_to = true;
+                w.from = set->m[0].t;
+                w.to = set->m[set->n - 1].t;
+                wp = &w;
+            }
+        }
+        tt_markstore_fini(&store);
+        tt_sel_window(traces[t], wp, &sel);
+        if (ro->lanes && tt_laneset_match(traces[t], ro->lanes, &ls, &err)) {
+            tt_cli_error("report: %s", err.what);
+            rc = TT_EXIT_ERROR;
+            break;
+        }
+        for (size_t i = 0; i < all.n; i++) {
+            if ((size_t)all.v[i].trace != t ||
+                !annotation_selected(&all.v[i], &sel, ro->lanes ? &ls : NULL))
+                continue;
+            keep.v[keep.n++] = all.v[i];
+            memset(&all.v[i], 0, sizeof all.v[i]);   /* moved */
+        }
+        tt_laneset_fini(&ls);
+    }
+    if (rc == TT_EXIT_OK) {
+        tt_ann_report_opts o;
+        o.format = ro->format;
+        o.sanitize = ro->sanitize;
+        o.utf8 = ro->utf8;
+        if (tt_annotations_write(f, &o, (const tt_trace *const *)traces,
+                                 (const char *const *)paths, n, &keep)) {
+            tt_cli_error("report: cannot write the output");
+            rc = TT_EXIT_ERROR;
+        }
+    }
+out:
+    tt_annotations_fini(&keep);
+    tt_annotations_fini(&all);
+    for (size_t i = 0; i < n; i++)
+        tt_trace_free(traces[i]);
+    free(traces);
+    return rc;
+}
+
+/* --kind ranks and collectives: ranks stream through in parallel batches;
+ * only their small per-rank facts are kept. */
+static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_report_opts *ro,
+                      const tt_align_spec *align, FILE *f)
+{
+    tt_job_opts jo;
+    tt_job *job = NULL;
+    tt_writer_opts wo;
+    tt_error err;
+    int rc = TT_EXIT_OK;
+    memset(&jo, 0, sizeof jo);
+    jo.kind = ro->kind == TT_REPORT_RANKS ? TT_JOB_RANKS : TT_JOB_COLLECTIVES;
+    jo.window = ro->window;
+    jo.lanes = ro->lanes;
+    if (align)
+        jo.align = *align;
+    tt_error_clear(&err);
+    if (tt_job_new(&jo, &job, &err)) {
+        tt_cli_error("report: %s", err.what);
+        return TT_EXIT_ERROR;
+    }
+    for (size_t b = 0; b < n && rc == TT_EXIT_OK; b += batch_size()) {
+        size_t nb = n - b < batch_size() ? n - b : batch_size();
+        tt_trace *batch[64];
+        if (nb > sizeof batch / sizeof batch[0])
+            nb = sizeof batch / sizeof batch[0];
+        if (tt_cli_load_many(files + b, nb, lo, batch)) {
+            rc = TT_EXIT_ERROR;
+            break;
+        }
+        for (size_t k = 0; k < nb; k++) {
+            if (rc == TT_EXIT_OK &&
+                tt_job_add(job, batch[k], files[b + k],
+                           tt_report_rank(batch[k], files[b + k], b + k), &err)) {
+                char safe[600], msg[600];
+                tt_cli_error("report: %s: %s", tt_text_safe(files[b + k], safe, sizeof safe),
+                             tt_text_safe(err.what, msg, sizeof msg));
+                rc = TT_EXIT_ERROR;
+            }
+            tt_trace_free(batch[k]);
+        }
+    }
+    if (rc == TT_EXIT_OK) {
+        memset(&wo, 0, sizeof wo);
+        wo.format = ro->format;
+        wo.sanitize = ro->sanitize;
+        wo.utf8 = ro->utf8;
+        if (tt_job_write(job, f, &wo, &err)) {
+            tt_cli_error("report: %s", err.what);
+            rc = TT_EXIT_ERROR;
+        }
+    }
+    tt_job_free(job);
+    return rc;
+}
+
+static int report_exec(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"kind", required_argument, NULL, OPT_KIND},
+        {"by", required_argument, NULL, OPT_BY},
+        {"window", required_argument, NULL, OPT_WINDOW},
+        {"lanes", required_argument, NULL, OPT_LANES},
+        {"markers", required_argument, NULL, OPT_MARKERS},
+        {"between", required_argument, NULL, OPT_BETWEEN},
+        {"per-interval", no_argument, NULL, OPT_PER_INTERVAL},
+        {"rules", required_argument, NULL, OPT_RULES},
+        {"align", required_argument, NULL, OPT_ALIGN},
+        {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        TT_CLI_LOAD_LONGOPTS,
+        {NULL, 0, NULL, 0},
+    };
+    tt_cli_load lo = {0};
+    tt_report_opts ro;
+    tt_window_spec window;
+    tt_error err;
+    tt_atomic out;
+    bool to_file = false;
+    const char *out_path = NULL;
+    tt_report *rep = NULL;
+    FILE *f = stdout;
+    int opt, rc = TT_EXIT_OK;
+    report_marks rm = {NULL, NULL, false};
+    tt_rules_config rules;
+    bool rules_given = false;
+    tt_align_spec align;
+    bool align_given = false;
+    char **files = NULL;
+    size_t n_files = 0;
+
+    tt_rules_config_defaults(&rules);
+    memset(&align, 0, sizeof align);
+    memset(&ro, 0, sizeof ro);
+    ro.kind = TT_REPORT_OPS;
+    ro.format = TT_OUT_CSV;
+    tt_error_clear(&err);
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+        if (tt_cli_load_option(opt, optarg, &lo))
+            continue;
+        switch (opt) {
+        case OPT_KIND:
+            if (tt_report_kind_parse(optarg, &ro.kind, &err))
+                return usage_error(err.what);
+            break;
+        case OPT_BY:
+            if (ro.n_keys == TT_REPORT_MAX_KEYS)
+                return usage_error("too many --by keys");
+            if (tt_key_parse(optarg, &ro.keys[ro.n_keys], &err))
+                return usage_error(err.what);
+            ro.n_keys++;
+            break;
+        case OPT_WINDOW:
+            if (tt_window_parse(optarg, &window, &err))
+                return usage_error(err.what);
+            ro.window = &window;
+            break;
+        case OPT_LANES:
+            if (tt_lane_patterns_check(optarg, &err))
+                return usage_error(err.what);
+            ro.lanes = optarg;
+            break;
+        case OPT_MARKERS:
+            rm.set = optarg;
+            break;
+        case OPT_BETWEEN:
+            rm.between = optarg;
+            break;
+        case OPT_PER_INTERVAL:
+            rm.per_interval = true;
+            break;
+        case OPT_RULES:
+            if (tt_rules_config_load(&rules, optarg, &err)) {
+                char msg[800], safe[400];
+                tt_cli_error("report: %s",
+                             tt_error_format(&err, tt_text_safe(optarg, safe, sizeof safe), msg,
+                                             sizeof msg));
+                return TT_EXIT_ERROR;
+            }
+            rules_given = true;
+            break;
+        case OPT_ALIGN:
+            if (tt_align_parse(optarg, &align, &err))
+                return usage_error(err.what);
+            align_given = true;
+            break;
+        case 'f':
+            if (tt_report_format_parse(optarg, &ro.format, &err))
+                return usage_error(err.what);
+            break;
+        case 'o':
+            out_path = optarg;
+            break;
+        case 'h':
+            printf("usage: tracetty %s\n", tt_cmd_report.usage);
+            return TT_EXIT_OK;
+        default:
+            tt_cli_error("report: unknown or incomplete option '%s'", argv[optind - 1]);
+            return TT_EXIT_ERROR;
+        }
+    }
+    if (optind >= argc) {
+        tt_cli_error("report: no trace given (usage: tracetty %s)", tt_cmd_report.usage);
+        return TT_EXIT_ERROR;
+    }
+    ro.utf8 = tt_text_utf8();
+    if ((rm.between || rm.per_interval) && !rm.set)
+        return usage_error("--between and --per-interval need --markers SET");
+    if (rm.set && !rm.between && !rm.per_interval)
+        return usage_error("--markers needs --between A:B or --per-interval");
+    if (rm.between && rm.per_interval)
+        return usage_error("--between and --per-interval exclude each other");
+    if (rm.set && ro.window)
+        return usage_error("--window and --markers exclude each other");
+    if (rules_given && ro.kind != TT_REPORT_ANNOTATIONS)
+        return usage_error("--rules applies to --kind annotations");
+    if (align_given && ro.kind != TT_REPORT_COLLECTIVES)
+        return usage_error("--align applies to --kind collectives");
+    if (rm.set && (ro.kind == TT_REPORT_RANKS || ro.kind == TT_REPORT_COLLECTIVES))
+        return usage_error("--markers does not apply to --kind ranks or collectives");
+    if (ro.n_keys && (ro.kind == TT_REPORT_RANKS || ro.kind == TT_REPORT_COLLECTIVES))
+        return usage_error("--by does not apply to --kind ranks or collectives");
+    if (!(files = tt_cli_expand(argv + optind, (size_t)(argc - optind), &n_files)))
+        return TT_EXIT_ERROR;
+    ro.several = n_files > 1;
+    if (rm.per_interval && ro.kind != TT_REPORT_ANNOTATIONS) {
+        ro.several = true;   /* one row group per interval */
+        ro.group_title = "Interval";
+    }
+    if (ro.kind <= TT_REPORT_EVENTS && tt_report_check(&ro, &err)) {
+        tt_rankset_free_files(files, n_files);
+        return usage_error(err.what);
+    }
+    if (ro.kind == TT_REPORT_ANNOTATIONS && ro.n_keys) {
+        tt_rankset_free_files(files, n_files);
+        return usage_error("--by does not apply to --kind annotations");
+    }
+
+    to_file = out_path && strcmp(out_path, "-") != 0;
+    if (to_file) {
+        catch_signals();
+        if (tt_atomic_open(&out, out_path, &err)) {
+            char safe[600];
+            tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));
+            tt_rankset_free_files(files, n_files);
+            return TT_EXIT_ERROR;
+        }
+        f = tt_atomic_file(&out);
+    } else {
+        /* Real bytes go to files and pipes; a terminal gets escapes. */
+        ro.sanitize = isatty(fileno(stdout));
+    }
+    if (ro.kind == TT_REPORT_ANNOTATIONS) {
+        rc = report_annotations(files, n_files, &lo, &ro, &rm, &rules, f);
+        goto finish;
+    }
+    if (ro.kind == TT_REPORT_RANKS || ro.kind == TT_REPORT_COLLECTIVES) {
+        rc = report_job(files, n_files, &lo, &ro, align_given ? &align : NULL, f);
+        goto finish;
+    }
+    for (size_t b = 0; b < n_files && rc == TT_EXIT_OK; b += batch_size()) {
+        size_t nb = n_files - b < batch_size() ? n_files - b : batch_size();
+        tt_trace *batch[64];
+        if (nb > sizeof batch / sizeof batch[0])
+            nb = sizeof batch / sizeof batch[0];
+        if (tt_cli_load_many(files + b, nb, &lo, batch)) {
+            rc = TT_EXIT_ERROR;
+            break;
+        }
+        for (size_t k = 0; k < nb; k++) {
+            const char *path = files[b + k];
+            char safe[600], pat[300];
+            bool none = false;
+            if (rc != TT_EXIT_OK) {
+                tt_trace_free(batch[k]);
+                continue;
+            }
+            /* The report starts (CSV header, JSON head) only once a trace
+             * has loaded, so a bad first trace prints nothing on stdout. */
+            if (!rep && tt_report_new(f, &ro, &rep, &err)) {
+                tt_cli_error("report: %s", err.what);
+                rc = TT_EXIT_ERROR;
+            } else if ((rc = add_trace(rep, batch[k], path, b + k, &rm, n_files > 1, &none,
+                                       &err)) > 0) {
+                rc = TT_EXIT_ERROR;   /* reported already */
+            } else if (rc < 0) {
+                char msg[600];
+                tt_cli_error("report: %s: %s", tt_text_safe(path, safe, sizeof safe),
+                             tt_text_safe(err.what, msg, sizeof msg));
+                rc = TT_EXIT_ERROR;
+            } else if (none) {
+                tt_cli_warn("%s: lane pattern '%s' matches no lane",
+                            tt_text_safe(path, safe, sizeof safe),
+                            tt_text_safe(ro.lanes, pat, sizeof pat));
+            }
+            tt_trace_free(batch[k]);
+        }
+    }
+finish:
+    if (rc == TT_EXIT_OK && rep && tt_report_finish(rep, &err)) {
+        tt_cli_error("report: %s", err.what);
+        rc = TT_EXIT_ERROR;
+    }
+    tt_report_free(rep);
+    tt_rankset_free_files(files, n_files);
+    if (to_file) {
+        if (rc != TT_EXIT_OK) {
+            tt_atomic_abort(&out);
+        } else if (tt_atomic_commit(&out, &err)) {
+            char safe[600];
+            tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));
+            rc = TT_EXIT_ERROR;
+        }
+    } else if (rc == TT_EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+        tt_cli_error("report: cannot write the output");
+        rc = TT_EXIT_ERROR;
+    }
+    return rc;
+}
+
+const tt_command tt_cmd_report = {
+    .name = "report",
+    .usage = "report [--kind ops|lanes|transfers|gpu|events|annotations|ranks|collectives] "
+             "[--by KEY] [--window FROM:TO | --markers SET (--between A:B | --per-interval)] "
+             "[--lanes PATTERN] [--rules FILE] [--align MODE] [--format csv|json|text] "
+             "[-o FILE] TRACE|DIR...",
+    .help = "statistics of a window and lanes as CSV, JSON or text (nsys stats columns)",
+    .exec = report_exec,
+};

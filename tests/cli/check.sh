@@ -1,0 +1,94 @@
+#!/bin/sh
+# check.sh - `tracetty check`: findings on the demo, exit status by
+# severity, output formats, rules files and settings, every real trace.
+. "$srcdir/tests/lib.sh"
+demo="$srcdir/samples/demo.json"
+
+"$TRACETTY" check "$demo" >"$TMPD/out" 2>"$TMPD/err"; rc=$?
+is "$rc" 1 "warnings found: exit 1 with the default --fail-on warning"
+count() { grep -c "^[a-z]* *$1 " "$TMPD/out"; }
+is "$(count device-idle)" 3 "demo: 3 idle GPU stretches while the host is busy"
+is "$(count pageable-memcpy)" 4 "demo: 4 pageable input copies (one per step)"
+is "$(count host-sync)" 8 "demo: 8 long synchronize calls"
+is "$(count tiny-kernels)" 8 "demo: 8 runs of tiny kernels"
+for r in tensor-reload throttle low-utilization sync-memcpy straggler; do
+    is "$(count $r)" 0 "demo: nothing spurious from $r"
+done
+matches "$TMPD/out" '^23 findings: 0 errors, 15 warnings, 8 info$' "summary line"
+is "$(head -n 1 "$TMPD/out" | cut -c1-7)" "warning" "worst severity first"
+
+"$TRACETTY" check --fail-on error "$demo" >/dev/null; is "$?" 0 "--fail-on error: exit 0"
+"$TRACETTY" check --fail-on info "$demo" >/dev/null; is "$?" 1 "--fail-on info: exit 1"
+"$TRACETTY" check --fail-on never "$demo" >/dev/null; is "$?" 0 "--fail-on never: exit 0"
+"$TRACETTY" check --disable all "$demo" >"$TMPD/none"; is "$?" 0 "every rule disabled: exit 0"
+matches "$TMPD/none" '^0 findings' "and no findings"
+"$TRACETTY" check --set device-idle.severity=error --fail-on error "$demo" >/dev/null
+is "$?" 1 "severity raised from the command line"
+"$TRACETTY" check --set device-idle.min_gap=20ms "$demo" >"$TMPD/o2"
+is "$(grep -c device-idle "$TMPD/o2")" 0 "min_gap 20ms: no idle finding"
+
+# CSV: the documented header, one record per finding, times in ns
+"$TRACETTY" check --format csv --fail-on never "$demo" >"$TMPD/csv"
+is "$(head -n 1 "$TMPD/csv" | tr -d '\r')" '"Severity","Rule","Start (ns)","End (ns)","Lanes","Events","Message"' "CSV header"
+is "$(($(wc -l <"$TMPD/csv") - 1))" 23 "one CSV record per finding"
+"$TRACETTY" check --format json --fail-on never "$demo" >"$TMPD/json"; ok $? "JSON output"
+
+# every device-idle span is a real gap: no kernel, copy or memset inside it
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$demo" "$TMPD/csv" >"$TMPD/py" 2>&1 <<'PY'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+ev = [e for e in d["traceEvents"] if e.get("ph") == "X"]
+t0 = min(round(float(e["ts"]) * 1000) for e in ev)
+dev = [(round(float(e["ts"]) * 1000) - t0, round(float(e["ts"]) * 1000 + float(e["dur"]) * 1000) - t0)
+       for e in ev if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]
+bad = 0
+rows = list(csv.DictReader(open(sys.argv[2])))
+for r in rows:
+    if r["Rule"] != "device-idle":
+        continue
+    s, e = int(r["Start (ns)"]), int(r["End (ns)"])
+    if any(a < e and b > s for a, b in dev) or not any(b == s for a, b in dev) or not any(a == e for a, b in dev):
+        bad += 1
+print("bad", bad, "of", sum(1 for r in rows if r["Rule"] == "device-idle"))
+PY
+    is "$(cat "$TMPD/py")" "bad 0 of 3" "idle spans are exactly the gaps between device work (python)"
+fi
+
+# report --kind annotations is the same table
+"$TRACETTY" report --kind annotations "$demo" >"$TMPD/rep.csv"
+same_file "$TMPD/rep.csv" "$TMPD/csv" "report --kind annotations equals check --format csv"
+"$TRACETTY" report --kind annotations --window 70ms:100ms "$demo" >"$TMPD/rep2.csv"
+is "$(($(wc -l <"$TMPD/rep2.csv") - 1))" 6 "a window keeps the 6 findings overlapping 70-100 ms"
+"$TRACETTY" report --kind annotations --lanes '*stream 7*' "$demo" >"$TMPD/rep3.csv"
+is "$(grep -c host-sync "$TMPD/rep3.csv")" 0 "a lane pattern keeps the findings on those lanes"
+
+# rules files
+printf '{"rules": {\n  "host-sync": {"min_duration": "30ms"},\n  "nosuch": {}\n}}\n' >"$TMPD/bad.json"
+"$TRACETTY" check --rules "$TMPD/bad.json" "$demo" >/dev/null 2>"$TMPD/err"; is "$?" 2 "unknown rule in a rules file: exit 2"
+matches "$TMPD/err" "bad.json: line 3, column 3: unknown rule 'nosuch'" "positioned message"
+is "$(wc -l <"$TMPD/err")" 1 "one line"
+printf '{"rules": {"host-sync": {"min_duration": "30ms"}}}\n' >"$TMPD/good.json"
+"$TRACETTY" check --rules "$TMPD/good.json" "$demo" >"$TMPD/o3"
+is "$(grep -c host-sync "$TMPD/o3")" 0 "rules file raises host-sync.min_duration above every sync"
+printf '{"rules": ' >"$TMPD/trunc.json"
+"$TRACETTY" check --rules "$TMPD/trunc.json" "$demo" >/dev/null 2>"$TMPD/err"; is "$?" 2 "truncated rules file: exit 2"
+"$TRACETTY" check --set bogus "$demo" >/dev/null 2>&1; is "$?" 2 "malformed --set: exit 2"
+"$TRACETTY" check --fail-on sometimes "$demo" >/dev/null 2>&1; is "$?" 2 "bad --fail-on: exit 2"
+"$TRACETTY" check --list-rules >"$TMPD/rules"; ok $? "--list-rules"
+is "$(grep -c '^[a-z-]* *\(info\|warning\|error\) ' "$TMPD/rules")" 9 "nine rules listed"
+
+# it completes on every third-party trace (findings or not, never an error)
+traces=$(shared_traces)
+if [ -d "$traces" ]; then
+    fails=""
+    for f in $(find "$traces" -type f ! -name README.md | sort); do
+        "$TRACETTY" check --quiet --fail-on never "$f" >/dev/null 2>"$TMPD/e"
+        rc=$?
+        [ $rc -eq 0 ] || fails="$fails $(basename "$f"):$rc"
+    done
+    # the deliberately cut-off speedscope files need --lenient
+    fails=$(echo "$fails" | tr ' ' '\n' | grep -v '^speedscope_simple-partial' | tr '\n' ' ')
+    is "$(echo $fails)" "" "check completes on every trace in ../shared/traces"
+fi
+tap_done

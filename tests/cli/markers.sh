@@ -1,0 +1,81 @@
+#!/bin/sh
+# markers.sh - `tracetty markers`: add, list, rename, remove, export, the
+# sidecar file, corrupt sidecars and traces that changed.
+. "$srcdir/tests/lib.sh"
+t="$TMPD/run.json"
+cp "$srcdir/samples/demo.json" "$t"
+
+"$TRACETTY" markers add "$t" --set iter --at 12.5ms --name fwd_start; ok $? "add"
+"$TRACETTY" markers add "$t" --set iter --at 1.25ms --name load --note "data loader"; ok $? "add with a note"
+"$TRACETTY" markers add "$t" --set iter --at 80ms --name step_end; ok $? "add a third"
+ok "$(test -f "$t.markers.json"; echo $?)" "sidecar written beside the trace"
+"$TRACETTY" markers list "$t" >"$TMPD/list"
+cat >"$TMPD/want" <<'TXT'
+iter: 3 markers
+         1.25 ms  load  -- data loader
+         12.5 ms  fwd_start  (+11.25 ms)
+           80 ms  step_end  (+67.5 ms)
+TXT
+same_file "$TMPD/list" "$TMPD/want" "list: sorted by time, notes, distances"
+
+"$TRACETTY" markers export "$t" --set iter >"$TMPD/csv"
+printf '"Set","Marker","Time (ns)","Note"\r\n"iter","load",1250000,"data loader"\r\n"iter","fwd_start",12500000,""\r\n"iter","step_end",80000000,""\r\n' >"$TMPD/want"
+same_file "$TMPD/csv" "$TMPD/want" "export as CSV, times in ns"
+"$TRACETTY" markers export "$t" --set iter -o "$TMPD/out.csv"; ok $? "export -o"
+same_file "$TMPD/out.csv" "$TMPD/want" "export -o writes the same"
+"$TRACETTY" markers list "$t" --format json >"$TMPD/json"; ok $? "list as JSON"
+matches "$TMPD/json" '"t_ns":[[:space:]]*12500000' "JSON has exact ns"
+
+"$TRACETTY" markers rename "$t" --set iter --name fwd_start --to forward; ok $? "rename a marker"
+"$TRACETTY" markers rename "$t" --set iter --to step10; ok $? "rename the set"
+"$TRACETTY" markers remove "$t" --set step10 --name load; ok $? "remove a marker"
+"$TRACETTY" markers list "$t" >"$TMPD/list2"
+matches "$TMPD/list2" '^step10: 2 markers$' "renamed set with two markers left"
+matches "$TMPD/list2" 'forward' "renamed marker"
+"$TRACETTY" markers remove "$t" --set nope 2>"$TMPD/err"; is "$?" 2 "removing an unknown set: exit 2"
+matches "$TMPD/err" "no marker set named 'nope'" "says which set"
+"$TRACETTY" markers add "$t" --set x --at soon --name a 2>"$TMPD/err"; is "$?" 2 "bad --at: exit 2"
+"$TRACETTY" markers add "$t" --set x --name a 2>/dev/null; is "$?" 2 "add without --at: exit 2"
+"$TRACETTY" markers frobnicate "$t" 2>/dev/null; is "$?" 2 "unknown subcommand: exit 2"
+"$TRACETTY" markers list - </dev/null 2>"$TMPD/err"; is "$?" 2 "stdin has no sidecar: exit 2"
+
+# reports cut by markers are the same as reports over the same window
+"$TRACETTY" markers add "$t" --set cut --at 12.5ms --name a && \
+"$TRACETTY" markers add "$t" --set cut --at 80ms --name b && \
+"$TRACETTY" markers add "$t" --set cut --at 150ms --name c; ok $? "set 'cut' with three markers"
+for kind in ops lanes transfers gpu events; do
+    "$TRACETTY" report --kind $kind --markers cut --between a:b "$t" >"$TMPD/m.$kind"
+    "$TRACETTY" report --kind $kind --window 12.5ms:80ms "$t" >"$TMPD/w.$kind"
+    same_file "$TMPD/m.$kind" "$TMPD/w.$kind" "report --kind $kind --between a:b equals --window 12.5ms:80ms"
+done
+"$TRACETTY" report --kind gpu --markers cut --between a:100ms "$t" >"$TMPD/m.mixed"
+"$TRACETTY" report --kind gpu --window 12.5ms:100ms "$t" >"$TMPD/w.mixed"
+same_file "$TMPD/m.mixed" "$TMPD/w.mixed" "a marker and a time can be mixed"
+"$TRACETTY" report --kind gpu --markers cut --per-interval "$t" >"$TMPD/per"
+is "$(head -n 1 "$TMPD/per" | cut -d, -f1)" '"Interval"' "per-interval: an Interval column"
+is "$(grep -c '^"a\.\.b",\|^"b\.\.c",' "$TMPD/per")" 2 "one row group per consecutive pair"
+"$TRACETTY" report --kind gpu --window 80ms:150ms "$t" | tail -n 1 | cut -d, -f2- >"$TMPD/w.bc"
+grep '^"b\.\.c",' "$TMPD/per" | cut -d, -f3- >"$TMPD/p.bc"
+same_file "$TMPD/p.bc" "$TMPD/w.bc" "the b..c group equals the 80ms:150ms window"
+"$TRACETTY" report --between a:b "$t" >/dev/null 2>&1; is "$?" 2 "--between without --markers: exit 2"
+"$TRACETTY" report --markers cut "$t" >/dev/null 2>&1; is "$?" 2 "--markers alone: exit 2"
+"$TRACETTY" report --markers cut --between b:a "$t" >/dev/null 2>"$TMPD/err"; is "$?" 2 "b before a: exit 2"
+matches "$TMPD/err" "comes after" "says the window would be reversed"
+"$TRACETTY" report --markers cut --between a:zz "$t" >/dev/null 2>"$TMPD/err"; is "$?" 2 "unknown marker: exit 2"
+matches "$TMPD/err" "no marker named 'zz' in set 'cut'" "names the marker"
+"$TRACETTY" report --markers nosuch --between a:b "$t" >/dev/null 2>"$TMPD/err"; is "$?" 2 "unknown set: exit 2"
+
+# the trace changed: its sets are marked as made for another trace
+printf ' ' >>"$t"
+"$TRACETTY" markers list "$t" >"$TMPD/list3"
+matches "$TMPD/list3" 'step10: 2 markers \(saved for another trace\)' "changed trace is noticed"
+"$TRACETTY" markers add "$t" --set step10 --at 1ms --name m 2>"$TMPD/err"; is "$?" 0 "still loads and edits"
+matches "$TMPD/err" "saved for another trace" "with a warning"
+
+# a corrupt sidecar is reported and left untouched
+printf '{"format": "tracetty-markers", "version": 1, "sets": [\n' >"$t.markers.json"
+cp "$t.markers.json" "$TMPD/corrupt.copy"
+"$TRACETTY" markers add "$t" --set a --at 1ms --name b 2>"$TMPD/err"; is "$?" 2 "corrupt sidecar: exit 2"
+matches "$TMPD/err" 'markers.json: line 2, column 1: marker file is not valid JSON' "positioned message"
+same_file "$t.markers.json" "$TMPD/corrupt.copy" "corrupt sidecar untouched"
+tap_done
