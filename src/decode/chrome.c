@@ -19,6 +19,7 @@
 
 #include "decode/decode.h"
 #include "decode/json_scan.h"
+#include "decode/json_window.h"
 #include "util/hash.h"
 #include "util/num.h"
 #include "util/sort.h"
@@ -30,78 +31,8 @@
 #include <string.h>
 
 #define WINDOW_INITIAL ((size_t)4 << 20)
+#define WINDOW_MAX ((size_t)1 << 30)          /* one event or metadata value */
 #define META_VALUE_MAX ((size_t)256 << 20)   /* larger metadata values are skipped */
-
-/* ------------------------------------------------------------- window */
-
-typedef struct window {
-    tt_input *in;
-    char     *data;
-    size_t    len, cap, pos;   /* pos: start of unparsed data */
-    int64_t   base;            /* stream offset of data[0] */
-    int64_t   line;            /* line number at data[0] (1-based) */
-    int64_t   line_start;      /* stream offset where that line starts */
-    bool      eof;
-} window;
-
-static void count_lines(const char *p, size_t n, int64_t base, int64_t *line,
-                        int64_t *line_start)
-{
-    const char *q = p, *end = p + n;
-    while ((q = memchr(q, '\n', (size_t)(end - q))) != NULL) {
-        (*line)++;
-        q++;
-        *line_start = base + (q - p);
-    }
-}
-
-/* Read more data, discarding what is before pos. 1 = more data, 0 = end of
- * data, -1 = error. */
-static int window_refill(window *w, tt_error *err)
-{
-    ssize_t got;
-    if (w->eof)
-        return 0;
-    if (w->pos > 0) {
-        count_lines(w->data, w->pos, w->base, &w->line, &w->line_start);
-        memmove(w->data, w->data + w->pos, w->len - w->pos);
-        w->len -= w->pos;
-        w->base += (int64_t)w->pos;
-        w->pos = 0;
-    }
-    if (w->len == w->cap) {
-        size_t nc = w->cap * 2;
-        char *nd = realloc(w->data, nc + 1);
-        if (!nd)
-            return tt_error_set(err, TT_ERR_NOMEM, "out of memory (a single JSON value larger than %zu MB?)",
-                                w->cap >> 20), -1;
-        w->data = nd;
-        w->cap = nc;
-    }
-    got = tt_input_read(w->in, w->data + w->len, w->cap - w->len, err);
-    if (got < 0)
-        return -1;
-    if (got == 0) {
-        w->eof = true;
-        return 0;
-    }
-    w->len += (size_t)got;
-    return 1;
-}
-
-/* Line/column of a pointer into the window. */
-static void window_position(const window *w, const char *at, int64_t *off, int64_t *line,
-                            int64_t *col)
-{
-    size_t k = (size_t)(at - w->data);
-    int64_t ln = w->line, ls = w->line_start;
-    if (k > w->len)
-        k = w->len;
-    count_lines(w->data, k, w->base, &ln, &ls);
-    *off = w->base + (int64_t)k;
-    *line = ln;
-    *col = *off - ls + 1;
-}
 
 /* ------------------------------------------------------------- context */
 
@@ -128,7 +59,7 @@ typedef struct chrome {
     const tt_load_opts  *opts;
     tt_load_info        *info;
     tt_error            *err;
-    window               w;
+    tt_jwin              w;
     js_scanner           sc;
 
     char                *scratch;     /* unescape buffer */
@@ -174,7 +105,7 @@ typedef struct cev {
 static int fail_at(chrome *c, const char *at, const char *msg)
 {
     int64_t off, line, col;
-    window_position(&c->w, at, &off, &line, &col);
+    tt_jwin_position(&c->w, at, &off, &line, &col);
     return tt_error_at_line(c->err, TT_ERR_FORMAT, off, line, col, "%s", msg);
 }
 
@@ -721,6 +652,18 @@ static int add_flow_point(chrome *c, uint32_t lane, tt_ns ts, tt_ns dur, uint64_
     return tt_trace_flow_point(c->tr, &fp) ? oom(c) : 0;
 }
 
+/* Flow v2: an event with bind_id and flow_out starts a flow, flow_in ends
+ * one, both make it a step. */
+static int add_v2_flow(chrome *c, const cev *ev, uint32_t lane, tt_ns ts, tt_ns dur,
+                       uint32_t name, uint32_t cat, tt_flow_bind bind)
+{
+    tt_flow_phase ph;
+    if (!ev->has_bind_id || !(ev->flow_in || ev->flow_out))
+        return 0;
+    ph = ev->flow_in && ev->flow_out ? TT_FLOW_STEP : ev->flow_out ? TT_FLOW_START : TT_FLOW_END;
+    return add_flow_point(c, lane, ts, dur, flow_key(c, ev, 0, &ev->bind_id), name, cat, ph, bind);
+}
+
 /* Async slices (b/e, S/F) match by (pid, category, id, scope). */
 static uint64_t async_key(chrome *c, const cev *ev, uint32_t pid_id, uint32_t cat)
 {
@@ -1056,14 +999,7 @@ static int commit_event(chrome *c, const cev *ev)
             dur = 0;
         }
         c->tr->lanes[lane].ev[idx].dur = dur;
-        if (ev->has_bind_id && (ev->flow_in || ev->flow_out)) {
-            uint64_t key = flow_key(c, ev, 0, &ev->bind_id);
-            tt_flow_phase fph = ev->flow_in && ev->flow_out ? TT_FLOW_STEP
-                                : ev->flow_out ? TT_FLOW_START : TT_FLOW_END;
-            if (add_flow_point(c, lane, ts, dur, key, name, cat, fph, TT_BIND_EXACT))
-                return -1;
-        }
-        return 0;
+        return add_v2_flow(c, ev, lane, ts, dur, name, cat, TT_BIND_EXACT);
     }
     case 'B': {
         int64_t idx;
@@ -1073,14 +1009,8 @@ static int commit_event(chrome *c, const cev *ev)
             return -1;
         if (add_mark(c, lane, ts, (uint32_t)idx, 0, false))
             return -1;
-        if (ev->has_bind_id && (ev->flow_in || ev->flow_out)) {
-            uint64_t key = flow_key(c, ev, 0, &ev->bind_id);
-            tt_flow_phase fph = ev->flow_in && ev->flow_out ? TT_FLOW_STEP
-                                : ev->flow_out ? TT_FLOW_START : TT_FLOW_END;
-            if (add_flow_point(c, lane, ts, 0, key, name, cat, fph, TT_BIND_ENCLOSING))
-                return -1;
-        }
-        return 0;
+        /* a B's end is not known yet: bind its flows to the slice at ts */
+        return add_v2_flow(c, ev, lane, ts, 0, name, cat, TT_BIND_ENCLOSING);
     }
     case 'E': {
         uint32_t args = 0;
@@ -1203,7 +1133,7 @@ static void report_progress(chrome *c)
 /* Refill the window; on end of data returns 0. */
 static int refill(chrome *c)
 {
-    int rc = window_refill(&c->w, c->err);
+    int rc = tt_jwin_refill(&c->w, c->err);
     if (rc > 0)
         report_progress(c);
     return rc;
@@ -1215,7 +1145,7 @@ static int drop_tail(chrome *c, const char *why_at, const char *why)
     int64_t off, line, col, dropped = 0;
     uint64_t events = 0;
     bool any = false;
-    window_position(&c->w, why_at, &off, &line, &col);
+    tt_jwin_position(&c->w, why_at, &off, &line, &col);
     /* consume the rest of the input, counting what is thrown away */
     c->w.pos = 0;
     {
@@ -1233,7 +1163,7 @@ static int drop_tail(chrome *c, const char *why_at, const char *why)
             dropped += end - p;
             c->w.pos = c->w.len;
             {
-                int rc = window_refill(&c->w, c->err);
+                int rc = tt_jwin_refill(&c->w, c->err);
                 if (rc < 0)
                     return -1;
                 if (rc == 0)
@@ -1509,18 +1439,12 @@ static int chrome_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr,
     c.opts = opts;
     c.info = info;
     c.err = err;
-    c.w.in = in;
-    c.w.line = 1;
-    c.w.cap = WINDOW_INITIAL;
-    c.w.data = malloc(c.w.cap + 1);
     tt_u64map_init(&c.lanes);
     tt_u64map_init(&c.groups);
     tt_u64map_init(&c.async_map);
     tt_error_clear(err);
-    if (!c.w.data) {
-        oom(&c);
+    if (tt_jwin_init(&c.w, in, WINDOW_INITIAL, WINDOW_MAX, err))
         goto out;
-    }
     if (ensure(&c, 3) < 0)
         goto out;
     if (c.w.len >= 3 && memcmp(c.w.data, "\xef\xbb\xbf", 3) == 0)
@@ -1580,7 +1504,7 @@ out:
     tt_u64map_fini(&c.lanes);
     tt_u64map_fini(&c.groups);
     tt_u64map_fini(&c.async_map);
-    free(c.w.data);
+    tt_jwin_fini(&c.w);
     free(c.scratch);
     free(c.extra);
     if (rc != 0 && err->code == TT_OK)

@@ -41,6 +41,7 @@
 
 #include "decode/decode.h"
 #include "decode/json_scan.h"
+#include "decode/json_window.h"
 #include "util/num.h"
 #include "util/sort.h"
 
@@ -58,63 +59,6 @@
 #define META_ELEMENTS_MAX 100000         /* metadata arrays are cut here */
 #define PROGRESS_EVERY ((int64_t)4 << 20)
 #define BUCKETS_TARGET 1000
-
-/* --------------------------------------------------------------- window */
-
-typedef struct window {
-    tt_input *in;
-    char     *data;
-    size_t    len, cap, pos;
-    int64_t   base;        /* stream offset of data[0] */
-    int64_t   line;        /* line at data[0] */
-    int64_t   line_start;  /* stream offset where that line starts */
-    bool      eof;
-} window;
-
-static void count_lines(const char *p, size_t n, int64_t base, int64_t *line, int64_t *ls)
-{
-    const char *q = p, *end = p + n;
-    while ((q = memchr(q, '\n', (size_t)(end - q))) != NULL) {
-        (*line)++;
-        q++;
-        *ls = base + (q - p);
-    }
-}
-
-/* Read more, dropping what lies before pos. 1 more data, 0 end, -1 error. */
-static int win_refill(window *w, tt_error *err)
-{
-    ssize_t got;
-    if (w->eof)
-        return 0;
-    if (w->pos > 0) {
-        count_lines(w->data, w->pos, w->base, &w->line, &w->line_start);
-        memmove(w->data, w->data + w->pos, w->len - w->pos);
-        w->len -= w->pos;
-        w->base += (int64_t)w->pos;
-        w->pos = 0;
-    }
-    if (w->len == w->cap) {
-        char *nd;
-        if (w->cap >= WINDOW_MAX)
-            return tt_error_set(err, TT_ERR_FORMAT, "a single JSON value is larger than %zu MB",
-                                WINDOW_MAX >> 20), -1;
-        nd = realloc(w->data, w->cap * 2 + 1);
-        if (!nd)
-            return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
-        w->data = nd;
-        w->cap *= 2;
-    }
-    got = tt_input_read(w->in, w->data + w->len, w->cap - w->len, err);
-    if (got < 0)
-        return -1;
-    if (got == 0) {
-        w->eof = true;
-        return 0;
-    }
-    w->len += (size_t)got;
-    return 1;
-}
 
 /* ----------------------------------------------------------------- state */
 
@@ -136,7 +80,7 @@ typedef struct neuron {
     const tt_load_opts *opts;
     tt_load_info       *info;
     tt_error           *err;
-    window              w;
+    tt_jwin             w;
     js_scanner          sc;
     uint32_t            group;
     char               *scratch;      /* unescaped strings */
@@ -159,15 +103,7 @@ static int oom(neuron *n)
 
 static void position(const neuron *n, const char *at, int64_t *off, int64_t *line, int64_t *col)
 {
-    const window *w = &n->w;
-    size_t k = (size_t)(at - w->data);
-    int64_t ln = w->line, ls = w->line_start;
-    if (k > w->len)
-        k = w->len;
-    count_lines(w->data, k, w->base, &ln, &ls);
-    *off = w->base + (int64_t)k;
-    *line = ln;
-    *col = *off - ls + 1;
+    tt_jwin_position(&n->w, at, off, line, col);
 }
 
 static int fail_at(neuron *n, const char *at, const char *msg)
@@ -216,7 +152,7 @@ static int peek(neuron *n)
         if (n->w.pos < n->w.len)
             return (unsigned char)*p;
         {
-            int rc = win_refill(&n->w, n->err);
+            int rc = tt_jwin_refill(&n->w, n->err);
             if (rc < 0)
                 return -2;
             if (rc == 0)
@@ -245,7 +181,7 @@ static int scan(neuron *n, scan_fn fn, void *out, const char *what, const char *
             return fail_at(n, n->sc.err_at, n->sc.err_msg);
         if (n->w.eof)
             return ended_early(n, what);
-        if (win_refill(&n->w, n->err) < 0)
+        if (tt_jwin_refill(&n->w, n->err) < 0)
             return -1;
     }
 }
@@ -1185,20 +1121,16 @@ static int neuron_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
     n.opts = opts;
     n.info = info;
     n.err = err;
-    n.w.in = in;
-    n.w.line = 1;
-    n.w.cap = WINDOW_INITIAL;
-    n.w.data = malloc(n.w.cap + 1);
     n.nc_idx = n.nd_idx = -1;
-    if (!n.w.data)
-        return oom(&n);
+    if (tt_jwin_init(&n.w, in, WINDOW_INITIAL, WINDOW_MAX, err))
+        return -1;
     gkey = tt_trace_intern_cstr(tr, "neuron");
     n.group = gkey == TT_STR_ERROR ? TT_NO_LANE : tt_trace_group(tr, gkey);
     if (n.group == TT_NO_LANE) {
         oom(&n);
         goto out;
     }
-    if (win_refill(&n.w, err) < 0)
+    if (tt_jwin_refill(&n.w, err) < 0)
         goto out;
     if (n.w.len >= 3 && memcmp(n.w.data, "\xef\xbb\xbf", 3) == 0)
         n.w.pos = 3;
@@ -1249,7 +1181,7 @@ static int neuron_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
     progress(&n, true);
     rc = 0;
 out:
-    free(n.w.data);
+    tt_jwin_fini(&n.w);
     free(n.scratch);
     free(n.tm);
     free(n.dma);

@@ -172,6 +172,35 @@ static void test_flows_counters_args(void)
     tt_trace_free(tr);
 }
 
+static void test_flows_v2(void)
+{
+    /* Perfetto-style flow v2: bind_id with flow_out on the source, flow_in
+     * on the target, both on a step; a B event can take part too */
+    tt_trace *tr = load_ok(
+        "[{\"ph\":\"X\",\"name\":\"send\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,"
+        "\"bind_id\":\"0x7\",\"flow_out\":true},"
+        "{\"ph\":\"X\",\"name\":\"relay\",\"pid\":1,\"tid\":2,\"ts\":20,\"dur\":5,"
+        "\"bind_id\":\"0x7\",\"flow_in\":true,\"flow_out\":true},"
+        "{\"ph\":\"B\",\"name\":\"recv\",\"pid\":2,\"tid\":1,\"ts\":30,"
+        "\"bind_id\":\"0x7\",\"flow_in\":true},"
+        "{\"ph\":\"E\",\"pid\":2,\"tid\":1,\"ts\":40},"
+        "{\"ph\":\"X\",\"name\":\"other\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":5,"
+        "\"bind_id\":9,\"flow_out\":false}]");
+    if (!ok(tr != NULL, "flow v2 trace loads"))
+        return;
+    if (is_i64((int64_t)tr->n_flows, 2, "send -> relay -> recv: two links")) {
+        const char *a = tt_str(tr, tt_trace_event(tr, tr->flows[0].from)->name);
+        const char *b = tt_str(tr, tt_trace_event(tr, tr->flows[0].to)->name);
+        const char *c = tt_str(tr, tt_trace_event(tr, tr->flows[1].from)->name);
+        const char *d = tt_str(tr, tt_trace_event(tr, tr->flows[1].to)->name);
+        ok((!strcmp(a, "send") && !strcmp(b, "relay") && !strcmp(c, "relay") && !strcmp(d, "recv")) ||
+           (!strcmp(c, "send") && !strcmp(d, "relay") && !strcmp(a, "relay") && !strcmp(b, "recv")),
+           "links: %s->%s, %s->%s", a, b, c, d);
+    }
+    is_i64((int64_t)tr->problems[TT_PROB_UNRESOLVED_FLOW].count, 0, "nothing unresolved");
+    tt_trace_free(tr);
+}
+
 static void test_errors(void)
 {
     tt_error err;
@@ -275,6 +304,7 @@ int main(void)
     test_nesting();
     test_metadata_and_lanes();
     test_flows_counters_args();
+    test_flows_v2();
     test_errors();
     test_escapes();
     test_compressed();
