@@ -3,7 +3,11 @@
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
-SH_LOG_COMPILER = $(SHELL)
+# No test may hang the suite (or CI): each gets 20 minutes, then it is killed
+# and reported as an error. Sanitizer builds are slow, hence the margin.
+TEST_TIMEOUT = timeout --signal=KILL 1200
+LOG_COMPILER = $(TEST_TIMEOUT)
+SH_LOG_COMPILER = $(TEST_TIMEOUT) $(SHELL)
 AM_TESTS_ENVIRONMENT = \
 	TRACETTY='$(abs_top_builddir)/tracetty'; srcdir='$(abs_top_srcdir)'; \
 	builddir='$(abs_top_builddir)'; LC_ALL=C; TZ=UTC; \
