@@ -6,12 +6,21 @@
 TUI_UNIT_TESTS = \
 	tests/tui/test_viewport \
 	tests/tui/test_levels \
-	tests/tui/test_keys
+	tests/tui/test_keys \
+	tests/tui/test_box \
+	tests/tui/test_boxexport \
+	tests/tui/test_marks \
+	tests/unit/test_report_sel
 check_PROGRAMS += $(TUI_UNIT_TESTS)
 TESTS += $(TUI_UNIT_TESTS)
 tests_tui_test_viewport_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_levels_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_keys_LDADD = $(TT_TEST_LDADD)
+tests_tui_test_box_LDADD = $(TT_TEST_LDADD)
+tests_tui_test_boxexport_LDADD = $(TT_TEST_LDADD)
+tests_tui_test_marks_LDADD = $(TT_TEST_LDADD)
+# report.c's tt_report_add_sel, added for the box export
+tests_unit_test_report_sel_LDADD = $(TT_TEST_LDADD)
 
 TUI_SH_TESTS = \
 	tests/tui/render.sh \
@@ -19,7 +28,9 @@ TUI_SH_TESTS = \
 	tests/tui/unsafe.sh \
 	tests/tui/donewhen.sh \
 	tests/tui/tmux_basic.sh \
-	tests/tui/tmux_signals.sh
+	tests/tui/tmux_signals.sh \
+	tests/tui/tmux_box.sh \
+	tests/tui/tmux_marks.sh
 TESTS += $(TUI_SH_TESTS)
 EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh \
 	tests/data/tui/basic.json \

@@ -4,12 +4,14 @@
  * The same application code as `tracetty view` (src/tui/app.h) replays the
  * --keys events on a virtual screen of --size and the resulting cell grid is
  * printed as text, or with ANSI colors. For tests, CI logs and pasting a
- * view into an issue.
+ * view into an issue. The warning rules and --markers are those of `view`;
+ * keys that save marker sets or write a box's tables do so, as in the view.
  */
 #include "config.h"
 
 #include "cli/cli.h"
 
+#include "rules/rules.h"
 #include "tui/app.h"
 #include "tui/grid.h"
 #include "tui/input.h"
@@ -22,7 +24,12 @@
 enum {
     OPT_SIZE = TT_OPT__NEXT,
     OPT_KEYS,
-    OPT_ANSI
+    OPT_ANSI,
+    OPT_RULES,
+    OPT_SET,
+    OPT_ENABLE,
+    OPT_DISABLE,
+    OPT_MARKERS
 };
 
 /* "COLSxROWS" */
@@ -59,14 +66,20 @@ static int render_exec(int argc, char **argv)
         {"size", required_argument, NULL, OPT_SIZE},
         {"keys", required_argument, NULL, OPT_KEYS},
         {"ansi", no_argument, NULL, OPT_ANSI},
+        {"rules", required_argument, NULL, OPT_RULES},
+        {"set", required_argument, NULL, OPT_SET},
+        {"enable", required_argument, NULL, OPT_ENABLE},
+        {"disable", required_argument, NULL, OPT_DISABLE},
+        {"markers", required_argument, NULL, OPT_MARKERS},
         {"help", no_argument, NULL, 'h'},
         TT_CLI_LOAD_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
     tt_cli_load lo;
-    int cols = 80, rows = 24, opt, status = TT_EXIT_OK;
+    int cols = 80, rows = 24, opt, status = TT_EXIT_OK, li;
     bool ansi = false;
-    const char *keys = NULL;
+    const char *keys = NULL, *markers = NULL;
+    tt_rules_config cfg;
     tt_input *in = NULL;
     size_t n_in = 0;
     tt_trace *tr = NULL;
@@ -76,12 +89,21 @@ static int render_exec(int argc, char **argv)
     tt_app_opts ao;
 
     memset(&lo, 0, sizeof lo);
+    tt_rules_config_defaults(&cfg);
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
         if (tt_cli_load_option(opt, optarg, &lo))
             continue;
+        if (opt >= OPT_RULES && opt <= OPT_DISABLE) {
+            if (tt_cli_rules_option("render", longopts[li].name, optarg, &cfg) < 0)
+                return TT_EXIT_ERROR;
+            continue;
+        }
         switch (opt) {
+        case OPT_MARKERS:
+            markers = optarg;
+            break;
         case OPT_SIZE:
             if (parse_size(optarg, &cols, &rows)) {
                 tt_cli_error("--size: expected COLSxROWS (1 to 10000 each), e.g. 80x24; got '%s'",
@@ -121,6 +143,9 @@ static int render_exec(int argc, char **argv)
     memset(&ao, 0, sizeof ao);
     ao.title = base_name(argv[optind]);
     ao.utf8 = tt_text_utf8();
+    ao.path = argv[optind];
+    ao.rules = &cfg;
+    ao.markers = markers;
     app = tt_app_new(tr, cols, rows, &ao, &err);
     g = tt_grid_new(cols, rows);
     if (!app || !g) {
@@ -154,7 +179,8 @@ out:
 
 const tt_command tt_cmd_render = {
     "render",
-    "render [--size COLSxROWS] [--keys KEYS] [--ansi] [LOAD-OPTIONS] TRACE",
+    "render [--size COLSxROWS] [--keys KEYS] [--ansi] [--rules FILE] [--set RULE.PARAM=VALUE]... "
+    "[--enable RULE] [--disable RULE] [--markers SET] [LOAD-OPTIONS] TRACE",
     "print the timeline screen after replaying keys, without a terminal",
     render_exec,
 };

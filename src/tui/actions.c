@@ -5,8 +5,9 @@
  * line, and returns reaction flags; it never draws. Mouse events are
  * turned into the same actions (click = move the cursor there, wheel =
  * zoom at the pointer, shift-wheel = pan, drag on the ruler = zoom to the
- * range), so everything the mouse does has a key. The help overlay and the
- * manual page list this table.
+ * range, drag over the lanes = box select, right click = marker, double
+ * click = every event of that name), so everything the mouse does has a
+ * key. The help overlay and the manual page list this table.
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 #include "util/sort.h"
 #include "util/text.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,24 @@ static void after_view_change(tt_app *a)
         tt_app_cursor_into_view(a);
     else if (!a->has_sel)
         tt_app_hit(a);
+}
+
+int tt_app_after_view_change(tt_app *a)
+{
+    after_view_change(a);
+    return REDRAW;
+}
+
+void tt_app_show_time(tt_app *a, tt_ns t)
+{
+    if (t < a->vp.start || t >= a->vp.start + a->vp.span)
+        tt_vp_set_start(&a->vp, t - a->vp.span / 2);
+    a->t_cur = t;
+    tt_app_hit(a);
+    /* the hit keeps the cursor in its cell; the exact time matters here
+     * (a marker dropped next lands on it) */
+    if (tt_vp_col(&a->vp, t) == tt_app_cursor_col(a))
+        a->t_cur = t;
 }
 
 static int move_cols(tt_app *a, int64_t dc)
@@ -414,9 +434,20 @@ static int act_goto(tt_app *a) { return start_prompt(a, TT_MODE_GOTO); }
 static void show_match(tt_app *a, tt_evref ev, const char *prefix)
 {
     tt_app_select(a, ev);
-    tt_app_message(a, false, "%smatch %llu of %llu for '%s'", prefix,
+    tt_app_message(a, false, "%smatch %llu of %llu %s", prefix,
                    (unsigned long long)tt_hits_rank(&a->search, a->tr, ev),
-                   (unsigned long long)a->search.total, a->search_pat);
+                   (unsigned long long)a->search.total, a->search_desc);
+}
+
+void tt_app_set_hits(tt_app *a, tt_hits *hits, const char *pat, const char *desc)
+{
+    tt_hits_fini(&a->search);
+    a->search = *hits;
+    tt_hits_init(hits);
+    a->has_search = true;
+    a->search_gen++;
+    snprintf(a->search_pat, sizeof a->search_pat, "%s", pat);
+    snprintf(a->search_desc, sizeof a->search_desc, "%s", desc);
 }
 
 static int search_step(tt_app *a, int dir)
@@ -456,6 +487,7 @@ static void search_submit(tt_app *a, const char *pat)
         return;
     }
     tt_text_sanitize(pat, strlen(pat), a->search_pat, sizeof a->search_pat);
+    snprintf(a->search_desc, sizeof a->search_desc, "for '%s'", a->search_pat);
     if (n_ids == 0) {
         tt_app_message(a, false, "no event %s matches '%s'",
                        field == TT_FIELD_CAT ? "category" : "name", a->search_pat);
@@ -540,6 +572,10 @@ static void goto_submit(tt_app *a, const char *text)
     a->t_cur = x;
     tt_app_cursor_into_view(a);
     tt_app_hit(a);
+    /* the cursor stays on the exact time typed (in the same cell as the
+     * event it selects), so a marker dropped now lands on it */
+    if (tt_vp_col(&a->vp, x) == tt_app_cursor_col(a))
+        a->t_cur = x;
 }
 
 static size_t utf8_prev(const char *s, size_t n)
@@ -552,15 +588,65 @@ static size_t utf8_prev(const char *s, size_t n)
     return n;
 }
 
+void tt_app_ask_text(tt_app *a, tt_ask ask, const char *label, const char *text)
+{
+    a->mode = TT_MODE_TEXT;
+    a->ask = ask;
+    snprintf(a->ask_label, sizeof a->ask_label, "%s", label);
+    snprintf(a->prompt, sizeof a->prompt, "%s", text ? text : "");
+    a->plen = strlen(a->prompt);
+}
+
+void tt_app_ask_yes(tt_app *a, tt_ask ask, const char *fmt, ...)
+{
+    va_list ap;
+    a->mode = TT_MODE_CONFIRM;
+    a->ask = ask;
+    va_start(ap, fmt);
+    vsnprintf(a->question, sizeof a->question, fmt, ap);
+    va_end(ap);
+}
+
+/* A yes/no question: y (or Y) answers yes, n, Esc or q no. */
+static int confirm_key(tt_app *a, uint32_t key)
+{
+    tt_ask ask = a->ask;
+    switch (key) {
+    case 'y':
+    case 'Y':
+        a->mode = TT_MODE_MAIN;
+        a->msg[0] = '\0';
+        if (ask == TT_ASK_QUIT)
+            return TT_REACT_QUIT;
+        return tt_marks_yes(a, ask);
+    case 'n':
+    case 'N':
+    case 'q':
+    case TT_KEY_ESC:
+        a->mode = TT_MODE_MAIN;
+        a->msg[0] = '\0';
+        return REDRAW;
+    default:
+        return TT_REACT_NONE;   /* only an answer ends the question */
+    }
+}
+
 int tt_app_prompt_key(tt_app *a, uint32_t key)
 {
+    if (a->mode == TT_MODE_CONFIRM)
+        return confirm_key(a, key);
     switch (key) {
     case TT_KEY_ENTER: {
-        char text[256];
+        char text[1024];
         tt_mode m = a->mode;
         snprintf(text, sizeof text, "%s", a->prompt);
         a->mode = TT_MODE_MAIN;
         a->msg[0] = '\0';
+        if (m == TT_MODE_TEXT) {
+            if (a->ask == TT_ASK_EXPORT)
+                return tt_box_text(a, a->ask, text);
+            return tt_marks_text(a, a->ask, text);
+        }
         if (!text[0])
             return REDRAW;
         if (m == TT_MODE_SEARCH)
@@ -595,6 +681,8 @@ int tt_app_prompt_key(tt_app *a, uint32_t key)
         return REDRAW;
     case TT_KEY_UP: {
         const char *last = a->mode == TT_MODE_SEARCH ? a->last_search : a->last_goto;
+        if (a->mode == TT_MODE_TEXT)
+            return TT_REACT_NONE;
         snprintf(a->prompt, sizeof a->prompt, "%s", last);
         a->plen = strlen(a->prompt);
         return REDRAW;
@@ -630,9 +718,8 @@ static int act_enter(tt_app *a)
         return REDRAW;
     }
     /* a panel opens with its cursor on the first link: the next step */
-    a->details = true;
-    a->det.valid = false;
-    tt_app_scroll_to_cursor(a);
+    a->panel = TT_PANEL_NONE;
+    tt_app_open_panel(a, TT_PANEL_DETAILS);
     return REDRAW;
 }
 
@@ -691,49 +778,56 @@ static int act_help(tt_app *a)
 
 static int act_quit(tt_app *a)
 {
-    (void)a;
+    char st[200];
+    if (a->mk.dirty && (tt_marks_count(&a->mk) > 0 || a->mk.loaded[0])) {
+        tt_app_ask_yes(a, TT_ASK_QUIT, "quit without saving the markers (%s)? (' S saves them)",
+                       tt_marks_status(&a->mk, st, sizeof st));
+        return REDRAW;
+    }
     return TT_REACT_QUIT;
 }
 
-/* --------------------------------------------------------- details panel */
+/* ---------------------------------------------------------------- panels */
 
-static int act_p_down(tt_app *a)
+/* The line list of the open panel (NULL for the details panel). */
+static tt_plist *panel_list(tt_app *a)
 {
-    tt_details_move(&a->det, 1);
+    switch (a->panel) {
+    case TT_PANEL_STATS: return &a->stp.pl;
+    case TT_PANEL_MARKS: return &a->mk.pl;
+    case TT_PANEL_ANNOTS: return &a->an.pl;
+    default: return NULL;
+    }
+}
+
+static int panel_move(tt_app *a, int64_t delta)
+{
+    tt_plist *pl = panel_list(a);
+    if (pl)
+        tt_plist_move(pl, delta);
+    else
+        tt_details_move(&a->det, delta);
     return REDRAW;
 }
 
-static int act_p_up(tt_app *a)
+static int64_t panel_lines(tt_app *a)
 {
-    tt_details_move(&a->det, -1);
-    return REDRAW;
+    tt_plist *pl = panel_list(a);
+    return pl ? (int64_t)pl->n : (int64_t)a->det.n;
 }
 
-static int act_p_pgdn(tt_app *a)
+static int panel_page(const tt_app *a)
 {
     int h = tt_app_panel_h(a) - 3;
-    tt_details_move(&a->det, h > 1 ? h : 1);
-    return REDRAW;
+    return h > 1 ? h : 1;
 }
 
-static int act_p_pgup(tt_app *a)
-{
-    int h = tt_app_panel_h(a) - 3;
-    tt_details_move(&a->det, -(h > 1 ? h : 1));
-    return REDRAW;
-}
-
-static int act_p_home(tt_app *a)
-{
-    tt_details_move(&a->det, -(int64_t)a->det.n);
-    return REDRAW;
-}
-
-static int act_p_end(tt_app *a)
-{
-    tt_details_move(&a->det, (int64_t)a->det.n);
-    return REDRAW;
-}
+static int act_p_down(tt_app *a) { return panel_move(a, 1); }
+static int act_p_up(tt_app *a) { return panel_move(a, -1); }
+static int act_p_pgdn(tt_app *a) { return panel_move(a, panel_page(a)); }
+static int act_p_pgup(tt_app *a) { return panel_move(a, -panel_page(a)); }
+static int act_p_home(tt_app *a) { return panel_move(a, -panel_lines(a)); }
+static int act_p_end(tt_app *a) { return panel_move(a, panel_lines(a)); }
 
 static int act_p_follow(tt_app *a)
 {
@@ -748,7 +842,7 @@ static int act_p_follow(tt_app *a)
 
 static int act_p_close(tt_app *a)
 {
-    a->details = false;
+    a->panel = TT_PANEL_NONE;
     tt_app_scroll_to_cursor(a);
     return REDRAW;
 }
@@ -761,8 +855,14 @@ const char *const tt_section_names[TT_SEC__COUNT] = {
     [TT_SEC_MOVE] = "Move",
     [TT_SEC_ZOOM] = "Zoom and pan",
     [TT_SEC_FIND] = "Select and find",
+    [TT_SEC_BOX] = "Box select and statistics",
+    [TT_SEC_MARKS] = "Markers and annotations",
     [TT_SEC_VIEW] = "View",
-    [TT_SEC_PANEL] = "Details panel (while open)",
+    [TT_SEC_PANEL] = "Panels (while one is open)",
+    [TT_SEC_DETAILS] = "Details panel",
+    [TT_SEC_STATS] = "Statistics panel",
+    [TT_SEC_MARKP] = "Markers panel",
+    [TT_SEC_ANNOTP] = "Annotations panel",
 };
 
 const tt_binding tt_bindings[] = {
@@ -800,12 +900,38 @@ const tt_binding tt_bindings[] = {
      "longest", TT_SEC_FIND, TT_IN_MAIN, act_longest},
     {K('/'), "/", "search names (text, ~regex) or categories (cat:text)", TT_SEC_FIND,
      TT_IN_MAIN, act_search},
-    {K('n'), "n", "next match", TT_SEC_FIND, TT_IN_MAIN, act_search_next},
+    {K('n'), "n", "next match (of a search, a breakdown row or a name selection)", TT_SEC_FIND,
+     TT_IN_MAIN, act_search_next},
     {K('N'), "N", "previous match", TT_SEC_FIND, TT_IN_MAIN, act_search_prev},
     {K('T'), "T", "longest match of the search in the trace; again: next longest", TT_SEC_FIND,
      TT_IN_MAIN, act_longest_match},
     {K(TT_KEY_ENTER), "Enter", "details of the selected event (on a group header: fold it)",
      TT_SEC_FIND, TT_IN_MAIN, act_enter},
+
+    {K('v'), "v", "start a box at the cursor: move to stretch it over time and rows", TT_SEC_BOX,
+     TT_IN_MAIN, tt_act_box_start},
+    {K(TT_KEY_ENTER, 'v'), "Enter v", "while stretching a box: confirm it, open its statistics",
+     TT_SEC_BOX, TT_IN_BOXSEL, tt_act_box_confirm},
+    {K(TT_KEY_ESC), "Esc", "while stretching a box: cancel it", TT_SEC_BOX, TT_IN_BOXSEL,
+     tt_act_box_cancel},
+    {K('V'), "V", "statistics of the box again (after the panel was closed)", TT_SEC_BOX,
+     TT_IN_MAIN, tt_act_box_reopen},
+    {K('*'), "*", "every event with the selected name: statistics and highlight (also "
+     "double-click)", TT_SEC_BOX, TT_IN_MAIN, tt_act_same_name},
+    {K(TT_KEY_ESC), "Esc", "remove the box; without one, clear the highlight", TT_SEC_BOX,
+     TT_IN_MAIN, tt_act_clear},
+
+    {K('m'), "m", "drop a marker at the cursor (also a right click)", TT_SEC_MARKS, TT_IN_MAIN,
+     tt_act_mark_drop},
+    {K('}', 'M'), "} M", "next marker (Shift-M is M: a terminal cannot tell them apart)",
+     TT_SEC_MARKS, TT_IN_MAIN, tt_act_mark_next},
+    {K('{'), "{", "previous marker", TT_SEC_MARKS, TT_IN_MAIN, tt_act_mark_prev},
+    {K('\''), "'", "markers panel: list, rename, notes, distance, saved sets",
+     TT_SEC_MARKS, TT_IN_MAIN, tt_act_marks_panel},
+    {K('!'), "!", "warning annotations panel, by severity and time", TT_SEC_MARKS, TT_IN_MAIN,
+     tt_act_annots_panel},
+    {K('A'), "A", "show or hide the annotations on the timeline", TT_SEC_MARKS, TT_IN_MAIN,
+     tt_act_annots_toggle},
 
     {K(' '), "Space", "fold or unfold the group under the cursor", TT_SEC_VIEW, TT_IN_MAIN,
      act_fold},
@@ -815,7 +941,8 @@ const tt_binding tt_bindings[] = {
      act_colorby},
     {K(TT_KEY_CTRL('l')), "C-l", "repaint the screen", TT_SEC_VIEW, TT_IN_MAIN, act_redraw},
     {K('?'), "?", "this help", TT_SEC_VIEW, TT_IN_MAIN, act_help},
-    {K('q'), "q C-c", "quit", TT_SEC_VIEW, TT_IN_MAIN, act_quit},
+    {K('q'), "q C-c", "quit (q asks first when the markers are not saved)", TT_SEC_VIEW,
+     TT_IN_MAIN, act_quit},
 
     {K(TT_KEY_DOWN, 'j'), "Down j", "next line", TT_SEC_PANEL, TT_IN_PANEL, act_p_down},
     {K(TT_KEY_UP, 'k'), "Up k", "previous line", TT_SEC_PANEL, TT_IN_PANEL, act_p_up},
@@ -823,9 +950,37 @@ const tt_binding tt_bindings[] = {
     {K(TT_KEY_PGUP), "PgUp", "a page up", TT_SEC_PANEL, TT_IN_PANEL, act_p_pgup},
     {K(TT_KEY_HOME), "Home", "first line", TT_SEC_PANEL, TT_IN_PANEL, act_p_home},
     {K(TT_KEY_END), "End", "last line", TT_SEC_PANEL, TT_IN_PANEL, act_p_end},
-    {K(TT_KEY_ENTER), "Enter", "follow the link: flow, parent or child", TT_SEC_PANEL,
-     TT_IN_PANEL, act_p_follow},
     {K(TT_KEY_ESC, 'q'), "Esc q", "close the panel", TT_SEC_PANEL, TT_IN_PANEL, act_p_close},
+
+    {K(TT_KEY_ENTER), "Enter", "follow the link: flow, parent or child", TT_SEC_DETAILS,
+     TT_IN_DETAILS, act_p_follow},
+
+    {K('b'), "b", "group by opcode, name, category or layer", TT_SEC_STATS, TT_IN_STATS,
+     tt_act_sp_key},
+    {K('o'), "o", "sort by total, count or average", TT_SEC_STATS, TT_IN_STATS, tt_act_sp_order},
+    {K(TT_KEY_ENTER), "Enter", "on a row: highlight its events (n N step through them); "
+     "on a lane: go there", TT_SEC_STATS, TT_IN_STATS, tt_act_sp_enter},
+    {K('z'), "z", "zoom to the box (to the events of a name selection)", TT_SEC_STATS,
+     TT_IN_STATS, tt_act_sp_zoom},
+    {K('e'), "e", "write the panel's tables to a CSV file (asks for its name)", TT_SEC_STATS,
+     TT_IN_STATS, tt_act_sp_export},
+    {K('m'), "m", "markers at the box's two edges", TT_SEC_STATS, TT_IN_STATS, tt_act_sp_marks},
+
+    {K(TT_KEY_ENTER), "Enter", "on a marker: go to it; on a saved set: load it", TT_SEC_MARKP,
+     TT_IN_MARKP, tt_act_mk_enter},
+    {K('r'), "r", "rename the marker or the set", TT_SEC_MARKP, TT_IN_MARKP, tt_act_mk_rename},
+    {K('n'), "n", "write a note on the marker", TT_SEC_MARKP, TT_IN_MARKP, tt_act_mk_note},
+    {K('x', TT_KEY_DEL), "x Del", "delete the marker or the set (a set: asks first)",
+     TT_SEC_MARKP, TT_IN_MARKP, tt_act_mk_delete},
+    {K(' '), "Space", "choose the marker (two chosen: their distance)", TT_SEC_MARKP,
+     TT_IN_MARKP, tt_act_mk_choose},
+    {K('b'), "b", "box over every lane between the two chosen markers (or this one and the "
+     "next)", TT_SEC_MARKP, TT_IN_MARKP, tt_act_mk_box},
+    {K('S'), "S", "save the markers as a named set beside the trace", TT_SEC_MARKP, TT_IN_MARKP,
+     tt_act_mk_save},
+
+    {K(TT_KEY_ENTER), "Enter", "go to the annotation: its span, its first lane", TT_SEC_ANNOTP,
+     TT_IN_ANNOTP, tt_act_an_enter},
 };
 
 const size_t tt_n_bindings = sizeof tt_bindings / sizeof tt_bindings[0];
@@ -840,6 +995,17 @@ static tt_action_fn lookup(uint32_t key, uint8_t where)
                 return tt_bindings[i].fn;
     }
     return NULL;
+}
+
+static uint8_t panel_where(tt_panel p)
+{
+    switch (p) {
+    case TT_PANEL_DETAILS: return TT_IN_DETAILS;
+    case TT_PANEL_STATS: return TT_IN_STATS;
+    case TT_PANEL_MARKS: return TT_IN_MARKP;
+    case TT_PANEL_ANNOTS: return TT_IN_ANNOTP;
+    default: return 0;
+    }
 }
 
 static int help_key(tt_app *a, uint32_t key)
@@ -887,8 +1053,13 @@ int tt_app_key(tt_app *a, uint32_t key)
     tt_action_fn fn = NULL;
     if (a->help)
         return help_key(a, key);
-    if (a->details)
-        fn = lookup(key, TT_IN_PANEL);
+    if (a->box.selecting)
+        fn = lookup(key, TT_IN_BOXSEL);
+    if (!fn && a->panel != TT_PANEL_NONE) {
+        fn = lookup(key, panel_where(a->panel));
+        if (!fn)
+            fn = lookup(key, TT_IN_PANEL);
+    }
     if (!fn)
         fn = lookup(key, TT_IN_MAIN);
     if (!fn) {
@@ -906,12 +1077,14 @@ int tt_app_key(tt_app *a, uint32_t key)
 
 static int mouse_panel(tt_app *a, const tt_input *in, int py)
 {
-    if (in->action == TT_MOUSE_WHEEL_UP || in->action == TT_MOUSE_WHEEL_DOWN) {
-        tt_details_move(&a->det, in->action == TT_MOUSE_WHEEL_UP ? -3 : 3);
-        return REDRAW;
-    }
-    if (in->action == TT_MOUSE_PRESS && in->button == 0) {
-        int line = in->y - py - 1;
+    tt_plist *pl = panel_list(a);
+    bool wheel = in->action == TT_MOUSE_WHEEL_UP || in->action == TT_MOUSE_WHEEL_DOWN;
+    int line = in->y - py - 1;
+    if (wheel)
+        return panel_move(a, in->action == TT_MOUSE_WHEEL_UP ? -3 : 3);
+    if ((in->action != TT_MOUSE_PRESS && in->action != TT_MOUSE_DOUBLE) || in->button != 0)
+        return TT_REACT_NONE;
+    if (!pl) {
         if (line >= 0 && a->det.top + (size_t)line < a->det.n) {
             tt_evref to;
             a->det.cur = a->det.top + (size_t)line;
@@ -920,7 +1093,33 @@ static int mouse_panel(tt_app *a, const tt_input *in, int py)
         }
         return REDRAW;
     }
-    return TT_REACT_NONE;
+    /* a click puts the panel's cursor on the line, a double click acts on
+     * it as Enter does */
+    if (line < 0 || pl->top + (size_t)line >= pl->n)
+        return TT_REACT_NONE;
+    pl->cur = pl->top + (size_t)line;
+    if (in->action == TT_MOUSE_DOUBLE) {
+        tt_action_fn fn = lookup(TT_KEY_ENTER, panel_where(a->panel));
+        if (fn)
+            return fn(a);
+    }
+    return REDRAW;
+}
+
+/* The lanes-area row under a mouse position, clamped to the visible rows
+ * (a drag may leave the area). */
+static size_t mouse_row(const tt_app *a, int y)
+{
+    int lh = tt_app_lanes_h(a), r = y - a->scr.area_y;
+    size_t row;
+    if (r < 0)
+        r = 0;
+    if (r >= lh)
+        r = lh - 1;
+    row = a->top + (size_t)(r > 0 ? r : 0);
+    if (a->list.n && row >= a->list.n)
+        row = a->list.n - 1;
+    return row;
 }
 
 int tt_app_mouse(tt_app *a, const tt_input *in)
@@ -928,6 +1127,7 @@ int tt_app_mouse(tt_app *a, const tt_input *in)
     const tt_screen *s = &a->scr;
     int lh = tt_app_lanes_h(a), col = in->x - s->tl_x;
     bool in_tl = in->x >= s->tl_x && col < a->vp.cols;
+    bool in_lanes = in->y >= s->area_y && in->y < s->area_y + lh;
     if (a->mode != TT_MODE_MAIN)
         return TT_REACT_NONE;
     a->msg[0] = '\0';
@@ -958,12 +1158,51 @@ int tt_app_mouse(tt_app *a, const tt_input *in)
             return REDRAW;
         }
     }
-    if (a->details && in->y >= s->area_y + lh && in->y < s->area_y + lh + tt_app_panel_h(a))
+    /* a press in the lanes that moves becomes a box drag */
+    if (a->press || (a->box.selecting && a->box.mouse)) {
+        int c = col < 0 ? 0 : col >= a->vp.cols ? a->vp.cols - 1 : col;
+        if (in->action == TT_MOUSE_DRAG) {
+            size_t r = mouse_row(a, in->y);
+            if (!a->box.selecting && c == a->press_col && r == a->press_row)
+                return TT_REACT_NONE;
+            tt_box_mouse_drag(a, c, r);
+            return REDRAW;
+        }
+        if (in->action == TT_MOUSE_RELEASE) {
+            a->press = false;
+            if (a->box.selecting && a->box.mouse)
+                return tt_box_mouse_release(a);
+            return TT_REACT_NONE;
+        }
+    }
+    a->press = false;
+    if (a->panel != TT_PANEL_NONE && in->y >= s->area_y + lh &&
+        in->y < s->area_y + lh + tt_app_panel_h(a))
         return mouse_panel(a, in, s->area_y + lh);
+    if ((in->action == TT_MOUSE_PRESS && in->button == 2) || in->action == TT_MOUSE_DOUBLE) {
+        /* right click: a marker there; double click: every event of the
+         * name under the pointer */
+        if (!in_tl || (!in_lanes && in->y != s->ruler_y))
+            return TT_REACT_NONE;
+        if (in_lanes) {
+            size_t r = a->top + (size_t)(in->y - s->area_y);
+            if (r >= a->list.n)
+                return TT_REACT_NONE;
+            a->cur = r;
+        }
+        a->t_cur = tt_vp_time_mid(&a->vp, col);
+        tt_app_hit(a);
+        if (in->action == TT_MOUSE_DOUBLE) {
+            if (!in_lanes || !a->has_sel)
+                return REDRAW;
+            return tt_act_same_name(a);
+        }
+        return tt_mark_at(a, tt_vp_time_mid(&a->vp, col));
+    }
     switch ((tt_mouse_action)in->action) {
     case TT_MOUSE_PRESS:
         if (in->button != 0)
-            return TT_REACT_NONE;   /* right and middle buttons: not used yet */
+            return TT_REACT_NONE;   /* the middle button: not used */
         if (in->y == s->ruler_y && in_tl) {
             a->drag = true;
             a->drag_x0 = a->drag_x1 = col;
@@ -982,6 +1221,9 @@ int tt_app_mouse(tt_app *a, const tt_input *in)
             }
             a->t_cur = tt_vp_time_mid(&a->vp, col);
             tt_app_hit(a);
+            a->press = true;
+            a->press_col = (int)col;
+            a->press_row = r;
             return REDRAW;
         }
         return TT_REACT_NONE;

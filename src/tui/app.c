@@ -31,6 +31,14 @@ tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *op
     tt_hits_init(&a->occ);
     tt_details_init(&a->det, tr);
     tt_rows_init(&a->list);
+    tt_hilite_init(&a->hl);
+    tt_laneset_init(&a->box.lanes);
+    tt_sp_init(&a->stp);
+    tt_annview_init(&a->an);
+    if (tt_marks_init(&a->mk, opts ? opts->path : NULL))
+        goto oom;
+    if (opts && opts->path && strcmp(opts->path, "-") != 0 && !(a->path = strdup(opts->path)))
+        goto oom;
     a->lv = tt_levels_new(tr);
     a->sp = tt_sparks_new(tr);
     a->collapsed = calloc((size_t)tr->n_groups + 1, sizeof *a->collapsed);
@@ -52,6 +60,19 @@ tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *op
     a->t_cur = tt_vp_time_mid(&a->vp, a->vp.cols / 2);
     tt_app_scroll_to_cursor(a);
     tt_app_hit(a);
+    if (opts && opts->rules) {
+        tt_error rerr;
+        tt_error_clear(&rerr);
+        /* a rule that fails costs its annotations, not the view */
+        if (tt_annview_run(&a->an, tr, opts->rules, &rerr))
+            tt_app_message(a, true, "warning rules failed: %s", rerr.what);
+    }
+    if (opts && opts->markers) {
+        tt_error merr;
+        tt_error_clear(&merr);
+        /* the reason, if it fails, is in the status line */
+        tt_app_load_markers(a, opts->markers, &merr);
+    }
     return a;
 oom:
     tt_app_free(a);
@@ -70,6 +91,12 @@ void tt_app_free(tt_app *a)
     tt_details_fini(&a->det);
     tt_hits_fini(&a->search);
     tt_hits_fini(&a->occ);
+    tt_hilite_fini(&a->hl);
+    tt_laneset_fini(&a->box.lanes);
+    tt_sp_fini(&a->stp);
+    tt_annview_fini(&a->an);
+    tt_marks_fini(&a->mk);
+    free(a->path);
     free(a->collapsed);
     free(a->used[0]);
     free(a->used[1]);
@@ -103,12 +130,42 @@ const tt_row *tt_app_row(const tt_app *a)
 int tt_app_panel_h(const tt_app *a)
 {
     int h = a->scr.area_h, p;
-    if (!a->details)
+    if (a->panel == TT_PANEL_NONE)
         return 0;
     if (h < 10)
         return h;
     p = h / 2 + 1;
     return p > 24 ? 24 : p;
+}
+
+void tt_app_open_panel(tt_app *a, tt_panel p)
+{
+    if (p == TT_PANEL_DETAILS && a->panel != TT_PANEL_DETAILS)
+        a->det.valid = false;
+    a->panel = p;
+    tt_app_scroll_to_cursor(a);
+}
+
+int64_t tt_app_row_index(const tt_app *a, const tt_row *row)
+{
+    switch ((tt_row_kind)row->kind) {
+    case TT_ROW_LANE: {
+        int64_t r = tt_rows_find(&a->list, row->lane, row->depth);
+        /* a nested row hidden by D: its lane's first row; a folded lane:
+         * its group's header */
+        if (r < 0)
+            r = tt_rows_find(&a->list, row->lane, 0);
+        return r >= 0 ? r : tt_rows_group(&a->list, row->group);
+    }
+    case TT_ROW_GROUP:
+        return tt_rows_group(&a->list, row->group);
+    case TT_ROW_COUNTER:
+        for (size_t i = 0; i < a->list.n; i++)
+            if (a->list.v[i].kind == TT_ROW_COUNTER && a->list.v[i].counter == row->counter)
+                return (int64_t)i;
+        return tt_rows_group(&a->list, row->group);
+    }
+    return -1;
 }
 
 int tt_app_lanes_h(const tt_app *a)
@@ -208,6 +265,16 @@ static void tl_setup(tt_app *a)
     a->tl.by = a->by;
     a->tl.has_sel = a->has_sel;
     a->tl.sel = a->sel;
+    a->tl.hl = NULL;
+    if (a->has_search) {
+        if (!a->hl.valid || a->hl_gen != a->search_gen) {
+            /* out of memory only costs the highlight */
+            if (tt_hilite_build(&a->hl, &a->search, a->tr, a->lv) == 0)
+                a->hl_gen = a->search_gen;
+        }
+        if (a->hl.valid && a->hl_gen == a->search_gen)
+            a->tl.hl = &a->hl;
+    }
 }
 
 void tt_app_hit(tt_app *a)
@@ -315,6 +382,9 @@ static int dispatch(tt_app *a, const tt_input *in)
 int tt_app_input(tt_app *a, const tt_input *in)
 {
     int react = dispatch(a, in);
+    /* the keyboard box follows the cursor, whatever moved it */
+    if (a->box.selecting && !a->box.mouse)
+        tt_box_follow(a);
     details_sync(a);
     return react;
 }
@@ -349,6 +419,7 @@ static int draw_rows(tt_app *a, tt_grid *g)
             break;
         }
     }
+    tt_overlay_rows(a, g);
     /* the cursor: its cell, and a faint line through its column */
     {
         int x = s->tl_x + (int)tt_app_cursor_col(a);
@@ -378,6 +449,7 @@ static void draw_ruler(tt_app *a, tt_grid *g)
     if (s->ruler_y < 0)
         return;
     tt_ruler_draw(g, s->tl_x, s->ruler_y, &a->vp, a->tr->t0, a->gl);
+    tt_overlay_ruler(a, g);
     if (a->drag) {
         int x0 = a->drag_x0 < a->drag_x1 ? a->drag_x0 : a->drag_x1;
         int x1 = a->drag_x0 < a->drag_x1 ? a->drag_x1 : a->drag_x0;
@@ -402,10 +474,35 @@ static void draw_ruler(tt_app *a, tt_grid *g)
  * TUI draws between keys, `render` only at the end). */
 static void details_sync(tt_app *a)
 {
-    int w = a->cols - 4;
+    int w = a->cols - 4, inner = tt_app_panel_h(a) - 2;
     bool same;
     size_t keep;
-    if (!a->details || !a->has_sel || w < 4)
+    /* the other panels: lines for this width, scrolled to their cursor */
+    if (w >= 4) {
+        tt_plist *pl = NULL;
+        switch (a->panel) {
+        case TT_PANEL_STATS:
+            if (tt_sp_build(&a->stp, w, a->utf8))
+                tt_app_message(a, true, "out of memory");
+            pl = &a->stp.pl;
+            break;
+        case TT_PANEL_MARKS:
+            if (tt_marks_build(&a->mk, w, a->utf8))
+                tt_app_message(a, true, "out of memory");
+            pl = &a->mk.pl;
+            break;
+        case TT_PANEL_ANNOTS:
+            if (tt_annview_build(&a->an, a->tr, w, a->utf8))
+                tt_app_message(a, true, "out of memory");
+            pl = &a->an.pl;
+            break;
+        default:
+            break;
+        }
+        if (pl)
+            tt_plist_scroll(pl, inner);
+    }
+    if (a->panel != TT_PANEL_DETAILS || !a->has_sel || w < 4)
         return;
     if (!a->det.valid || a->det.width != w || a->det.ev.lane != a->sel.lane ||
         a->det.ev.idx != a->sel.idx) {
@@ -435,6 +532,37 @@ static void draw_details(tt_app *a, tt_grid *g)
     tt_details_draw(&a->det, g, 0, y, w, ph, a->gl, "Details");
 }
 
+static void draw_panel(tt_app *a, tt_grid *g)
+{
+    int ph = tt_app_panel_h(a), y = a->scr.area_y + tt_app_lanes_h(a), w = a->cols;
+    char title[400];
+    if (ph < 2 || w < 8)
+        return;
+    details_sync(a);
+    switch (a->panel) {
+    case TT_PANEL_DETAILS:
+        draw_details(a, g);
+        break;
+    case TT_PANEL_STATS:
+        tt_sp_title(&a->stp, a->utf8, title, sizeof title);
+        tt_plist_draw(&a->stp.pl, g, 0, y, w, ph, a->gl, title,
+                      a->stp.kind == TT_SP_BOX ? "b by  o order  z zoom  e export  Esc close"
+                                               : "Enter lane  z zoom  Esc close");
+        break;
+    case TT_PANEL_MARKS:
+        tt_plist_draw(&a->mk.pl, g, 0, y, w, ph, a->gl, "Markers",
+                      "Enter go/load  r rename  n note  x delete  Space choose  S save");
+        break;
+    case TT_PANEL_ANNOTS:
+        snprintf(title, sizeof title, "Annotations (%zu)%s", a->an.a.n,
+                 a->an.shown ? "" : ", hidden on the timeline (A shows them)");
+        tt_plist_draw(&a->an.pl, g, 0, y, w, ph, a->gl, title, "Enter go to  A on/off  Esc close");
+        break;
+    case TT_PANEL_NONE:
+        break;
+    }
+}
+
 int tt_app_draw(tt_app *a, tt_grid *g)
 {
     int rc = 0;
@@ -447,8 +575,8 @@ int tt_app_draw(tt_app *a, tt_grid *g)
     draw_ruler(a, g);
     rc = draw_rows(a, g);
     tt_bars_legend(a, g);
-    if (a->details)
-        draw_details(a, g);
+    if (a->panel != TT_PANEL_NONE)
+        draw_panel(a, g);
     if (a->help)
         tt_help_draw(a, g);
     tt_bars_status(a, g);

@@ -7,7 +7,9 @@
  * prints the grid. Both run exactly this code.
  *
  * Ownership: the app borrows the trace (which must outlive it) and owns
- * everything else. Library code: never prints, never exits.
+ * everything else. Library code: never prints, never exits; the only
+ * files it touches are those the user asks for (marker sets beside the
+ * trace, through src/markers; the box's CSV tables, atomically).
  */
 #ifndef TT_TUI_APP_H
 #define TT_TUI_APP_H
@@ -15,6 +17,7 @@
 #include <stdbool.h>
 
 #include "model/trace.h"
+#include "rules/rules.h"
 #include "tui/grid.h"
 #include "tui/input.h"
 #include "util/error.h"
@@ -22,8 +25,13 @@
 typedef struct tt_app tt_app;
 
 typedef struct tt_app_opts {
-    const char *title;   /* shown in the header (the file name); NULL = none */
-    bool        utf8;    /* Unicode glyphs; else ASCII */
+    const char            *title;   /* shown in the header (the file name); NULL = none */
+    bool                   utf8;    /* Unicode glyphs; else ASCII */
+    const char            *path;    /* the trace file, for its marker sets and the
+                                       default export name; NULL or "-" = none */
+    const tt_rules_config *rules;   /* run these rules when the view opens and draw
+                                       their annotations; NULL = no annotations */
+    const char            *markers; /* load this saved marker set; NULL = none */
 } tt_app_opts;
 
 /* Reaction flags returned by tt_app_input. */
@@ -49,5 +57,10 @@ int tt_app_draw(tt_app *a, tt_grid *g);
 
 /* The screen size the app lays out for. */
 void tt_app_size(const tt_app *a, int *cols, int *rows);
+
+/* Load marker set `name` from the trace's sidecar into the view (as the
+ * markers panel does). 0, or non-zero with the reason in the status line
+ * and in err. */
+int tt_app_load_markers(tt_app *a, const char *name, tt_error *err);
 
 #endif

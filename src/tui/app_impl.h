@@ -1,7 +1,11 @@
 /* app_impl.h - internals of the timeline application, shared by its files:
- * app.c (life cycle, input dispatch, cursor and selection), actions.c (the
- * key bindings and what they do, mouse), bars.c (header, status line,
- * legend) and help.c (help overlay). Nothing outside src/tui/ includes it.
+ * app.c (life cycle, input dispatch, cursor and selection, frame), actions.c
+ * (the key binding table, moves, search, the details panel, mouse),
+ * boxact.c (box select, the statistics panel, name selection), markact.c
+ * (markers and marker sets), annotact.c (warning annotations), overlay.c
+ * (box, markers and annotations drawn over the timeline), bars.c (header,
+ * status line, legend) and help.c (help overlay). Nothing outside src/tui/
+ * includes it.
  */
 #ifndef TT_TUI_APP_IMPL_H
 #define TT_TUI_APP_IMPL_H
@@ -10,11 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/select.h"
+#include "tui/annot.h"
 #include "tui/app.h"
 #include "tui/details.h"
+#include "tui/hilite.h"
 #include "tui/layout.h"
 #include "tui/levels.h"
+#include "tui/marks.h"
 #include "tui/search.h"
+#include "tui/statpanel.h"
 #include "tui/spark.h"
 #include "tui/theme.h"
 #include "tui/timeline.h"
@@ -23,8 +32,42 @@
 typedef enum tt_mode {
     TT_MODE_MAIN = 0,
     TT_MODE_SEARCH,   /* typing a / pattern */
-    TT_MODE_GOTO      /* typing a : time */
+    TT_MODE_GOTO,     /* typing a : time */
+    TT_MODE_TEXT,     /* typing a line for a panel action (file, name, note) */
+    TT_MODE_CONFIRM   /* a yes/no question */
 } tt_mode;
+
+/* The panel below the lanes (one at a time). */
+typedef enum tt_panel {
+    TT_PANEL_NONE = 0,
+    TT_PANEL_DETAILS,   /* Enter: the selected event */
+    TT_PANEL_STATS,     /* a box or a name selection */
+    TT_PANEL_MARKS,     /* ': markers and saved sets */
+    TT_PANEL_ANNOTS     /* !: warning annotations */
+} tt_panel;
+
+/* What a TT_MODE_TEXT line or a TT_MODE_CONFIRM question is for. */
+typedef enum tt_ask {
+    TT_ASK_EXPORT = 0,   /* file name for the box's tables */
+    TT_ASK_MARK_NAME,    /* new name of marker ask_idx */
+    TT_ASK_MARK_NOTE,    /* note of marker ask_idx */
+    TT_ASK_SET_SAVE,     /* name to save the markers as */
+    TT_ASK_SET_RENAME,   /* new name of set ask_arg */
+    TT_ASK_QUIT,         /* quit with unsaved markers? */
+    TT_ASK_LOAD_SET,     /* replace unsaved markers with set ask_arg? */
+    TT_ASK_DELETE_SET    /* delete set ask_arg? */
+} tt_ask;
+
+/* The box select: a time window over the lanes of a range of rows. */
+typedef struct tt_box {
+    bool       shown;       /* drawn: being selected or confirmed */
+    bool       selecting;   /* being drawn (keyboard v, or a mouse drag) */
+    bool       mouse;       /* ... by a mouse drag */
+    tt_row     anchor;      /* the row it started on */
+    tt_ns      a0, a1;      /* the cell it started on */
+    tt_ns      from, to;    /* the window */
+    tt_laneset lanes;
+} tt_box;
 
 struct tt_app {
     const tt_trace  *tr;
@@ -53,14 +96,19 @@ struct tt_app {
 
     bool             help;
     size_t           help_top;
-    bool             details;
+    tt_panel         panel;
     tt_details       det;
 
     tt_mode          mode;
-    char             prompt[256];
+    char             prompt[1024];
     size_t           plen;
-    char             last_search[256];
-    char             last_goto[256];
+    tt_ask           ask;          /* TT_MODE_TEXT, TT_MODE_CONFIRM */
+    long             ask_idx;
+    char             ask_arg[TT_MARK_NAME_MAX + 1];
+    char             ask_label[64];
+    char             question[400];
+    char             last_search[1024];
+    char             last_goto[1024];
 
     char             msg[300];
     bool             msg_err;
@@ -71,7 +119,10 @@ struct tt_app {
     tt_hits          search;
     bool             has_search;
     char             search_pat[256];
-    uint64_t         search_gen;   /* bumped by every new search */
+    char             search_desc[400]; /* how n N name the hits: "for 'gemm'" */
+    uint64_t         search_gen;   /* bumped by every new search or highlight */
+    tt_hilite        hl;           /* the hits by row, for drawing */
+    uint64_t         hl_gen;       /* search_gen hl was built for */
     /* occurrences of one name ([ ]) */
     tt_hits          occ;
     bool             has_occ;
@@ -86,6 +137,18 @@ struct tt_app {
     /* mouse drag on the ruler */
     bool             drag;
     int              drag_x0, drag_x1;
+    /* a left press in the lanes area: a click, or the start of a box drag */
+    bool             press;
+    int              press_col;
+    size_t           press_row;
+
+    /* box select, statistics panel */
+    tt_box           box;
+    tt_statpanel     stp;
+    /* markers, annotations */
+    tt_marks         mk;
+    tt_annview       an;
+    char            *path;         /* the trace file (NULL: stdin) */
 };
 
 typedef int (*tt_action_fn)(tt_app *a);
@@ -94,14 +157,28 @@ enum {
     TT_SEC_MOVE = 0,
     TT_SEC_ZOOM,
     TT_SEC_FIND,
+    TT_SEC_BOX,
+    TT_SEC_MARKS,
     TT_SEC_VIEW,
     TT_SEC_PANEL,
+    TT_SEC_DETAILS,
+    TT_SEC_STATS,
+    TT_SEC_MARKP,
+    TT_SEC_ANNOTP,
     TT_SEC__COUNT
 };
 
+/* Where a binding applies; while a box is being selected its bindings are
+ * tried first, then those of the open panel, then the panels' common ones,
+ * then the timeline's. */
 enum {
-    TT_IN_MAIN = 1,    /* the timeline */
-    TT_IN_PANEL = 2    /* the details panel (tried first while it is open) */
+    TT_IN_MAIN = 1,      /* the timeline */
+    TT_IN_PANEL = 2,     /* any open panel */
+    TT_IN_DETAILS = 4,
+    TT_IN_STATS = 8,
+    TT_IN_MARKP = 16,
+    TT_IN_ANNOTP = 32,
+    TT_IN_BOXSEL = 64    /* while a box is being selected */
 };
 
 typedef struct tt_binding {
@@ -120,12 +197,71 @@ extern const char *const tt_section_names[TT_SEC__COUNT];
 int tt_app_key(tt_app *a, uint32_t key);
 int tt_app_mouse(tt_app *a, const tt_input *in);
 int tt_app_prompt_key(tt_app *a, uint32_t key);
+int tt_app_after_view_change(tt_app *a);   /* cursor back in the window; REDRAW */
+void tt_app_show_time(tt_app *a, tt_ns t); /* window onto t, cursor at t */
+/* Start a text prompt (TT_MODE_TEXT) with a label and a prefilled text. */
+void tt_app_ask_text(tt_app *a, tt_ask ask, const char *label, const char *text);
+/* Ask a yes/no question (TT_MODE_CONFIRM). */
+void tt_app_ask_yes(tt_app *a, tt_ask ask, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Make hits the found events n N step through (and the highlight);
+ * desc says what they are ("of opcode 'X' in the box"). */
+void tt_app_set_hits(tt_app *a, tt_hits *hits, const char *pat, const char *desc);
+
+/* boxact.c: box select, statistics panel, name selection */
+int tt_act_box_start(tt_app *a);
+int tt_act_box_confirm(tt_app *a);
+int tt_act_box_cancel(tt_app *a);
+int tt_act_box_reopen(tt_app *a);
+int tt_act_same_name(tt_app *a);
+int tt_act_clear(tt_app *a);
+int tt_act_sp_key(tt_app *a);
+int tt_act_sp_order(tt_app *a);
+int tt_act_sp_zoom(tt_app *a);
+int tt_act_sp_export(tt_app *a);
+int tt_act_sp_enter(tt_app *a);
+int tt_act_sp_marks(tt_app *a);
+void tt_box_follow(tt_app *a);                 /* far corner := cursor cell and row */
+void tt_box_mouse_drag(tt_app *a, int col, size_t row);
+int tt_box_mouse_release(tt_app *a);
+int tt_box_select(tt_app *a, tt_ns from, tt_ns to, const uint32_t *lanes, size_t n);
+int tt_box_text(tt_app *a, tt_ask ask, const char *text);
+bool tt_box_row_in(const tt_app *a, const tt_row *row);   /* row drawn inside the box */
+int tt_same_name_of(tt_app *a, tt_evref ev);
+
+/* markact.c: markers */
+int tt_act_mark_drop(tt_app *a);
+int tt_act_mark_next(tt_app *a);
+int tt_act_mark_prev(tt_app *a);
+int tt_act_marks_panel(tt_app *a);
+int tt_act_mk_enter(tt_app *a);
+int tt_act_mk_rename(tt_app *a);
+int tt_act_mk_note(tt_app *a);
+int tt_act_mk_delete(tt_app *a);
+int tt_act_mk_choose(tt_app *a);
+int tt_act_mk_save(tt_app *a);
+int tt_act_mk_box(tt_app *a);
+int tt_mark_at(tt_app *a, tt_ns t);            /* drop a marker at absolute time t */
+int tt_marks_text(tt_app *a, tt_ask ask, const char *text);
+int tt_marks_yes(tt_app *a, tt_ask ask);
+
+/* annotact.c: annotations */
+int tt_act_annots_panel(tt_app *a);
+int tt_act_annots_toggle(tt_app *a);
+int tt_act_an_enter(tt_app *a);
+void tt_annots_info(tt_app *a, char *out, size_t cap);   /* status text on one, or "" */
+
+/* overlay.c: drawn over the lanes and the ruler after the rows */
+void tt_overlay_rows(tt_app *a, tt_grid *g);
+void tt_overlay_ruler(tt_app *a, tt_grid *g);
 
 /* app.c: shared helpers */
 void tt_app_relayout(tt_app *a);
 int tt_app_rebuild_rows(tt_app *a);
 int tt_app_lanes_h(const tt_app *a);          /* visible rows of the lanes area */
-int tt_app_panel_h(const tt_app *a);          /* rows of the details panel (0 closed) */
+int tt_app_panel_h(const tt_app *a);          /* rows of the open panel (0 closed) */
+void tt_app_open_panel(tt_app *a, tt_panel p);/* open (or switch to) a panel */
+int64_t tt_app_row_index(const tt_app *a, const tt_row *row);   /* where a row is now */
 void tt_app_scroll_to_cursor(tt_app *a);
 int64_t tt_app_cursor_col(const tt_app *a);   /* clamped to the window */
 void tt_app_hit(tt_app *a);                   /* selection := what the cursor cell shows */

@@ -219,20 +219,21 @@ static int hints_width(const hint *h, size_t n)
 {
     int w = 0;
     for (size_t i = 0; i < n; i++)
-        w += (int)strlen(h[i].key) + 1 + (int)strlen(h[i].what) + 2;
+        w += tt_grid_text_width(h[i].key) + 1 + tt_grid_text_width(h[i].what) + 2;
     return w;
 }
 
 /* Draw as many hints as fit right of column min_x, right-aligned; the
- * last one ("? help", the mark tests wait for) is kept whenever it fits
- * at all. Returns the first column used. */
-static int draw_hints(tt_grid *g, int y, int cols, int min_x, const hint *h, size_t n)
+ * last `keep` ones (the marker set's state, "? help", the mark tests wait
+ * for) are kept whenever they fit at all. Returns the first column used. */
+static int draw_hints_keep(tt_grid *g, int y, int cols, int min_x, const hint *h, size_t n,
+                           size_t keep)
 {
     size_t first = 0;
     int x;
-    if (min_x > cols - hints_width(h + n - 1, 1))
-        min_x = cols - hints_width(h + n - 1, 1);
-    while (first < n - 1 && cols - hints_width(h + first, n - first) < min_x)
+    if (min_x > cols - hints_width(h + n - keep, keep))
+        min_x = cols - hints_width(h + n - keep, keep);
+    while (first < n - keep && cols - hints_width(h + first, n - first) < min_x)
         first++;
     x = cols - hints_width(h + first, n - first);
     if (x < 0)
@@ -244,6 +245,11 @@ static int draw_hints(tt_grid *g, int y, int cols, int min_x, const hint *h, siz
         x += 2;
     }
     return cols - hints_width(h + first, n - first);
+}
+
+static int draw_hints(tt_grid *g, int y, int cols, int min_x, const hint *h, size_t n)
+{
+    return draw_hints_keep(g, y, cols, min_x, h, n, 1);
 }
 
 static void sel_info(tt_app *a, char *out, size_t cap)
@@ -306,59 +312,135 @@ static void sel_info(tt_app *a, char *out, size_t cap)
     }
 }
 
+/* The box being stretched: its window and lanes. */
+static void box_info(tt_app *a, char *out, size_t cap)
+{
+    char f[48], t[48], w[48];
+    tt_ns res = a->vp.span / (a->vp.cols > 0 ? a->vp.cols : 1);
+    tt_tfmt_time(f, sizeof f, a->box.from - a->tr->t0, res);
+    tt_tfmt_time(t, sizeof t, a->box.to - a->tr->t0, res);
+    tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3);
+    snprintf(out, cap, "box %s%s%s (%s)%s%zu lane%s", f, dash(a), t, w, dot(a), a->box.lanes.n,
+             a->box.lanes.n == 1 ? "" : "s");
+}
+
+static void draw_prompt(tt_app *a, tt_grid *g, int y)
+{
+    static const hint sh[] = {{"Enter", "search"}, {"Esc", "cancel"}, {"~", "regex"}};
+    static const hint gh[] = {{"Enter", "go"}, {"Esc", "cancel"}, {"a..b", "range"}};
+    static const hint th[] = {{"Enter", "ok"}, {"Esc", "cancel"}, {"C-u", "clear"}};
+    static const hint yh[] = {{"y", "yes"}, {"n", "no"}};
+    char p[4200], label[300];
+    int x, pw, hx, cols = a->cols;
+    if (a->mode == TT_MODE_CONFIRM) {
+        hx = draw_hints(g, y, cols, cols / 2, yh, 2);
+        sanitize(a->question, strlen(a->question), p, sizeof p);
+        tt_grid_text_fit(g, 0, y, hx - 1, p, TT_R_PROMPT, 0, a->gl->ellipsis);
+        return;
+    }
+    hx = draw_hints(g, y, cols, cols / 2,
+                    a->mode == TT_MODE_SEARCH ? sh : a->mode == TT_MODE_GOTO ? gh : th, 3);
+    /* the prompt text was typed by the user: still sanitized, as it may
+     * hold pasted control characters */
+    sanitize(a->prompt, a->plen, p, sizeof p);
+    if (a->mode == TT_MODE_TEXT)
+        sanitize(a->ask_label, strlen(a->ask_label), label, sizeof label);
+    else
+        snprintf(label, sizeof label, "%s", a->mode == TT_MODE_SEARCH ? "/" : ":");
+    x = tt_grid_text(g, 0, y, hx > 8 ? hx - 8 : 1, label, TT_R_PROMPT, 0);
+    pw = tt_grid_text_width(p);
+    /* show the end of a long text */
+    {
+        const char *shown = p;
+        while (pw > hx - x - 2 && *shown) {
+            uint32_t cp;
+            size_t k = tt_utf8_decode((const unsigned char *)shown, strlen(shown), &cp);
+            shown += k ? k : 1;
+            pw = tt_grid_text_width(shown);
+        }
+        x += tt_grid_text(g, x, y, hx - x - 1, shown, TT_R_PROMPT, 0);
+    }
+    tt_grid_set(g, x, y, a->gl->full, TT_R_PROMPT, 0);
+}
+
 void tt_bars_status(tt_app *a, tt_grid *g)
 {
     int y = a->scr.status_y, cols = a->cols, hx;
-    char info[1024];
+    char info[1024], marks[200];
     static const hint main_hints[] = {
-        {"Enter", "details"}, {"/", "search"}, {"L", "longest"}, {"?", "help"}};
-    static const hint panel_hints[] = {
-        {"Enter", "follow"}, {"Esc", "close"}, {"?", "help"}};
+        {"Enter", "details"}, {"/", "search"}, {"L", "longest"}};
+    static const hint box_hints[] = {{"Enter", "confirm"}, {"Esc", "cancel"}};
+    static const hint details_hints[] = {{"Enter", "follow"}, {"Esc", "close"}};
+    static const hint stats_hints[] = {{"Enter", "highlight"}, {"e", "export"}, {"Esc", "close"}};
+    static const hint name_hints[] = {{"z", "zoom"}, {"Esc", "close"}};
+    static const hint markp_hints[] = {{"S", "save"}, {"r", "rename"}, {"Esc", "close"}};
+    static const hint annotp_hints[] = {{"Enter", "go to"}, {"Esc", "close"}};
     static const hint help_hints[] = {{"j k", "scroll"}, {"Esc", "close"}};
+    hint h[8];
+    size_t n = 0, keep = 1;
+    const hint *ctx;
+    size_t nctx;
     if (y < 0)
         return;
     tt_grid_fill(g, 0, y, cols, ' ', TT_R_STATUS, 0);
     if (a->mode != TT_MODE_MAIN) {
-        static const hint sh[] = {{"Enter", "search"}, {"Esc", "cancel"}, {"~", "regex"}};
-        static const hint gh[] = {{"Enter", "go"}, {"Esc", "cancel"}, {"a..b", "range"}};
-        char p[300];
-        int x, pw;
-        hx = draw_hints(g, y, cols, cols / 2, a->mode == TT_MODE_SEARCH ? sh : gh, 3);
-        /* the prompt text was typed by the user: still sanitized, as it may
-         * hold pasted control characters */
-        sanitize(a->prompt, a->plen, p, sizeof p);
-        x = tt_grid_text(g, 0, y, 1, a->mode == TT_MODE_SEARCH ? "/" : ":", TT_R_PROMPT, 0);
-        pw = tt_grid_text_width(p);
-        /* show the end of a long pattern */
-        {
-            const char *shown = p;
-            while (pw > hx - x - 2 && *shown) {
-                uint32_t cp;
-                size_t k = tt_utf8_decode((const unsigned char *)shown, strlen(shown), &cp);
-                shown += k ? k : 1;
-                pw = tt_grid_text_width(shown);
-            }
-            x += tt_grid_text(g, x, y, hx - x - 1, shown, TT_R_PROMPT, 0);
-        }
-        tt_grid_set(g, x, y, a->gl->full, TT_R_PROMPT, 0);
+        draw_prompt(a, g, y);
         return;
     }
     /* the left part first: hints take what it leaves */
+    info[0] = '\0';
     if (a->msg[0])
         sanitize(a->msg, strlen(a->msg), info, sizeof info);
-    else
-        sel_info(a, info, sizeof info);
-    {
-        int iw = tt_grid_text_width(info) + 2;
-        if (a->help)
-            hx = draw_hints(g, y, cols, iw, help_hints, 2);
-        else if (a->details)
-            hx = draw_hints(g, y, cols, iw, panel_hints, 3);
+    else if (a->box.selecting)
+        box_info(a, info, sizeof info);
+    else {
+        char raw[1024];
+        tt_annots_info(a, raw, sizeof raw);
+        if (raw[0])
+            sanitize(raw, strlen(raw), info, sizeof info);
         else
-            hx = draw_hints(g, y, cols, iw, main_hints, 4);
+            sel_info(a, info, sizeof info);
     }
-    tt_grid_text_fit(g, 0, y, hx - 1, info, a->msg[0] ? (a->msg_err ? TT_R_ERR : TT_R_MSG)
-                                                      : TT_R_STATUS, 0, a->gl->ellipsis);
+    if (a->help) {
+        hx = draw_hints(g, y, cols, tt_grid_text_width(info) + 2, help_hints, 2);
+    } else {
+        if (a->box.selecting) {
+            ctx = box_hints;
+            nctx = 2;
+        } else {
+            switch (a->panel) {
+            case TT_PANEL_DETAILS: ctx = details_hints; nctx = 2; break;
+            case TT_PANEL_STATS:
+                ctx = a->stp.kind == TT_SP_BOX ? stats_hints : name_hints;
+                nctx = a->stp.kind == TT_SP_BOX ? 3 : 2;
+                break;
+            case TT_PANEL_MARKS: ctx = markp_hints; nctx = 3; break;
+            case TT_PANEL_ANNOTS: ctx = annotp_hints; nctx = 2; break;
+            default: ctx = main_hints; nctx = 3; break;
+            }
+        }
+        for (size_t i = 0; i < nctx; i++)
+            h[n++] = ctx[i];
+        /* the marker set on screen, and whether it is saved */
+        {
+            char raw[200];
+            tt_marks_status(&a->mk, raw, sizeof raw);
+            sanitize(raw, strlen(raw), marks, sizeof marks);
+            if (marks[0]) {
+                h[n].key = "'";
+                h[n].what = marks;
+                n++;
+                keep++;
+            }
+        }
+        h[n].key = "?";
+        h[n].what = "help";
+        n++;
+        hx = draw_hints_keep(g, y, cols, tt_grid_text_width(info) + 2, h, n, keep);
+    }
+    tt_grid_text_fit(g, 0, y, hx - 1, info,
+                     a->msg[0] ? (a->msg_err ? TT_R_ERR : TT_R_MSG) : TT_R_STATUS, 0,
+                     a->gl->ellipsis);
 }
 
 /* ---------------------------------------------------------------- legend */

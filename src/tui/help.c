@@ -1,5 +1,6 @@
 /* help.c - the help overlay (?): every key from the binding table, the
- * mouse, the search and go-to syntax, and what the glyphs mean. */
+ * mouse, the search and go-to syntax, and what the glyphs mean. The manual
+ * page's KEYS section says the same. */
 #include "config.h"
 
 #include "tui/app_impl.h"
@@ -18,8 +19,12 @@ static const help_line extra[] = {
     {"wheel", "zoom in or out at the pointer"},
     {"S-wheel", "pan (also the horizontal wheel)"},
     {"drag", "on the ruler: zoom to that range"},
+    {"drag", "over the lanes: box select, then its statistics"},
+    {"dbl-click", "on an event: every event of its name (as *)"},
+    {"right-click", "a marker at that time (as m)"},
     {"wheel", "over the names: scroll the rows"},
     {"click", "in the details panel: follow a link"},
+    {"click", "in another panel: choose a line; double-click: as Enter"},
     {NULL, "Search (/)"},
     {"text", "event names containing the text, any case"},
     {"~regex", "POSIX extended regular expression, any case: ~^nccl.*Reduce"},
@@ -34,6 +39,13 @@ static const help_line extra[] = {
     {"Enter Esc", "accept, cancel"},
     {"BS C-w C-u", "delete a character, a word, everything"},
     {"Up", "the previous text"},
+    {"y n", "answer a question (quit with unsaved markers, ...)"},
+    {NULL, "Statistics of a box"},
+    {"numbers", "those of: tracetty report --window FROM:TO --lanes ..."},
+    {"e", "one CSV file: the ops, lanes, transfers and gpu tables"},
+    {NULL, "Marker sets"},
+    {"file", "TRACE.markers.json beside the trace (else ~/.local/share)"},
+    {"batch", "tracetty markers list TRACE; report --markers SET --between A:B"},
 };
 
 /* Number of lines: section titles, bindings, blank separators, extras. */
@@ -63,6 +75,11 @@ static size_t build(const tt_app *a, help_line *out, size_t cap)
         "events cover a quarter, half, most of the cell");
     PUT(a->utf8 ? "\xe2\x96\x8f" : "|", "events shorter than the cell, or instants");
     PUT(a->utf8 ? "\xe2\x96\xbc \xe2\x94\xbc" : "v +", "the cursor, in the ruler and on its row");
+    PUT(a->utf8 ? "[ ] \xc2\xb7 \xe2\x94\x83" : "[ ] ` #",
+        "the box: its range, empty cells, its rows");
+    PUT(a->utf8 ? "\xe2\x97\x86 \xe2\x94\x82" : "* |",
+        "a marker: in the ruler (with its name), down the lanes");
+    PUT("! ~", "an annotation: where it starts, its span on its lanes");
 #undef PUT
     return n;
 }
@@ -88,7 +105,7 @@ int tt_help_inner_h(const tt_app *a)
 
 void tt_help_draw(tt_app *a, tt_grid *g)
 {
-    help_line lines[160];
+    help_line lines[256];
     size_t n = build(a, lines, sizeof lines / sizeof lines[0]);
     int y0, h, w = a->cols, inner, keyw = 12;
     help_box(a, &y0, &h);

@@ -28,18 +28,21 @@ static const struct {
     const char *name;
     uint8_t     action;
     uint8_t     mods;
-    int         click;   /* press + release */
+    uint8_t     button;
+    int         click;   /* 1: press + release; 2: a double click */
 } mouse_tokens[] = {
-    {"Click", TT_MOUSE_PRESS, 0, 1},
-    {"Press", TT_MOUSE_PRESS, 0, 0},
-    {"Drag", TT_MOUSE_DRAG, 0, 0},
-    {"Release", TT_MOUSE_RELEASE, 0, 0},
-    {"WheelUp", TT_MOUSE_WHEEL_UP, 0, 0},
-    {"WheelDown", TT_MOUSE_WHEEL_DOWN, 0, 0},
-    {"S-WheelUp", TT_MOUSE_WHEEL_UP, TT_MOD_SHIFT, 0},
-    {"S-WheelDown", TT_MOUSE_WHEEL_DOWN, TT_MOD_SHIFT, 0},
-    {"WheelLeft", TT_MOUSE_WHEEL_LEFT, 0, 0},
-    {"WheelRight", TT_MOUSE_WHEEL_RIGHT, 0, 0},
+    {"Click", TT_MOUSE_PRESS, 0, 0, 1},
+    {"RClick", TT_MOUSE_PRESS, 0, 2, 1},
+    {"DClick", TT_MOUSE_PRESS, 0, 0, 2},
+    {"Press", TT_MOUSE_PRESS, 0, 0, 0},
+    {"Drag", TT_MOUSE_DRAG, 0, 0, 0},
+    {"Release", TT_MOUSE_RELEASE, 0, 0, 0},
+    {"WheelUp", TT_MOUSE_WHEEL_UP, 0, 0, 0},
+    {"WheelDown", TT_MOUSE_WHEEL_DOWN, 0, 0, 0},
+    {"S-WheelUp", TT_MOUSE_WHEEL_UP, TT_MOD_SHIFT, 0, 0},
+    {"S-WheelDown", TT_MOUSE_WHEEL_DOWN, TT_MOD_SHIFT, 0, 0},
+    {"WheelLeft", TT_MOUSE_WHEEL_LEFT, 0, 0, 0},
+    {"WheelRight", TT_MOUSE_WHEEL_RIGHT, 0, 0, 0},
 };
 
 typedef struct inbuf {
@@ -125,9 +128,19 @@ static int parse_token(const char *tok, size_t n, inbuf *b)
             return -1;
         in.action = mouse_tokens[i].action;
         in.mods = mouse_tokens[i].mods;
+        in.button = mouse_tokens[i].button;
         if (push(b, in))
             return -2;
         if (mouse_tokens[i].click) {
+            in.action = TT_MOUSE_RELEASE;
+            if (push(b, in))
+                return -2;
+        }
+        if (mouse_tokens[i].click == 2) {
+            /* what term.c makes of the second press of a double click */
+            in.action = TT_MOUSE_DOUBLE;
+            if (push(b, in))
+                return -2;
             in.action = TT_MOUSE_RELEASE;
             if (push(b, in))
                 return -2;

@@ -14,7 +14,9 @@
  *   <Home> <End> <PgUp> <PgDn> <C-a> .. <C-z>;
  *   mouse at a 0-based cell: <Click:X,Y> <Press:X,Y> <Drag:X,Y>
  *   <Release:X,Y> <WheelUp:X,Y> <WheelDown:X,Y> <S-WheelUp:X,Y>
- *   <S-WheelDown:X,Y> <WheelLeft:X,Y> <WheelRight:X,Y>;
+ *   <S-WheelDown:X,Y> <WheelLeft:X,Y> <WheelRight:X,Y>, the right button
+ *   <RClick:X,Y>, and a double click <DClick:X,Y> (press, release, second
+ *   press, release);
  *   a terminal resize: <Resize:COLSxROWS>.
  * Token names are case-insensitive.
  *
@@ -67,7 +69,9 @@ typedef enum tt_mouse_action {
     TT_MOUSE_WHEEL_UP,
     TT_MOUSE_WHEEL_DOWN,
     TT_MOUSE_WHEEL_LEFT,
-    TT_MOUSE_WHEEL_RIGHT
+    TT_MOUSE_WHEEL_RIGHT,
+    TT_MOUSE_DOUBLE      /* the second left press of a double click (term.c
+                            times it; the app stays free of clocks) */
 } tt_mouse_action;
 
 enum {

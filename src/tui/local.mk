@@ -13,8 +13,18 @@ libtracetty_a_SOURCES += \
 	src/tui/spark.c src/tui/spark.h \
 	src/tui/search.c src/tui/search.h \
 	src/tui/details.c src/tui/details.h \
+	src/tui/plist.c src/tui/plist.h \
+	src/tui/hilite.c src/tui/hilite.h \
+	src/tui/statpanel.c src/tui/statpanel.h \
+	src/tui/boxexport.c src/tui/boxexport.h \
+	src/tui/marks.c src/tui/marks.h \
+	src/tui/annot.c src/tui/annot.h \
 	src/tui/app.c src/tui/app.h src/tui/app_impl.h \
 	src/tui/actions.c \
+	src/tui/boxact.c \
+	src/tui/markact.c \
+	src/tui/annotact.c \
+	src/tui/overlay.c \
 	src/tui/bars.c \
 	src/tui/help.c \
 	src/tui/term.c src/tui/term.h

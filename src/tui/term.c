@@ -17,6 +17,7 @@
 #include <string.h>
 #include <term.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Key code we bind to the SGR mouse prefix ESC [ <. */
@@ -517,6 +518,44 @@ static void suspend(session *t)
     mouse_mode(t, true);
 }
 
+/* Double clicks: a second left press on the same cell soon after the
+ * first becomes TT_MOUSE_DOUBLE, so the app needs no clock. */
+#define DOUBLE_CLICK_NS 400000000LL
+
+typedef struct clicker {
+    bool    armed;
+    int     x, y;
+    int64_t t;
+} clicker;
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void double_click(clicker *c, tt_input *in)
+{
+    int64_t now;
+    if (in->kind != TT_IN_MOUSE || in->action != TT_MOUSE_PRESS)
+        return;
+    if (in->button != 0) {
+        c->armed = false;
+        return;
+    }
+    now = mono_ns();
+    if (c->armed && c->x == in->x && c->y == in->y && now - c->t < DOUBLE_CLICK_NS) {
+        in->action = TT_MOUSE_DOUBLE;
+        c->armed = false;   /* a third press starts over */
+        return;
+    }
+    c->armed = true;
+    c->x = in->x;
+    c->y = in->y;
+    c->t = now;
+}
+
 static void drain_pipe(void)
 {
     char buf[64];
@@ -533,6 +572,7 @@ int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error 
     tt_grid *g = NULL;
     bool redraw = true, full = true, done = false;
     int rc = 0;
+    clicker clk = {false, 0, 0, 0};
     memset(&t, 0, sizeof t);
     *sig = 0;
     if (term_open(&t, err))
@@ -596,6 +636,7 @@ int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error 
                 break;
             if (!decode_key(kr, ch, &in))
                 continue;
+            double_click(&clk, &in);
             react = tt_app_input(app, &in);
             if (in.kind == TT_IN_RESIZE) {
                 /* curses already resized its windows */

@@ -4,10 +4,12 @@
  * (newterm, cbreak, noecho, keypad, invisible cursor, colors at the depth
  * the terminal has: 256, 8 or none, none also when NO_COLOR is set), turns
  * key presses and xterm SGR (1006) mouse reports into tt_input events for
- * the app, copies the app's cell grid to the screen (curses sends only
- * what changed), and restores the terminal on every way out: quit, error,
- * SIGINT/SIGTERM/SIGHUP (a flag and a self-pipe wake the loop; no curses
- * call ever runs in a signal handler), Ctrl-Z (suspend and resume), and
+ * the app (a second left press on the same cell within 400 ms becomes a
+ * double click, so the app needs no clock), copies the app's cell grid to
+ * the screen (curses sends only what changed), and restores the terminal
+ * on every way out: quit, error, SIGINT/SIGTERM/SIGHUP (a flag and a
+ * self-pipe wake the loop; no curses call ever runs in a signal handler),
+ * Ctrl-Z (suspend and resume), and
  * fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: the handler only
  * write()s precomputed reset sequences and the saved tty modes, then dies
  * of the same signal).

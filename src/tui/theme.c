@@ -61,7 +61,8 @@ typedef struct role_style {
 #define U TT_A_UNDERLINE
 #define D TT_A_DIM
 
-/* Palette roles (EV, EV_NAME, SWATCH) are filled in by tt_theme_style. */
+/* Palette roles (EV, EV_NAME, SWATCH, EV_BOX, EV_ANN) take their foreground (and
+ * EV_NAME its background) from the palette entry in tt_theme_style. */
 static const role_style styles[TT_R__COUNT] = {
     [TT_R_DEFAULT]       = {-1, -1, 0, -1, -1, 0, 0},
     [TT_R_HEADER]        = {253, 236, 0, 7, 4, 0, R},
@@ -96,6 +97,18 @@ static const role_style styles[TT_R__COUNT] = {
     [TT_R_PANEL_KEY]     = {245, 235, 0, -1, -1, D, D},
     [TT_R_PANEL_LINK]    = {117, 235, U, 6, -1, U, U},
     [TT_R_PANEL_CUR]     = {16, 117, B, 0, 6, 0, R},
+    [TT_R_RULER_BOX]     = {231, 25, B, 7, 4, B, R},
+    [TT_R_BOX]           = {111, 17, 0, 6, 4, 0, D},
+    [TT_R_EV_BOX]        = {-1, 17, 0, -1, 4, 0, U},
+    [TT_R_HILITE]        = {231, 127, B, 7, 5, B, B | U},
+    [TT_R_HILITE_NAME]   = {231, 127, B | U, 7, 5, B | U, R | B | U},
+    [TT_R_MARKER]        = {213, -1, B, 5, -1, B, B},
+    [TT_R_ANN_ERR]       = {196, -1, B, 1, -1, B, B | R},
+    [TT_R_ANN_WARN]      = {214, -1, B, 3, -1, B, B},
+    [TT_R_ANN_INFO]      = {81, -1, 0, 6, -1, 0, 0},
+    [TT_R_RULER_ANN]     = {214, -1, U, 3, -1, U, U},
+    [TT_R_ANN_SPAN]      = {214, 52, 0, 3, 1, 0, D},
+    [TT_R_EV_ANN]        = {-1, 52, 0, -1, 1, 0, U},
 };
 
 #undef B
@@ -115,7 +128,8 @@ tt_style tt_theme_style(tt_color_depth depth, tt_role role, uint8_t color)
         s.fg = rs->fg8;
         s.bg = rs->bg8;
         s.attrs = rs->a8;
-        if (role == TT_R_EV || role == TT_R_SWATCH) {
+        if (role == TT_R_EV || role == TT_R_SWATCH || role == TT_R_EV_BOX ||
+            role == TT_R_EV_ANN) {
             s.fg = pal8(color);
         } else if (role == TT_R_EV_NAME) {
             s.fg = pal8_text(color);
@@ -126,7 +140,8 @@ tt_style tt_theme_style(tt_color_depth depth, tt_role role, uint8_t color)
         s.fg = rs->fg256;
         s.bg = rs->bg256;
         s.attrs = rs->a256;
-        if (role == TT_R_EV || role == TT_R_SWATCH) {
+        if (role == TT_R_EV || role == TT_R_SWATCH || role == TT_R_EV_BOX ||
+            role == TT_R_EV_ANN) {
             s.fg = pal256(color);
         } else if (role == TT_R_EV_NAME) {
             s.fg = pal256_text(color);
@@ -174,6 +189,8 @@ static const tt_glyphs glyphs_utf8 = {
     .tl = 0x250C, .tr = 0x2510, .bl = 0x2514, .br = 0x2518,
     .spark = {' ', 0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588},
     .swatch = 0x2588, .arrow_in = 0x2190, .arrow_out = 0x2192,
+    .box_fill = 0x00B7, .box_edge = 0x2503, .marker = 0x25C6, .marker_line = 0x2502,
+    .ann_mark = '!', .ann_fill = '~', .chosen = 0x2022,
 };
 
 static const tt_glyphs glyphs_ascii = {
@@ -185,6 +202,8 @@ static const tt_glyphs glyphs_ascii = {
     .tl = '+', .tr = '+', .bl = '+', .br = '+',
     .spark = {' ', '_', '.', '-', '~', '=', '+', '*', '#'},
     .swatch = '#', .arrow_in = '<', .arrow_out = '>',
+    .box_fill = '`', .box_edge = '#', .marker = '*', .marker_line = '|',
+    .ann_mark = '!', .ann_fill = '~', .chosen = '*',
 };
 
 const tt_glyphs *tt_theme_glyphs(bool utf8)

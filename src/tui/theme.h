@@ -51,6 +51,18 @@ typedef enum tt_role {
     TT_R_PANEL_KEY,     /* field names */
     TT_R_PANEL_LINK,    /* selectable links */
     TT_R_PANEL_CUR,     /* the line under the panel cursor */
+    TT_R_RULER_BOX,     /* the box's time range in the ruler */
+    TT_R_BOX,           /* empty cells and marks of the box */
+    TT_R_EV_BOX,        /* event glyph inside the box, palette entry */
+    TT_R_HILITE,        /* glyphs of highlighted events (search, breakdown row) */
+    TT_R_HILITE_NAME,
+    TT_R_MARKER,        /* marker line, glyph and label */
+    TT_R_ANN_ERR,       /* annotation marks by severity: ruler and labels */
+    TT_R_ANN_WARN,
+    TT_R_ANN_INFO,
+    TT_R_RULER_ANN,     /* an annotated span in the ruler */
+    TT_R_ANN_SPAN,      /* empty cells of an annotated span on its lanes */
+    TT_R_EV_ANN,        /* event glyph inside an annotated span, palette entry */
     TT_R__COUNT
 } tt_role;
 
@@ -96,6 +108,10 @@ typedef struct tt_glyphs {
     uint32_t spark[9];   /* 0 = nothing, 8 = full */
     uint32_t swatch;
     uint32_t arrow_in, arrow_out;
+    uint32_t box_fill, box_edge;        /* empty cells of the box; label separator */
+    uint32_t marker, marker_line;       /* marker in the ruler; its line over the lanes */
+    uint32_t ann_mark, ann_fill;        /* annotation in the ruler; empty annotated cells */
+    uint32_t chosen;                    /* a chosen line in a panel */
 } tt_glyphs;
 
 const tt_glyphs *tt_theme_glyphs(bool utf8);

@@ -56,6 +56,7 @@ void tt_tl_fini(tt_tl *t)
     free(t->touched);
     free(t->dom);
     free(t->kind);
+    free(t->hil);
     memset(t, 0, sizeof *t);
 }
 
@@ -122,6 +123,10 @@ static int ensure_scratch(tt_tl *t, int cols)
         if (!k)
             return -1;
         t->kind = k;
+        k = realloc(t->hil, (size_t)cols);
+        if (!k)
+            return -1;
+        t->hil = k;
     }
     t->scratch_cols = cols;
     return 0;
@@ -226,7 +231,7 @@ static int64_t sel_index(const tt_tl *t, const tt_level *l, uint32_t lane, uint3
 }
 
 static void draw_name(tt_tl *t, tt_grid *g, int x, int y, int len, const tt_event *e,
-                      bool sel, uint8_t color)
+                      bool sel, bool hil, uint8_t color)
 {
     char safe[512];
     const char *raw = tt_str(t->tr, e->name);
@@ -240,7 +245,8 @@ static void draw_name(tt_tl *t, tt_grid *g, int x, int y, int len, const tt_even
         return;
     if (w < len)
         x += (len - w) / 2;   /* centered, as the web viewers do */
-    tt_grid_text_fit(g, x, y, len, safe, sel ? TT_R_SEL_NAME : TT_R_EV_NAME, color,
+    tt_grid_text_fit(g, x, y, len, safe,
+                     sel ? TT_R_SEL_NAME : hil ? TT_R_HILITE_NAME : TT_R_EV_NAME, color,
                      t->gl->ellipsis);
 }
 
@@ -250,13 +256,16 @@ int tt_tl_lane_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t lane, uint32_t 
     const tt_viewport *vp = t->vp;
     int w = vp->cols;
     tt_ns a, cum_a;
-    size_t lb_a, half = 1;
+    size_t lb_a, half = 1, n_hl = 0, j_hl = 0;
     int64_t sel_idx;
+    const uint32_t *hl = NULL;
     if (!l || l->n == 0)
         return 0;
     if (ensure_scratch(t, w))
         return -1;
     sel_idx = sel_index(t, l, lane, depth);
+    if (t->hl)
+        hl = tt_hilite_row(t->hl, lane, depth, &n_hl);
     a = tt_vp_time(vp, 0);
     lb_a = tt_level_lower_bound(l, 0, a);
     cum_a = tt_level_cum_before(l, lb_a, a);
@@ -272,6 +281,12 @@ int tt_tl_lane_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t lane, uint32_t 
         tt_level_range(l, lb_a, lb_b, a, &first, &last);
         t->dom[c] = dominant(l, first, last, lb_m, a, b, sel_idx);
         t->kind[c] = classify(cum_m - cum_a, cum_b - cum_m, a, m, b, last - first);
+        t->hil[c] = 0;
+        if (n_hl && last > first) {
+            /* first never decreases along the row: gallop on */
+            j_hl = tt_hilite_lower(hl, n_hl, j_hl, (uint32_t)first);
+            t->hil[c] = j_hl < n_hl && hl[j_hl] < last;
+        }
         half = (lb_b - lb_m + lb_m - lb_a) / 2;
         a = b;
         lb_a = lb_b;
@@ -286,7 +301,8 @@ int tt_tl_lane_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t lane, uint32_t 
         key = tt_tl_key(t->tr, e, t->by);
         tally(t, key);
         tt_grid_set(g, x0 + c, y, glyph_of(t->gl, t->kind[c]),
-                    t->dom[c] == sel_idx ? TT_R_SEL : TT_R_EV, tt_tl_color(t, key));
+                    t->dom[c] == sel_idx ? TT_R_SEL : t->hil[c] ? TT_R_HILITE : TT_R_EV,
+                    tt_tl_color(t, key));
     }
     for (int c = 0; c < w;) {
         int r = c;
@@ -298,7 +314,7 @@ int tt_tl_lane_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t lane, uint32_t 
             r++;
         if (r > c) {
             const tt_event *e = tt_level_ev(l, (size_t)t->dom[c]);
-            draw_name(t, g, x0 + c, y, r - c + 1, e, t->dom[c] == sel_idx,
+            draw_name(t, g, x0 + c, y, r - c + 1, e, t->dom[c] == sel_idx, t->hil[c] != 0,
                       tt_tl_color(t, tt_tl_key(t->tr, e, t->by)));
         }
         c = r + 1;

@@ -19,6 +19,9 @@
  * The same dominant-event rule answers "what is under this cell" (tt_tl_hit),
  * so what the user selects is what is drawn.
  *
+ * Highlighted events (hilite.h) color every cell that holds one, whatever
+ * the dominant event is, so a match thinner than a cell still shows.
+ *
  * Library code: no I/O. Ownership: tt_tl holds borrowed pointers and
  * scratch owned by whoever calls tt_tl_init/tt_tl_fini.
  */
@@ -30,6 +33,7 @@
 
 #include "model/trace.h"
 #include "tui/grid.h"
+#include "tui/hilite.h"
 #include "tui/levels.h"
 #include "tui/theme.h"
 #include "tui/viewport.h"
@@ -53,6 +57,7 @@ typedef struct tt_tl {
     tt_colorby        by;
     bool              has_sel;
     tt_evref          sel;
+    const tt_hilite  *hl;          /* highlighted events, or NULL */
     /* palette entry per string id, 0xff = not computed yet */
     uint8_t          *color_cache;
     uint32_t          n_strings;
@@ -63,6 +68,7 @@ typedef struct tt_tl {
     /* per-column scratch */
     int64_t          *dom;
     uint8_t          *kind;
+    uint8_t          *hil;
     int               scratch_cols;
 } tt_tl;
 

@@ -17,64 +17,89 @@ for l in C.UTF-8 C.utf8 en_US.UTF-8; do
     if LC_ALL=$l locale charmap 2>/dev/null | grep -qi 'utf-\?8'; then utf8_locale=$l; break; fi
 done
 
-# name | trace | size | keys
+# name | trace | size | options | keys (last: it may hold '|')
+# The cases before the box/markers/annotations ones run with the warning
+# rules off (--disable all), so each golden shows one feature; the later
+# ones show the annotations as `view` draws them by default.
 cases='
-basic|basic.json|80x24|
-basic-zoom|basic.json|80x24|wwwwlll
-basic-details|basic.json|80x24|jj<Tab><Enter>
-basic-details-scroll|basic.json|80x24|jj<Tab><Enter>jjjjjjjjjjjjjjjj
-basic-flow|basic.json|100x30|/gemm<Enter><Enter><Enter>
-basic-parent|basic.json|100x30|/gemm<Enter><Enter><Enter>j<Enter>
-basic-help|basic.json|80x24|?
-basic-help-end|basic.json|80x24|?<PgDn><PgDn><PgDn>
-basic-fold|basic.json|80x24|k<Space>
-basic-fold-all|basic.json|80x24|CjC
-basic-depth0|basic.json|80x24|D
-basic-color-cat|basic.json|80x24|c
-basic-small|basic.json|40x12|
-basic-tiny|basic.json|20x6|
-basic-tiny-details|basic.json|20x6|jj<Tab><Enter>
-basic-wide|basic.json|200x50|W
-basic-goto|basic.json|80x24|:1.2ms<Enter>
-basic-goto-range|basic.json|80x24|:0.05ms..0.25ms<Enter>
-basic-ns|basic.json|80x24|:60us..60.08us<Enter>
-basic-pan|basic.json|80x24|WWddddaj
-basic-start-end|basic.json|80x24|WWG
-basic-mouse|basic.json|80x24|<Click:40,5><WheelUp:40,5><WheelUp:40,5><S-WheelDown:40,5>
-basic-drag|basic.json|80x24|<Press:30,1><Drag:50,1><Release:50,1>
-basic-longest|basic.json|80x24|jjjjjjjjjjLL
-basic-search|basic.json|80x24|/~^aten::(mm|addmm)$<Enter>nn
-basic-search-none|basic.json|80x24|/nothing-like-this<Enter>
-basic-occurrence|basic.json|80x24|/relu<Enter>]][
-basic-resize|basic.json|80x24|jj<Tab><Enter><Resize:120x30>
-basic-prompt|basic.json|80x24|/gem
-evil|evil.json|100x20|
-evil-details|evil.json|100x30|g<Enter><End>
-evil-search|evil.json|100x24|/RED<Enter><Enter>
-demo|demo|80x24|
-demo-wide|demo|200x50|
-demo-kernel|demo|80x24|/cat:kernel<Enter>T<Enter>
-demo-launch|demo|80x24|/cat:kernel<Enter>T<Enter><Enter>
-demo-parent|demo|200x50|/cat:kernel<Enter>T<Enter><Enter>jj<Enter>
-demo-parent-80|demo|80x24|/cat:kernel<Enter>T<Enter><Enter>jj<Enter>
+basic|basic.json|80x24|--disable all|
+basic-zoom|basic.json|80x24|--disable all|wwwwlll
+basic-details|basic.json|80x24|--disable all|jj<Tab><Enter>
+basic-details-scroll|basic.json|80x24|--disable all|jj<Tab><Enter>jjjjjjjjjjjjjjjj
+basic-flow|basic.json|100x30|--disable all|/gemm<Enter><Enter><Enter>
+basic-parent|basic.json|100x30|--disable all|/gemm<Enter><Enter><Enter>j<Enter>
+basic-help|basic.json|80x24|--disable all|?
+basic-help-end|basic.json|80x24|--disable all|?<PgDn><PgDn><PgDn>
+basic-fold|basic.json|80x24|--disable all|k<Space>
+basic-fold-all|basic.json|80x24|--disable all|CjC
+basic-depth0|basic.json|80x24|--disable all|D
+basic-color-cat|basic.json|80x24|--disable all|c
+basic-small|basic.json|40x12|--disable all|
+basic-tiny|basic.json|20x6|--disable all|
+basic-tiny-details|basic.json|20x6|--disable all|jj<Tab><Enter>
+basic-wide|basic.json|200x50|--disable all|W
+basic-goto|basic.json|80x24|--disable all|:1.2ms<Enter>
+basic-goto-range|basic.json|80x24|--disable all|:0.05ms..0.25ms<Enter>
+basic-ns|basic.json|80x24|--disable all|:60us..60.08us<Enter>
+basic-pan|basic.json|80x24|--disable all|WWddddaj
+basic-start-end|basic.json|80x24|--disable all|WWG
+basic-mouse|basic.json|80x24|--disable all|<Click:40,5><WheelUp:40,5><WheelUp:40,5><S-WheelDown:40,5>
+basic-drag|basic.json|80x24|--disable all|<Press:30,1><Drag:50,1><Release:50,1>
+basic-longest|basic.json|80x24|--disable all|jjjjjjjjjjLL
+basic-search|basic.json|80x24|--disable all|/~^aten::(mm|addmm)$<Enter>nn
+basic-search-none|basic.json|80x24|--disable all|/nothing-like-this<Enter>
+basic-occurrence|basic.json|80x24|--disable all|/relu<Enter>]][
+basic-resize|basic.json|80x24|--disable all|jj<Tab><Enter><Resize:120x30>
+basic-prompt|basic.json|80x24|--disable all|/gem
+evil|evil.json|100x20|--disable all|
+evil-details|evil.json|100x30|--disable all|g<Enter><End>
+evil-search|evil.json|100x24|--disable all|/RED<Enter><Enter>
+demo|demo|80x24|--disable all|
+demo-wide|demo|200x50|--disable all|
+demo-kernel|demo|80x24|--disable all|/cat:kernel<Enter>T<Enter>
+demo-launch|demo|80x24|--disable all|/cat:kernel<Enter>T<Enter><Enter>
+demo-parent|demo|200x50|--disable all|/cat:kernel<Enter>T<Enter><Enter>jj<Enter>
+demo-parent-80|demo|80x24|--disable all|/cat:kernel<Enter>T<Enter><Enter>jj<Enter>
+basic-box-stretch|basic.json|80x24|--disable all|jjvllllllllllllljjjjjjj
+basic-box|basic.json|80x24|--disable all|jjvllllllllllllljjjjjjj<Enter>
+basic-box-end|basic.json|80x24|--disable all|jjvllllllllllllljjjjjjj<Enter><End>
+basic-box-kept|basic.json|80x24|--disable all|jjvllllllllllllljjjjjjj<Enter><Esc>wwwa
+basic-box-by|basic.json|120x30|--disable all|jjvllllllllllllljjjjjjj<Enter>bo
+basic-box-mouse|basic.json|100x30|--disable all|<Press:30,4><Drag:45,6><Drag:60,11><Release:60,11>
+basic-box-hilite|basic.json|80x24|--disable all|jjvllllllllllllljjjjjjj<Enter>jjjjj<Enter>n
+basic-box-cancel|basic.json|80x24|--disable all|jjvlllllllll<Esc>
+basic-name|basic.json|80x24|--disable all|<DClick:40,4>
+demo-box|demo|200x50|--disable all|vlllllllllllllllljjjjjjjjjjjjjjjjjjj<Enter>
+basic-marks|basic.json|80x24|--disable all|mllllllllllmhhhhhhhhhhhhhhhhhhhhhhhhm
+basic-marks-zoom|basic.json|80x24|--disable all|mllllllllllmWa
+basic-marks-panel|basic.json|80x24|--disable all|mllllllllllm<RClick:30,5>'\''jr<C-u>fwd<Enter>n<C-u>the forward pass<Enter>j<Space>j<Space>
+basic-marks-rename|basic.json|80x24|--disable all|mllllllllllm'\''jr
+basic-marks-quit|basic.json|80x24|--disable all|mq
+basic-annot|basic.json|80x24||
+demo-annot|demo|80x24||
+demo-annot-wide|demo|200x50||
+demo-annot-panel|demo|80x24||!
+demo-annot-goto|demo|80x24||!jjjjjj<Enter><Esc>
+demo-annot-off|demo|80x24||A
 '
 
-run_case() {   # locale name trace size keys
-    loc=$1 name=$2 trace=$3 size=$4 keys=$5
+run_case() {   # locale name trace size keys options
+    loc=$1 name=$2 trace=$3 size=$4 keys=$5 opts=$6
     case $trace in demo) path=$demo ;; *) path=$data/$trace ;; esac
-    LC_ALL=$loc "$TRACETTY" render --size "$size" --keys "$keys" "$path"
+    # shellcheck disable=SC2086 # options are words
+    LC_ALL=$loc "$TRACETTY" render --size "$size" --keys "$keys" $opts "$path"
 }
 
 check_locale() {   # locale suffix
     loc=$1 sfx=$2
-    echo "$cases" | while IFS='|' read -r name trace size keys; do
+    echo "$cases" | while IFS='|' read -r name trace size opts keys; do
         [ -n "$name" ] || continue
         out="$TMPD/$name.$sfx.txt"
         if [ "$trace" = demo ] && [ ! -f "$demo" ]; then
             echo "ok - $name ($sfx) # SKIP no samples/demo.json"
             continue
         fi
-        run_case "$loc" "$name" "$trace" "$size" "$keys" > "$out" 2> "$TMPD/err"
+        run_case "$loc" "$name" "$trace" "$size" "$keys" "$opts" > "$out" 2> "$TMPD/err"
         echo "rc=$? $(cat "$TMPD/err")" > "$TMPD/rc"
         if [ -n "${TT_GOLDEN_OUT:-}" ]; then cp "$out" "$TT_GOLDEN_OUT/$name.$sfx.txt"; fi
         if [ "$(cat "$TMPD/rc")" != "rc=0 " ]; then

@@ -44,6 +44,18 @@ static void test_parse(void)
        "an unknown token is an error at its column: %s", err.what);
     rc = tt_keys_parse("a<Enter", &in, &n, &err);
     ok(rc != 0 && err.column == 2, "an unterminated token is an error: %s", err.what);
+    rc = tt_keys_parse("<RClick:5,6><DClick:7,8>", &in, &n, &err);
+    ok(rc == 0 && n == 6, "a right click is 2 events, a double click 4");
+    if (rc == 0 && n == 6) {
+        ok(in[0].kind == TT_IN_MOUSE && in[0].action == TT_MOUSE_PRESS && in[0].button == 2 &&
+               in[1].action == TT_MOUSE_RELEASE && in[0].x == 5 && in[0].y == 6,
+           "<RClick:5,6> presses and releases the right button at 5,6");
+        ok(in[2].action == TT_MOUSE_PRESS && in[3].action == TT_MOUSE_RELEASE &&
+               in[4].action == TT_MOUSE_DOUBLE && in[5].action == TT_MOUSE_RELEASE &&
+               in[4].button == 0 && in[4].x == 7 && in[4].y == 8,
+           "<DClick:7,8> is press, release, double press, release of the left button");
+    }
+    free(in);
     rc = tt_keys_parse("<Click:1>", &in, &n, &err);
     ok(rc != 0, "a mouse token needs X,Y");
     rc = tt_keys_parse("<Resize:0x10>", &in, &n, &err);

@@ -1,0 +1,167 @@
+/* annot.c - annotations for the timeline (see annot.h). */
+#include "config.h"
+
+#include "tui/annot.h"
+
+#include "util/num.h"
+#include "util/sort.h"
+#include "util/text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tt_annview_init(tt_annview *v)
+{
+    memset(v, 0, sizeof *v);
+    tt_annotations_init(&v->a);
+    tt_plist_init(&v->pl);
+    v->shown = true;
+}
+
+void tt_annview_fini(tt_annview *v)
+{
+    tt_annotations_fini(&v->a);
+    free(v->by_time);
+    free(v->maxend);
+    tt_plist_fini(&v->pl);
+    tt_annview_init(v);
+}
+
+static int cmp_start(const void *pa, const void *pb, void *ctx)
+{
+    const tt_annotations *a = ctx;
+    const tt_annotation *x = &a->v[*(const uint32_t *)pa], *y = &a->v[*(const uint32_t *)pb];
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
+}
+
+int tt_annview_run(tt_annview *v, const tt_trace *tr, const tt_rules_config *cfg,
+                   tt_error *err)
+{
+    const tt_trace *one[1];
+    tt_annotations a;
+    tt_annview_fini(v);
+    tt_annotations_init(&a);
+    one[0] = tr;
+    if (tt_rules_run(cfg, one, 1, &a, err)) {
+        tt_annotations_fini(&a);
+        return -1;
+    }
+    return tt_annview_take(v, &a, err);
+}
+
+int tt_annview_take(tt_annview *v, tt_annotations *a, tt_error *err)
+{
+    tt_annview_fini(v);
+    v->a = *a;
+    tt_annotations_init(a);
+    v->by_time = malloc((v->a.n ? v->a.n : 1) * sizeof *v->by_time);
+    v->maxend = malloc((v->a.n ? v->a.n : 1) * sizeof *v->maxend);
+    if (!v->by_time || !v->maxend)
+        goto oom;
+    for (size_t i = 0; i < v->a.n; i++)
+        v->by_time[i] = (uint32_t)i;
+    if (tt_sort(v->by_time, v->a.n, sizeof *v->by_time, cmp_start, &v->a))
+        goto oom;
+    for (size_t i = 0; i < v->a.n; i++) {
+        tt_ns e = v->a.v[v->by_time[i]].end;
+        v->maxend[i] = i > 0 && v->maxend[i - 1] > e ? v->maxend[i - 1] : e;
+    }
+    v->ran = true;
+    return 0;
+oom:
+    tt_annview_fini(v);
+    return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+}
+
+size_t tt_annview_first(const tt_annview *v, tt_ns a)
+{
+    /* maxend is non-decreasing: the first position whose prefix reaches
+     * past a (an empty span at a counts: >=) */
+    size_t lo = 0, hi = v->a.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v->maxend[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+bool tt_annview_has_lane(const tt_annotation *an, uint32_t lane)
+{
+    size_t lo = 0, hi = an->n_lanes;
+    if (an->n_lanes == 0 || lane == TT_NO_LANE)
+        return true;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (an->lanes[mid] < lane)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < an->n_lanes && an->lanes[lo] == lane;
+}
+
+int64_t tt_annview_at(const tt_annview *v, uint32_t lane, tt_ns a, tt_ns b)
+{
+    int64_t best = -1;
+    if (!v->ran)
+        return -1;
+    for (size_t i = tt_annview_first(v, a); i < v->a.n; i++) {
+        uint32_t k = v->by_time[i];
+        const tt_annotation *an = &v->a.v[k];
+        if (an->start >= b)
+            break;
+        /* overlaps the cell; an empty span counts at its start */
+        if (!(an->end > a || (an->end == an->start && an->start >= a)))
+            continue;
+        if (!tt_annview_has_lane(an, lane))
+            continue;
+        /* a.v is in severity order: the lowest index wins */
+        if (best < 0 || (int64_t)k < best)
+            best = (int64_t)k;
+    }
+    return best;
+}
+
+int tt_annview_build(tt_annview *v, const tt_trace *tr, int width, bool utf8)
+{
+    if (v->built && v->width == width && v->utf8 == utf8)
+        return 0;
+    v->width = width;
+    v->utf8 = utf8;
+    tt_plist_clear(&v->pl);
+    if (!v->ran) {
+        if (!tt_plist_add(&v->pl, TT_R_PANEL, "The rules did not run."))
+            return -1;
+    } else if (v->a.n == 0) {
+        if (!tt_plist_add(&v->pl, TT_R_PANEL,
+                          "No findings: every enabled rule is satisfied (tracetty check "
+                          "--list-rules shows them)."))
+            return -1;
+    }
+    for (size_t i = 0; i < v->a.n; i++) {
+        const tt_annotation *an = &v->a.v[i];
+        char t[48], line[1200];
+        tt_pline *l;
+        tt_fmt_dur(t, sizeof t, an->start - tr->t0, 3);
+        snprintf(line, sizeof line, "%-8s%-17s%11s  %s", tt_severity_name(an->sev), an->rule, t,
+                 an->msg);
+        l = tt_plist_item(&v->pl, TT_R_PANEL, TT_AN_LINE, (int64_t)i, line);
+        if (!l)
+            return -1;
+        l->lead_w = 7;
+        l->lead_role = an->sev == TT_SEV_ERROR     ? TT_R_ANN_ERR
+                       : an->sev == TT_SEV_WARNING ? TT_R_ANN_WARN
+                                                   : TT_R_ANN_INFO;
+    }
+    tt_plist_clamp(&v->pl);
+    v->built = true;
+    return 0;
+}

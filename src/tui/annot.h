@@ -1,0 +1,80 @@
+/* annot.h - warning annotations in the timeline (issue "annotations").
+ *
+ * The rules (rules/rules.h) run once when the view opens, with the
+ * configuration `view`/`render` were given (--rules FILE, --set, --enable,
+ * --disable, as `check` takes them). Each annotation is a time span, the
+ * lanes involved and a message. The view draws every annotation that
+ * overlaps the window (a mark in the ruler, the span on its lanes, a
+ * span narrower than a cell still takes its cell), says the message of the
+ * one under the cursor, and lists them all in a panel sorted by severity
+ * and time.
+ *
+ * Annotations stay in the rules' order (severity, then time) for the list;
+ * an index by start time with running maxima of the ends finds those
+ * overlapping a window in O(log n + k) for drawing and for the cursor.
+ *
+ * Ownership: tt_annview owns its annotations and index. Library code: no
+ * I/O (beyond what tt_rules_run reads: nothing but the trace).
+ */
+#ifndef TT_TUI_ANNOT_H
+#define TT_TUI_ANNOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/trace.h"
+#include "rules/rules.h"
+#include "tui/plist.h"
+#include "util/error.h"
+
+/* Item kind of the panel's lines: tag = index in a.v. */
+enum { TT_AN_LINE = 1 };
+
+typedef struct tt_annview {
+    tt_annotations a;        /* severity order, as the rules return them */
+    uint32_t      *by_time;  /* indexes in a.v sorted by start */
+    tt_ns         *maxend;   /* maxend[i]: largest end among by_time[0..i] */
+    bool           shown;    /* drawn and reported (A toggles) */
+    bool           ran;      /* the rules ran */
+    int            width;
+    bool           utf8, built;
+    tt_plist       pl;
+} tt_annview;
+
+void tt_annview_init(tt_annview *v);
+void tt_annview_fini(tt_annview *v);
+
+/* Run the rules over tr (one trace). 0, or non-zero with err set; the
+ * view then has no annotations. */
+int tt_annview_run(tt_annview *v, const tt_trace *tr, const tt_rules_config *cfg,
+                   tt_error *err);
+
+/* Show annotations made elsewhere (a test, several ranks): takes them
+ * (*a is left empty) in the order given, which the panel lists them in
+ * and which ranks them on the same cell (first wins). */
+int tt_annview_take(tt_annview *v, tt_annotations *a, tt_error *err);
+
+/* First position in by_time whose annotation may overlap [a, ...): every
+ * annotation overlapping [a, b) is at or after it, before the first whose
+ * start is >= b (or == b when it is empty and starts at b). */
+size_t tt_annview_first(const tt_annview *v, tt_ns a);
+
+static inline const tt_annotation *tt_annview_get(const tt_annview *v, size_t time_pos)
+{
+    return &v->a.v[v->by_time[time_pos]];
+}
+
+/* Does the annotation involve the lane (an annotation with no lanes
+ * involves every lane)? */
+bool tt_annview_has_lane(const tt_annotation *an, uint32_t lane);
+
+/* The annotation on the cell [a, b) of lane (TT_NO_LANE: any lane),
+ * highest severity first, then earliest: its index in a.v, or -1. */
+int64_t tt_annview_at(const tt_annview *v, uint32_t lane, tt_ns a, tt_ns b);
+
+/* Lines of the list panel for an inner width (rebuilt when it changes).
+ * t0 is the trace start (times are shown relative to it). */
+int tt_annview_build(tt_annview *v, const tt_trace *tr, int width, bool utf8);
+
+#endif

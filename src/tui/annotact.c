@@ -1,0 +1,92 @@
+/* annotact.c - warning annotations in the view: the list panel, going to
+ * one, showing or hiding them, and the status line on one (see annot.h). */
+#include "config.h"
+
+#include "tui/app_impl.h"
+
+#include "util/num.h"
+#include "util/text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define REDRAW TT_REACT_REDRAW
+
+int tt_act_annots_panel(tt_app *a)
+{
+    a->an.built = false;
+    tt_app_open_panel(a, TT_PANEL_ANNOTS);
+    if (!a->an.ran)
+        tt_app_message(a, false, "the warning rules are off for this view");
+    return REDRAW;
+}
+
+int tt_act_annots_toggle(tt_app *a)
+{
+    a->an.shown = !a->an.shown;
+    a->an.built = false;
+    if (!a->an.ran)
+        tt_app_message(a, false, "the warning rules are off for this view");
+    else
+        tt_app_message(a, false, a->an.shown ? "annotations shown (%zu)"
+                                             : "annotations hidden (%zu; A shows them)",
+                       a->an.a.n);
+    return REDRAW;
+}
+
+int tt_act_an_enter(tt_app *a)
+{
+    const tt_pline *l = tt_plist_picked(&a->an.pl);
+    const tt_annotation *an;
+    tt_ns w, pad;
+    if (!l) {
+        tt_app_message(a, false, "move to an annotation first (j k)");
+        return REDRAW;
+    }
+    an = &a->an.a.v[l->tag];
+    w = an->end - an->start;
+    if (w > 0) {
+        /* the span with some context either side */
+        pad = w / 4 > 0 ? w / 4 : 1;
+        tt_vp_show_range(&a->vp, an->start - pad, an->end + pad);
+    } else {
+        tt_vp_set_start(&a->vp, an->start - a->vp.span / 2);
+    }
+    if (an->n_lanes > 0) {
+        uint32_t lane = an->lanes[0], g = a->tr->lanes[lane].group;
+        int64_t r;
+        if (a->collapsed[g]) {
+            a->collapsed[g] = false;
+            tt_app_rebuild_rows(a);
+        }
+        if ((r = tt_rows_find(&a->list, lane, 0)) >= 0) {
+            a->cur = (size_t)r;
+            tt_app_scroll_to_cursor(a);
+        }
+    }
+    if (an->n_events > 0)
+        tt_app_select(a, an->events[0]);
+    else {
+        a->t_cur = an->start + w / 2;
+        tt_app_hit(a);
+    }
+    tt_app_message(a, an->sev == TT_SEV_ERROR, "%s %s: %s", tt_severity_name(an->sev), an->rule,
+                   an->msg);
+    return REDRAW;
+}
+
+void tt_annots_info(tt_app *a, char *out, size_t cap)
+{
+    const tt_row *row = tt_app_row(a);
+    int64_t col, k;
+    const tt_annotation *an;
+    out[0] = '\0';
+    if (!a->an.shown || !a->an.ran || !row || row->kind != TT_ROW_LANE)
+        return;
+    col = tt_app_cursor_col(a);
+    k = tt_annview_at(&a->an, row->lane, tt_vp_time(&a->vp, col), tt_vp_time(&a->vp, col + 1));
+    if (k < 0)
+        return;
+    an = &a->an.a.v[k];
+    snprintf(out, cap, "! %s %s: %s", tt_severity_name(an->sev), an->rule, an->msg);
+}

@@ -1,0 +1,284 @@
+/* overlay.c - what is drawn over the timeline after its rows: warning
+ * annotations, the box, markers (see app_impl.h).
+ *
+ * All of it lives in time, not in columns: each frame maps the times to
+ * the current window, so it stays put while the user zooms and pans, and
+ * anything narrower than a cell still takes its cell. Each overlay keeps
+ * the events readable: an empty cell gets the overlay's glyph, an event
+ * glyph keeps its shape and palette color and only changes its
+ * background; selected and highlighted cells are left alone. The text a
+ * plain `render` prints shows every overlay by its glyphs:
+ *
+ *   annotation  '!' at the start of its span (ruler, unless a tick label
+ *               is there, and its lanes' first row), '~' in the empty
+ *               cells of the span on its lanes, '!' before those lanes'
+ *               labels
+ *   box         '[' ']' around its range in the ruler, a dotted fill in
+ *               its empty cells, a heavy separator beside its rows' labels
+ *   marker      its glyph and name in the ruler, a line down the lanes
+ * Trace strings and marker names are sanitized before they are drawn.
+ */
+#include "config.h"
+
+#include "tui/app_impl.h"
+
+#include "util/text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Columns [*c0, *c1] showing [from, to) (at least one column for a span
+ * narrower than a cell); false when it is outside the window. */
+static bool span_cols(const tt_app *a, tt_ns from, tt_ns to, int64_t *c0, int64_t *c1)
+{
+    tt_ns ws = a->vp.start, we = a->vp.start + a->vp.span;
+    if (from >= we || to < ws || (to == ws && to > from))
+        return false;
+    *c0 = tt_vp_col(&a->vp, from > ws ? from : ws);
+    *c1 = tt_vp_col(&a->vp, to > from ? (to - 1 < we - 1 ? to - 1 : we - 1) : from);
+    if (*c0 < 0)
+        *c0 = 0;
+    if (*c1 >= a->vp.cols)
+        *c1 = a->vp.cols - 1;
+    if (*c1 < *c0)
+        *c1 = *c0;
+    return true;
+}
+
+static uint8_t sev_role(tt_severity s)
+{
+    return s == TT_SEV_ERROR ? TT_R_ANN_ERR : s == TT_SEV_WARNING ? TT_R_ANN_WARN : TT_R_ANN_INFO;
+}
+
+/* Is the cell empty timeline (nothing but background or another
+ * overlay's fill)? */
+static bool blank(const tt_cell *c)
+{
+    return c->width == 1 && (c->cp == ' ' || c->role == TT_R_BOX || c->role == TT_R_ANN_SPAN);
+}
+
+/* ---------------------------------------------------------------- rows */
+
+static void annots_rows(tt_app *a, tt_grid *g, int lh)
+{
+    const tt_screen *s = &a->scr;
+    tt_ns ws = a->vp.start, we = a->vp.start + a->vp.span;
+    /* lowest severity first, so the worst one's mark is the one left */
+    for (int sev = TT_SEV_INFO; sev <= TT_SEV_ERROR; sev++) {
+        for (size_t i = tt_annview_first(&a->an, ws); i < a->an.a.n; i++) {
+            const tt_annotation *an = tt_annview_get(&a->an, i);
+            int64_t c0, c1;
+            if (an->start >= we)
+                break;
+            if ((int)an->sev != sev || an->n_lanes == 0 ||
+                !span_cols(a, an->start, an->end, &c0, &c1))
+                continue;
+            for (int r = 0; r < lh; r++) {
+                size_t ri = a->top + (size_t)r;
+                const tt_row *row;
+                int y = s->area_y + r;
+                if (ri >= a->list.n)
+                    break;
+                row = &a->list.v[ri];
+                if (row->kind != TT_ROW_LANE || row->depth != 0 ||
+                    !tt_annview_has_lane(an, row->lane))
+                    continue;
+                for (int64_t c = c0; c <= c1; c++) {
+                    int x = s->tl_x + (int)c;
+                    tt_cell *cell;
+                    if (x >= g->cols)
+                        break;
+                    cell = tt_grid_at(g, x, y);
+                    if (c == c0 && an->start >= ws && blank(cell))
+                        tt_grid_set(g, x, y, a->gl->ann_mark, sev_role(an->sev), 0);
+                    else if (blank(cell))
+                        tt_grid_set(g, x, y, a->gl->ann_fill, TT_R_ANN_SPAN, 0);
+                    else if (cell->role == TT_R_EV)
+                        tt_grid_restyle(g, x, y, TT_R_EV_ANN, cell->color);
+                }
+                /* lane labels start in column 2: column 1 is free */
+                if (s->label_w > 2)
+                    tt_grid_set(g, 1, y, a->gl->ann_mark, sev_role(an->sev), 0);
+            }
+        }
+    }
+}
+
+static void box_rows(tt_app *a, tt_grid *g, int lh)
+{
+    const tt_screen *s = &a->scr;
+    int64_t c0, c1;
+    bool visible = span_cols(a, a->box.from, a->box.to, &c0, &c1);
+    for (int r = 0; r < lh; r++) {
+        size_t ri = a->top + (size_t)r;
+        int y = s->area_y + r;
+        if (ri >= a->list.n)
+            break;
+        if (!tt_box_row_in(a, &a->list.v[ri]))
+            continue;
+        if (s->label_w > 0)
+            tt_grid_set(g, s->label_w, y, a->gl->box_edge, TT_R_BOX, 0);
+        if (!visible)
+            continue;
+        for (int64_t c = c0; c <= c1; c++) {
+            int x = s->tl_x + (int)c;
+            tt_cell *cell;
+            if (x >= g->cols)
+                break;
+            cell = tt_grid_at(g, x, y);
+            if (cell->width == 1 && cell->cp == ' ')
+                tt_grid_set(g, x, y, a->gl->box_fill, TT_R_BOX, 0);
+            else if (cell->role == TT_R_EV || cell->role == TT_R_EV_ANN)
+                tt_grid_restyle(g, x, y, TT_R_EV_BOX, cell->color);
+            else if (cell->role == TT_R_SUMMARY || cell->role == TT_R_ANN_SPAN)
+                tt_grid_restyle(g, x, y, TT_R_BOX, 0);
+        }
+    }
+}
+
+static void marker_rows(tt_app *a, tt_grid *g, int lh)
+{
+    const tt_screen *s = &a->scr;
+    const tt_markset *set = tt_marks_set(&a->mk);
+    for (size_t i = 0; i < set->n; i++) {
+        tt_ns t = a->tr->t0 + set->m[i].t;
+        int64_t c = tt_vp_col(&a->vp, t);
+        int x = s->tl_x + (int)c;
+        if (c < 0 || c >= a->vp.cols || x >= g->cols)
+            continue;
+        for (int r = 0; r < lh; r++) {
+            int y = s->area_y + r;
+            if (a->top + (size_t)r >= a->list.n)
+                break;
+            if (blank(tt_grid_at(g, x, y)))
+                tt_grid_set(g, x, y, a->gl->marker_line, TT_R_MARKER, 0);
+        }
+    }
+}
+
+void tt_overlay_rows(tt_app *a, tt_grid *g)
+{
+    int lh = tt_app_lanes_h(a);
+    if (lh <= 0)
+        return;
+    if (a->an.shown && a->an.ran)
+        annots_rows(a, g, lh);
+    if (a->box.shown)
+        box_rows(a, g, lh);
+    marker_rows(a, g, lh);
+}
+
+/* --------------------------------------------------------------- ruler */
+
+/* A cell of a tick label, its inner space included (blank ruler cells
+ * have the default role; ticks and overlay marks are not labels, but a
+ * label character an annotation recolored is). */
+static bool ruler_label(const tt_cell *c, const tt_glyphs *gl)
+{
+    bool ann = c->role == TT_R_ANN_ERR || c->role == TT_R_ANN_WARN || c->role == TT_R_ANN_INFO;
+    if (c->width != 1 || c->cp == gl->tick)
+        return false;
+    return c->role == TT_R_RULER || c->role == TT_R_RULER_ANN || (ann && c->cp != gl->ann_mark);
+}
+
+/* Blank what is left of tick labels either side of [x0, x1): it would
+ * read as part of what was drawn there ("m20 ms", "0 [s"). */
+static void clear_label_rest(tt_app *a, tt_grid *g, int y, int x0, int x1)
+{
+    int lo = a->scr.tl_x, hi = a->scr.tl_x + a->vp.cols;
+    for (int k = x0 - 1; k >= lo && ruler_label(tt_grid_at(g, k, y), a->gl); k--)
+        tt_grid_set(g, k, y, ' ', TT_R_DEFAULT, 0);
+    for (int k = x1; k < hi && ruler_label(tt_grid_at(g, k, y), a->gl); k++)
+        tt_grid_set(g, k, y, ' ', TT_R_DEFAULT, 0);
+}
+
+/* A box edge in the ruler, over a tick label if need be. */
+static void bracket(tt_app *a, tt_grid *g, int y, int x, uint32_t cp)
+{
+    if (ruler_label(tt_grid_at(g, x, y), a->gl))
+        clear_label_rest(a, g, y, x, x + 1);
+    tt_grid_set(g, x, y, cp, TT_R_RULER_BOX, 0);
+}
+
+void tt_overlay_ruler(tt_app *a, tt_grid *g)
+{
+    const tt_screen *s = &a->scr;
+    const tt_markset *set = tt_marks_set(&a->mk);
+    tt_ns ws = a->vp.start, we = a->vp.start + a->vp.span;
+    int y = s->ruler_y;
+    int64_t c0, c1;
+    if (y < 0)
+        return;
+    if (a->an.shown && a->an.ran) {
+        /* the marks first, while blank cells and tick labels can still be
+         * told apart; the worst severity last, so its mark stays */
+        for (int sev = TT_SEV_INFO; sev <= TT_SEV_ERROR; sev++)
+            for (size_t i = tt_annview_first(&a->an, ws); i < a->an.a.n; i++) {
+                const tt_annotation *an = tt_annview_get(&a->an, i);
+                tt_cell *cell;
+                int x;
+                if (an->start >= we)
+                    break;
+                if ((int)an->sev != sev || an->start < ws ||
+                    !span_cols(a, an->start, an->end, &c0, &c1))
+                    continue;
+                x = s->tl_x + (int)c0;
+                cell = tt_grid_at(g, x, y);
+                /* over a tick label only the color says it: the ruler
+                 * stays readable */
+                if ((cell->cp == ' ' && cell->role == TT_R_DEFAULT) || cell->cp == a->gl->tick ||
+                    (cell->cp == a->gl->ann_mark && cell->role != TT_R_RULER))
+                    tt_grid_set(g, x, y, a->gl->ann_mark, sev_role(an->sev), 0);
+                else
+                    tt_grid_restyle(g, x, y, sev_role(an->sev), 0);
+            }
+        for (size_t i = tt_annview_first(&a->an, ws); i < a->an.a.n; i++) {
+            const tt_annotation *an = tt_annview_get(&a->an, i);
+            if (an->start >= we)
+                break;
+            if (!span_cols(a, an->start, an->end, &c0, &c1))
+                continue;
+            for (int64_t c = c0; c <= c1; c++) {
+                tt_cell *cell = tt_grid_at(g, s->tl_x + (int)c, y);
+                if (cell->role == TT_R_DEFAULT || cell->role == TT_R_RULER)
+                    tt_grid_restyle(g, s->tl_x + (int)c, y, TT_R_RULER_ANN, 0);
+            }
+        }
+    }
+    if (a->box.shown && span_cols(a, a->box.from, a->box.to, &c0, &c1)) {
+        if (a->box.from >= ws)
+            bracket(a, g, y, s->tl_x + (int)c0, '[');
+        if (a->box.to <= we && (c1 > c0 || a->box.from < ws))
+            bracket(a, g, y, s->tl_x + (int)c1, ']');
+        for (int64_t c = c0; c <= c1; c++)
+            tt_grid_restyle(g, s->tl_x + (int)c, y, TT_R_RULER_BOX, 0);
+    }
+    /* markers: the glyph at its time, its name after it, cut before the
+     * next marker */
+    for (size_t i = 0; i < set->n; i++) {
+        int64_t c = tt_vp_col(&a->vp, a->tr->t0 + set->m[i].t), next = a->vp.cols;
+        char safe[4 * TT_MARK_NAME_MAX + 8];
+        int room;
+        if (c < 0 || c >= a->vp.cols)
+            continue;
+        for (size_t k = i + 1; k < set->n; k++) {
+            int64_t ck = tt_vp_col(&a->vp, a->tr->t0 + set->m[k].t);
+            if (ck > c) {
+                next = ck;
+                break;
+            }
+        }
+        room = (int)(next - c - 1);
+        if (room > 12)
+            room = 12;
+        {
+            int x = s->tl_x + (int)c, end = x + 1;
+            tt_grid_set(g, x, y, a->gl->marker, TT_R_MARKER, 0);
+            if (room >= 2) {
+                tt_text_sanitize(set->m[i].name, strlen(set->m[i].name), safe, sizeof safe);
+                end += tt_grid_text_fit(g, x + 1, y, room, safe, TT_R_MARKER, 0, a->gl->ellipsis);
+            }
+            clear_label_rest(a, g, y, x, end);
+        }
+    }
+}

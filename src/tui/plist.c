@@ -1,0 +1,180 @@
+/* plist.c - panel line lists (see plist.h). */
+#include "config.h"
+
+#include "tui/plist.h"
+
+#include "tui/details.h"
+#include "util/text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tt_plist_init(tt_plist *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+void tt_plist_clear(tt_plist *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->v[i].text);
+    p->n = 0;
+}
+
+void tt_plist_fini(tt_plist *p)
+{
+    tt_plist_clear(p);
+    free(p->v);
+    tt_plist_init(p);
+}
+
+tt_pline *tt_plist_add(tt_plist *p, uint8_t role, const char *text)
+{
+    /* sanitizing grows a byte to at most 4 bytes (an escape like \x07)
+     * and a two-byte C1 control to 6 (\u009b) */
+    size_t len = strlen(text), cap = len * 4 + 1;
+    tt_pline *l;
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 32;
+        tt_pline *nv = realloc(p->v, nc * sizeof *nv);
+        if (!nv)
+            return NULL;
+        p->v = nv;
+        p->cap = nc;
+    }
+    l = &p->v[p->n];
+    memset(l, 0, sizeof *l);
+    if (!(l->text = malloc(cap)))
+        return NULL;
+    tt_text_sanitize(text, len, l->text, cap);
+    l->role = role;
+    p->n++;
+    return l;
+}
+
+tt_pline *tt_plist_addf(tt_plist *p, uint8_t role, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return tt_plist_add(p, role, buf);
+}
+
+tt_pline *tt_plist_item(tt_plist *p, uint8_t role, int kind, int64_t tag, const char *text)
+{
+    tt_pline *l = tt_plist_add(p, role, text);
+    if (l) {
+        l->pick = true;
+        l->kind = kind;
+        l->tag = tag;
+    }
+    return l;
+}
+
+void tt_plist_clamp(tt_plist *p)
+{
+    if (p->n == 0) {
+        p->cur = p->top = 0;
+        return;
+    }
+    if (p->cur >= p->n)
+        p->cur = p->n - 1;
+    if (p->top >= p->n)
+        p->top = p->n - 1;
+}
+
+void tt_plist_move(tt_plist *p, int64_t delta)
+{
+    int64_t c = (int64_t)p->cur + delta;
+    if (p->n == 0)
+        return;
+    if (c < 0)
+        c = 0;
+    if (c >= (int64_t)p->n)
+        c = (int64_t)p->n - 1;
+    p->cur = (size_t)c;
+}
+
+bool tt_plist_goto_kind(tt_plist *p, int kind)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->v[i].pick && p->v[i].kind == kind) {
+            p->cur = i;
+            return true;
+        }
+    return false;
+}
+
+bool tt_plist_goto_item(tt_plist *p, int kind, int64_t tag)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->v[i].pick && p->v[i].kind == kind && p->v[i].tag == tag) {
+            p->cur = i;
+            return true;
+        }
+    return false;
+}
+
+void tt_plist_scroll(tt_plist *p, int inner_h)
+{
+    size_t h = inner_h > 0 ? (size_t)inner_h : 1;
+    tt_plist_clamp(p);
+    if (p->cur < p->top)
+        p->top = p->cur;
+    if (p->cur >= p->top + h)
+        p->top = p->cur - h + 1;
+    /* no empty space below the last line when the list fills the panel */
+    if (p->n >= h && p->top + h > p->n)
+        p->top = p->n - h;
+    if (p->n < h)
+        p->top = 0;
+}
+
+const tt_pline *tt_plist_picked(const tt_plist *p)
+{
+    if (p->cur < p->n && p->v[p->cur].pick)
+        return &p->v[p->cur];
+    return NULL;
+}
+
+void tt_plist_draw(tt_plist *p, tt_grid *g, int x, int y, int w, int h, const tt_glyphs *gl,
+                   const char *title, const char *hint)
+{
+    int inner_h = h - 2, inner_w = w - 4;
+    tt_panel_box(g, x, y, w, h, gl, title, hint);
+    if (inner_h <= 0 || inner_w <= 0)
+        return;
+    tt_plist_scroll(p, inner_h);
+    for (int r = 0; r < inner_h && p->top + (size_t)r < p->n; r++) {
+        const tt_pline *l = &p->v[p->top + (size_t)r];
+        int yy = y + 1 + r, xx = x + 2;
+        bool cur = p->top + (size_t)r == p->cur;
+        if (cur)
+            tt_grid_fill(g, x + 1, yy, w - 2, ' ', TT_R_PANEL_CUR, 0);
+        if (l->lead_w > 0 && l->lead_w < inner_w) {
+            /* the lead is the first lead_w columns of the text */
+            size_t cut = tt_text_fit(l->text, l->lead_w, NULL);
+            char lead[256];
+            if (cut >= sizeof lead)
+                cut = sizeof lead - 1;
+            memcpy(lead, l->text, cut);
+            lead[cut] = '\0';
+            tt_grid_text(g, xx, yy, l->lead_w, lead, cur ? TT_R_PANEL_CUR : l->lead_role, 0);
+            tt_grid_text_fit(g, xx + l->lead_w, yy, inner_w - l->lead_w, l->text + cut,
+                             cur ? TT_R_PANEL_CUR : l->role, 0, gl->ellipsis);
+        } else {
+            tt_grid_text_fit(g, xx, yy, inner_w, l->text, cur ? TT_R_PANEL_CUR : l->role, 0,
+                             gl->ellipsis);
+        }
+    }
+    if (p->n > (size_t)inner_h && w > 12) {
+        char pos[32];
+        snprintf(pos, sizeof pos, " %zu/%zu ", p->cur + 1, p->n);
+        tt_grid_text(g, x + w - 2 - (int)strlen(pos), y + h - 1, (int)strlen(pos), pos,
+                     TT_R_PANEL_BORDER, 0);
+    }
+}
