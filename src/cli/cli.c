@@ -5,6 +5,7 @@
 
 #include "cli/progress.h"
 #include "multi/rankset.h"
+#include "rules/rules.h"
 #include "snapshot/cache.h"
 #include "util/text.h"
 
@@ -241,6 +242,37 @@ char **tt_cli_expand(char *const *paths, size_t n, size_t *n_files)
         return NULL;
     }
     return files;
+}
+
+int tt_cli_rules_option(const char *cmd, const char *name, const char *arg,
+                             tt_rules_config *cfg)
+{
+    tt_error err;
+    tt_error_clear(&err);
+    if (strcmp(name, "rules") == 0) {
+        if (tt_rules_config_load(cfg, arg, &err)) {
+            char msg[600], safe[300];
+            tt_text_safe(arg, safe, sizeof safe);
+            tt_cli_error("%s: %s", cmd, tt_error_format(&err, safe, msg, sizeof msg));
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(name, "set") == 0) {
+        if (tt_rules_config_set(cfg, arg, &err)) {
+            tt_cli_error("%s: --set %s", cmd, err.what);
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(name, "enable") == 0 || strcmp(name, "disable") == 0) {
+        if (tt_rules_config_enable(cfg, arg, name[0] == 'e', &err)) {
+            tt_cli_error("%s: %s", cmd, err.what);
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
 }
 
 static int file_exists(const char *p)

@@ -55,6 +55,15 @@ int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_tra
  * why. */
 char **tt_cli_expand(char *const *paths, size_t n, size_t *n_files);
 
+struct tt_rules_config;
+
+/* The warning-rule options of check, view and render, by long option name:
+ * "rules" FILE, "set" RULE.PARAM=VALUE, "enable"/"disable" RULE. Applied
+ * to cfg in the order given. Returns 1 when name was one of them, -1 after
+ * printing an error (prefixed with cmd), 0 for any other option. */
+int tt_cli_rules_option(const char *cmd, const char *name, const char *arg,
+                        struct tt_rules_config *cfg);
+
 /* "tracetty: " + message on stderr. */
 void tt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tt_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -106,26 +106,14 @@ static int check_exec(int argc, char **argv)
             continue;
         switch (opt) {
         case OPT_RULES:
-            if (tt_rules_config_load(&cfg, optarg, &err)) {
-                char msg[600], safe[300];
-                tt_text_safe(optarg, safe, sizeof safe);
-                tt_cli_error("check: %s", tt_error_format(&err, safe, msg, sizeof msg));
-                return TT_EXIT_ERROR;
-            }
-            break;
         case OPT_SET:
-            if (tt_rules_config_set(&cfg, optarg, &err)) {
-                tt_cli_error("check: --set %s", err.what);
-                return TT_EXIT_ERROR;
-            }
-            break;
         case OPT_ENABLE:
-        case OPT_DISABLE:
-            if (tt_rules_config_enable(&cfg, optarg, opt == OPT_ENABLE, &err)) {
-                tt_cli_error("check: %s", err.what);
+        case OPT_DISABLE: {
+            static const char *const names[] = {"rules", "set", "enable", "disable"};
+            if (tt_cli_rules_option("check", names[opt - OPT_RULES], optarg, &cfg) < 0)
                 return TT_EXIT_ERROR;
-            }
             break;
+        }
         case OPT_FAIL_ON:
             if (strcmp(optarg, "never") == 0) {
                 fail_on = 3;
