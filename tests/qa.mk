@@ -102,3 +102,7 @@ fuzz-chrome:
 	@echo "fuzzing needs clang and libFuzzer: CC=clang ./configure --enable-fuzzing" >&2; exit 1
 endif
 .PHONY: fuzz-chrome
+
+# the load progress line on a terminal
+TESTS += tests/cli/progress.sh
+EXTRA_DIST += tests/cli/progress.sh
