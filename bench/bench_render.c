@@ -17,10 +17,19 @@
  * the whole trace (its statistics timed: the full-range box select budget
  * is 50 ms), the events of its first breakdown row highlighted, and a
  * dozen markers.
+ *
+ * Then a job of many ranks: bench/out/ranks64 beside TRACE (64 ranks of
+ * 100k events, which bench/run.sh generates), opened as `tracetty view
+ * DIR` does: the combined view's frames at 200x50 (every rank folded to
+ * its summary lane, then unfolded, at the same four zooms), the
+ * collectives view's and a rank tab's, the time to set the view up and
+ * the memory it holds beside the traces (the budget: under 10 ms a frame,
+ * memory growing with the loaded events only).
  */
 #include "config.h"
 
 #include "decode/decode.h"
+#include "multi/rankset.h"
 #include "rules/rules.h"
 #include "tui/app.h"
 #include "tui/grid.h"
@@ -30,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static double now(void)
@@ -95,7 +105,7 @@ static double run_size(const tt_trace *tr, int cols, int rows, const tt_rules_co
                        double *box_ms)
 {
     int64_t full = tr->t1 - tr->t0;
-    tt_app_opts ao = {"bench", true, NULL, rules, NULL};
+    tt_app_opts ao = {"bench", true, NULL, rules, NULL, NULL};
     tt_app *a;
     tt_grid *g = tt_grid_new(cols, rows);
     tt_error err;
@@ -156,6 +166,151 @@ static double run_size(const tt_trace *tr, int cols, int rows, const tt_rules_co
     return worst;
 }
 
+/* The worst median over the four zooms of run_size, top and bottom rows,
+ * in the view on screen (the keys before set it up). */
+static double zooms_of(tt_app *a, tt_grid *g, int cols, int64_t full, const char *what)
+{
+    struct {
+        const char *what;
+        int64_t span;
+    } zooms[4] = {
+        {"whole job", full},
+        {"1/10 of it", full / 10},
+        {"1/1000 of it", full / 1000},
+        {"1 ns per column", cols},
+    };
+    double worst = 0;
+    for (int z = 0; z < 4; z++)
+        for (int where = 0; where < 2; where++) {
+            char keys[160];
+            int64_t mid = full / 2, span = zooms[z].span > 0 ? zooms[z].span : 1;
+            double ms, bad;
+            snprintf(keys, sizeof keys, "%s0:%lldns..%lldns<Enter>", where ? "<End>" : "<Home>",
+                     (long long)(mid - span / 2), (long long)(mid - span / 2 + span));
+            feed(a, keys);
+            ms = time_frames(a, g, &bad);
+            if (ms > worst)
+                worst = ms;
+            printf("  200x50 %-22s %-16s %-6s rows: %7.3f ms per frame (slowest batch %.3f)\n",
+                   what, zooms[z].what, where ? "bottom" : "top", ms, bad);
+        }
+    return worst;
+}
+
+/* Returns the worst median frame of the combined view, or -1 without
+ * the ranks. */
+static double run_ranks(const char *trace)
+{
+    char dir[4096], *slash;
+    const char *paths[1];
+    char **files = NULL;
+    size_t n_files = 0;
+    struct stat st;
+    tt_rankset rs;
+    tt_rankset_opts ro;
+    tt_load_opts lo;
+    tt_align_spec al;
+    tt_error err;
+    tt_app_rank *ranks;
+    tt_app_job job;
+    tt_app_opts ao;
+    tt_app *a;
+    tt_grid *g = tt_grid_new(200, 50);
+    uint64_t events = 0;
+    double t0, worst = 0, w;
+    snprintf(dir, sizeof dir, "%s", trace);
+    slash = strrchr(dir, '/');
+    snprintf(slash ? slash + 1 : dir, sizeof dir - (size_t)(slash ? slash + 1 - dir : 0),
+             "ranks64");
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        printf("  (no %s: the job of many ranks is skipped)\n", dir);
+        tt_grid_free(g);
+        return -1;
+    }
+    paths[0] = dir;
+    tt_error_clear(&err);
+    memset(&lo, 0, sizeof lo);
+    memset(&ro, 0, sizeof ro);
+    memset(&al, 0, sizeof al);
+    ro.load = &lo;
+    t0 = now();
+    if (tt_rankset_expand(paths, 1, &files, &n_files, &err) ||
+        tt_rankset_load(&rs, files, n_files, &ro, &err) || tt_rankset_align(&rs, &al, &err)) {
+        fprintf(stderr, "bench-render: %s: %s\n", dir, err.what);
+        exit(2);
+    }
+    tt_rankset_free_files(files, n_files);
+    for (size_t i = 0; i < rs.n; i++)
+        events += rs.r[i].trace->n_events;
+    printf("\nbench-render: a job of %zu ranks, %llu events, loaded in %.2f s\n", rs.n,
+           (unsigned long long)events, now() - t0);
+    ranks = calloc(rs.n, sizeof *ranks);
+    if (!ranks || !g) {
+        fprintf(stderr, "bench-render: out of memory\n");
+        exit(2);
+    }
+    for (size_t i = 0; i < rs.n; i++) {
+        ranks[i].tr = rs.r[i].trace;
+        ranks[i].path = rs.r[i].path;
+        ranks[i].rank = rs.r[i].rank;
+        ranks[i].offset = rs.r[i].offset;
+        ranks[i].source = "metadata";
+    }
+    job.r = ranks;
+    job.n = rs.n;
+    job.align = "absolute";
+    job.align_opt = "absolute";
+    memset(&ao, 0, sizeof ao);
+    ao.title = "ranks64";
+    ao.utf8 = true;
+    ao.job = &job;
+    t0 = now();
+    a = tt_app_new(rs.r[0].trace, 200, 50, &ao, &err);
+    if (!a) {
+        fprintf(stderr, "bench-render: %s\n", err.what);
+        exit(2);
+    }
+    printf("  combined view set up in %.1f ms\n", (now() - t0) * 1000.0);
+    t0 = now();
+    if (tt_app_draw(a, g)) {
+        fprintf(stderr, "bench-render: out of memory\n");
+        exit(2);
+    }
+    printf("  first frame (every rank's busy union built) in %.1f ms\n", (now() - t0) * 1000.0);
+    {
+        /* the job's span on the aligned axis */
+        int64_t j0 = rs.r[0].trace->t0 + rs.r[0].offset, j1 = rs.r[0].trace->t1 + rs.r[0].offset;
+        int64_t full;
+        for (size_t i = 1; i < rs.n; i++) {
+            if (rs.r[i].trace->t0 + rs.r[i].offset < j0)
+                j0 = rs.r[i].trace->t0 + rs.r[i].offset;
+            if (rs.r[i].trace->t1 + rs.r[i].offset > j1)
+                j1 = rs.r[i].trace->t1 + rs.r[i].offset;
+        }
+        full = j1 - j0;
+        w = zooms_of(a, g, 200, full, "combined, folded");
+        worst = w > worst ? w : worst;
+        feed(a, "<Home>C");
+        w = zooms_of(a, g, 200, full, "combined, unfolded");
+        worst = w > worst ? w : worst;
+        t0 = now();
+        feed(a, "X");
+        printf("  collectives matched (the view opened) in %.1f ms\n", (now() - t0) * 1000.0);
+        zooms_of(a, g, 200, full, "collectives view");
+        feed(a, "`");
+        zooms_of(a, g, 200, full, "rank 0's tab");
+    }
+    printf("  view memory beside the traces: %.1f MB for %llu events (%.1f bytes per event; an "
+           "event itself takes %zu)\n",
+           (double)tt_app_memory(a) / 1e6, (unsigned long long)events,
+           (double)tt_app_memory(a) / (double)(events ? events : 1), sizeof(tt_event));
+    tt_app_free(a);
+    tt_grid_free(g);
+    free(ranks);
+    tt_rankset_fini(&rs);
+    return worst;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -195,5 +350,12 @@ int main(int argc, char **argv)
     printf("budget: a full-range box select under 50 ms (1M events): %.1f ms: %s\n", box_worst,
            box_worst < 50.0 ? "PASS" : "MISS");
     tt_trace_free(tr);
+    {
+        double jw = run_ranks(argv[1]);
+        if (jw >= 0)
+            printf("budget: a combined-view frame under 10 ms (64 ranks x 100k events, 200x50, "
+                   "folded and unfolded, at any zoom): worst median %.3f ms: %s\n", jw,
+                   jw < 10.0 ? "PASS" : "MISS");
+    }
     return 0;
 }

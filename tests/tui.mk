@@ -10,6 +10,7 @@ TUI_UNIT_TESTS = \
 	tests/tui/test_box \
 	tests/tui/test_boxexport \
 	tests/tui/test_marks \
+	tests/tui/test_ranks \
 	tests/unit/test_report_sel
 check_PROGRAMS += $(TUI_UNIT_TESTS)
 TESTS += $(TUI_UNIT_TESTS)
@@ -19,6 +20,7 @@ tests_tui_test_keys_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_box_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_boxexport_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_marks_LDADD = $(TT_TEST_LDADD)
+tests_tui_test_ranks_LDADD = $(TT_TEST_LDADD)
 # report.c's tt_report_add_sel, added for the box export
 tests_unit_test_report_sel_LDADD = $(TT_TEST_LDADD)
 
@@ -30,9 +32,14 @@ TUI_SH_TESTS = \
 	tests/tui/tmux_basic.sh \
 	tests/tui/tmux_signals.sh \
 	tests/tui/tmux_box.sh \
-	tests/tui/tmux_marks.sh
+	tests/tui/tmux_marks.sh \
+	tests/tui/tmux_ranks.sh \
+	tests/tui/ranks_numbers.sh
 TESTS += $(TUI_SH_TESTS)
 EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh \
 	tests/data/tui/basic.json \
 	tests/data/tui/evil.json \
+	tests/data/tui/ranks/rank-0.json \
+	tests/data/tui/ranks/rank-1.json \
+	tests/data/tui/ranks/rank-2.json \
 	tests/golden/render

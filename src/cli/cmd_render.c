@@ -6,11 +6,14 @@
  * printed as text, or with ANSI colors. For tests, CI logs and pasting a
  * view into an issue. The warning rules and --markers are those of `view`;
  * keys that save marker sets or write a box's tables do so, as in the view.
+ * Several traces (or a directory) are the ranks of a job, loaded and
+ * aligned (--align) as `view` does it.
  */
 #include "config.h"
 
 #include "cli/cli.h"
 
+#include "multi/rankset.h"
 #include "rules/rules.h"
 #include "tui/app.h"
 #include "tui/grid.h"
@@ -29,7 +32,8 @@ enum {
     OPT_SET,
     OPT_ENABLE,
     OPT_DISABLE,
-    OPT_MARKERS
+    OPT_MARKERS,
+    OPT_ALIGN
 };
 
 /* "COLSxROWS" */
@@ -71,6 +75,7 @@ static int render_exec(int argc, char **argv)
         {"enable", required_argument, NULL, OPT_ENABLE},
         {"disable", required_argument, NULL, OPT_DISABLE},
         {"markers", required_argument, NULL, OPT_MARKERS},
+        {"align", required_argument, NULL, OPT_ALIGN},
         {"help", no_argument, NULL, 'h'},
         TT_CLI_LOAD_LONGOPTS,
         {NULL, 0, NULL, 0},
@@ -87,8 +92,18 @@ static int render_exec(int argc, char **argv)
     tt_grid *g = NULL;
     tt_error err;
     tt_app_opts ao;
+    tt_align_spec align;
+    bool align_given = false;
+    char **files = NULL;
+    size_t n_files = 0;
+    tt_rankset rs;
+    tt_app_rank *ranks = NULL;
+    tt_app_job job;
+    char title[300], desc[300], opt_s[300];
 
     memset(&lo, 0, sizeof lo);
+    memset(&align, 0, sizeof align);
+    tt_rankset_init(&rs);
     tt_rules_config_defaults(&cfg);
     optind = 1;
     opterr = 0;
@@ -104,6 +119,16 @@ static int render_exec(int argc, char **argv)
         case OPT_MARKERS:
             markers = optarg;
             break;
+        case OPT_ALIGN: {
+            char safe[600];
+            tt_error_clear(&err);
+            if (tt_align_parse(optarg, &align, &err)) {
+                tt_cli_error("render: --align: %s", tt_text_safe(err.what, safe, sizeof safe));
+                return TT_EXIT_ERROR;
+            }
+            align_given = true;
+            break;
+        }
         case OPT_SIZE:
             if (parse_size(optarg, &cols, &rows)) {
                 tt_cli_error("--size: expected COLSxROWS (1 to 10000 each), e.g. 80x24; got '%s'",
@@ -126,8 +151,9 @@ static int render_exec(int argc, char **argv)
             return TT_EXIT_ERROR;
         }
     }
-    if (argc - optind != 1) {
-        tt_cli_error("render: give exactly one TRACE (usage: tracetty %s)", tt_cmd_render.usage);
+    if (argc - optind < 1) {
+        tt_cli_error("render: give a TRACE, several, or a DIR (usage: tracetty %s)",
+                     tt_cmd_render.usage);
         return TT_EXIT_ERROR;
     }
     tt_error_clear(&err);
@@ -135,18 +161,49 @@ static int render_exec(int argc, char **argv)
         tt_cli_error("--keys: %s (see KEYS in tracetty(1))", err.what);
         return TT_EXIT_ERROR;
     }
-    tr = tt_cli_load_trace(argv[optind], &lo);
-    if (!tr) {
+    if (tt_cli_view_inputs(argv + optind, (size_t)(argc - optind), &files, &n_files)) {
         free(in);
         return TT_EXIT_ERROR;
     }
+    if (align_given && n_files < 2) {
+        tt_cli_error("render: --align lines up several traces (a directory or several files)");
+        status = TT_EXIT_ERROR;
+        goto out;
+    }
     memset(&ao, 0, sizeof ao);
-    ao.title = base_name(argv[optind]);
     ao.utf8 = tt_text_utf8();
-    ao.path = argv[optind];
     ao.rules = &cfg;
     ao.markers = markers;
-    app = tt_app_new(tr, cols, rows, &ao, &err);
+    if (n_files == 1) {
+        const char *path = files ? files[0] : argv[optind];
+        tr = tt_cli_load_trace(path, &lo);
+        if (!tr) {
+            status = TT_EXIT_ERROR;
+            goto out;
+        }
+        ao.title = base_name(path);
+        ao.path = path;
+    } else {
+        if (tt_cli_load_job(files, n_files, &lo, align_given ? &align : NULL, &rs, desc,
+                            sizeof desc, opt_s, sizeof opt_s)) {
+            status = TT_EXIT_ERROR;
+            goto out;
+        }
+        if (!(ranks = calloc(rs.n, sizeof *ranks))) {
+            tt_cli_error("out of memory");
+            status = TT_EXIT_ERROR;
+            goto out;
+        }
+        tt_cli_view_ranks(&rs, ranks);
+        job.r = ranks;
+        job.n = rs.n;
+        job.align = desc;
+        job.align_opt = opt_s;
+        tt_cli_view_title(argv + optind, (size_t)(argc - optind), n_files, title, sizeof title);
+        ao.title = title;
+        ao.job = &job;
+    }
+    app = tt_app_new(rs.n ? rs.r[0].trace : tr, cols, rows, &ao, &err);
     g = tt_grid_new(cols, rows);
     if (!app || !g) {
         tt_cli_error("%s", app ? "out of memory" : err.what);
@@ -173,6 +230,9 @@ out:
     tt_grid_free(g);
     tt_app_free(app);
     tt_trace_free(tr);
+    tt_rankset_fini(&rs);
+    free(ranks);
+    tt_rankset_free_files(files, files ? n_files : 0);
     free(in);
     return status;
 }
@@ -180,7 +240,8 @@ out:
 const tt_command tt_cmd_render = {
     "render",
     "render [--size COLSxROWS] [--keys KEYS] [--ansi] [--rules FILE] [--set RULE.PARAM=VALUE]... "
-    "[--enable RULE] [--disable RULE] [--markers SET] [LOAD-OPTIONS] TRACE",
+    "[--enable RULE] [--disable RULE] [--markers SET] [--align MODE] [LOAD-OPTIONS] "
+    "TRACE... | DIR",
     "print the timeline screen after replaying keys, without a terminal",
     render_exec,
 };

@@ -400,7 +400,6 @@ int tt_rankset_load(tt_rankset *rs, char *const *files, size_t n, const tt_ranks
     tt_trace **traces = NULL;
     tt_error *errs = NULL;
     int rc = -1;
-    bool *taken = NULL;
 
     tt_rankset_init(rs);
     if (n == 0)
@@ -423,6 +422,25 @@ int tt_rankset_load(tt_rankset *rs, char *const *files, size_t n, const tt_ranks
         tt_error_set(err, TT_ERR_IO, "a trace could not be loaded");
         goto out;
     }
+    rc = tt_rankset_adopt(rs, files, traces, n, err);
+out:
+    if (traces)
+        for (size_t i = 0; i < n; i++)
+            tt_trace_free(traces[i]);
+    free(traces);
+    free(errs);
+    return rc;
+}
+
+int tt_rankset_adopt(tt_rankset *rs, char *const *files, tt_trace **traces, size_t n,
+                     tt_error *err)
+{
+    int rc = -1;
+    bool *taken = NULL;
+
+    tt_rankset_init(rs);
+    if (n == 0)
+        return tt_error_set(err, TT_ERR_USAGE, "no trace given");
     rs->r = calloc(n, sizeof *rs->r);
     taken = calloc(n + 1, sizeof *taken);
     if (!rs->r || !taken) {
@@ -475,11 +493,11 @@ int tt_rankset_load(tt_rankset *rs, char *const *files, size_t n, const tt_ranks
     tt_sort(rs->r, rs->n, sizeof *rs->r, cmp_rank, NULL);
     rc = 0;
 out:
-    if (traces)
-        for (size_t i = 0; i < n; i++)
-            tt_trace_free(traces[i]);
-    free(traces);
-    free(errs);
+    /* traces not taken over yet (an early failure) are freed too */
+    for (size_t i = 0; i < n; i++) {
+        tt_trace_free(traces[i]);
+        traces[i] = NULL;
+    }
     free(taken);
     if (rc)
         tt_rankset_fini(rs);

@@ -102,6 +102,14 @@ int tt_load_parallel(char *const *files, size_t n, const tt_rankset_opts *o, tt_
 int tt_rankset_load(tt_rankset *rs, char *const *files, size_t n, const tt_rankset_opts *o,
                     tt_error *err);
 
+/* Take traces[0..n), loaded from files[0..n) (by tt_load_parallel, or one
+ * by one), as the ranks of a job: ranks from metadata, file name or order
+ * exactly as tt_rankset_load assigns them, sorted by rank. Takes every
+ * trace (the entries are set to NULL), also on failure, when they are
+ * freed. */
+int tt_rankset_adopt(tt_rankset *rs, char *const *files, tt_trace **traces, size_t n,
+                     tt_error *err);
+
 /* When the alignment event (Nth occurrence of a name, or of a collective)
  * happens on a trace. 0, 1 when the trace has no such occurrence, -1 on
  * OOM. */

@@ -138,7 +138,7 @@ static int act_pan_right(tt_app *a) { return pan(a, 1); }
 
 static int act_start(tt_app *a)
 {
-    tt_vp_set_start(&a->vp, a->tr->t0);
+    tt_vp_set_start(&a->vp, a->vp.t0);
     a->t_cur = tt_vp_time_mid(&a->vp, 0);
     tt_app_hit(a);
     return REDRAW;
@@ -146,7 +146,7 @@ static int act_start(tt_app *a)
 
 static int act_end(tt_app *a)
 {
-    tt_vp_set_start(&a->vp, a->tr->t1 - a->vp.span);
+    tt_vp_set_start(&a->vp, a->vp.t1 - a->vp.span);
     a->t_cur = tt_vp_time_mid(&a->vp, a->vp.cols - 1);
     tt_app_hit(a);
     return REDRAW;
@@ -162,6 +162,8 @@ static int act_all(tt_app *a)
 static int act_fit(tt_app *a)
 {
     const tt_event *e;
+    if (a->view == TT_VIEW_COLLS)
+        return tt_app_view_fit(a);
     if (!a->has_sel) {
         tt_app_message(a, false, "no event under the cursor to zoom to");
         return REDRAW;
@@ -400,7 +402,7 @@ static int act_longest(tt_app *a)
     if (a->has_rank && a->rank_kind != RANK_SEARCH && a->has_sel && a->rank_k < a->n_rank &&
         a->rank[a->rank_k].lane == a->sel.lane && a->rank[a->rank_k].idx == a->sel.idx)
         return longest(a, a->rank_kind, a->rank_scope);
-    if (!row || row->kind == TT_ROW_COUNTER) {
+    if (!row || (row->kind != TT_ROW_GROUP && row->kind != TT_ROW_LANE)) {
         tt_app_message(a, false, "move the cursor to a lane or a group header first");
         return REDRAW;
     }
@@ -445,6 +447,7 @@ void tt_app_set_hits(tt_app *a, tt_hits *hits, const char *pat, const char *desc
     a->search = *hits;
     tt_hits_init(hits);
     a->has_search = true;
+    a->search_text = false;
     a->search_gen++;
     snprintf(a->search_pat, sizeof a->search_pat, "%s", pat);
     snprintf(a->search_desc, sizeof a->search_desc, "%s", desc);
@@ -453,6 +456,13 @@ void tt_app_set_hits(tt_app *a, tt_hits *hits, const char *pat, const char *desc
 static int search_step(tt_app *a, int dir)
 {
     tt_evref to;
+    if (a->view == TT_VIEW_COLLS) {
+        if (!a->cv_pat[0]) {
+            tt_app_message(a, false, "no search yet: press / and type a collective's name");
+            return REDRAW;
+        }
+        return tt_app_colls_search(a, a->cv_pat, dir, true);
+    }
     if (!a->has_search) {
         tt_app_message(a, false, "no search yet: press / and type a name");
         return REDRAW;
@@ -469,23 +479,61 @@ static int search_step(tt_app *a, int dir)
 static int act_search_next(tt_app *a) { return search_step(a, 1); }
 static int act_search_prev(tt_app *a) { return search_step(a, -1); }
 
-static void search_submit(tt_app *a, const char *pat)
+/* The matching names of the focused trace in *a->match. 0, or -1 with
+ * the reason in the status line (a bad pattern) or none found (*n_ids 0). */
+static int search_names(tt_app *a, const char *pat, tt_search_field *field, size_t *n_ids)
 {
     tt_error err;
+    const char *text = tt_search_field_of(pat, field);
+    tt_error_clear(&err);
+    *n_ids = 0;
+    if (!*a->match && !(*a->match = calloc((size_t)tt_strtab_count(a->tr->strings) + 1, 1))) {
+        tt_app_message(a, true, "out of memory");
+        return -1;
+    }
+    if (!a->used[*field] && tt_search_used_ids(a->tr, *field, &a->used[*field])) {
+        tt_app_message(a, true, "out of memory");
+        return -1;
+    }
+    if (tt_search_match_names(a->tr, a->used[*field], text, *a->match, n_ids, &err)) {
+        tt_app_message(a, true, "%s", err.what);
+        return -1;
+    }
+    return 0;
+}
+
+int tt_app_search_rerun(tt_app *a)
+{
+    size_t n_ids = 0;
+    tt_search_field field;
+    char msg[sizeof a->msg];
+    bool err = a->msg_err;
+    snprintf(msg, sizeof msg, "%s", a->msg);
+    if (search_names(a, a->search_raw, &field, &n_ids) || n_ids == 0) {
+        snprintf(a->msg, sizeof a->msg, "%s", msg);
+        a->msg_err = err;
+        return -1;
+    }
+    if (tt_hits_build(&a->search, a->tr, *a->match, field))
+        return -1;
+    a->search_gen++;
+    return 0;
+}
+
+static void search_submit(tt_app *a, const char *pat)
+{
     size_t n_ids = 0;
     tt_evref to;
     tt_search_field field;
-    const char *text = tt_search_field_of(pat, &field);
-    tt_error_clear(&err);
     snprintf(a->last_search, sizeof a->last_search, "%s", pat);
-    if (!a->used[field] && tt_search_used_ids(a->tr, field, &a->used[field])) {
-        tt_app_message(a, true, "out of memory");
+    if (a->view == TT_VIEW_COLLS) {
+        /* the collectives view finds collectives by name */
+        snprintf(a->cv_pat, sizeof a->cv_pat, "%s", pat);
+        tt_app_colls_search(a, pat, 1, false);
         return;
     }
-    if (tt_search_match_names(a->tr, a->used[field], text, a->match, &n_ids, &err)) {
-        tt_app_message(a, true, "%s", err.what);
+    if (search_names(a, pat, &field, &n_ids))
         return;
-    }
     tt_text_sanitize(pat, strlen(pat), a->search_pat, sizeof a->search_pat);
     snprintf(a->search_desc, sizeof a->search_desc, "for '%s'", a->search_pat);
     if (n_ids == 0) {
@@ -494,12 +542,14 @@ static void search_submit(tt_app *a, const char *pat)
         return;
     }
     a->search_gen++;
-    if (tt_hits_build(&a->search, a->tr, a->match, field)) {
+    if (tt_hits_build(&a->search, a->tr, *a->match, field)) {
         a->has_search = false;
         tt_app_message(a, true, "out of memory");
         return;
     }
     a->has_search = true;
+    a->search_text = true;
+    snprintf(a->search_raw, sizeof a->search_raw, "%s", pat);
     /* the first match at or after the cursor, else the first one */
     if (tt_hits_step(&a->search, a->tr, NULL, a->t_cur, 1, &to))
         show_match(a, to, "");
@@ -551,7 +601,7 @@ static void goto_submit(tt_app *a, const char *text)
             tt_app_message(a, true, "not a time range: write e.g. 10ms..12.5ms");
             return;
         }
-        tt_vp_show_range(&a->vp, tt_sat_add(a->tr->t0, x), tt_sat_add(a->tr->t0, y));
+        tt_vp_show_range(&a->vp, tt_sat_add(a->origin, x), tt_sat_add(a->origin, y));
         a->t_cur = a->vp.start + a->vp.span / 2;
         tt_app_hit(a);
         return;
@@ -560,14 +610,21 @@ static void goto_submit(tt_app *a, const char *text)
         tt_app_message(a, true, "not a time: write a number and a unit, e.g. 12.5ms, 300us, 2s");
         return;
     }
-    x = tt_sat_add(a->tr->t0, x);
-    if (x < a->tr->t0 || x > a->tr->t1)
-        tt_app_message(a, false, "that time is outside the trace (0 to %s)",
-                       tt_fmt_dur(left, sizeof left, a->tr->t1 - a->tr->t0, 3));
-    if (x > a->tr->t1)
-        x = a->tr->t1;
-    if (x < a->tr->t0)
-        x = a->tr->t0;
+    x = tt_sat_add(a->origin, x);
+    if (x < a->vp.t0 || x > a->vp.t1) {
+        char right[48];
+        if (a->vp.t0 == a->origin)
+            tt_app_message(a, false, "that time is outside the trace (0 to %s)",
+                           tt_fmt_dur(left, sizeof left, a->vp.t1 - a->origin, 3));
+        else
+            tt_app_message(a, false, "that time is outside this rank (%s to %s)",
+                           tt_fmt_dur(left, sizeof left, a->vp.t0 - a->origin, 3),
+                           tt_fmt_dur(right, sizeof right, a->vp.t1 - a->origin, 3));
+    }
+    if (x > a->vp.t1)
+        x = a->vp.t1;
+    if (x < a->vp.t0)
+        x = a->vp.t0;
     tt_vp_set_start(&a->vp, x - a->vp.span / 2);
     a->t_cur = x;
     tt_app_cursor_into_view(a);
@@ -707,6 +764,8 @@ int tt_app_prompt_key(tt_app *a, uint32_t key)
 static int act_enter(tt_app *a)
 {
     const tt_row *row = tt_app_row(a);
+    if (row && (row->kind == TT_ROW_RANK || row->kind == TT_ROW_COLL))
+        return tt_app_view_enter(a);
     if (row && row->kind == TT_ROW_GROUP) {
         a->collapsed[row->group] = !a->collapsed[row->group];
         tt_app_rebuild_rows(a);
@@ -726,9 +785,13 @@ static int act_enter(tt_app *a)
 static int act_fold(tt_app *a)
 {
     const tt_row *row = tt_app_row(a);
-    if (!row)
+    bool *f = tt_app_fold_flag(a, row);
+    if (!f) {
+        if (row && a->view == TT_VIEW_COLLS)
+            tt_app_message(a, false, "a collective's row does not fold");
         return REDRAW;
-    a->collapsed[row->group] = !a->collapsed[row->group];
+    }
+    *f = !*f;
     tt_app_rebuild_rows(a);
     tt_app_hit(a);
     return REDRAW;
@@ -737,10 +800,17 @@ static int act_fold(tt_app *a)
 static int act_fold_all(tt_app *a)
 {
     bool any_open = false;
-    for (uint32_t g = 0; g < a->tr->n_groups; g++)
-        any_open |= !a->collapsed[g];
-    for (uint32_t g = 0; g < a->tr->n_groups; g++)
-        a->collapsed[g] = any_open;
+    /* the combined view folds its ranks, a tab its groups */
+    bool *flags = a->view == TT_VIEW_JOB ? a->rfold : a->collapsed;
+    size_t n = a->view == TT_VIEW_JOB ? a->n_rk : a->tr->n_groups;
+    if (a->view == TT_VIEW_COLLS) {
+        tt_app_message(a, false, "the collectives view has nothing to fold");
+        return REDRAW;
+    }
+    for (size_t g = 0; g < n; g++)
+        any_open |= !flags[g];
+    for (size_t g = 0; g < n; g++)
+        flags[g] = any_open;
     tt_app_rebuild_rows(a);
     tt_app_hit(a);
     return REDRAW;
@@ -796,6 +866,9 @@ static tt_plist *panel_list(tt_app *a)
     case TT_PANEL_STATS: return &a->stp.pl;
     case TT_PANEL_MARKS: return &a->mk.pl;
     case TT_PANEL_ANNOTS: return &a->an.pl;
+    case TT_PANEL_RANKS:
+    case TT_PANEL_COLL:
+    case TT_PANEL_MSTATS: return tt_app_panel_list_views(a);
     default: return NULL;
     }
 }
@@ -863,6 +936,10 @@ const char *const tt_section_names[TT_SEC__COUNT] = {
     [TT_SEC_STATS] = "Statistics panel",
     [TT_SEC_MARKP] = "Markers panel",
     [TT_SEC_ANNOTP] = "Annotations panel",
+    [TT_SEC_RANKS] = "Ranks (several traces)",
+    [TT_SEC_RANKSP] = "Ranks panel",
+    [TT_SEC_COLLP] = "Collective panel",
+    [TT_SEC_MSTATS] = "Statistics of a box over ranks or collectives",
 };
 
 const tt_binding tt_bindings[] = {
@@ -981,11 +1058,51 @@ const tt_binding tt_bindings[] = {
 
     {K(TT_KEY_ENTER), "Enter", "go to the annotation: its span, its first lane", TT_SEC_ANNOTP,
      TT_IN_ANNOTP, tt_act_an_enter},
+
+    {K('1'), "1..9", "rank 1..9's tab: its whole timeline", TT_SEC_RANKS, TT_IN_MAIN,
+     tt_act_rank1},
+    {K('2'), NULL, NULL, TT_SEC_RANKS, TT_IN_MAIN, tt_act_rank2},
+    {K('3'), NULL, NULL, TT_SEC_RANKS, TT_IN_MAIN, tt_act_rank3},
+    {K('4'), NULL, NULL, TT_SEC_RANKS, TT_IN_MAIN, tt_act_rank4},
+    {K('5'), NULL, NULL, TT_SEC_RANKS, TT_IN_MAIN, tt_act_rank5},
+    {K('6'), NULL, NULL, TT_SEC_RANKS, TT_IN_MAIN, tt_act_rank6},
+    {K('7'), NULL, NULL, TT_SEC_RANKS, TT_IN_MAIN, tt_act_rank7},
+    {K('8'), NULL, NULL, TT_SEC_RANKS, TT_IN_MAIN, tt_act_rank8},
+    {K('9'), NULL, NULL, TT_SEC_RANKS, TT_IN_MAIN, tt_act_rank9},
+    {K('`'), "`", "rank 0's tab (0 still shows the whole window)", TT_SEC_RANKS, TT_IN_MAIN,
+     tt_act_rank0},
+    {K('<'), "<", "previous rank's tab (in the combined view: its group)", TT_SEC_RANKS,
+     TT_IN_MAIN, tt_act_rank_prev},
+    {K('>'), ">", "next rank's tab (in the combined view: its group)", TT_SEC_RANKS, TT_IN_MAIN,
+     tt_act_rank_next},
+    {K('R'), "R", "combined view: every rank's device lanes on one time axis, a rank folds to "
+     "its summary lane; again: back to the rank's tab", TT_SEC_RANKS, TT_IN_MAIN,
+     tt_act_view_job},
+    {K('X'), "X", "collectives view: one row per collective, its arrival spread and waits; "
+     "again: back", TT_SEC_RANKS, TT_IN_MAIN, tt_act_view_colls},
+    {K('#'), "#", "ranks panel: files, how ranks were found, alignment and offsets",
+     TT_SEC_RANKS, TT_IN_MAIN, tt_act_ranks_panel},
+
+    {K(TT_KEY_ENTER), "Enter", "show the rank's tab", TT_SEC_RANKSP, TT_IN_RANKSP,
+     tt_act_rp_enter},
+
+    {K(TT_KEY_ENTER), "Enter", "on a rank: its kernel, selected in its tab", TT_SEC_COLLP,
+     TT_IN_COLLP, tt_act_cp_enter},
+
+    {K('b'), "b", "group by opcode, name, category or layer (lanes of several ranks)",
+     TT_SEC_MSTATS, TT_IN_MSTATS, tt_act_ms_key},
+    {K('o'), "o", "sort by total, count or average", TT_SEC_MSTATS, TT_IN_MSTATS,
+     tt_act_ms_order},
+    {K(TT_KEY_ENTER), "Enter", "on a rank: its group (or tab); on a lane: go there",
+     TT_SEC_MSTATS, TT_IN_MSTATS, tt_act_ms_enter},
+    {K('z'), "z", "zoom to the box", TT_SEC_MSTATS, TT_IN_MSTATS, tt_act_ms_zoom},
+    {K('m'), "m", "markers at the box's two edges", TT_SEC_MSTATS, TT_IN_MSTATS,
+     tt_act_ms_marks},
 };
 
 const size_t tt_n_bindings = sizeof tt_bindings / sizeof tt_bindings[0];
 
-static tt_action_fn lookup(uint32_t key, uint8_t where)
+static tt_action_fn lookup(uint32_t key, uint16_t where)
 {
     for (size_t i = 0; i < tt_n_bindings; i++) {
         if (!(tt_bindings[i].where & where))
@@ -997,13 +1114,16 @@ static tt_action_fn lookup(uint32_t key, uint8_t where)
     return NULL;
 }
 
-static uint8_t panel_where(tt_panel p)
+static uint16_t panel_where(tt_panel p)
 {
     switch (p) {
     case TT_PANEL_DETAILS: return TT_IN_DETAILS;
     case TT_PANEL_STATS: return TT_IN_STATS;
     case TT_PANEL_MARKS: return TT_IN_MARKP;
     case TT_PANEL_ANNOTS: return TT_IN_ANNOTP;
+    case TT_PANEL_RANKS: return TT_IN_RANKSP;
+    case TT_PANEL_COLL: return TT_IN_COLLP;
+    case TT_PANEL_MSTATS: return TT_IN_MSTATS;
     default: return 0;
     }
 }
@@ -1176,6 +1296,12 @@ int tt_app_mouse(tt_app *a, const tt_input *in)
         }
     }
     a->press = false;
+    if (in->y == s->tabs_y && s->tabs_y >= 0) {
+        /* a click on a tab shows it */
+        if (in->action == TT_MOUSE_PRESS && in->button == 0)
+            return tt_app_tabs_click(a, in->x);
+        return TT_REACT_NONE;
+    }
     if (a->panel != TT_PANEL_NONE && in->y >= s->area_y + lh &&
         in->y < s->area_y + lh + tt_app_panel_h(a))
         return mouse_panel(a, in, s->area_y + lh);
@@ -1193,6 +1319,8 @@ int tt_app_mouse(tt_app *a, const tt_input *in)
         a->t_cur = tt_vp_time_mid(&a->vp, col);
         tt_app_hit(a);
         if (in->action == TT_MOUSE_DOUBLE) {
+            if (in_lanes && a->list.v[a->cur].kind == TT_ROW_COLL)
+                return tt_app_view_enter(a);
             if (!in_lanes || !a->has_sel)
                 return REDRAW;
             return tt_act_same_name(a);
@@ -1214,7 +1342,7 @@ int tt_app_mouse(tt_app *a, const tt_input *in)
                 return TT_REACT_NONE;
             a->cur = r;
             if (!in_tl) {
-                if (a->list.v[r].kind == TT_ROW_GROUP)
+                if (a->list.v[r].kind == TT_ROW_GROUP || a->list.v[r].kind == TT_ROW_RANK)
                     return act_fold(a);
                 tt_app_hit(a);
                 return REDRAW;

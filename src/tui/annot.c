@@ -24,6 +24,7 @@ void tt_annview_fini(tt_annview *v)
     tt_annotations_fini(&v->a);
     free(v->by_time);
     free(v->maxend);
+    free(v->ranks);
     tt_plist_fini(&v->pl);
     tt_annview_init(v);
 }
@@ -51,7 +52,40 @@ int tt_annview_run(tt_annview *v, const tt_trace *tr, const tt_rules_config *cfg
         tt_annotations_fini(&a);
         return -1;
     }
-    return tt_annview_take(v, &a, err);
+    if (tt_annview_take(v, &a, err))
+        return -1;
+    v->origin = tr->t0;
+    return 0;
+}
+
+int tt_annview_run_job(tt_annview *v, const tt_trace *const *traces, const tt_ns *off,
+                       const int64_t *ranks, size_t n, tt_ns origin,
+                       const tt_rules_config *cfg, tt_error *err)
+{
+    tt_annotations a;
+    tt_annview_fini(v);
+    tt_annotations_init(&a);
+    if (tt_rules_run(cfg, traces, n, &a, err)) {
+        tt_annotations_fini(&a);
+        return -1;
+    }
+    /* on the job's axis, so every rank's annotations sort together */
+    for (size_t i = 0; i < a.n; i++) {
+        tt_ns o = a.v[i].trace >= 0 && (size_t)a.v[i].trace < n ? off[a.v[i].trace] : 0;
+        a.v[i].start = tt_sat_add(a.v[i].start, o);
+        a.v[i].end = tt_sat_add(a.v[i].end, o);
+    }
+    if (tt_annview_take(v, &a, err))
+        return -1;
+    v->origin = origin;
+    if (ranks) {
+        if (!(v->ranks = malloc((n ? n : 1) * sizeof *v->ranks))) {
+            tt_annview_fini(v);
+            return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        }
+        memcpy(v->ranks, ranks, n * sizeof *v->ranks);
+    }
+    return 0;
 }
 
 int tt_annview_take(tt_annview *v, tt_annotations *a, tt_error *err)
@@ -110,6 +144,11 @@ bool tt_annview_has_lane(const tt_annotation *an, uint32_t lane)
 
 int64_t tt_annview_at(const tt_annview *v, uint32_t lane, tt_ns a, tt_ns b)
 {
+    return tt_annview_at_trace(v, -1, lane, a, b);
+}
+
+int64_t tt_annview_at_trace(const tt_annview *v, int trace, uint32_t lane, tt_ns a, tt_ns b)
+{
     int64_t best = -1;
     if (!v->ran)
         return -1;
@@ -121,7 +160,7 @@ int64_t tt_annview_at(const tt_annview *v, uint32_t lane, tt_ns a, tt_ns b)
         /* overlaps the cell; an empty span counts at its start */
         if (!(an->end > a || (an->end == an->start && an->start >= a)))
             continue;
-        if (!tt_annview_has_lane(an, lane))
+        if ((trace >= 0 && an->trace != trace) || !tt_annview_has_lane(an, lane))
             continue;
         /* a.v is in severity order: the lowest index wins */
         if (best < 0 || (int64_t)k < best)
@@ -130,7 +169,7 @@ int64_t tt_annview_at(const tt_annview *v, uint32_t lane, tt_ns a, tt_ns b)
     return best;
 }
 
-int tt_annview_build(tt_annview *v, const tt_trace *tr, int width, bool utf8)
+int tt_annview_build(tt_annview *v, int width, bool utf8)
 {
     if (v->built && v->width == width && v->utf8 == utf8)
         return 0;
@@ -150,9 +189,13 @@ int tt_annview_build(tt_annview *v, const tt_trace *tr, int width, bool utf8)
         const tt_annotation *an = &v->a.v[i];
         char t[48], line[1200];
         tt_pline *l;
-        tt_fmt_dur(t, sizeof t, an->start - tr->t0, 3);
-        snprintf(line, sizeof line, "%-8s%-17s%11s  %s", tt_severity_name(an->sev), an->rule, t,
-                 an->msg);
+        tt_fmt_dur(t, sizeof t, an->start - v->origin, 3);
+        if (v->ranks)
+            snprintf(line, sizeof line, "%-8s%-17sr%-5lld%11s  %s", tt_severity_name(an->sev),
+                     an->rule, (long long)v->ranks[an->trace], t, an->msg);
+        else
+            snprintf(line, sizeof line, "%-8s%-17s%11s  %s", tt_severity_name(an->sev), an->rule,
+                     t, an->msg);
         l = tt_plist_item(&v->pl, TT_R_PANEL, TT_AN_LINE, (int64_t)i, line);
         if (!l)
             return -1;

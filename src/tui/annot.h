@@ -9,6 +9,12 @@
  * one under the cursor, and lists them all in a panel sorted by severity
  * and time.
  *
+ * Several ranks: the rules run over every rank's trace at once (the
+ * straggler rule compares them) and each annotation says its rank; the
+ * view keeps their times on the job's aligned axis (each trace's own time
+ * plus its offset), lists the rank of each, and draws an annotation only
+ * on rows of its own rank.
+ *
  * Annotations stay in the rules' order (severity, then time) for the list;
  * an index by start time with running maxima of the ends finds those
  * overlapping a window in O(log n + k) for drawing and for the cursor.
@@ -37,6 +43,9 @@ typedef struct tt_annview {
     tt_ns         *maxend;   /* maxend[i]: largest end among by_time[0..i] */
     bool           shown;    /* drawn and reported (A toggles) */
     bool           ran;      /* the rules ran */
+    tt_ns          origin;   /* times in the list count from it */
+    int64_t       *ranks;    /* several ranks: the rank number of each trace;
+                                NULL for one trace */
     int            width;
     bool           utf8, built;
     tt_plist       pl;
@@ -49,6 +58,13 @@ void tt_annview_fini(tt_annview *v);
  * view then has no annotations. */
 int tt_annview_run(tt_annview *v, const tt_trace *tr, const tt_rules_config *cfg,
                    tt_error *err);
+
+/* Run the rules over the n ranks (their traces together), times moved to
+ * the aligned axis by off[i]; origin is where the list counts from; ranks
+ * (copied) the rank numbers, or NULL for one trace. */
+int tt_annview_run_job(tt_annview *v, const tt_trace *const *traces, const tt_ns *off,
+                       const int64_t *ranks, size_t n, tt_ns origin,
+                       const tt_rules_config *cfg, tt_error *err);
 
 /* Show annotations made elsewhere (a test, several ranks): takes them
  * (*a is left empty) in the order given, which the panel lists them in
@@ -73,8 +89,11 @@ bool tt_annview_has_lane(const tt_annotation *an, uint32_t lane);
  * highest severity first, then earliest: its index in a.v, or -1. */
 int64_t tt_annview_at(const tt_annview *v, uint32_t lane, tt_ns a, tt_ns b);
 
-/* Lines of the list panel for an inner width (rebuilt when it changes).
- * t0 is the trace start (times are shown relative to it). */
-int tt_annview_build(tt_annview *v, const tt_trace *tr, int width, bool utf8);
+/* The same among the annotations of one trace (rank index; -1: any). */
+int64_t tt_annview_at_trace(const tt_annview *v, int trace, uint32_t lane, tt_ns a, tt_ns b);
+
+/* Lines of the list panel for an inner width (rebuilt when it changes);
+ * times are shown from v->origin. */
+int tt_annview_build(tt_annview *v, int width, bool utf8);
 
 #endif

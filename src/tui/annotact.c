@@ -34,25 +34,63 @@ int tt_act_annots_toggle(tt_app *a)
     return REDRAW;
 }
 
+/* Several ranks: show the annotation's rank where its lanes are drawn.
+ * Returns false when the view already had it (or cannot change). */
+static void an_place(tt_app *a, const tt_annotation *an, int64_t tag)
+{
+    size_t rank = an->trace >= 0 && (size_t)an->trace < a->n_rk ? (size_t)an->trace : 0;
+    if (!a->multi)
+        return;
+    if (a->view == TT_VIEW_COLLS) {
+        /* a collective it is about: its row */
+        for (size_t i = 0; i < a->cv.n; i++)
+            if (a->cv.g[i].ann == tag) {
+                a->cur = i;
+                tt_app_scroll_to_cursor(a);
+                return;
+            }
+    }
+    if (a->view == TT_VIEW_JOB && an->n_lanes > 0 && tt_vrank_is_dev(&a->rk[rank], an->lanes[0])) {
+        int64_t r;
+        if (a->rfold[rank]) {
+            a->rfold[rank] = false;
+            tt_app_rebuild_rows(a);
+        }
+        r = tt_rows_find_rank(&a->list, (uint32_t)rank, an->lanes[0], 0);
+        if (r >= 0) {
+            a->cur = (size_t)r;
+            tt_app_scroll_to_cursor(a);
+        }
+        tt_app_focus(a, rank);
+        return;
+    }
+    if (a->view != TT_VIEW_RANK || a->focus != rank)
+        tt_app_show_rank(a, rank);
+}
+
 int tt_act_an_enter(tt_app *a)
 {
     const tt_pline *l = tt_plist_picked(&a->an.pl);
     const tt_annotation *an;
-    tt_ns w, pad;
+    tt_ns w, pad, start, end;
     if (!l) {
         tt_app_message(a, false, "move to an annotation first (j k)");
         return REDRAW;
     }
     an = &a->an.a.v[l->tag];
-    w = an->end - an->start;
+    an_place(a, an, l->tag);
+    /* annotation times are on the job's axis */
+    start = an->start - a->off;
+    end = an->end - a->off;
+    w = end - start;
     if (w > 0) {
         /* the span with some context either side */
         pad = w / 4 > 0 ? w / 4 : 1;
-        tt_vp_show_range(&a->vp, an->start - pad, an->end + pad);
+        tt_vp_show_range(&a->vp, start - pad, end + pad);
     } else {
-        tt_vp_set_start(&a->vp, an->start - a->vp.span / 2);
+        tt_vp_set_start(&a->vp, start - a->vp.span / 2);
     }
-    if (an->n_lanes > 0) {
+    if (an->n_lanes > 0 && a->view == TT_VIEW_RANK) {
         uint32_t lane = an->lanes[0], g = a->tr->lanes[lane].group;
         int64_t r;
         if (a->collapsed[g]) {
@@ -64,10 +102,11 @@ int tt_act_an_enter(tt_app *a)
             tt_app_scroll_to_cursor(a);
         }
     }
-    if (an->n_events > 0)
+    if (an->n_events > 0 && a->view != TT_VIEW_COLLS)
         tt_app_select(a, an->events[0]);
     else {
-        a->t_cur = an->start + w / 2;
+        a->t_cur = start + w / 2;
+        tt_app_cursor_into_view(a);
         tt_app_hit(a);
     }
     tt_app_message(a, an->sev == TT_SEV_ERROR, "%s %s: %s", tt_severity_name(an->sev), an->rule,
@@ -81,10 +120,10 @@ void tt_annots_info(tt_app *a, char *out, size_t cap)
     int64_t col, k;
     const tt_annotation *an;
     out[0] = '\0';
-    if (!a->an.shown || !a->an.ran || !row || row->kind != TT_ROW_LANE)
+    if (!a->an.shown || !a->an.ran || !row)
         return;
     col = tt_app_cursor_col(a);
-    k = tt_annview_at(&a->an, row->lane, tt_vp_time(&a->vp, col), tt_vp_time(&a->vp, col + 1));
+    k = tt_app_annot_at_row(a, row, tt_vp_time(&a->vp, col), tt_vp_time(&a->vp, col + 1));
     if (k < 0)
         return;
     an = &a->an.a.v[k];

@@ -15,45 +15,77 @@
 
 /* ------------------------------------------------------------ life cycle */
 
+/* The warning rules over every rank at once (the straggler rule compares
+ * them); their times go on the job's axis. */
+static int run_rules(tt_app *a, const tt_rules_config *cfg, tt_error *err)
+{
+    const tt_trace **tr = malloc(a->n_rk * sizeof *tr);
+    tt_ns *off = malloc(a->n_rk * sizeof *off);
+    int64_t *rank = malloc(a->n_rk * sizeof *rank);
+    int rc = -1;
+    if (!tr || !off || !rank) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < a->n_rk; i++) {
+        tr[i] = a->rk[i].tr;
+        off[i] = a->rk[i].off;
+        rank[i] = a->rk[i].rank;
+    }
+    rc = tt_annview_run_job(&a->an, tr, off, a->multi ? rank : NULL, a->n_rk, a->job0, cfg, err);
+out:
+    free(tr);
+    free(off);
+    free(rank);
+    return rc;
+}
+
 tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *opts,
                    tt_error *err)
 {
     tt_app *a = calloc(1, sizeof *a);
-    uint32_t ns = tt_strtab_count(tr->strings);
+    const char *mpath;
     if (!a)
         goto oom;
-    a->tr = tr;
     a->utf8 = opts && opts->utf8;
     a->gl = tt_theme_glyphs(a->utf8);
     if (opts && opts->title)
         tt_text_sanitize(opts->title, strlen(opts->title), a->title, sizeof a->title);
     tt_hits_init(&a->search);
     tt_hits_init(&a->occ);
-    tt_details_init(&a->det, tr);
     tt_rows_init(&a->list);
     tt_hilite_init(&a->hl);
     tt_laneset_init(&a->box.lanes);
     tt_sp_init(&a->stp);
     tt_annview_init(&a->an);
-    if (tt_marks_init(&a->mk, opts ? opts->path : NULL))
+    tt_ms_init(&a->mst);
+    tt_collview_init(&a->cv);
+    tt_plist_init(&a->rpl);
+    tt_plist_init(&a->cpl);
+    if (tt_app_ranks_init(a, tr, opts))
         goto oom;
-    if (opts && opts->path && strcmp(opts->path, "-") != 0 && !(a->path = strdup(opts->path)))
-        goto oom;
-    a->lv = tt_levels_new(tr);
-    a->sp = tt_sparks_new(tr);
-    a->collapsed = calloc((size_t)tr->n_groups + 1, sizeof *a->collapsed);
-    a->match = calloc((size_t)ns + 1, 1);
-    if (!a->lv || !a->sp || !a->collapsed || !a->match || tt_tl_init(&a->tl, tr, a->lv) ||
-        tt_rows_build(&a->list, tr, a->collapsed, a->depth0))
+    tt_details_init(&a->det, a->tr);
+    /* several ranks: the marker sets of the first rank's file */
+    mpath = a->multi ? a->rk[0].path : opts ? opts->path : NULL;
+    if (tt_marks_init(&a->mk, mpath))
         goto oom;
     a->cols = cols > 0 ? cols : 1;
     a->rows = rows > 0 ? rows : 1;
-    a->label_want = tt_bars_label_want(a);
-    tt_screen_layout(&a->scr, a->cols, a->rows, a->label_want);
-    tt_vp_init(&a->vp, tr->t0, tr->t1, a->scr.tl_w);
+    /* several ranks open on the combined view: the whole job at a glance */
+    a->view = a->prev_view = a->multi ? TT_VIEW_JOB : TT_VIEW_RANK;
+    a->label_want = a->view == TT_VIEW_RANK ? tt_bars_label_want(a) : tt_app_label_want_views(a);
+    tt_screen_layout_tabs(&a->scr, a->cols, a->rows, a->label_want, a->multi);
+    if (a->view == TT_VIEW_RANK)
+        tt_vp_init(&a->vp, a->tr->t0, a->tr->t1, a->scr.tl_w);
+    else
+        tt_vp_init(&a->vp, a->job0 - a->off, a->job1 - a->off, a->scr.tl_w);
+    if (a->view == TT_VIEW_JOB)
+        tt_app_job_folds(a);
+    if (tt_app_rebuild_rows(a))
+        goto oom;
     /* start on the first lane, cursor in the middle of the window */
     for (size_t i = 0; i < a->list.n; i++)
-        if (a->list.v[i].kind == TT_ROW_LANE) {
+        if (a->list.v[i].kind == TT_ROW_LANE || a->list.v[i].kind == TT_ROW_RANK) {
             a->cur = i;
             break;
         }
@@ -64,7 +96,7 @@ tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *op
         tt_error rerr;
         tt_error_clear(&rerr);
         /* a rule that fails costs its annotations, not the view */
-        if (tt_annview_run(&a->an, tr, opts->rules, &rerr))
+        if (run_rules(a, opts->rules, &rerr))
             tt_app_message(a, true, "warning rules failed: %s", rerr.what);
     }
     if (opts && opts->markers) {
@@ -84,25 +116,33 @@ void tt_app_free(tt_app *a)
 {
     if (!a)
         return;
-    tt_levels_free(a->lv);
-    tt_sparks_free(a->sp);
-    tt_tl_fini(&a->tl);
     tt_rows_fini(&a->list);
-    tt_details_fini(&a->det);
+    if (a->tr)
+        tt_details_fini(&a->det);
     tt_hits_fini(&a->search);
     tt_hits_fini(&a->occ);
     tt_hilite_fini(&a->hl);
     tt_laneset_fini(&a->box.lanes);
     tt_sp_fini(&a->stp);
     tt_annview_fini(&a->an);
+    tt_ms_fini(&a->mst);
+    tt_collview_fini(&a->cv);
+    tt_plist_fini(&a->rpl);
+    tt_plist_fini(&a->cpl);
     tt_marks_fini(&a->mk);
-    free(a->path);
-    free(a->collapsed);
-    free(a->used[0]);
-    free(a->used[1]);
-    free(a->match);
+    tt_app_ranks_fini(a);
     free(a->rank);
     free(a);
+}
+
+size_t tt_app_memory(const tt_app *a)
+{
+    size_t m = sizeof *a + a->list.cap * sizeof *a->list.v +
+               (size_t)a->list.n_lanes * sizeof *a->list.lane_row +
+               a->cv.c.cap * sizeof *a->cv.c.v + a->cv.n * sizeof *a->cv.g;
+    for (size_t i = 0; i < a->n_rk; i++)
+        m += tt_vrank_memory(&a->rk[i]);
+    return m;
 }
 
 void tt_app_size(const tt_app *a, int *cols, int *rows)
@@ -150,13 +190,20 @@ int64_t tt_app_row_index(const tt_app *a, const tt_row *row)
 {
     switch ((tt_row_kind)row->kind) {
     case TT_ROW_LANE: {
-        int64_t r = tt_rows_find(&a->list, row->lane, row->depth);
+        int64_t r = tt_rows_find_rank(&a->list, row->rank, row->lane, row->depth);
         /* a nested row hidden by D: its lane's first row; a folded lane:
-         * its group's header */
+         * its group's (or rank's) header */
         if (r < 0)
-            r = tt_rows_find(&a->list, row->lane, 0);
-        return r >= 0 ? r : tt_rows_group(&a->list, row->group);
+            r = tt_rows_find_rank(&a->list, row->rank, row->lane, 0);
+        if (r >= 0)
+            return r;
+        return a->view == TT_VIEW_JOB ? tt_rows_rank(&a->list, row->rank)
+                                      : tt_rows_group(&a->list, row->group);
     }
+    case TT_ROW_RANK:
+        return tt_rows_rank(&a->list, row->rank);
+    case TT_ROW_COLL:
+        return row->lane < a->list.n ? (int64_t)row->lane : -1;
     case TT_ROW_GROUP:
         return tt_rows_group(&a->list, row->group);
     case TT_ROW_COUNTER:
@@ -198,7 +245,7 @@ void tt_app_scroll_to_cursor(tt_app *a)
 void tt_app_relayout(tt_app *a)
 {
     size_t n, h;
-    tt_screen_layout(&a->scr, a->cols, a->rows, a->label_want);
+    tt_screen_layout_tabs(&a->scr, a->cols, a->rows, a->label_want, a->multi);
     if (a->vp.cols != a->scr.tl_w)
         tt_vp_set_cols(&a->vp, a->scr.tl_w);
     tt_app_scroll_to_cursor(a);
@@ -209,14 +256,39 @@ void tt_app_relayout(tt_app *a)
         a->help_top = n > h ? n - h : 0;
 }
 
+/* The rows of the view on screen. */
+static int build_rows(tt_app *a)
+{
+    switch (a->view) {
+    case TT_VIEW_JOB:
+        return tt_rows_build_job(&a->list, a->rk, a->n_rk, a->base, a->n_glanes, a->rfold,
+                                 a->depth0);
+    case TT_VIEW_COLLS:
+        if (tt_rows_begin(&a->list, 0, NULL))
+            return -1;
+        for (size_t i = 0; i < a->cv.n; i++) {
+            tt_row row = {TT_ROW_COLL, 0, 0, (uint32_t)i, 0, 0};
+            if (tt_rows_push(&a->list, row))
+                return -1;
+        }
+        return 0;
+    case TT_VIEW_RANK:
+        break;
+    }
+    if (tt_rows_build(&a->list, a->tr, a->collapsed, a->depth0))
+        return -1;
+    tt_rows_set_rank(&a->list, (uint32_t)a->focus);
+    return 0;
+}
+
 int tt_app_rebuild_rows(tt_app *a)
 {
-    tt_row was = {0, 0, 0, 0, 0};
+    tt_row was = {0, 0, 0, 0, 0, 0};
     bool had = a->cur < a->list.n;
     int64_t r = -1;
     if (had)
         was = a->list.v[a->cur];
-    if (tt_rows_build(&a->list, a->tr, a->collapsed, a->depth0)) {
+    if (build_rows(a)) {
         a->list.n = 0;
         a->cur = a->top = 0;
         tt_app_message(a, true, "out of memory");
@@ -224,14 +296,17 @@ int tt_app_rebuild_rows(tt_app *a)
     }
     if (had) {
         if (was.kind == TT_ROW_LANE) {
-            r = tt_rows_find(&a->list, was.lane, a->depth0 ? 0 : was.depth);
+            r = tt_rows_find_rank(&a->list, was.rank, was.lane, a->depth0 ? 0 : was.depth);
         } else if (was.kind == TT_ROW_COUNTER) {
             for (size_t i = 0; i < a->list.n; i++)
                 if (a->list.v[i].kind == TT_ROW_COUNTER && a->list.v[i].counter == was.counter)
                     r = (int64_t)i;
+        } else if (was.kind == TT_ROW_COLL && was.lane < a->list.n) {
+            r = (int64_t)was.lane;
         }
         if (r < 0)
-            r = tt_rows_group(&a->list, was.group);
+            r = a->view == TT_VIEW_JOB ? tt_rows_rank(&a->list, was.rank)
+                                       : tt_rows_group(&a->list, was.group);
     }
     a->cur = r >= 0 ? (size_t)r : 0;
     tt_app_scroll_to_cursor(a);
@@ -260,12 +335,22 @@ void tt_app_cursor_into_view(tt_app *a)
 
 static void tl_setup(tt_app *a)
 {
-    a->tl.vp = &a->vp;
-    a->tl.gl = a->gl;
-    a->tl.by = a->by;
-    a->tl.has_sel = a->has_sel;
-    a->tl.sel = a->sel;
-    a->tl.hl = NULL;
+    /* the other ranks draw on their own clocks: the window shifted by the
+     * difference of the offsets, nothing selected or highlighted */
+    for (size_t i = 0; i < a->n_rk; i++) {
+        tt_vrank *r = &a->rk[i];
+        r->vp = a->vp;
+        if (i != a->focus)
+            tt_vp_shift(&r->vp, a->off - r->off);
+        r->tl.vp = &r->vp;
+        r->tl.gl = a->gl;
+        r->tl.by = a->by;
+        r->tl.has_sel = false;
+        r->tl.hl = NULL;
+    }
+    a->tl->vp = &a->vp;
+    a->tl->has_sel = a->has_sel;
+    a->tl->sel = a->sel;
     if (a->has_search) {
         if (!a->hl.valid || a->hl_gen != a->search_gen) {
             /* out of memory only costs the highlight */
@@ -273,7 +358,7 @@ static void tl_setup(tt_app *a)
                 a->hl_gen = a->search_gen;
         }
         if (a->hl.valid && a->hl_gen == a->search_gen)
-            a->tl.hl = &a->hl;
+            a->tl->hl = &a->hl;
     }
 }
 
@@ -281,13 +366,16 @@ void tt_app_hit(tt_app *a)
 {
     const tt_row *row = tt_app_row(a);
     int64_t col, pos;
+    /* in the combined view the focus is the rank of the cursor's row */
+    if (row && a->view == TT_VIEW_JOB && row->rank != a->focus)
+        tt_app_focus(a, row->rank);
     if (!row || row->kind != TT_ROW_LANE) {
         a->has_sel = false;
         return;
     }
     tl_setup(a);
     col = tt_app_cursor_col(a);
-    pos = tt_tl_hit(&a->tl, row->lane, row->depth, col);
+    pos = tt_tl_hit(a->tl, row->lane, row->depth, col);
     if (pos < 0) {
         a->has_sel = false;
         return;
@@ -316,7 +404,18 @@ void tt_app_select(tt_app *a, tt_evref ev)
     tt_ns s = e->start, en = tt_event_end(e), vs, ve;
     int64_t r;
     bool rebuild = false;
-    if (a->collapsed[g]) {
+    if (a->view == TT_VIEW_COLLS ||
+        (a->view == TT_VIEW_JOB && !tt_vrank_is_dev(&a->rk[a->focus], ev.lane))) {
+        /* not a lane this view shows: the rank's own tab shows every lane */
+        tt_app_refocus_select(a, a->focus, ev);
+        return;
+    }
+    if (a->view == TT_VIEW_JOB) {
+        if (a->rfold[a->focus]) {
+            a->rfold[a->focus] = false;
+            rebuild = true;
+        }
+    } else if (a->collapsed[g]) {
         a->collapsed[g] = false;
         rebuild = true;
     }
@@ -327,7 +426,7 @@ void tt_app_select(tt_app *a, tt_evref ev)
     }
     if (rebuild)
         tt_app_rebuild_rows(a);
-    r = tt_rows_find(&a->list, ev.lane, e->depth);
+    r = tt_rows_find_rank(&a->list, (uint32_t)a->focus, ev.lane, e->depth);
     if (r >= 0) {
         a->cur = (size_t)r;
         tt_app_scroll_to_cursor(a);
@@ -408,14 +507,21 @@ static int draw_rows(tt_app *a, tt_grid *g)
         }
         switch ((tt_row_kind)row->kind) {
         case TT_ROW_GROUP:
-            tt_tl_group_row(&a->tl, g, s->tl_x, y, row->group);
+            tt_tl_group_row(a->tl, g, s->tl_x, y, row->group);
             break;
         case TT_ROW_LANE:
-            if (tt_tl_lane_row(&a->tl, g, s->tl_x, y, row->lane, row->depth))
+            /* a row of another rank (combined view): its own colors and
+             * clock */
+            if (tt_tl_lane_row(row->rank < a->n_rk ? &a->rk[row->rank].tl : a->tl, g, s->tl_x, y,
+                               row->lane, row->depth))
                 rc = -1;
             break;
         case TT_ROW_COUNTER:
             tt_spark_row(a->sp, row->counter, &a->vp, g, s->tl_x, y, a->gl->spark);
+            break;
+        case TT_ROW_RANK:
+        case TT_ROW_COLL:
+            tt_app_draw_view_row(a, g, row, s->tl_x, y);
             break;
         }
     }
@@ -448,7 +554,7 @@ static void draw_ruler(tt_app *a, tt_grid *g)
     const tt_screen *s = &a->scr;
     if (s->ruler_y < 0)
         return;
-    tt_ruler_draw(g, s->tl_x, s->ruler_y, &a->vp, a->tr->t0, a->gl);
+    tt_ruler_draw(g, s->tl_x, s->ruler_y, &a->vp, a->origin, a->gl);
     tt_overlay_ruler(a, g);
     if (a->drag) {
         int x0 = a->drag_x0 < a->drag_x1 ? a->drag_x0 : a->drag_x1;
@@ -461,7 +567,7 @@ static void draw_ruler(tt_app *a, tt_grid *g)
     if (s->label_w > 0) {
         /* the label column says how far apart the ticks are */
         char step[40], text[64];
-        tt_ruler_scale sc = tt_ruler_choose(&a->vp, a->tr->t0);
+        tt_ruler_scale sc = tt_ruler_choose(&a->vp, a->origin);
         tt_fmt_dur(step, sizeof step, sc.step, 3);
         snprintf(text, sizeof text, " tick %s", step);
         tt_grid_text_fit(g, 0, s->ruler_y, s->label_w, text, TT_R_RULER, 0, a->gl->ellipsis);
@@ -492,9 +598,16 @@ static void details_sync(tt_app *a)
             pl = &a->mk.pl;
             break;
         case TT_PANEL_ANNOTS:
-            if (tt_annview_build(&a->an, a->tr, w, a->utf8))
+            if (tt_annview_build(&a->an, w, a->utf8))
                 tt_app_message(a, true, "out of memory");
             pl = &a->an.pl;
+            break;
+        case TT_PANEL_RANKS:
+        case TT_PANEL_COLL:
+        case TT_PANEL_MSTATS:
+            if (tt_app_panels_sync(a, w))
+                tt_app_message(a, true, "out of memory");
+            pl = tt_app_panel_list_views(a);
             break;
         default:
             break;
@@ -508,6 +621,7 @@ static void details_sync(tt_app *a)
         a->det.ev.idx != a->sel.idx) {
         same = a->det.valid && a->det.ev.lane == a->sel.lane && a->det.ev.idx == a->sel.idx;
         keep = a->det.cur;
+        a->det.origin = a->origin;
         if (tt_details_build(&a->det, a->tr, a->lv, a->sel, w))
             tt_app_message(a, true, "out of memory");
         if (same && keep < a->det.n)
@@ -558,6 +672,11 @@ static void draw_panel(tt_app *a, tt_grid *g)
                  a->an.shown ? "" : ", hidden on the timeline (A shows them)");
         tt_plist_draw(&a->an.pl, g, 0, y, w, ph, a->gl, title, "Enter go to  A on/off  Esc close");
         break;
+    case TT_PANEL_RANKS:
+    case TT_PANEL_COLL:
+    case TT_PANEL_MSTATS:
+        tt_app_draw_panel_views(a, g, y, w, ph);
+        break;
     case TT_PANEL_NONE:
         break;
     }
@@ -570,8 +689,11 @@ int tt_app_draw(tt_app *a, tt_grid *g)
         return -1;
     tt_grid_clear(g, TT_R_DEFAULT);
     tl_setup(a);
-    tt_tl_tally_reset(&a->tl);
+    for (size_t i = 0; i < a->n_rk; i++)
+        tt_tl_tally_reset(&a->rk[i].tl);
     tt_bars_header(a, g);
+    if (a->scr.tabs_y >= 0)
+        tt_app_tabs_draw(a, g);
     draw_ruler(a, g);
     rc = draw_rows(a, g);
     tt_bars_legend(a, g);

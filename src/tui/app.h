@@ -6,10 +6,15 @@
  * the grid to the screen, `tracetty render` feeds it the --keys events and
  * prints the grid. Both run exactly this code.
  *
- * Ownership: the app borrows the trace (which must outlive it) and owns
- * everything else. Library code: never prints, never exits; the only
- * files it touches are those the user asks for (marker sets beside the
- * trace, through src/markers; the box's CSV tables, atomically).
+ * Several traces of one job (tt_app_job: one per rank, with the offsets
+ * that align their clocks) are shown as rank tabs, a combined view of
+ * every rank's device lanes and a collectives view (ranks.h, collview.h).
+ *
+ * Ownership: the app borrows the trace or the job's traces (which must
+ * outlive it) and owns everything else. Library code: never prints, never
+ * exits; the only files it touches are those the user asks for (marker
+ * sets beside the trace, through src/markers; the box's CSV tables,
+ * atomically).
  */
 #ifndef TT_TUI_APP_H
 #define TT_TUI_APP_H
@@ -24,6 +29,26 @@
 
 typedef struct tt_app tt_app;
 
+/* One rank of a job. */
+typedef struct tt_app_rank {
+    const tt_trace *tr;
+    const char     *path;     /* its file */
+    int64_t         rank;     /* rank number */
+    tt_ns           offset;   /* added to its times to put it on the job's axis */
+    const char     *source;   /* how the rank was found: "metadata", "file name",
+                                 "order" (static) */
+} tt_app_rank;
+
+/* The ranks of a job, in rank order (multi/rankset.h loads and aligns
+ * them). */
+typedef struct tt_app_job {
+    const tt_app_rank *r;
+    size_t             n;
+    const char        *align;      /* the alignment applied, described
+                                      ("absolute", "start", "event X#1") */
+    const char        *align_opt;  /* the same as a --align value */
+} tt_app_job;
+
 typedef struct tt_app_opts {
     const char            *title;   /* shown in the header (the file name); NULL = none */
     bool                   utf8;    /* Unicode glyphs; else ASCII */
@@ -32,6 +57,11 @@ typedef struct tt_app_opts {
     const tt_rules_config *rules;   /* run these rules when the view opens and draw
                                        their annotations; NULL = no annotations */
     const char            *markers; /* load this saved marker set; NULL = none */
+    const tt_app_job      *job;     /* several ranks (the trace argument of
+                                       tt_app_new is then ignored); NULL = one
+                                       trace. Marker sets are those of the first
+                                       rank's file, their times from the start
+                                       of the job on the aligned axis. */
 } tt_app_opts;
 
 /* Reaction flags returned by tt_app_input. */
@@ -57,6 +87,11 @@ int tt_app_draw(tt_app *a, tt_grid *g);
 
 /* The screen size the app lays out for. */
 void tt_app_size(const tt_app *a, int *cols, int *rows);
+
+/* Bytes the view holds beside the traces (rows per depth, busy unions,
+ * collectives, row lists, colors): what opening a view costs, for
+ * budgets. */
+size_t tt_app_memory(const tt_app *a);
 
 /* Load marker set `name` from the trace's sidecar into the view (as the
  * markers panel does). 0, or non-zero with the reason in the status line

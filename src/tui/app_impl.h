@@ -4,8 +4,21 @@
  * boxact.c (box select, the statistics panel, name selection), markact.c
  * (markers and marker sets), annotact.c (warning annotations), overlay.c
  * (box, markers and annotations drawn over the timeline), bars.c (header,
- * status line, legend) and help.c (help overlay). Nothing outside src/tui/
- * includes it.
+ * status line, legend), help.c (help overlay) and rankact.c (several
+ * ranks: tabs, the combined and collectives views, their panels). Nothing
+ * outside src/tui/ includes it.
+ *
+ * Several ranks: the app always has one trace in focus (a->tr, with its
+ * levels, colors, search state and details): the rank whose tab is shown,
+ * or in the combined view the rank of the cursor's row. The window, the
+ * cursor time and the box are kept on the focused rank's own clock, so
+ * everything written for one trace works unchanged on the focused one;
+ * when the focus moves to another rank they are shifted by the difference
+ * of the two ranks' offsets (tt_app_focus), and the other ranks' rows are
+ * drawn with the window shifted the same way. Marker times count from the
+ * start of the job on the aligned axis (a->origin on the focused clock);
+ * annotation times are on the aligned axis (a->off converts). With one
+ * trace there is one rank, offset 0, and origin is the trace start.
  */
 #ifndef TT_TUI_APP_IMPL_H
 #define TT_TUI_APP_IMPL_H
@@ -17,11 +30,14 @@
 #include "analysis/select.h"
 #include "tui/annot.h"
 #include "tui/app.h"
+#include "tui/collview.h"
 #include "tui/details.h"
 #include "tui/hilite.h"
 #include "tui/layout.h"
 #include "tui/levels.h"
 #include "tui/marks.h"
+#include "tui/mstats.h"
+#include "tui/ranks.h"
 #include "tui/search.h"
 #include "tui/statpanel.h"
 #include "tui/spark.h"
@@ -43,8 +59,18 @@ typedef enum tt_panel {
     TT_PANEL_DETAILS,   /* Enter: the selected event */
     TT_PANEL_STATS,     /* a box or a name selection */
     TT_PANEL_MARKS,     /* ': markers and saved sets */
-    TT_PANEL_ANNOTS     /* !: warning annotations */
+    TT_PANEL_ANNOTS,    /* !: warning annotations */
+    TT_PANEL_RANKS,     /* #: the ranks, their files and offsets */
+    TT_PANEL_COLL,      /* Enter in the collectives view: one collective */
+    TT_PANEL_MSTATS     /* a box over several ranks or over collectives */
 } tt_panel;
+
+/* What the lanes area shows (several ranks). */
+typedef enum tt_view {
+    TT_VIEW_RANK = 0,   /* one rank's whole timeline (its tab; the one trace) */
+    TT_VIEW_JOB,        /* the combined view: every rank's device lanes */
+    TT_VIEW_COLLS       /* the collectives view */
+} tt_view;
 
 /* What a TT_MODE_TEXT line or a TT_MODE_CONFIRM question is for. */
 typedef enum tt_ask {
@@ -70,7 +96,7 @@ typedef struct tt_box {
 } tt_box;
 
 struct tt_app {
-    const tt_trace  *tr;
+    const tt_trace  *tr;           /* the rank in focus */
     bool             utf8;
     const tt_glyphs *gl;
     char             title[256];   /* sanitized */
@@ -78,14 +104,39 @@ struct tt_app {
     int              cols, rows;
     tt_screen        scr;
     int              label_want;
-    tt_viewport      vp;
+    tt_viewport      vp;           /* on the focused rank's clock */
 
-    tt_levels       *lv;
+    /* the ranks (one for one trace) and the focus */
+    tt_vrank        *rk;
+    size_t           n_rk;
+    bool             multi;        /* several ranks: tabs, views, panels */
+    size_t           focus;
+    tt_ns            off;          /* the focused rank's offset */
+    tt_ns            origin;       /* start of the job on the focused clock */
+    tt_ns            job0, job1;   /* the job's span on the aligned axis */
+    uint32_t        *base;         /* rank -> job-wide number of its first lane */
+    uint32_t         n_glanes;
+    tt_view          view, prev_view;
+    bool            *rfold;        /* combined view: per rank, folded */
+    bool             rfold_set;    /* the combined view has been laid out */
+    char             align[300];   /* the alignment applied (sanitized) */
+    char             align_opt[300];
+    tt_collview      cv;           /* the collectives (built when first shown) */
+    bool             cv_tried;
+    tt_plist         rpl;          /* ranks panel */
+    tt_plist         cpl;          /* collective panel */
+    size_t           cpl_group;    /* the collective it shows */
+    int              cpl_width;
+    bool             cpl_built;
+    tt_mstats        mst;          /* box over several ranks or collectives */
+    char             cv_pat[256];  /* the last search of the collectives view */
+
+    tt_levels       *lv;           /* the focused rank's (rk[focus]) */
     tt_sparks       *sp;
-    tt_tl            tl;
+    tt_tl           *tl;
 
     tt_rows          list;         /* rows of the lanes area */
-    bool            *collapsed;    /* per group */
+    bool            *collapsed;    /* per group of the focused rank */
     bool             depth0;       /* show only top-level events */
     size_t           top, cur;     /* first visible row, cursor row */
 
@@ -113,9 +164,11 @@ struct tt_app {
     char             msg[300];
     bool             msg_err;
 
-    /* search (/ n N) */
-    uint8_t         *used[2];      /* per field, per string id: in use (lazy) */
-    uint8_t         *match;
+    /* search (/ n N), on the focused rank */
+    uint8_t        **used;         /* per field, per string id: in use (lazy) */
+    uint8_t        **match;        /* per string id (lazy) */
+    bool             search_text;  /* the hits are a typed search (/) ... */
+    char             search_raw[1024]; /* ... of this pattern, as typed */
     tt_hits          search;
     bool             has_search;
     char             search_pat[256];
@@ -142,13 +195,15 @@ struct tt_app {
     int              press_col;
     size_t           press_row;
 
-    /* box select, statistics panel */
+    /* box select, statistics panel; box.lanes are job-wide lane numbers
+     * (base[rank] + lane; the lane itself with one trace), or in the
+     * collectives view the collectives' indexes */
     tt_box           box;
     tt_statpanel     stp;
+    size_t           stp_rank;     /* the rank the statistics panel is about */
     /* markers, annotations */
     tt_marks         mk;
     tt_annview       an;
-    char            *path;         /* the trace file (NULL: stdin) */
 };
 
 typedef int (*tt_action_fn)(tt_app *a);
@@ -165,6 +220,10 @@ enum {
     TT_SEC_STATS,
     TT_SEC_MARKP,
     TT_SEC_ANNOTP,
+    TT_SEC_RANKS,     /* several ranks only, from here on */
+    TT_SEC_RANKSP,
+    TT_SEC_COLLP,
+    TT_SEC_MSTATS,
     TT_SEC__COUNT
 };
 
@@ -178,7 +237,10 @@ enum {
     TT_IN_STATS = 8,
     TT_IN_MARKP = 16,
     TT_IN_ANNOTP = 32,
-    TT_IN_BOXSEL = 64    /* while a box is being selected */
+    TT_IN_BOXSEL = 64,   /* while a box is being selected */
+    TT_IN_RANKSP = 128,
+    TT_IN_COLLP = 256,
+    TT_IN_MSTATS = 512
 };
 
 typedef struct tt_binding {
@@ -186,7 +248,7 @@ typedef struct tt_binding {
     const char  *label;   /* keys as the help shows them */
     const char  *help;
     uint8_t      section;
-    uint8_t      where;
+    uint16_t     where;
     tt_action_fn fn;
 } tt_binding;
 
@@ -207,6 +269,9 @@ void tt_app_ask_yes(tt_app *a, tt_ask ask, const char *fmt, ...)
 /* Make hits the found events n N step through (and the highlight);
  * desc says what they are ("of opcode 'X' in the box"). */
 void tt_app_set_hits(tt_app *a, tt_hits *hits, const char *pat, const char *desc);
+/* Run the last typed search again on the focused trace (after the focus
+ * moved), without moving. 0, or -1 when it finds nothing or fails. */
+int tt_app_search_rerun(tt_app *a);
 
 /* boxact.c: box select, statistics panel, name selection */
 int tt_act_box_start(tt_app *a);
@@ -250,6 +315,59 @@ int tt_act_annots_panel(tt_app *a);
 int tt_act_annots_toggle(tt_app *a);
 int tt_act_an_enter(tt_app *a);
 void tt_annots_info(tt_app *a, char *out, size_t cap);   /* status text on one, or "" */
+
+/* rankact.c: several ranks */
+int tt_act_rank0(tt_app *a);                  /* `: rank 0's tab */
+int tt_act_rank1(tt_app *a);                  /* 1..9: that rank's tab */
+int tt_act_rank2(tt_app *a);
+int tt_act_rank3(tt_app *a);
+int tt_act_rank4(tt_app *a);
+int tt_act_rank5(tt_app *a);
+int tt_act_rank6(tt_app *a);
+int tt_act_rank7(tt_app *a);
+int tt_act_rank8(tt_app *a);
+int tt_act_rank9(tt_app *a);
+int tt_act_rank_prev(tt_app *a);
+int tt_act_rank_next(tt_app *a);
+int tt_act_view_job(tt_app *a);
+int tt_act_view_colls(tt_app *a);
+int tt_act_ranks_panel(tt_app *a);
+int tt_act_rp_enter(tt_app *a);
+int tt_act_cp_enter(tt_app *a);
+int tt_act_ms_key(tt_app *a);
+int tt_act_ms_order(tt_app *a);
+int tt_act_ms_enter(tt_app *a);
+int tt_act_ms_zoom(tt_app *a);
+int tt_act_ms_marks(tt_app *a);
+int tt_app_ranks_init(tt_app *a, const tt_trace *tr, const tt_app_opts *opts);
+void tt_app_ranks_fini(tt_app *a);
+void tt_app_focus(tt_app *a, size_t rank);    /* move the focus (see above) */
+int tt_app_show_rank(tt_app *a, size_t rank); /* that rank's tab */
+int tt_app_set_view(tt_app *a, tt_view v);
+void tt_app_job_folds(tt_app *a);            /* the combined view's first folds */
+int tt_app_colls_search(tt_app *a, const char *pat, int dir, bool from_next);
+bool tt_app_row_rank(const tt_app *a, const tt_row *row, size_t *rank);
+bool *tt_app_fold_flag(tt_app *a, const tt_row *row);   /* NULL: not foldable */
+int tt_app_view_enter(tt_app *a);             /* Enter on a row of the other views */
+int tt_app_view_fit(tt_app *a);               /* f in the collectives view */
+void tt_app_row_info(tt_app *a, const tt_row *row, char *out, size_t cap);
+int tt_app_label_want_views(const tt_app *a);
+void tt_app_draw_view_row(tt_app *a, tt_grid *g, const tt_row *row, int x0, int y);
+void tt_app_legend_views(tt_app *a, tt_grid *g, int x, int y);
+void tt_app_tabs_draw(tt_app *a, tt_grid *g);
+int tt_app_tabs_click(tt_app *a, int x);
+void tt_app_header_title(const tt_app *a, char *out, size_t cap);
+int tt_app_box_views(tt_app *a);              /* confirm a box in the other views */
+bool tt_app_rows_lanes_views(const tt_app *a, const tt_row *row, bool folded_only,
+                             tt_laneset *out, int *rc);
+uint32_t tt_app_glane(const tt_app *a, size_t rank, uint32_t lane);
+int tt_app_all_lanes(const tt_app *a, tt_laneset *out);   /* every lane the view shows */
+bool tt_app_ann_in_view(const tt_app *a, const tt_annotation *an, bool ruler);
+void tt_app_refocus_select(tt_app *a, size_t rank, tt_evref ev);
+int tt_app_panels_sync(tt_app *a, int w);     /* the new panels' lines */
+tt_plist *tt_app_panel_list_views(tt_app *a);
+void tt_app_draw_panel_views(tt_app *a, tt_grid *g, int y, int w, int ph);
+int64_t tt_app_annot_at_row(const tt_app *a, const tt_row *row, tt_ns from, tt_ns to);
 
 /* overlay.c: drawn over the lanes and the ruler after the rows */
 void tt_overlay_rows(tt_app *a, tt_grid *g);

@@ -69,6 +69,15 @@ static void lane_label(const tt_app *a, uint32_t lane, char *out, size_t cap)
     sanitize(raw, strlen(raw), out, cap);
 }
 
+/* A lane row's label: in the combined view the lane of the row's rank. */
+static void row_lane_label(const tt_app *a, const tt_row *row, char *out, size_t cap)
+{
+    if (a->view == TT_VIEW_JOB && row->rank < a->n_rk)
+        tt_vrank_lane_label(&a->rk[row->rank], row->lane, out, cap);
+    else
+        lane_label(a, row->lane, out, cap);
+}
+
 static void group_label(const tt_app *a, uint32_t g, char *out, size_t cap)
 {
     char raw[256];
@@ -111,7 +120,8 @@ void tt_bars_label(tt_app *a, tt_grid *g, const tt_row *row, int y, bool cur)
     uint8_t role;
     if (w <= 0)
         return;
-    role = row->kind == TT_ROW_GROUP ? (cur ? TT_R_GROUP_CUR : TT_R_GROUP)
+    role = row->kind == TT_ROW_GROUP || row->kind == TT_ROW_RANK
+               ? (cur ? TT_R_GROUP_CUR : TT_R_GROUP)
            : row->kind == TT_ROW_COUNTER ? (cur ? TT_R_LABEL_CUR : TT_R_COUNTER_LABEL)
            : (cur ? TT_R_LABEL_CUR : TT_R_LABEL);
     tt_grid_fill(g, 0, y, w, ' ', role, 0);
@@ -128,10 +138,29 @@ void tt_bars_label(tt_app *a, tt_grid *g, const tt_row *row, int y, bool cur)
         /* nested rows stay unlabeled, except the first one on screen so a
          * scrolled view still says whose rows these are */
         if (row->depth == 0 || (size_t)(y - a->scr.area_y) == 0) {
-            lane_label(a, row->lane, buf, sizeof buf);
+            row_lane_label(a, row, buf, sizeof buf);
             tt_grid_text_fit(g, 2, y, w - 2, buf, role, 0, a->gl->ellipsis);
         }
         break;
+    case TT_ROW_RANK:
+        tt_grid_set(g, 1, y, a->rfold[row->rank] ? a->gl->fold_closed : a->gl->fold_open, role,
+                    0);
+        snprintf(buf, sizeof buf, "rank %lld", (long long)a->rk[row->rank].rank);
+        tt_grid_text_fit(g, 3, y, w - 3, buf, role, 0, a->gl->ellipsis);
+        break;
+    case TT_ROW_COLL: {
+        int64_t k = row->lane < a->cv.n && a->an.shown ? a->cv.g[row->lane].ann : -1;
+        tt_collview_label(&a->cv, &a->cv.g[row->lane], buf, sizeof buf);
+        tt_grid_text_fit(g, 2, y, w - 2, buf, role, 0, a->gl->ellipsis);
+        /* a collective an annotation is about (straggler) */
+        if (k >= 0 && w > 2) {
+            tt_severity sev = a->an.a.v[k].sev;
+            tt_grid_set(g, 1, y, a->gl->ann_mark,
+                        sev == TT_SEV_ERROR ? TT_R_ANN_ERR
+                        : sev == TT_SEV_WARNING ? TT_R_ANN_WARN : TT_R_ANN_INFO, 0);
+        }
+        break;
+    }
     case TT_ROW_COUNTER: {
         const tt_counter *c = &a->tr->counters[row->counter];
         char scale[48], v[32];
@@ -163,7 +192,7 @@ void tt_bars_header(tt_app *a, tt_grid *g)
     tt_grid_fill(g, 0, y, cols, ' ', TT_R_HEADER, 0);
     {
         /* one unit for both ends: that of the larger */
-        tt_ns r0 = a->vp.start - a->tr->t0, r1 = a->vp.start + a->vp.span - a->tr->t0;
+        tt_ns r0 = a->vp.start - a->origin, r1 = a->vp.start + a->vp.span - a->origin;
         tt_ns mag = r1 > -r0 ? r1 : -r0;
         int64_t unit = tt_unit_for(mag > res ? mag : res);
         int dec = tt_tfmt_decimals(unit, res);
@@ -188,7 +217,7 @@ void tt_bars_header(tt_app *a, tt_grid *g)
         int ww = tt_grid_text_width(win), zw = tt_grid_text_width(zoom),
             fw = tt_grid_text_width(fmt), room = cols - x, tw;
         bool show_z = true, show_f = fw > 0;
-        snprintf(t, sizeof t, "%s", a->title);
+        tt_app_header_title(a, t, sizeof t);
         tw = tt_grid_text_width(t);
         if (tw + 2 + fw + 2 + ww + 2 + zw + 1 > room)
             show_f = false;
@@ -263,7 +292,13 @@ static void sel_info(tt_app *a, char *out, size_t cap)
         str_safe(a, e->name, name, sizeof name);
         cut(a, name, sizeof name, 60);
         lane_label(a, a->sel.lane, lane, sizeof lane);
-        tt_tfmt_time(t, sizeof t, e->start - a->tr->t0, res < 1000 ? res : 1000);
+        if (a->multi) {
+            /* which rank's lane */
+            char l2[sizeof lane];
+            snprintf(l2, sizeof l2, "%s", lane);
+            snprintf(lane, sizeof lane, "rank %lld / %.250s", (long long)a->rk[a->focus].rank, l2);
+        }
+        tt_tfmt_time(t, sizeof t, e->start - a->origin, res < 1000 ? res : 1000);
         tt_fmt_dur(d, sizeof d, e->dur, 3);
         /* the lane goes last: it is on screen already and the first to
          * be cut on a narrow terminal */
@@ -277,8 +312,12 @@ static void sel_info(tt_app *a, char *out, size_t cap)
     }
     if (!row)
         return;
-    tt_tfmt_time(t, sizeof t, a->t_cur - a->tr->t0, res);
+    tt_tfmt_time(t, sizeof t, a->t_cur - a->origin, res);
     switch ((tt_row_kind)row->kind) {
+    case TT_ROW_RANK:
+    case TT_ROW_COLL:
+        tt_app_row_info(a, row, out, cap);
+        break;
     case TT_ROW_GROUP: {
         const tt_group *gr = &a->tr->groups[row->group];
         uint64_t n = 0;
@@ -292,7 +331,12 @@ static void sel_info(tt_app *a, char *out, size_t cap)
         break;
     }
     case TT_ROW_LANE:
-        lane_label(a, row->lane, lane, sizeof lane);
+        row_lane_label(a, row, lane, sizeof lane);
+        if (a->multi) {
+            char l2[sizeof lane];
+            snprintf(l2, sizeof l2, "%s", lane);
+            snprintf(lane, sizeof lane, "rank %lld / %.250s", (long long)a->rk[a->focus].rank, l2);
+        }
         snprintf(out, cap, "%s%sat %s%snothing here", lane, dot(a), t, dot(a));
         break;
     case TT_ROW_COUNTER: {
@@ -317,11 +361,11 @@ static void box_info(tt_app *a, char *out, size_t cap)
 {
     char f[48], t[48], w[48];
     tt_ns res = a->vp.span / (a->vp.cols > 0 ? a->vp.cols : 1);
-    tt_tfmt_time(f, sizeof f, a->box.from - a->tr->t0, res);
-    tt_tfmt_time(t, sizeof t, a->box.to - a->tr->t0, res);
+    tt_tfmt_time(f, sizeof f, a->box.from - a->origin, res);
+    tt_tfmt_time(t, sizeof t, a->box.to - a->origin, res);
     tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3);
-    snprintf(out, cap, "box %s%s%s (%s)%s%zu lane%s", f, dash(a), t, w, dot(a), a->box.lanes.n,
-             a->box.lanes.n == 1 ? "" : "s");
+    snprintf(out, cap, "box %s%s%s (%s)%s%zu %s%s", f, dash(a), t, w, dot(a), a->box.lanes.n,
+             a->view == TT_VIEW_COLLS ? "collective" : "lane", a->box.lanes.n == 1 ? "" : "s");
 }
 
 static void draw_prompt(tt_app *a, tt_grid *g, int y)
@@ -376,6 +420,12 @@ void tt_bars_status(tt_app *a, tt_grid *g)
     static const hint markp_hints[] = {{"S", "save"}, {"r", "rename"}, {"Esc", "close"}};
     static const hint annotp_hints[] = {{"Enter", "go to"}, {"Esc", "close"}};
     static const hint help_hints[] = {{"j k", "scroll"}, {"Esc", "close"}};
+    static const hint rank_hints[] = {{"< >", "ranks"}, {"R", "all ranks"}, {"X", "collectives"}};
+    static const hint job_hints[] = {{"Space", "fold"}, {"R", "rank tab"}, {"X", "collectives"}};
+    static const hint colls_hints[] = {{"Enter", "per rank"}, {"f", "zoom"}, {"X", "back"}};
+    static const hint ranksp_hints[] = {{"Enter", "its tab"}, {"Esc", "close"}};
+    static const hint collp_hints[] = {{"Enter", "kernel"}, {"Esc", "close"}};
+    static const hint mstats_hints[] = {{"Enter", "go to"}, {"z", "zoom"}, {"Esc", "close"}};
     hint h[8];
     size_t n = 0, keep = 1;
     const hint *ctx;
@@ -416,7 +466,16 @@ void tt_bars_status(tt_app *a, tt_grid *g)
                 break;
             case TT_PANEL_MARKS: ctx = markp_hints; nctx = 3; break;
             case TT_PANEL_ANNOTS: ctx = annotp_hints; nctx = 2; break;
-            default: ctx = main_hints; nctx = 3; break;
+            case TT_PANEL_RANKS: ctx = ranksp_hints; nctx = 2; break;
+            case TT_PANEL_COLL: ctx = collp_hints; nctx = 2; break;
+            case TT_PANEL_MSTATS: ctx = mstats_hints; nctx = 3; break;
+            default:
+                ctx = !a->multi ? main_hints
+                      : a->view == TT_VIEW_JOB ? job_hints
+                      : a->view == TT_VIEW_COLLS ? colls_hints
+                                                 : rank_hints;
+                nctx = 3;
+                break;
             }
         }
         for (size_t i = 0; i < nctx; i++)
@@ -453,14 +512,22 @@ void tt_bars_legend(tt_app *a, tt_grid *g)
     size_t nt = 0;
     if (y < 0)
         return;
+    if (a->view == TT_VIEW_COLLS) {
+        tt_app_legend_views(a, g, 0, y);
+        return;
+    }
     snprintf(head, sizeof head, "by %s:", tt_colorby_name(a->by));
     x = tt_grid_text(g, 0, y, cols, head, TT_R_LEGEND, 0) + 1;
+    if (a->view == TT_VIEW_JOB) {
+        tt_app_legend_views(a, g, x, y);
+        return;
+    }
     /* the keys covering most cells in this frame, most first */
     for (size_t k = 0; k < 24; k++) {
         uint32_t best = 0, bestn = 0;
         bool found = false;
-        for (size_t i = 0; i < a->tl.n_touched; i++) {
-            uint32_t id = a->tl.touched[i], n = a->tl.tally[id];
+        for (size_t i = 0; i < a->tl->n_touched; i++) {
+            uint32_t id = a->tl->touched[i], n = a->tl->tally[id];
             bool taken = false;
             for (size_t j = 0; j < nt; j++)
                 taken |= top[j] == id;
@@ -494,7 +561,7 @@ void tt_bars_legend(tt_app *a, tt_grid *g)
             cut(a, name, sizeof name, cols - x - 2);
             w = tt_grid_text_width(name);
         }
-        tt_grid_set(g, x, y, a->gl->swatch, TT_R_SWATCH, tt_tl_color(&a->tl, top[i]));
+        tt_grid_set(g, x, y, a->gl->swatch, TT_R_SWATCH, tt_tl_color(a->tl, top[i]));
         x += 2;
         x += tt_grid_text(g, x, y, cols - x, name, TT_R_LEGEND, 0) + 2;
     }

@@ -9,6 +9,11 @@
  * nanoseconds, so the box stays on its times while the user zooms and pans.
  * Confirming computes the statistics once (statpanel.h) and opens the
  * panel.
+ *
+ * Lanes are kept as job-wide numbers (app_impl.h): the combined view's box
+ * spans several ranks; a box over one rank's lanes gets that rank's
+ * statistics panel, one over several ranks (or collectives) the panel of
+ * mstats.h.
  */
 #include "config.h"
 
@@ -26,21 +31,32 @@
 
 /* ------------------------------------------------------------- the box */
 
-/* The lanes of rows [r0, r1] (see above). */
+/* The lanes of rows [r0, r1] (see above); in the combined view a rank's
+ * header stands for its device lanes as a group's header for its lanes. */
 static int rows_lanes(const tt_app *a, size_t r0, size_t r1, tt_laneset *out)
 {
     bool any = false;
+    uint32_t base = tt_app_glane(a, a->focus, 0);
+    int rc;
     out->n = 0;
     for (size_t r = r0; r <= r1 && r < a->list.n; r++) {
         const tt_row *row = &a->list.v[r];
+        if (a->view != TT_VIEW_RANK) {
+            /* an open rank's header counts only when nothing else does */
+            if (tt_app_rows_lanes_views(a, row, row->kind == TT_ROW_RANK, out, &rc))
+                any = true;
+            if (rc)
+                return -1;
+            continue;
+        }
         if (row->kind == TT_ROW_LANE) {
-            if (tt_laneset_add(out, row->lane))
+            if (tt_laneset_add(out, base + row->lane))
                 return -1;
             any = true;
         } else if (row->kind == TT_ROW_GROUP && a->collapsed[row->group]) {
             const tt_group *g = &a->tr->groups[row->group];
             for (uint32_t l = g->first_lane; l < g->first_lane + g->n_lanes; l++)
-                if (tt_laneset_add(out, l))
+                if (tt_laneset_add(out, base + l))
                     return -1;
             any = true;
         }
@@ -48,10 +64,13 @@ static int rows_lanes(const tt_app *a, size_t r0, size_t r1, tt_laneset *out)
     if (!any)
         for (size_t r = r0; r <= r1 && r < a->list.n; r++) {
             const tt_row *row = &a->list.v[r];
-            if (row->kind == TT_ROW_GROUP) {
+            if (a->view != TT_VIEW_RANK && row->kind == TT_ROW_RANK) {
+                if (tt_app_rows_lanes_views(a, row, false, out, &rc) && rc)
+                    return -1;
+            } else if (row->kind == TT_ROW_GROUP) {
                 const tt_group *g = &a->tr->groups[row->group];
                 for (uint32_t l = g->first_lane; l < g->first_lane + g->n_lanes; l++)
-                    if (tt_laneset_add(out, l))
+                    if (tt_laneset_add(out, base + l))
                         return -1;
             }
         }
@@ -125,11 +144,29 @@ static int open_box_stats(tt_app *a)
 {
     tt_error err;
     char w[48], ev[32];
+    uint32_t base = tt_app_glane(a, a->focus, 0), *local = a->box.lanes.v;
+    int rc;
+    if (a->view != TT_VIEW_RANK)
+        return tt_app_box_views(a);
     tt_error_clear(&err);
-    if (tt_sp_box(&a->stp, a->tr, a->box.from, a->box.to, a->box.lanes.v, a->box.lanes.n, &err)) {
+    /* the focused trace's own lane numbers */
+    if (base > 0) {
+        if (!(local = malloc((a->box.lanes.n ? a->box.lanes.n : 1) * sizeof *local))) {
+            tt_app_message(a, true, "out of memory");
+            return REDRAW;
+        }
+        for (size_t i = 0; i < a->box.lanes.n; i++)
+            local[i] = a->box.lanes.v[i] - base;
+    }
+    rc = tt_sp_box(&a->stp, a->tr, a->box.from, a->box.to, local, a->box.lanes.n, &err);
+    if (local != a->box.lanes.v)
+        free(local);
+    if (rc) {
         tt_app_message(a, true, "cannot compute the box's statistics: %s", err.what);
         return REDRAW;
     }
+    a->stp.origin = a->origin;
+    a->stp_rank = a->focus;
     tt_app_open_panel(a, TT_PANEL_STATS);
     snprintf(ev, sizeof ev, "%llu event%s", (unsigned long long)a->stp.sum->events,
              a->stp.sum->events == 1 ? "" : "s");
@@ -188,7 +225,8 @@ int tt_act_box_reopen(tt_app *a)
         tt_app_message(a, false, "no box: v starts one at the cursor, or drag over the lanes");
         return REDRAW;
     }
-    if (a->stp.valid && a->stp.kind == TT_SP_BOX && a->stp.sel.from == a->box.from &&
+    if (a->view == TT_VIEW_RANK && a->stp.valid && a->stp.kind == TT_SP_BOX &&
+        a->stp_rank == a->focus && a->stp.sel.from == a->box.from &&
         a->stp.sel.to == a->box.to) {
         tt_app_open_panel(a, TT_PANEL_STATS);
         return REDRAW;
@@ -196,30 +234,45 @@ int tt_act_box_reopen(tt_app *a)
     return open_box_stats(a);
 }
 
+static bool box_has(const tt_laneset *ls, uint32_t x)
+{
+    size_t lo = 0, hi = ls->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ls->v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ls->n && ls->v[lo] == x;
+}
+
 bool tt_box_row_in(const tt_app *a, const tt_row *row)
 {
     const tt_laneset *ls = &a->box.lanes;
     const tt_group *g;
-    size_t lo, hi;
-    uint32_t first, n_in = 0;
+    uint32_t first, n_in = 0, base;
     if (!a->box.shown)
         return false;
-    if (row->kind == TT_ROW_LANE) {
-        lo = 0;
-        hi = ls->n;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (ls->v[mid] < row->lane)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return lo < ls->n && ls->v[lo] == row->lane;
+    if (row->kind == TT_ROW_COLL)
+        return box_has(ls, row->lane);
+    if (row->kind == TT_ROW_RANK) {
+        /* a rank's header: its device lanes in the box, wholly (or, folded,
+         * at all) */
+        const tt_vrank *r = &a->rk[row->rank];
+        for (size_t k = 0; k < r->n_dev; k++)
+            n_in += box_has(ls, tt_app_glane(a, row->rank, r->dev[k]));
+        if (n_in == 0)
+            return false;
+        return a->rfold[row->rank] || n_in == r->n_dev;
     }
+    base = tt_app_glane(a, a->view == TT_VIEW_RANK ? a->focus : row->rank, 0);
+    if (row->kind == TT_ROW_LANE)
+        return box_has(ls, base + row->lane);
     /* a header or a counter: when its group is in the box, wholly (or,
      * folded, at all) */
     g = &a->tr->groups[row->group];
-    first = g->first_lane;
+    first = base + g->first_lane;
     for (size_t i = 0; i < ls->n; i++)
         if (ls->v[i] >= first && ls->v[i] < first + g->n_lanes)
             n_in++;
@@ -275,6 +328,8 @@ int tt_same_name_of(tt_app *a, tt_evref ev)
         tt_app_message(a, true, "cannot compute the statistics: %s", err.what);
         return REDRAW;
     }
+    a->stp.origin = a->origin;
+    a->stp_rank = a->focus;
     total = hits.total;
     name_safe(a, e->name, name, sizeof name, 60);
     snprintf(desc, sizeof desc, "for the name '%s'", name);
@@ -322,6 +377,13 @@ int tt_act_sp_order(tt_app *a)
     return REDRAW;
 }
 
+/* The statistics' times are on their rank's clock: d moves them to the
+ * focused one. */
+static tt_ns sp_shift(const tt_app *a)
+{
+    return a->stp_rank < a->n_rk ? a->rk[a->stp_rank].off - a->off : 0;
+}
+
 int tt_act_sp_zoom(tt_app *a)
 {
     tt_ns from, to;
@@ -334,6 +396,8 @@ int tt_act_sp_zoom(tt_app *a)
         from = a->stp.nfirst;
         to = a->stp.nlast;
     }
+    from += sp_shift(a);
+    to += sp_shift(a);
     tt_vp_show_range(&a->vp, from, to > from ? to : from + 1);
     if (a->t_cur < from || a->t_cur >= to)
         a->t_cur = from + (to - from) / 2;
@@ -348,8 +412,9 @@ int tt_act_sp_export(tt_app *a)
         tt_app_message(a, false, "e writes a box's tables: select a box first (v, or drag)");
         return REDRAW;
     }
-    tt_box_export_default(a->path, a->stp.sel.from - a->tr->t0, a->stp.sel.to - a->tr->t0, def,
-                          sizeof def);
+    /* beside the rank's trace, named after the box's times on screen */
+    tt_box_export_default(a->rk[a->stp_rank].path, a->stp.sel.from - a->stp.origin,
+                          a->stp.sel.to - a->stp.origin, def, sizeof def);
     tt_app_ask_text(a, TT_ASK_EXPORT, "write the tables to: ", def);
     return REDRAW;
 }
@@ -366,8 +431,8 @@ int tt_box_text(tt_app *a, tt_ask ask, const char *text)
     }
     if (!a->stp.valid || a->stp.kind != TT_SP_BOX)
         return REDRAW;
-    if (tt_box_export(text, a->tr, &a->stp.sel, &a->stp.key, a->stp.xfer != NULL, a->stp.has_gpu,
-                      &err)) {
+    if (tt_box_export(text, a->stp.tr, &a->stp.sel, &a->stp.key, a->stp.xfer != NULL,
+                      a->stp.has_gpu, &err)) {
         tt_app_message(a, true, "%s: %s", text, err.what);
         return REDRAW;
     }
@@ -376,15 +441,22 @@ int tt_box_text(tt_app *a, tt_ask ask, const char *text)
     return REDRAW;
 }
 
+/* A lane of the statistics panel's rank. */
 static int go_to_lane(tt_app *a, uint32_t lane)
 {
-    uint32_t g = a->tr->lanes[lane].group;
+    size_t rank = a->stp_rank < a->n_rk ? a->stp_rank : a->focus;
+    uint32_t g = a->rk[rank].tr->lanes[lane].group;
     int64_t r;
-    if (a->collapsed[g]) {
+    if (a->view == TT_VIEW_JOB) {
+        if (a->rfold[rank]) {
+            a->rfold[rank] = false;
+            tt_app_rebuild_rows(a);
+        }
+    } else if (a->view == TT_VIEW_RANK && rank == a->focus && a->collapsed[g]) {
         a->collapsed[g] = false;
         tt_app_rebuild_rows(a);
     }
-    r = tt_rows_find(&a->list, lane, 0);
+    r = tt_rows_find_rank(&a->list, (uint32_t)rank, lane, 0);
     if (r >= 0) {
         a->cur = (size_t)r;
         tt_app_scroll_to_cursor(a);
@@ -408,6 +480,17 @@ int tt_act_sp_enter(tt_app *a)
     }
     if (l->kind == TT_SP_LINE_LANE)
         return go_to_lane(a, (uint32_t)l->tag);
+    if (a->stp_rank != a->focus) {
+        /* the highlight is the focused rank's: focus the box's rank */
+        int64_t row = a->view == TT_VIEW_JOB ? tt_rows_rank(&a->list, (uint32_t)a->stp_rank) : -1;
+        if (row < 0) {
+            tt_app_message(a, false, "the box's rank is not on screen");
+            return REDRAW;
+        }
+        a->cur = (size_t)row;
+        tt_app_scroll_to_cursor(a);
+        tt_app_hit(a);
+    }
     r = &a->stp.brk->rows[l->tag];
     tt_hits_init(&hits);
     if (tt_sp_row_hits(&a->stp, (size_t)l->tag, &hits)) {
@@ -437,14 +520,14 @@ int tt_act_sp_marks(tt_app *a)
 {
     if (!a->stp.valid || a->stp.kind != TT_SP_BOX)
         return tt_act_mark_drop(a);
-    tt_mark_at(a, a->stp.sel.from);
-    tt_mark_at(a, a->stp.sel.to);
+    tt_mark_at(a, a->stp.sel.from + sp_shift(a));
+    tt_mark_at(a, a->stp.sel.to + sp_shift(a));
     {
         char f[48], t[48];
         tt_app_message(a, false, "markers at the box's edges, %s and %s (' lists, renames and "
                                  "saves them)",
-                       tt_fmt_dur(f, sizeof f, a->stp.sel.from - a->tr->t0, 6),
-                       tt_fmt_dur(t, sizeof t, a->stp.sel.to - a->tr->t0, 6));
+                       tt_fmt_dur(f, sizeof f, a->stp.sel.from - a->stp.origin, 6),
+                       tt_fmt_dur(t, sizeof t, a->stp.sel.to - a->stp.origin, 6));
     }
     return REDRAW;
 }

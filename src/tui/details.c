@@ -21,6 +21,7 @@
 void tt_details_init(tt_details *d, const tt_trace *tr)
 {
     memset(d, 0, sizeof *d);
+    d->origin = tr->t0;
     tt_args_reader_init(&d->rd, tr->args);
 }
 
@@ -192,7 +193,7 @@ static int add_link(tt_details *d, const tt_trace *tr, const char *key, const ch
         tt_lane_fullname(tr, to.lane, raw, sizeof raw);
         tt_text_sanitize(raw, strlen(raw), lane, sizeof lane);
     }
-    tt_tfmt_time(t, sizeof t, e->start - tr->t0, 1000);
+    tt_tfmt_time(t, sizeof t, e->start - d->origin, 1000);
     if (show_dur) {
         tt_fmt_dur(dur, sizeof dur, e->dur, 3);
         snprintf(buf, sizeof buf, "%s%s%s%s%s%s%s%s%sat %s", arr, prefix, *prefix ? " " : "",
@@ -329,7 +330,7 @@ int tt_details_build(tt_details *d, const tt_trace *tr, const tt_levels *lv, tt_
     tt_lane_fullname(tr, ev.lane, buf, sizeof buf);
     if (add_raw(d, "Lane", buf, strlen(buf), ATTR_KEYW, TT_R_PANEL, false, no_ref))
         goto out;
-    snprintf(buf, sizeof buf, "%s", tt_fmt_dur(a, sizeof a, e->start - tr->t0, 9));
+    snprintf(buf, sizeof buf, "%s", tt_fmt_dur(a, sizeof a, e->start - d->origin, 9));
     if (add_text(d, "Start", buf))
         goto out;
     snprintf(buf, sizeof buf, "%s", tt_fmt_dur(a, sizeof a, e->dur, 9));
@@ -414,7 +415,7 @@ int tt_details_build(tt_details *d, const tt_trace *tr, const tt_levels *lv, tt_
              (e->flags & TT_EVF_CLAMPED) ? ", ended before it began (duration set to 0)" : "");
     if (add_text(d, "Kind", buf))
         goto out;
-    snprintf(buf, sizeof buf, "%s", tt_fmt_dur(a, sizeof a, tt_event_end(e) - tr->t0, 9));
+    snprintf(buf, sizeof buf, "%s", tt_fmt_dur(a, sizeof a, tt_event_end(e) - d->origin, 9));
     if (add_text(d, "End", buf))
         goto out;
     snprintf(buf, sizeof buf, "%" PRId64 " ns on the trace's clock", e->start);

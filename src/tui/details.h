@@ -38,6 +38,8 @@ typedef struct tt_details {
     tt_evref       ev;
     int            width;     /* inner width the lines were wrapped for */
     bool           last_cut;  /* building: the last value was cut short */
+    tt_ns          origin;    /* times are shown from it (the trace start;
+                                 with several ranks, the job's start) */
     tt_args_reader rd;
 } tt_details;
 

@@ -52,20 +52,32 @@ static const help_line extra[] = {
 static size_t build(const tt_app *a, help_line *out, size_t cap)
 {
     size_t n = 0;
-    (void)a;
 #define PUT(l, t) do { if (n < cap) { out[n].label = (l); out[n].text = (t); } n++; } while (0)
     for (int s = 0; s < TT_SEC__COUNT; s++) {
+        /* the keys of several ranks only when there are several */
+        if (s >= TT_SEC_RANKS && !a->multi)
+            continue;
         if (n)
             PUT("", "");
         PUT(NULL, tt_section_names[s]);
         for (size_t i = 0; i < tt_n_bindings; i++)
-            if (tt_bindings[i].section == s)
+            if (tt_bindings[i].section == s && tt_bindings[i].label)
                 PUT(tt_bindings[i].label, tt_bindings[i].help);
     }
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
         if (!extra[i].label)
             PUT("", "");
         PUT(extra[i].label, extra[i].text);
+    }
+    if (a->multi) {
+        PUT("", "");
+        PUT(NULL, "Several ranks (tracetty view DIR, or several files)");
+        PUT("time", "counts from the job's start, every rank on one axis (--align)");
+        PUT("tabs", "a rank's tab: its whole timeline; the header names its file");
+        PUT("combined", "device lanes only; search and details: the cursor's rank");
+        PUT("/ n N", "in the collectives view: collectives by name");
+        PUT("markers", "on the job's axis; sets are the first rank's file's");
+        PUT("batch", "tracetty report --kind collectives|ranks|gpu DIR");
     }
     PUT("", "");
     PUT(NULL, "Glyphs");
@@ -80,6 +92,14 @@ static size_t build(const tt_app *a, help_line *out, size_t cap)
     PUT(a->utf8 ? "\xe2\x97\x86 \xe2\x94\x82" : "* |",
         "a marker: in the ruler (with its name), down the lanes");
     PUT("! ~", "an annotation: where it starts, its span on its lanes");
+    if (a->multi) {
+        PUT(a->utf8 ? "\xe2\x96\x88 \xe2\x95\x90" : "# =",
+            "a rank's summary lane: busy device; communication (waiting) takes most");
+        PUT(a->utf8 ? "\xe2\x94\x80 \xe2\x96\x88" : "- #",
+            "a collective: ranks arriving (the spread), then all ranks in it");
+        PUT("last rN", "the rank that arrived last at the collective");
+        PUT("[5]", "in the tab bar: the rank or view on screen (a click shows a tab)");
+    }
 #undef PUT
     return n;
 }

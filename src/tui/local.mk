@@ -19,11 +19,17 @@ libtracetty_a_SOURCES += \
 	src/tui/boxexport.c src/tui/boxexport.h \
 	src/tui/marks.c src/tui/marks.h \
 	src/tui/annot.c src/tui/annot.h \
+	src/tui/table.c src/tui/table.h \
+	src/tui/busy.c src/tui/busy.h \
+	src/tui/ranks.c src/tui/ranks.h \
+	src/tui/collview.c src/tui/collview.h \
+	src/tui/mstats.c src/tui/mstats.h \
 	src/tui/app.c src/tui/app.h src/tui/app_impl.h \
 	src/tui/actions.c \
 	src/tui/boxact.c \
 	src/tui/markact.c \
 	src/tui/annotact.c \
+	src/tui/rankact.c \
 	src/tui/overlay.c \
 	src/tui/bars.c \
 	src/tui/help.c \

@@ -28,13 +28,13 @@ int tt_mark_at(tt_app *a, tt_ns t)
     long i;
     char ts[48];
     tt_error_clear(&err);
-    i = tt_marks_add(&a->mk, t - a->tr->t0, NULL, &err);
+    i = tt_marks_add(&a->mk, t - a->origin, NULL, &err);
     if (i < 0) {
         tt_app_message(a, true, "%s", err.what);
         return REDRAW;
     }
     tt_app_message(a, false, "marker %s at %s (' lists, renames and saves the markers)",
-                   tt_marks_set(&a->mk)->m[i].name, tt_fmt_dur(ts, sizeof ts, t - a->tr->t0, 6));
+                   tt_marks_set(&a->mk)->m[i].name, tt_fmt_dur(ts, sizeof ts, t - a->origin, 6));
     if (a->panel == TT_PANEL_MARKS)
         panel_goto(a, TT_MK_LINE_MARK, i);
     return REDRAW;
@@ -49,7 +49,7 @@ static int go_marker(tt_app *a, size_t i)
 {
     const tt_markset *set = tt_marks_set(&a->mk);
     char ts[48];
-    tt_app_show_time(a, a->tr->t0 + set->m[i].t);
+    tt_app_show_time(a, a->origin + set->m[i].t);
     tt_app_message(a, false, "marker %s at %s (%zu of %zu)", set->m[i].name,
                    tt_fmt_dur(ts, sizeof ts, set->m[i].t, 6), i + 1, set->n);
     return REDRAW;
@@ -62,7 +62,7 @@ static int step(tt_app *a, int dir)
         tt_app_message(a, false, "no markers: m drops one at the cursor");
         return REDRAW;
     }
-    i = tt_marks_step(&a->mk, a->t_cur - a->tr->t0, dir);
+    i = tt_marks_step(&a->mk, a->t_cur - a->origin, dir);
     if (i < 0) {
         tt_app_message(a, false, dir > 0 ? "no marker after the cursor" :
                                            "no marker before the cursor");
@@ -245,15 +245,17 @@ int tt_act_mk_box(tt_app *a)
         return REDRAW;
     }
     {
-        /* every lane, as `report --markers SET --between A:B` takes them */
+        /* every lane, as `report --markers SET --between A:B` takes them
+         * (in the other views: every lane, or collective, they show) */
         tt_laneset all;
         int rc;
         tt_laneset_init(&all);
-        if (tt_laneset_all(a->tr, &all)) {
+        if (tt_app_all_lanes(a, &all)) {
+            tt_laneset_fini(&all);
             tt_app_message(a, true, "out of memory");
             return REDRAW;
         }
-        rc = tt_box_select(a, a->tr->t0 + set->m[x].t, a->tr->t0 + set->m[y].t, all.v, all.n);
+        rc = tt_box_select(a, a->origin + set->m[x].t, a->origin + set->m[y].t, all.v, all.n);
         tt_laneset_fini(&all);
         if (a->panel == TT_PANEL_STATS && !a->msg_err) {
             char n1[TT_MARK_NAME_MAX + 1], n2[TT_MARK_NAME_MAX + 1];

@@ -17,6 +17,12 @@
  *               its empty cells, a heavy separator beside its rows' labels
  *   marker      its glyph and name in the ruler, a line down the lanes
  * Trace strings and marker names are sanitized before they are drawn.
+ *
+ * Annotation times are on the job's aligned axis (app_impl.h): a->off
+ * takes them to the window's clock. A rank's tab shows its own
+ * annotations, the combined view every rank's on that rank's rows, the
+ * collectives view those of the rules comparing ranks (in the ruler; the
+ * rows' labels mark the collectives they are about).
  */
 #include "config.h"
 
@@ -62,7 +68,7 @@ static bool blank(const tt_cell *c)
 static void annots_rows(tt_app *a, tt_grid *g, int lh)
 {
     const tt_screen *s = &a->scr;
-    tt_ns ws = a->vp.start, we = a->vp.start + a->vp.span;
+    tt_ns ws = a->vp.start + a->off, we = ws + a->vp.span;
     /* lowest severity first, so the worst one's mark is the one left */
     for (int sev = TT_SEV_INFO; sev <= TT_SEV_ERROR; sev++) {
         for (size_t i = tt_annview_first(&a->an, ws); i < a->an.a.n; i++) {
@@ -70,8 +76,8 @@ static void annots_rows(tt_app *a, tt_grid *g, int lh)
             int64_t c0, c1;
             if (an->start >= we)
                 break;
-            if ((int)an->sev != sev || an->n_lanes == 0 ||
-                !span_cols(a, an->start, an->end, &c0, &c1))
+            if ((int)an->sev != sev || an->n_lanes == 0 || !tt_app_ann_in_view(a, an, false) ||
+                !span_cols(a, an->start - a->off, an->end - a->off, &c0, &c1))
                 continue;
             for (int r = 0; r < lh; r++) {
                 size_t ri = a->top + (size_t)r;
@@ -81,6 +87,7 @@ static void annots_rows(tt_app *a, tt_grid *g, int lh)
                     break;
                 row = &a->list.v[ri];
                 if (row->kind != TT_ROW_LANE || row->depth != 0 ||
+                    (a->view == TT_VIEW_JOB && (int)row->rank != an->trace) ||
                     !tt_annview_has_lane(an, row->lane))
                     continue;
                 for (int64_t c = c0; c <= c1; c++) {
@@ -141,7 +148,7 @@ static void marker_rows(tt_app *a, tt_grid *g, int lh)
     const tt_screen *s = &a->scr;
     const tt_markset *set = tt_marks_set(&a->mk);
     for (size_t i = 0; i < set->n; i++) {
-        tt_ns t = a->tr->t0 + set->m[i].t;
+        tt_ns t = a->origin + set->m[i].t;
         int64_t c = tt_vp_col(&a->vp, t);
         int x = s->tl_x + (int)c;
         if (c < 0 || c >= a->vp.cols || x >= g->cols)
@@ -205,6 +212,7 @@ void tt_overlay_ruler(tt_app *a, tt_grid *g)
     const tt_screen *s = &a->scr;
     const tt_markset *set = tt_marks_set(&a->mk);
     tt_ns ws = a->vp.start, we = a->vp.start + a->vp.span;
+    tt_ns aws = ws + a->off, awe = we + a->off;   /* the window on the job's axis */
     int y = s->ruler_y;
     int64_t c0, c1;
     if (y < 0)
@@ -213,14 +221,14 @@ void tt_overlay_ruler(tt_app *a, tt_grid *g)
         /* the marks first, while blank cells and tick labels can still be
          * told apart; the worst severity last, so its mark stays */
         for (int sev = TT_SEV_INFO; sev <= TT_SEV_ERROR; sev++)
-            for (size_t i = tt_annview_first(&a->an, ws); i < a->an.a.n; i++) {
+            for (size_t i = tt_annview_first(&a->an, aws); i < a->an.a.n; i++) {
                 const tt_annotation *an = tt_annview_get(&a->an, i);
                 tt_cell *cell;
                 int x;
-                if (an->start >= we)
+                if (an->start >= awe)
                     break;
-                if ((int)an->sev != sev || an->start < ws ||
-                    !span_cols(a, an->start, an->end, &c0, &c1))
+                if ((int)an->sev != sev || an->start < aws || !tt_app_ann_in_view(a, an, true) ||
+                    !span_cols(a, an->start - a->off, an->end - a->off, &c0, &c1))
                     continue;
                 x = s->tl_x + (int)c0;
                 cell = tt_grid_at(g, x, y);
@@ -232,11 +240,12 @@ void tt_overlay_ruler(tt_app *a, tt_grid *g)
                 else
                     tt_grid_restyle(g, x, y, sev_role(an->sev), 0);
             }
-        for (size_t i = tt_annview_first(&a->an, ws); i < a->an.a.n; i++) {
+        for (size_t i = tt_annview_first(&a->an, aws); i < a->an.a.n; i++) {
             const tt_annotation *an = tt_annview_get(&a->an, i);
-            if (an->start >= we)
+            if (an->start >= awe)
                 break;
-            if (!span_cols(a, an->start, an->end, &c0, &c1))
+            if (!tt_app_ann_in_view(a, an, true) ||
+                !span_cols(a, an->start - a->off, an->end - a->off, &c0, &c1))
                 continue;
             for (int64_t c = c0; c <= c1; c++) {
                 tt_cell *cell = tt_grid_at(g, s->tl_x + (int)c, y);
@@ -256,13 +265,13 @@ void tt_overlay_ruler(tt_app *a, tt_grid *g)
     /* markers: the glyph at its time, its name after it, cut before the
      * next marker */
     for (size_t i = 0; i < set->n; i++) {
-        int64_t c = tt_vp_col(&a->vp, a->tr->t0 + set->m[i].t), next = a->vp.cols;
+        int64_t c = tt_vp_col(&a->vp, a->origin + set->m[i].t), next = a->vp.cols;
         char safe[4 * TT_MARK_NAME_MAX + 8];
         int room;
         if (c < 0 || c >= a->vp.cols)
             continue;
         for (size_t k = i + 1; k < set->n; k++) {
-            int64_t ck = tt_vp_col(&a->vp, a->tr->t0 + set->m[k].t);
+            int64_t ck = tt_vp_col(&a->vp, a->origin + set->m[k].t);
             if (ck > c) {
                 next = ck;
                 break;

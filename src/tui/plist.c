@@ -178,3 +178,39 @@ void tt_plist_draw(tt_plist *p, tt_grid *g, int x, int y, int w, int h, const tt
                      TT_R_PANEL_BORDER, 0);
     }
 }
+
+int tt_plist_wrap(tt_plist *pl, uint8_t role, const char *text, int width)
+{
+    size_t len = strlen(text);
+    char *safe = malloc(len * 4 + 1), *part = malloc(len * 4 + 1);
+    const char *p = safe;
+    int w = width > 10 ? width : 10, rc = 0;
+    if (!safe || !part) {
+        free(safe);
+        free(part);
+        return -1;
+    }
+    tt_text_sanitize(text, len, safe, len * 4 + 1);
+    while (*p && rc == 0) {
+        int used;
+        size_t fit = tt_text_fit(p, w, &used), cut = fit;
+        if (p[fit]) {
+            /* break after the last space that leaves a decent line */
+            for (size_t k = fit; k > fit / 2; k--)
+                if (p[k - 1] == ' ') {
+                    cut = k;
+                    break;
+                }
+        }
+        if (cut == 0)
+            cut = fit ? fit : strlen(p);
+        memcpy(part, p, cut);
+        part[cut] = '\0';
+        if (!tt_plist_add(pl, role, part))
+            rc = -1;
+        p += cut;
+    }
+    free(safe);
+    free(part);
+    return rc;
+}

@@ -52,6 +52,10 @@ tt_pline *tt_plist_add(tt_plist *p, uint8_t role, const char *text);
 tt_pline *tt_plist_addf(tt_plist *p, uint8_t role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Long text over as many lines of `width` columns as it needs, broken at
+ * spaces where possible (sanitized here). 0 or -1 on OOM. */
+int tt_plist_wrap(tt_plist *p, uint8_t role, const char *text, int width);
+
 /* Append an item line. */
 tt_pline *tt_plist_item(tt_plist *p, uint8_t role, int kind, int64_t tag, const char *text);
 

@@ -4,6 +4,8 @@
 
 #include "tui/statpanel.h"
 
+#include "tui/table.h"
+
 #include "util/num.h"
 #include "util/text.h"
 
@@ -96,6 +98,7 @@ int tt_sp_box(tt_statpanel *s, const tt_trace *tr, tt_ns from, tt_ns to, const u
 {
     reset(s);
     s->tr = tr;
+    s->origin = tr->t0;
     s->kind = TT_SP_BOX;
     for (size_t i = 0; i < n; i++)
         if (tt_laneset_add(&s->lanes, lanes[i]))
@@ -150,6 +153,7 @@ int tt_sp_name(tt_statpanel *s, const tt_trace *tr, uint32_t name, const tt_hits
     bool first = true;
     reset(s);
     s->tr = tr;
+    s->origin = tr->t0;
     s->kind = TT_SP_NAME;
     s->name = name;
     /* the whole trace on every lane, exactly as `report` without --window */
@@ -243,21 +247,6 @@ static const char *dot(bool utf8)
     return utf8 ? " \xc2\xb7 " : " | ";
 }
 
-static const char *fmt_count(char *buf, size_t n, uint64_t v)
-{
-    char raw[32];
-    size_t len, o = 0;
-    snprintf(raw, sizeof raw, "%" PRIu64, v);
-    len = strlen(raw);
-    for (size_t i = 0; i < len && o + 2 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = raw[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
 static const char *fmt_dur(char *buf, size_t n, double ns)
 {
     return tt_fmt_dur(buf, n, (int64_t)llround(ns), 3);
@@ -277,9 +266,9 @@ static const char *fmt_real(char *buf, size_t n, double v, int dec)
     fr = (uint64_t)llround(frac * scale);
     if (dec > 0) {
         snprintf(f, sizeof f, ".%0*" PRIu64, dec, fr);
-        snprintf(buf, n, "%s%s", fmt_count(c, sizeof c, w), f);
+        snprintf(buf, n, "%s%s", tt_tab_count(c, sizeof c, w), f);
     } else {
-        snprintf(buf, n, "%s", fmt_count(c, sizeof c, w));
+        snprintf(buf, n, "%s", tt_tab_count(c, sizeof c, w));
     }
     return buf;
 }
@@ -294,68 +283,6 @@ const char *tt_sp_time_token(int64_t rel_ns, char *buf, size_t n)
             buf[o++] = t[i];
     buf[o] = '\0';
     return buf;
-}
-
-/* A sanitized text cut (with an ellipsis) or padded to exactly w columns,
- * appended at out + *o. */
-static void put_col(char *out, size_t cap, size_t *o, const char *raw, int w, bool left,
-                    bool utf8)
-{
-    char safe[1024], cell[1200];
-    int used = 0, tw;
-    size_t fit;
-    if (w <= 0)
-        return;
-    tt_text_sanitize(raw, strlen(raw), safe, sizeof safe);
-    tw = tt_text_width(safe);
-    if (tw > w) {
-        fit = tt_text_fit(safe, w - 1, &used);
-        memcpy(cell, safe, fit);
-        snprintf(cell + fit, sizeof cell - fit, "%s", utf8 ? "\xe2\x80\xa6" : "~");
-        used++;
-    } else {
-        snprintf(cell, sizeof cell, "%s", safe);
-        used = tw;
-    }
-    if (!left)
-        for (int i = used; i < w && *o + 1 < cap; i++)
-            out[(*o)++] = ' ';
-    for (size_t i = 0; cell[i] && *o + 1 < cap; i++)
-        out[(*o)++] = cell[i];
-    if (left)
-        for (int i = used; i < w && *o + 1 < cap; i++)
-            out[(*o)++] = ' ';
-    out[*o] = '\0';
-}
-
-/* A bar of w columns filled to frac (eighth blocks in UTF-8, '#'). */
-static void put_bar(char *out, size_t cap, size_t *o, double frac, int w, bool utf8)
-{
-    static const char *const eighths[8] = {"",
-                                           "\xe2\x96\x8f", "\xe2\x96\x8e", "\xe2\x96\x8d",
-                                           "\xe2\x96\x8c", "\xe2\x96\x8b", "\xe2\x96\x8a",
-                                           "\xe2\x96\x89"};
-    int cells8, full, part;
-    if (*o >= cap)
-        return;
-    if (!(frac >= 0))
-        frac = 0;
-    if (frac > 1)
-        frac = 1;
-    cells8 = (int)lround(frac * w * 8);
-    full = cells8 / 8;
-    part = cells8 % 8;
-    for (int i = 0; i < full && *o + 4 < cap; i++) {
-        const char *b = utf8 ? "\xe2\x96\x88" : "#";
-        size_t bl = strlen(b);
-        memcpy(out + *o, b, bl);
-        *o += bl;
-    }
-    if (part && utf8 && *o + 4 < cap) {
-        memcpy(out + *o, eighths[part], 3);
-        *o += 3;
-    }
-    out[*o] = '\0';
 }
 
 typedef struct col {
@@ -416,25 +343,25 @@ static int lines_lanes(tt_statpanel *s)
     if (nw < 8)
         nw = 8;
     o = 0;
-    put_col(line, sizeof line, &o, "Lane", nw, true, s->utf8);
-    put_col(line, sizeof line, &o, "Events", 9, false, s->utf8);
-    put_col(line, sizeof line, &o, "Busy", 12, false, s->utf8);
-    put_col(line, sizeof line, &o, "Util", 8, false, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Lane", nw, true, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Events", 9, false, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Busy", 12, false, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Util", 8, false, s->utf8);
     if (!tt_plist_add(&s->pl, TT_R_PANEL_KEY, line))
         return -1;
     for (size_t i = 0; i < s->sum->n_lanes; i++) {
         const tt_lane_stat *ls = &s->sum->lanes[i];
         double u = tt_stats_util(ls->busy, win);
         o = 0;
-        put_col(line, sizeof line, &o, lane_name(s->tr, ls->lane, name, sizeof name), nw, true,
+        tt_tab_col(line, sizeof line, &o, lane_name(s->tr, ls->lane, name, sizeof name), nw, true,
                 s->utf8);
-        put_col(line, sizeof line, &o, fmt_count(v, sizeof v, ls->events), 9, false, s->utf8);
-        put_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, ls->busy, 3), 12, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, ls->events), 9, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, ls->busy, 3), 12, false, s->utf8);
         snprintf(v, sizeof v, "%.1f%%", 100.0 * u);
-        put_col(line, sizeof line, &o, v, 8, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, v, 8, false, s->utf8);
         if (bw && o + 1 < sizeof line) {
             line[o++] = ' ';
-            put_bar(line, sizeof line, &o, u, bw, s->utf8);
+            tt_tab_bar(line, sizeof line, &o, u, bw, s->utf8);
         }
         if (!tt_plist_item(&s->pl, TT_R_PANEL, TT_SP_LINE_LANE, ls->lane, line))
             return -1;
@@ -458,11 +385,11 @@ static int lines_breakdown(tt_statpanel *s)
         nw = 8;
     if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "By %s, sorted by %s%s%s rows",
                        key_title(s->key.kind), order_title(s->order), dot(s->utf8),
-                       fmt_count(v, sizeof v, s->brk->n)))
+                       tt_tab_count(v, sizeof v, s->brk->n)))
         return -1;
-    put_col(line, sizeof line, &o, key_column(s->key.kind), nw, true, s->utf8);
+    tt_tab_col(line, sizeof line, &o, key_column(s->key.kind), nw, true, s->utf8);
     for (size_t c = 0; c < nc; c++)
-        put_col(line, sizeof line, &o, cols[c].title, cols[c].w, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, cols[c].title, cols[c].w, false, s->utf8);
     if (!tt_plist_add(&s->pl, TT_R_PANEL_KEY, line))
         return -1;
     for (size_t i = 0; i < s->brk->n; i++) {
@@ -473,22 +400,23 @@ static int lines_breakdown(tt_statpanel *s)
             snprintf(label, sizeof label, "(no %s)", key_title(s->key.kind));
         else
             snprintf(label, sizeof label, "%s", r->label);
-        put_col(line, sizeof line, &o, label, nw, true, s->utf8);
-        put_col(line, sizeof line, &o, fmt_count(v, sizeof v, r->d.n), 9, false, s->utf8);
-        put_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.total, 3), 12, false,
+        tt_tab_col(line, sizeof line, &o, label, nw, true, s->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, r->d.n), 9, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.total, 3), 12, false,
                 s->utf8);
-        put_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.avg), 12, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.avg), 12, false, s->utf8);
         if (wide(s)) {
-            put_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.median), 12, false, s->utf8);
-            put_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.min, 3), 12, false,
+            tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.median), 12, false,
+                       s->utf8);
+            tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.min, 3), 12, false,
                     s->utf8);
-            put_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.max, 3), 12, false,
+            tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.max, 3), 12, false,
                     s->utf8);
-            put_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.stddev), 12, false,
+            tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.stddev), 12, false,
                     s->utf8);
         }
         snprintf(v, sizeof v, "%.1f%%", r->share);
-        put_col(line, sizeof line, &o, v, 8, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, v, 8, false, s->utf8);
         if (!tt_plist_item(&s->pl, TT_R_PANEL, TT_SP_LINE_ROW, (int64_t)i, line))
             return -1;
     }
@@ -504,29 +432,29 @@ static int lines_transfers(tt_statpanel *s)
     if (nw < 8)
         nw = 8;
     if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "Transfers%s%s moving %s MB, busy %s, %s MB/s",
-                       dot(s->utf8), fmt_count(v, sizeof v, all->bytes.n),
+                       dot(s->utf8), tt_tab_count(v, sizeof v, all->bytes.n),
                        fmt_real(mb, sizeof mb, (double)all->bytes.total / MB, 3),
                        tt_fmt_dur(busy, sizeof busy, all->busy, 3),
                        fmt_real(rate, sizeof rate, all->throughput / MB, 3)))
         return -1;
     o = 0;
-    put_col(line, sizeof line, &o, "Operation", nw, true, s->utf8);
-    put_col(line, sizeof line, &o, "Count", 8, false, s->utf8);
-    put_col(line, sizeof line, &o, "Total (MB)", 14, false, s->utf8);
-    put_col(line, sizeof line, &o, "Avg (MB)", 14, false, s->utf8);
-    put_col(line, sizeof line, &o, "MB/s", 18, false, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Operation", nw, true, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Count", 8, false, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Total (MB)", 14, false, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Avg (MB)", 14, false, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "MB/s", 18, false, s->utf8);
     if (!tt_plist_add(&s->pl, TT_R_PANEL_KEY, line))
         return -1;
     for (size_t i = 0; i < s->xfer->n; i++) {
         const tt_xfer_row *x = &s->xfer->rows[i];
         o = 0;
-        put_col(line, sizeof line, &o, x->none ? "(no name)" : x->label, nw, true, s->utf8);
-        put_col(line, sizeof line, &o, fmt_count(v, sizeof v, x->bytes.n), 8, false, s->utf8);
-        put_col(line, sizeof line, &o, fmt_real(v, sizeof v, (double)x->bytes.total / MB, 3), 14,
+        tt_tab_col(line, sizeof line, &o, x->none ? "(no name)" : x->label, nw, true, s->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, x->bytes.n), 8, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, fmt_real(v, sizeof v, (double)x->bytes.total / MB, 3), 14,
                 false, s->utf8);
-        put_col(line, sizeof line, &o, fmt_real(v, sizeof v, x->bytes.avg / MB, 3), 14, false,
+        tt_tab_col(line, sizeof line, &o, fmt_real(v, sizeof v, x->bytes.avg / MB, 3), 14, false,
                 s->utf8);
-        put_col(line, sizeof line, &o, fmt_real(v, sizeof v, x->throughput / MB, 3), 18, false,
+        tt_tab_col(line, sizeof line, &o, fmt_real(v, sizeof v, x->throughput / MB, 3), 18, false,
                 s->utf8);
         if (!tt_plist_add(&s->pl, TT_R_PANEL, line))
             return -1;
@@ -546,8 +474,9 @@ static int lines_gpu(tt_statpanel *s)
     const tt_gpu_time *g = &s->gpu;
     char a[48], b[48], c[48], d[48], e[48], f[48], n1[32], n2[32], n3[32], line[600];
     if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "GPU time%s%s kernels, %s memcpys, %s memsets",
-                       dot(s->utf8), fmt_count(n1, sizeof n1, g->kernels),
-                       fmt_count(n2, sizeof n2, g->memcpys), fmt_count(n3, sizeof n3, g->memsets)))
+                       dot(s->utf8), tt_tab_count(n1, sizeof n1, g->kernels),
+                       tt_tab_count(n2, sizeof n2, g->memcpys),
+                       tt_tab_count(n3, sizeof n3, g->memsets)))
         return -1;
     snprintf(line, sizeof line, "total %s  busy %s  idle %s (%.1f%%)",
              tt_fmt_dur(a, sizeof a, g->total, 3), tt_fmt_dur(b, sizeof b, g->busy, 3),
@@ -563,42 +492,10 @@ static int lines_gpu(tt_statpanel *s)
     return add_wrapped(s, TT_R_PANEL, line);
 }
 
-/* Long text over several lines of the panel width, broken at spaces
- * where possible. */
+/* Long text over several lines of the panel width. */
 static int add_wrapped(tt_statpanel *s, uint8_t role, const char *text)
 {
-    size_t len = strlen(text);
-    char *safe = malloc(len * 4 + 1), *part = malloc(len * 4 + 1);
-    const char *p = safe;
-    int w = s->width > 10 ? s->width : 10, rc = 0;
-    if (!safe || !part) {
-        free(safe);
-        free(part);
-        return -1;
-    }
-    tt_text_sanitize(text, len, safe, len * 4 + 1);
-    while (*p && rc == 0) {
-        int used;
-        size_t fit = tt_text_fit(p, w, &used), cut = fit;
-        if (p[fit]) {
-            /* break after the last space that leaves a decent line */
-            for (size_t k = fit; k > fit / 2; k--)
-                if (p[k - 1] == ' ') {
-                    cut = k;
-                    break;
-                }
-        }
-        if (cut == 0)
-            cut = fit ? fit : strlen(p);
-        memcpy(part, p, cut);
-        part[cut] = '\0';
-        if (!tt_plist_add(&s->pl, role, part))
-            rc = -1;
-        p += cut;
-    }
-    free(safe);
-    free(part);
-    return rc;
+    return tt_plist_wrap(&s->pl, role, text, s->width);
 }
 
 static int lines_box(tt_statpanel *s)
@@ -608,7 +505,7 @@ static int lines_box(tt_statpanel *s)
     tt_ns win = tt_sel_length(&s->sel);
     char line[600];
     snprintf(line, sizeof line, "%s event%s%stotal %s (%s in the box)%sbusy %s (%.1f%%)",
-             fmt_count(ev, sizeof ev, m->events), m->events == 1 ? "" : "s", dot(s->utf8),
+             tt_tab_count(ev, sizeof ev, m->events), m->events == 1 ? "" : "s", dot(s->utf8),
              tt_fmt_dur(t1, sizeof t1, m->total, 3), tt_fmt_dur(t2, sizeof t2, m->total_clipped, 3),
              dot(s->utf8), tt_fmt_dur(bu, sizeof bu, m->busy, 3), pct(m->busy, win));
     if (add_wrapped(s, TT_R_PANEL, line) || lines_breakdown(s))
@@ -637,10 +534,10 @@ static int lines_name(tt_statpanel *s)
         nw = 8;
     if (!tt_plist_addf(&s->pl, TT_R_PANEL, "%s event%s%stotal %s (%.1f%% of all event time)%s"
                        "from %s to %s",
-                       fmt_count(v, sizeof v, n->n), n->n == 1 ? "" : "s", dot(s->utf8),
+                       tt_tab_count(v, sizeof v, n->n), n->n == 1 ? "" : "s", dot(s->utf8),
                        tt_fmt_dur(a, sizeof a, n->total, 3), s->nshare, dot(s->utf8),
-                       tt_fmt_dur(b, sizeof b, s->nfirst - s->tr->t0, 3),
-                       tt_fmt_dur(c, sizeof c, s->nlast - s->tr->t0, 3)))
+                       tt_fmt_dur(b, sizeof b, s->nfirst - s->origin, 3),
+                       tt_fmt_dur(c, sizeof c, s->nlast - s->origin, 3)))
         return -1;
     if (!tt_plist_addf(&s->pl, TT_R_PANEL, "avg %s%smedian %s%smin %s%smax %s%sstddev %s",
                        fmt_dur(a, sizeof a, n->avg), dot(s->utf8),
@@ -650,21 +547,21 @@ static int lines_name(tt_statpanel *s)
                        fmt_dur(e, sizeof e, n->stddev)))
         return -1;
     o = 0;
-    put_col(line, sizeof line, &o, "Lane", nw, true, s->utf8);
-    put_col(line, sizeof line, &o, "Count", 9, false, s->utf8);
-    put_col(line, sizeof line, &o, "Total", 12, false, s->utf8);
-    put_col(line, sizeof line, &o, "Avg", 12, false, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Lane", nw, true, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Count", 9, false, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Total", 12, false, s->utf8);
+    tt_tab_col(line, sizeof line, &o, "Avg", 12, false, s->utf8);
     if (!tt_plist_add(&s->pl, TT_R_PANEL_KEY, line))
         return -1;
     for (size_t i = 0; i < s->n_nl; i++) {
         const tt_sp_lane *l = &s->nl[i];
         o = 0;
-        put_col(line, sizeof line, &o, lane_name(s->tr, l->lane, name, sizeof name), nw, true,
+        tt_tab_col(line, sizeof line, &o, lane_name(s->tr, l->lane, name, sizeof name), nw, true,
                 s->utf8);
-        put_col(line, sizeof line, &o, fmt_count(v, sizeof v, l->d.n), 9, false, s->utf8);
-        put_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, l->d.total, 3), 12, false,
+        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, l->d.n), 9, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, l->d.total, 3), 12, false,
                 s->utf8);
-        put_col(line, sizeof line, &o, fmt_dur(v, sizeof v, l->d.avg), 12, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, l->d.avg), 12, false, s->utf8);
         if (!tt_plist_item(&s->pl, TT_R_PANEL, TT_SP_LINE_LANE, l->lane, line))
             return -1;
     }
@@ -718,8 +615,8 @@ const char *tt_sp_title(const tt_statpanel *s, bool utf8, char *buf, size_t n)
         return buf;
     }
     snprintf(buf, n, "Box %s%s%s (%s)%s%zu lane%s",
-             tt_fmt_dur(a, sizeof a, s->sel.from - s->tr->t0, 3), dash(utf8),
-             tt_fmt_dur(b, sizeof b, s->sel.to - s->tr->t0, 3),
+             tt_fmt_dur(a, sizeof a, s->sel.from - s->origin, 3), dash(utf8),
+             tt_fmt_dur(b, sizeof b, s->sel.to - s->origin, 3),
              tt_fmt_dur(w, sizeof w, tt_sel_length(&s->sel), 3), dot(utf8), s->lanes.n,
              s->lanes.n == 1 ? "" : "s");
     return buf;

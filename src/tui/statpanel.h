@@ -63,6 +63,8 @@ typedef struct tt_statpanel {
     bool            valid;
     tt_sp_kind      kind;
     const tt_trace *tr;
+    tt_ns           origin;    /* the title's times count from it (the trace
+                                  start unless the app says otherwise) */
     tt_laneset      lanes;     /* the box's lanes (box) */
     tt_sel          sel;
     tt_summary     *sum;

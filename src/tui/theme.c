@@ -109,6 +109,12 @@ static const role_style styles[TT_R__COUNT] = {
     [TT_R_RULER_ANN]     = {214, -1, U, 3, -1, U, U},
     [TT_R_ANN_SPAN]      = {214, 52, 0, 3, 1, 0, D},
     [TT_R_EV_ANN]        = {-1, 52, 0, -1, 1, 0, U},
+    [TT_R_TAB]           = {248, 235, 0, 7, -1, 0, 0},
+    [TT_R_TAB_CUR]       = {16, 81, B, 0, 6, B, R | B},
+    [TT_R_SUM_BUSY]      = {71, -1, 0, 2, -1, 0, 0},
+    [TT_R_SUM_COMM]      = {208, -1, B, 1, -1, B, B},
+    [TT_R_COLL_SPREAD]   = {214, -1, 0, 3, -1, 0, D},
+    [TT_R_COLL_NOTE]     = {203, -1, B, 1, -1, B, B},
 };
 
 #undef B
@@ -191,6 +197,7 @@ static const tt_glyphs glyphs_utf8 = {
     .swatch = 0x2588, .arrow_in = 0x2190, .arrow_out = 0x2192,
     .box_fill = 0x00B7, .box_edge = 0x2503, .marker = 0x25C6, .marker_line = 0x2502,
     .ann_mark = '!', .ann_fill = '~', .chosen = 0x2022,
+    .comm = 0x2550, .spread = 0x2500,
 };
 
 static const tt_glyphs glyphs_ascii = {
@@ -204,6 +211,7 @@ static const tt_glyphs glyphs_ascii = {
     .swatch = '#', .arrow_in = '<', .arrow_out = '>',
     .box_fill = '`', .box_edge = '#', .marker = '*', .marker_line = '|',
     .ann_mark = '!', .ann_fill = '~', .chosen = '*',
+    .comm = '=', .spread = '-',
 };
 
 const tt_glyphs *tt_theme_glyphs(bool utf8)

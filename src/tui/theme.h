@@ -63,6 +63,12 @@ typedef enum tt_role {
     TT_R_RULER_ANN,     /* an annotated span in the ruler */
     TT_R_ANN_SPAN,      /* empty cells of an annotated span on its lanes */
     TT_R_EV_ANN,        /* event glyph inside an annotated span, palette entry */
+    TT_R_TAB,           /* the rank tabs (several ranks) */
+    TT_R_TAB_CUR,       /* the tab on screen */
+    TT_R_SUM_BUSY,      /* a rank's summary lane: busy device (combined view) */
+    TT_R_SUM_COMM,      /* ... cells where communication takes most of it */
+    TT_R_COLL_SPREAD,   /* a collective from its first to its last arrival */
+    TT_R_COLL_NOTE,     /* the note after a collective's bar (its last rank) */
     TT_R__COUNT
 } tt_role;
 
@@ -112,6 +118,8 @@ typedef struct tt_glyphs {
     uint32_t marker, marker_line;       /* marker in the ruler; its line over the lanes */
     uint32_t ann_mark, ann_fill;        /* annotation in the ruler; empty annotated cells */
     uint32_t chosen;                    /* a chosen line in a panel */
+    uint32_t comm;                      /* summary lane: communication */
+    uint32_t spread;                    /* collective: first to last arrival */
 } tt_glyphs;
 
 const tt_glyphs *tt_theme_glyphs(bool utf8);

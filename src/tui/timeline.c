@@ -351,6 +351,30 @@ void tt_tl_group_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t group)
     }
 }
 
+void tt_tl_summary_row(const tt_tl *t, tt_grid *g, int x0, int y, const tt_busy *all,
+                       const tt_busy *comm)
+{
+    const tt_viewport *vp = t->vp;
+    tt_ns a = tt_vp_time(vp, 0), ca = tt_busy_before(all, a), ka = tt_busy_before(comm, a);
+    for (int c = 0; c < vp->cols; c++) {
+        tt_ns m = tt_vp_time_mid(vp, c), b = tt_vp_time(vp, c + 1);
+        tt_ns cm = tt_busy_before(all, m), cb = tt_busy_before(all, b);
+        tt_ns kb = tt_busy_before(comm, b), busy = cb - ca;
+        uint8_t k = classify(cm - ca, cb - cm, a, m, b, busy > 0);
+        if (k != K_EMPTY) {
+            bool talk = (i128)(kb - ka) * 2 >= (i128)busy;
+            if (talk && k != K_SLIVER)
+                tt_grid_set(g, x0 + c, y, t->gl->comm, TT_R_SUM_COMM, 0);
+            else
+                tt_grid_set(g, x0 + c, y, glyph_of(t->gl, k), talk ? TT_R_SUM_COMM : TT_R_SUM_BUSY,
+                            0);
+        }
+        a = b;
+        ca = cb;
+        ka = kb;
+    }
+}
+
 int64_t tt_tl_hit(const tt_tl *t, uint32_t lane, uint32_t depth, int64_t col)
 {
     const tt_level *l = tt_levels_get(t->lv, lane, depth);

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "model/trace.h"
+#include "tui/busy.h"
 #include "tui/grid.h"
 #include "tui/hilite.h"
 #include "tui/levels.h"
@@ -90,6 +91,15 @@ int tt_tl_lane_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t lane, uint32_t 
 
 /* Draw a group's activity summary at row y. */
 void tt_tl_group_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t group);
+
+/* A rank's summary lane (combined view) at row y: per cell, how much of it
+ * `all` (the union of the rank's device work) covers, in the glyphs of an
+ * event row (full, half, shades, sliver). Cells where communication
+ * (`comm`) takes half of that busy time or more show the communication
+ * glyph in its own role: ranks that wait for a slow one show long runs of
+ * it, the slow rank almost none. */
+void tt_tl_summary_row(const tt_tl *t, tt_grid *g, int x0, int y, const tt_busy *all,
+                       const tt_busy *comm);
 
 /* Lane position of the event drawn at column col of (lane, depth), or -1. */
 int64_t tt_tl_hit(const tt_tl *t, uint32_t lane, uint32_t depth, int64_t col);

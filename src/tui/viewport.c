@@ -202,3 +202,29 @@ double tt_vp_zoom_factor(const tt_viewport *vp)
 {
     return (double)tt_vp_full_span(vp) / (double)vp->span;
 }
+
+void tt_vp_shift(tt_viewport *vp, tt_ns d)
+{
+    vp->t0 = sat64((i128)vp->t0 + d);
+    vp->t1 = sat64((i128)vp->t1 + d);
+    vp->start = sat64((i128)vp->start + d);
+    if (vp->anchored)
+        vp->anchor_t = sat64((i128)vp->anchor_t + d);
+}
+
+void tt_vp_rebound(tt_viewport *vp, tt_ns t0, tt_ns t1)
+{
+    vp->t0 = t0;
+    vp->t1 = t1 > t0 ? t1 : t0;
+    if (vp->span > tt_vp_full_span(vp)) {
+        /* wider than the new bounds: all of it, on a new ladder */
+        tt_vp_show_all(vp);
+        return;
+    }
+    {
+        tt_ns before = vp->start;
+        clamp_start(vp);
+        if (vp->start != before)
+            vp->anchored = false;
+    }
+}

@@ -81,4 +81,13 @@ void tt_vp_set_start(tt_viewport *vp, tt_ns s);
 /* Zoom factor relative to the whole trace (>= 1). */
 double tt_vp_zoom_factor(const tt_viewport *vp);
 
+/* Move everything (bounds, window, zoom anchor) by d ns: the same window
+ * on another rank's clock (saturating). Nothing else changes. */
+void tt_vp_shift(tt_viewport *vp, tt_ns d);
+
+/* New bounds [t0, t1] (another rank, or the whole job): the window keeps
+ * its start and span where they fit, else is clamped into the bounds (a
+ * span wider than them becomes the whole, as a new ladder). */
+void tt_vp_rebound(tt_viewport *vp, tt_ns t0, tt_ns t1);
+
 #endif

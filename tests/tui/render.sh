@@ -81,6 +81,32 @@ demo-annot-wide|demo|200x50||
 demo-annot-panel|demo|80x24||!
 demo-annot-goto|demo|80x24||!jjjjjj<Enter><Esc>
 demo-annot-off|demo|80x24||A
+ranks-job|ranks|80x24||
+ranks-job-fold|ranks|80x24||C
+ranks-job-wide|ranks|200x50||W
+ranks-job-rank|ranks|80x24|--disable all|jjj
+ranks-job-next|ranks|80x24|--disable all|>>lll
+ranks-tab|ranks|80x24||2
+ranks-tab-step|ranks|80x24||1><lt>
+ranks-tab-zero|ranks|80x24|--disable all|1`
+ranks-tab-back|ranks|80x24|--disable all|2R
+ranks-colls|ranks|80x24||X
+ranks-colls-wide|ranks|200x50||X
+ranks-coll-panel|ranks|100x30||Xj<Enter>
+ranks-coll-kernel|ranks|100x30|--disable all|Xj<Enter>jjjjj<Enter>
+ranks-colls-search|ranks|80x24|--disable all|X/broad<Enter>n
+ranks-job-box|ranks|120x40|--disable all|vjjjjjjjllllllllllllllllllll<Enter>
+ranks-job-box1|ranks|100x30|--disable all|jvjllllllllll<Enter>
+ranks-colls-box|ranks|100x30|--disable all|Xkkkvjjjllllllllllllllllllllllllllll<Enter>
+ranks-panel|ranks|100x30||#
+ranks-align|ranks|100x30|--align start|#
+ranks-annot|ranks|80x24||!
+ranks-annot-go|ranks|80x24||!<Enter>
+ranks-marks|ranks|80x24|--disable all|mlllllllllllllm2
+ranks-help|ranks|80x24||?<PgDn><PgDn><PgDn><PgDn><PgDn>
+ranks-help-end|ranks|80x24||?<End>
+ranks-tiny|ranks|40x12||
+ranks-mouse|ranks|80x24|--disable all|<Click:11,1><Click:20,1><Click:5,3>
 '
 
 run_case() {   # locale name trace size keys options

@@ -17,6 +17,8 @@ expect_error() {
     is "$(wc -c < "$TMPD/out" | tr -d ' ')" 0 "$d: nothing on stdout"
 }
 
+printf '{"traceEvents":[{"ph":"X","name":"a","ts":1,' > "$TMPD/cut.json"
+
 expect_error "unknown key token" "^tracetty: --keys: unknown key token '<Entr>' at character 3" \
     "$TRACETTY" render --keys 'ab<Entr>' "$trace"
 expect_error "unterminated token" "unterminated key token '<Esc'" \
@@ -27,15 +29,23 @@ expect_error "bad size" "--size: expected COLSxROWS" \
     "$TRACETTY" render --size 80 "$trace"
 expect_error "zero size" "--size: expected COLSxROWS" \
     "$TRACETTY" render --size 0x24 "$trace"
-expect_error "no trace" "render: give exactly one TRACE" \
+expect_error "no trace" "render: give a TRACE, several, or a DIR" \
     "$TRACETTY" render
-expect_error "two traces" "render: give exactly one TRACE" \
-    "$TRACETTY" render "$trace" "$trace"
+expect_error "--align with one trace" "render: --align lines up several traces" \
+    "$TRACETTY" render --align start "$trace"
+expect_error "bad --align" "render: --align: " \
+    "$TRACETTY" render --align sideways "$trace" "$trace"
+mkdir "$TMPD/empty"
+expect_error "a directory without traces" "empty" \
+    "$TRACETTY" render "$TMPD/empty"
+expect_error "a rank that does not load" "cut.json: line 1, column" \
+    "$TRACETTY" render "$trace" "$TMPD/cut.json"
+expect_error "no such event to align on" "--align: rank 0 .* has no occurrence 1 of 'nope'" \
+    "$TRACETTY" render --align event:nope "$trace" "$trace"
 expect_error "unknown option" "unknown or incomplete option '--bogus'" \
     "$TRACETTY" render --bogus "$trace"
 expect_error "missing file" "no-such-file" \
     "$TRACETTY" render "$TMPD/no-such-file.json"
-printf '{"traceEvents":[{"ph":"X","name":"a","ts":1,' > "$TMPD/cut.json"
 expect_error "malformed trace" "cut.json: line 1, column" \
     "$TRACETTY" render "$TMPD/cut.json"
 
@@ -60,6 +70,17 @@ same_file "$TMPD/gz" "$TMPD/a" "a gzip'd trace renders the same (but its name)"
 matches "$TMPD/stdin" '^ tracetty  \(stdin\)' "render - reads stdin"
 "$TRACETTY" render "$(cd "$srcdir/tests/data/tui" && pwd)/basic.json" > "$TMPD/abs"
 if grep -q "$srcdir" "$TMPD/abs"; then ok 1 "no directory in the header"; else ok 0 "no directory in the header"; fi
+
+# two traces are two ranks of a job, one tab each (the same file twice:
+# ranks from the order given)
+"$TRACETTY" render "$trace" "$trace" > "$TMPD/two" 2> "$TMPD/two.err"
+is "$?" 0 "two traces render"
+matches "$TMPD/two" '^ Ranks  0  1  ' "as ranks 0 and 1, in the tab bar"
+matches "$TMPD/two" '^ tracetty  2 ranks . 2 files' "the header says so"
+"$TRACETTY" render --keys '1' "$trace" "$trace" > "$TMPD/two1"
+matches "$TMPD/two1" '^ tracetty  rank 1 . basic.json' "1 shows rank 1's tab"
+"$TRACETTY" render --keys '1' "$trace" > "$TMPD/one1"
+matches "$TMPD/one1" 'one trace is loaded' "with one trace, 1 says what it needs"
 
 # view and the default command need a terminal
 expect_error "view without a terminal" "view needs a terminal" \

@@ -1,0 +1,1308 @@
+/* rankact.c - several ranks in the view: the ranks and the focus, rank
+ * tabs, the combined view and the collectives view, their rows, labels,
+ * legend and tab bar, and their panels (ranks, one collective, the
+ * statistics of a box over several ranks or collectives). See
+ * app_impl.h for how the focus and the clocks work.
+ *
+ * Keys: 1..9 show rank 1..9's tab and ` rank 0's, < and > the previous
+ * and next rank (in the combined view: its group), R the combined view
+ * (again: back to the rank's tab), X the collectives view (again: back),
+ * # the ranks panel. With one trace they say so and do nothing else.
+ */
+#include "config.h"
+
+#include "tui/app_impl.h"
+
+#include "tui/table.h"
+#include "tui/timefmt.h"
+#include "util/num.h"
+#include "util/text.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REDRAW TT_REACT_REDRAW
+
+/* ------------------------------------------------------------- ranks */
+
+/* Point the app's per-trace pointers at the focused rank. */
+static void bind(tt_app *a)
+{
+    tt_vrank *r = &a->rk[a->focus];
+    a->tr = r->tr;
+    a->lv = r->lv;
+    a->sp = r->sp;
+    a->tl = &r->tl;
+    a->collapsed = r->collapsed;
+    a->used = r->used;
+    a->match = &r->match;
+    a->off = r->off;
+    a->origin = a->job0 - r->off;
+}
+
+int tt_app_ranks_init(tt_app *a, const tt_trace *tr, const tt_app_opts *opts)
+{
+    const tt_app_job *job = opts ? opts->job : NULL;
+    size_t n = job ? job->n : 1;
+    uint64_t lanes = 0;
+    if (n == 0)
+        return -1;
+    a->rk = calloc(n, sizeof *a->rk);
+    a->base = calloc(n + 1, sizeof *a->base);
+    a->rfold = calloc(n + 1, sizeof *a->rfold);
+    if (!a->rk || !a->base || !a->rfold)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        int rc;
+        if (job) {
+            const tt_app_rank *r = &job->r[i];
+            rc = tt_vrank_init(&a->rk[i], r->tr, r->rank, r->offset, r->path, r->source, true);
+        } else {
+            rc = tt_vrank_init(&a->rk[i], tr, tr->rank >= 0 ? tr->rank : 0, 0,
+                               opts ? opts->path : NULL, "", false);
+        }
+        a->n_rk = i + 1;
+        if (rc)
+            return -1;
+        a->base[i] = (uint32_t)lanes;
+        lanes += a->rk[i].tr->n_lanes;
+        if (lanes > UINT32_MAX)
+            return -1;
+    }
+    a->n_glanes = (uint32_t)lanes;
+    a->multi = job != NULL;
+    a->job0 = tt_vrank_t0(&a->rk[0]);
+    a->job1 = tt_vrank_t1(&a->rk[0]);
+    for (size_t i = 1; i < n; i++) {
+        if (tt_vrank_t0(&a->rk[i]) < a->job0)
+            a->job0 = tt_vrank_t0(&a->rk[i]);
+        if (tt_vrank_t1(&a->rk[i]) > a->job1)
+            a->job1 = tt_vrank_t1(&a->rk[i]);
+    }
+    if (job) {
+        const char *al = job->align ? job->align : "absolute";
+        tt_text_sanitize(al, strlen(al), a->align, sizeof a->align);
+        al = job->align_opt ? job->align_opt : "absolute";
+        tt_text_sanitize(al, strlen(al), a->align_opt, sizeof a->align_opt);
+    }
+    a->focus = 0;
+    bind(a);
+    return 0;
+}
+
+void tt_app_ranks_fini(tt_app *a)
+{
+    for (size_t i = 0; i < a->n_rk; i++)
+        tt_vrank_fini(&a->rk[i]);
+    free(a->rk);
+    free(a->base);
+    free(a->rfold);
+    a->rk = NULL;
+    a->n_rk = 0;
+}
+
+uint32_t tt_app_glane(const tt_app *a, size_t rank, uint32_t lane)
+{
+    return a->base[rank] + lane;
+}
+
+static tt_ns shifted(tt_ns t, tt_ns d)
+{
+    return tt_sat_add(t, d);
+}
+
+void tt_app_focus(tt_app *a, size_t rank)
+{
+    tt_ns d;
+    if (rank >= a->n_rk || rank == a->focus)
+        return;
+    /* the same moments on the new rank's clock */
+    d = a->rk[a->focus].off - a->rk[rank].off;
+    tt_vp_shift(&a->vp, d);
+    a->t_cur = shifted(a->t_cur, d);
+    a->box.a0 = shifted(a->box.a0, d);
+    a->box.a1 = shifted(a->box.a1, d);
+    a->box.from = shifted(a->box.from, d);
+    a->box.to = shifted(a->box.to, d);
+    a->focus = rank;
+    bind(a);
+    /* what belongs to the other trace */
+    a->has_sel = false;
+    a->has_occ = false;
+    a->has_rank = false;
+    tt_details_fini(&a->det);
+    tt_details_init(&a->det, a->tr);
+    /* a typed search follows the focus; other highlights stay behind */
+    if (a->has_search && !(a->search_text && tt_app_search_rerun(a) == 0)) {
+        tt_hits_fini(&a->search);
+        a->has_search = false;
+    }
+    a->search_gen++;
+}
+
+bool tt_app_row_rank(const tt_app *a, const tt_row *row, size_t *rank)
+{
+    if (!row || row->kind == TT_ROW_COLL)
+        return false;
+    *rank = a->view == TT_VIEW_RANK ? a->focus : row->rank;
+    return *rank < a->n_rk;
+}
+
+bool *tt_app_fold_flag(tt_app *a, const tt_row *row)
+{
+    if (!row)
+        return NULL;
+    if (a->view == TT_VIEW_JOB)
+        return row->rank < a->n_rk ? &a->rfold[row->rank] : NULL;
+    if (a->view == TT_VIEW_COLLS)
+        return NULL;
+    return &a->collapsed[row->group];
+}
+
+/* Close what belongs to the view being left: the box, and the panels
+ * about one trace or view (markers, annotations and ranks stay). */
+static void leave_view(tt_app *a)
+{
+    a->box.shown = a->box.selecting = a->box.mouse = false;
+    a->press = false;
+    a->drag = false;
+    if (a->panel == TT_PANEL_STATS || a->panel == TT_PANEL_MSTATS ||
+        a->panel == TT_PANEL_DETAILS || a->panel == TT_PANEL_COLL)
+        a->panel = TT_PANEL_NONE;
+    if (a->view == TT_VIEW_RANK) {
+        tt_vrank *r = &a->rk[a->focus];
+        r->cur = a->cur;
+        r->top = a->top;
+        r->visited = true;
+    }
+}
+
+/* Bounds of the window in the view on screen, on the focused clock. */
+static void set_bounds(tt_app *a)
+{
+    /* a window showing everything shows everything of the new view too */
+    bool whole = a->vp.start <= a->vp.t0 && a->vp.span >= tt_vp_full_span(&a->vp);
+    if (a->view == TT_VIEW_RANK)
+        tt_vp_rebound(&a->vp, a->tr->t0, a->tr->t1);
+    else
+        tt_vp_rebound(&a->vp, a->job0 - a->off, a->job1 - a->off);
+    if (whole)
+        tt_vp_show_all(&a->vp);
+}
+
+static void relabel(tt_app *a)
+{
+    a->label_want = a->view == TT_VIEW_RANK ? tt_bars_label_want(a) : tt_app_label_want_views(a);
+    tt_app_relayout(a);
+}
+
+static const char *plural(size_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+int tt_app_show_rank(tt_app *a, size_t rank)
+{
+    tt_vrank *r;
+    size_t keep_row = a->cur;
+    bool was_rank = a->view == TT_VIEW_RANK;
+    char off[48];
+    if (rank >= a->n_rk)
+        return REDRAW;
+    if (was_rank && rank == a->focus) {
+        tt_app_message(a, false, "rank %lld is on screen", (long long)a->rk[rank].rank);
+        return REDRAW;
+    }
+    leave_view(a);
+    tt_app_focus(a, rank);
+    a->view = TT_VIEW_RANK;
+    r = &a->rk[rank];
+    if (tt_app_rebuild_rows(a))
+        return REDRAW;
+    /* back where the tab was left; a new tab on the row the last one was
+     * on (ranks of a job look alike) */
+    if (r->visited) {
+        a->cur = r->cur < a->list.n ? r->cur : 0;
+        a->top = r->top;
+    } else if (was_rank) {
+        a->cur = keep_row < a->list.n ? keep_row : a->list.n ? a->list.n - 1 : 0;
+    } else {
+        a->cur = 0;
+        for (size_t i = 0; i < a->list.n; i++)
+            if (a->list.v[i].kind == TT_ROW_LANE) {
+                a->cur = i;
+                break;
+            }
+    }
+    set_bounds(a);
+    relabel(a);
+    tt_app_scroll_to_cursor(a);
+    tt_app_cursor_into_view(a);
+    tt_app_hit(a);
+    tt_app_message(a, false, "rank %lld: %s%soffset %s (%zu of %zu; < > step, R all ranks)",
+                   (long long)r->rank, r->file, a->utf8 ? " \xc2\xb7 " : " | ",
+                   tt_fmt_dur(off, sizeof off, r->off, 9), rank + 1, a->n_rk);
+    return REDRAW;
+}
+
+/* Combined view: unfolded when every rank's lanes fit, else each rank on
+ * its summary lane (decided once, the first time it opens). */
+void tt_app_job_folds(tt_app *a)
+{
+    size_t rows = 0;
+    int lh = a->scr.area_h;
+    if (a->rfold_set)
+        return;
+    for (size_t i = 0; i < a->n_rk; i++) {
+        rows++;
+        for (size_t k = 0; k < a->rk[i].n_dev; k++)
+            rows += a->depth0 ? 1 : (size_t)a->rk[i].tr->lanes[a->rk[i].dev[k]].max_depth + 1;
+    }
+    for (size_t i = 0; i < a->n_rk; i++)
+        a->rfold[i] = rows > (size_t)(lh > 0 ? lh : 0);
+    a->rfold_set = true;
+}
+
+static int build_colls(tt_app *a)
+{
+    tt_error err;
+    if (a->cv.built)
+        return 0;
+    if (a->cv_tried)
+        return -1;
+    a->cv_tried = true;
+    tt_error_clear(&err);
+    if (tt_collview_build(&a->cv, a->rk, a->n_rk, &err)) {
+        tt_app_message(a, true, "cannot match the collectives: %s", err.what);
+        return -1;
+    }
+    if (tt_collview_annotate(&a->cv, &a->an.a, a->base)) {
+        tt_app_message(a, true, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int tt_app_set_view(tt_app *a, tt_view v)
+{
+    const tt_row *row = tt_app_row(a);
+    tt_row was = {0, 0, 0, 0, 0, 0};
+    bool had = row != NULL;
+    if (had)
+        was = *row;
+    if (v == a->view)
+        return REDRAW;
+    if (v == TT_VIEW_COLLS && build_colls(a))
+        return REDRAW;
+    leave_view(a);
+    a->prev_view = a->view;
+    a->view = v;
+    if (v == TT_VIEW_JOB)
+        tt_app_job_folds(a);
+    /* rows are rebuilt for the new view; the cursor goes where the same
+     * thing is shown */
+    a->cur = a->list.n;   /* no row to restore from */
+    if (tt_app_rebuild_rows(a))
+        return REDRAW;
+    a->cur = 0;
+    if (v == TT_VIEW_JOB) {
+        int64_t r = -1;
+        if (had && was.kind == TT_ROW_LANE)
+            r = tt_rows_find_rank(&a->list, (uint32_t)a->focus, was.lane, 0);
+        if (r < 0)
+            r = tt_rows_rank(&a->list, (uint32_t)a->focus);
+        a->cur = r >= 0 ? (size_t)r : 0;
+    } else if (v == TT_VIEW_COLLS && a->cv.n) {
+        /* the collective around the time the cursor was at */
+        size_t k = tt_collview_lower(&a->cv, a->t_cur + a->off);
+        a->cur = k > 0 && (k == a->cv.n || a->cv.g[k - 1].e_last > a->t_cur + a->off) ? k - 1
+                 : k < a->cv.n ? k : a->cv.n - 1;
+    }
+    set_bounds(a);
+    relabel(a);
+    a->top = a->cur > 2 ? a->cur - 2 : 0;
+    tt_app_scroll_to_cursor(a);
+    tt_app_cursor_into_view(a);
+    tt_app_hit(a);
+    if (v == TT_VIEW_JOB)
+        tt_app_message(a, false, "all %zu ranks' device lanes on one time axis (aligned: %s); "
+                                 "Space folds a rank, C all, R back", a->n_rk, a->align);
+    else if (v == TT_VIEW_COLLS)
+        tt_app_message(a, false, "%zu collective%s matched across the ranks; Enter: per rank, "
+                                 "X back", a->cv.n, plural(a->cv.n));
+    return REDRAW;
+}
+
+void tt_app_refocus_select(tt_app *a, size_t rank, tt_evref ev)
+{
+    if (!(a->view == TT_VIEW_RANK && a->focus == rank))
+        tt_app_show_rank(a, rank);
+    if (a->view == TT_VIEW_RANK && a->focus == rank) {
+        /* the status line says what is selected (the tab bar, where) */
+        a->msg[0] = '\0';
+        tt_app_select(a, ev);
+    }
+}
+
+/* ----------------------------------------------------------- actions */
+
+static bool need_ranks(tt_app *a)
+{
+    if (a->multi)
+        return true;
+    tt_app_message(a, false, "one trace is loaded: rank tabs, the combined and the collectives "
+                             "views need several (tracetty view DIR, or several files)");
+    return false;
+}
+
+static int rank_number(tt_app *a, int64_t want)
+{
+    for (size_t i = 0; i < a->n_rk; i++)
+        if (a->rk[i].rank == want) {
+            if (a->view == TT_VIEW_RANK && a->focus == i) {
+                tt_app_message(a, false, "rank %lld is on screen", (long long)want);
+                return REDRAW;
+            }
+            return tt_app_show_rank(a, i);
+        }
+    tt_app_message(a, false, "no rank %lld in this job (ranks %lld to %lld: < > step, # lists "
+                             "them)", (long long)want, (long long)a->rk[0].rank,
+                   (long long)a->rk[a->n_rk - 1].rank);
+    return REDRAW;
+}
+
+#define RANK_KEY(n)                                            \
+    int tt_act_rank##n(tt_app *a)                              \
+    {                                                          \
+        return need_ranks(a) ? rank_number(a, n) : REDRAW;     \
+    }
+RANK_KEY(0)
+RANK_KEY(1)
+RANK_KEY(2)
+RANK_KEY(3)
+RANK_KEY(4)
+RANK_KEY(5)
+RANK_KEY(6)
+RANK_KEY(7)
+RANK_KEY(8)
+RANK_KEY(9)
+
+static int step_rank(tt_app *a, int dir)
+{
+    size_t to;
+    if (!need_ranks(a))
+        return REDRAW;
+    if ((dir < 0 && a->focus == 0) || (dir > 0 && a->focus + 1 >= a->n_rk)) {
+        tt_app_message(a, false, dir < 0 ? "rank %lld is the first" : "rank %lld is the last",
+                       (long long)a->rk[a->focus].rank);
+        return REDRAW;
+    }
+    to = dir < 0 ? a->focus - 1 : a->focus + 1;
+    if (a->view == TT_VIEW_JOB) {
+        /* the combined view: the next rank's group */
+        int64_t r = tt_rows_rank(&a->list, (uint32_t)to);
+        if (r >= 0) {
+            a->cur = (size_t)r;
+            tt_app_scroll_to_cursor(a);
+            tt_app_hit(a);
+        }
+        return REDRAW;
+    }
+    return tt_app_show_rank(a, to);
+}
+
+int tt_act_rank_prev(tt_app *a) { return step_rank(a, -1); }
+int tt_act_rank_next(tt_app *a) { return step_rank(a, 1); }
+
+int tt_act_view_job(tt_app *a)
+{
+    if (!need_ranks(a))
+        return REDRAW;
+    if (a->view == TT_VIEW_JOB)
+        return tt_app_show_rank(a, a->focus);
+    return tt_app_set_view(a, TT_VIEW_JOB);
+}
+
+int tt_act_view_colls(tt_app *a)
+{
+    if (!need_ranks(a))
+        return REDRAW;
+    if (a->view == TT_VIEW_COLLS) {
+        if (a->prev_view == TT_VIEW_RANK)
+            return tt_app_show_rank(a, a->focus);
+        return tt_app_set_view(a, a->prev_view);
+    }
+    return tt_app_set_view(a, TT_VIEW_COLLS);
+}
+
+/* ---------------------------------------------------------- the rows */
+
+void tt_app_draw_view_row(tt_app *a, tt_grid *g, const tt_row *row, int x0, int y)
+{
+    if (row->kind == TT_ROW_RANK && row->rank < a->n_rk) {
+        tt_vrank *r = &a->rk[row->rank];
+        /* the unions are built the first time a summary lane is drawn; out
+         * of memory only costs the lane */
+        if (tt_vrank_busy(r) == 0)
+            tt_tl_summary_row(&r->tl, g, x0, y, &r->busy, &r->comm);
+    } else if (row->kind == TT_ROW_COLL && row->lane < a->cv.n) {
+        tt_collview_row(&a->cv, row->lane, a->rk, g, x0, y, &a->vp, a->off, a->gl);
+    }
+}
+
+int tt_app_label_want_views(const tt_app *a)
+{
+    char buf[600];
+    int w = 0;
+    if (a->view == TT_VIEW_COLLS) {
+        for (size_t i = 0; i < a->cv.n; i++) {
+            int x = 3 + tt_grid_text_width(tt_collview_label(&a->cv, &a->cv.g[i], buf,
+                                                               sizeof buf));
+            if (x > w)
+                w = x;
+        }
+        return w > 40 ? 40 : w;
+    }
+    for (size_t i = 0; i < a->n_rk; i++) {
+        const tt_vrank *r = &a->rk[i];
+        int x;
+        snprintf(buf, sizeof buf, "rank %lld", (long long)r->rank);
+        x = 4 + tt_grid_text_width(buf);
+        if (x > w)
+            w = x;
+        for (size_t k = 0; k < r->n_dev; k++) {
+            x = 3 + tt_grid_text_width(tt_vrank_lane_label(r, r->dev[k], buf, sizeof buf));
+            if (x > w)
+                w = x;
+        }
+    }
+    return w > 40 ? 40 : w;
+}
+
+int64_t tt_app_annot_at_row(const tt_app *a, const tt_row *row, tt_ns from, tt_ns to)
+{
+    if (!a->an.shown || !a->an.ran || !row)
+        return -1;
+    /* a collective's annotation is its label's mark and a note in its
+     * status line, which says more about it */
+    if (row->kind != TT_ROW_LANE)
+        return -1;
+    /* annotation times are on the job's axis */
+    return tt_annview_at_trace(&a->an, (int)(a->view == TT_VIEW_RANK ? a->focus : row->rank),
+                               row->lane, from + a->off, to + a->off);
+}
+
+bool tt_app_ann_in_view(const tt_app *a, const tt_annotation *an, bool ruler)
+{
+    const tt_rule *r;
+    if (a->view == TT_VIEW_RANK)
+        return (size_t)an->trace == a->focus;
+    /* the combined view's rows show every rank's; its ruler, like the
+     * collectives view's, those comparing ranks (straggler) and, in the
+     * combined view, the focused rank's (every rank's would crowd it) */
+    if (a->view == TT_VIEW_JOB && (!ruler || (size_t)an->trace == a->focus))
+        return true;
+    r = tt_rule_find(an->rule);
+    return r && r->multi;
+}
+
+static const char *dot(const tt_app *a)
+{
+    return a->utf8 ? " \xc2\xb7 " : " | ";
+}
+
+void tt_app_row_info(tt_app *a, const tt_row *row, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (row->kind == TT_ROW_COLL) {
+        if (row->lane < a->cv.n) {
+            int64_t k = a->an.shown ? a->cv.g[row->lane].ann : -1;
+            size_t o;
+            tt_collview_status(&a->cv, row->lane, a->rk, a->utf8, out, cap);
+            o = strlen(out);
+            if (k >= 0 && o + 64 < cap)
+                snprintf(out + o, cap - o, "%s! %s (! lists it)", dot(a), a->an.a.v[k].rule);
+        }
+        return;
+    }
+    if (row->kind == TT_ROW_RANK && row->rank < a->n_rk) {
+        tt_vrank *r = &a->rk[row->rank];
+        tt_ns ws = a->vp.start + a->off - r->off, we = ws + a->vp.span, busy = 0, comm = 0;
+        char off[48];
+        if (tt_vrank_busy(r) == 0) {
+            busy = tt_busy_in(&r->busy, ws, we);
+            comm = tt_busy_in(&r->comm, ws, we);
+        }
+        snprintf(out, cap, "rank %lld%s%s%s%zu device lane%s%sin the window: busy %.1f%%, "
+                           "communication %.1f%%%soffset %s%s%s",
+                 (long long)r->rank, dot(a), r->file, dot(a), r->n_dev, plural(r->n_dev), dot(a),
+                 a->vp.span > 0 ? 100.0 * (double)busy / (double)a->vp.span : 0.0,
+                 a->vp.span > 0 ? 100.0 * (double)comm / (double)a->vp.span : 0.0, dot(a),
+                 tt_fmt_dur(off, sizeof off, r->off, 9), dot(a),
+                 a->rfold[row->rank] ? "folded (Space unfolds)" : "Space folds");
+    }
+}
+
+/* -------------------------------------------------------------- legend */
+
+typedef struct tally_item {
+    const char *text;
+    size_t      len;
+    uint32_t    n;
+    uint8_t     color;
+} tally_item;
+
+static int cmp_text(const void *pa, const void *pb)
+{
+    const tally_item *a = pa, *b = pb;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->text, b->text, n);
+    if (c)
+        return c;
+    return (a->len > b->len) - (a->len < b->len);
+}
+
+static int cmp_count(const void *pa, const void *pb)
+{
+    const tally_item *a = pa, *b = pb;
+    if (a->n != b->n)
+        return a->n > b->n ? -1 : 1;
+    return cmp_text(pa, pb);
+}
+
+/* The combined view's legend: the glyphs of the summary lanes, then the
+ * names covering most cells over every rank's lanes (merged by text). */
+static void legend_job(tt_app *a, tt_grid *g, int x, int y)
+{
+    size_t n = 0, k = 0;
+    tally_item *v;
+    int cols = a->cols;
+    char swatch[8];
+    for (size_t i = 0; i < a->n_rk; i++)
+        n += a->rk[i].tl.n_touched;
+    x += tt_grid_text(g, x, y, cols - x, "busy", TT_R_LEGEND, 0) + 1;
+    tt_grid_set(g, x, y, a->gl->full, TT_R_SUM_BUSY, 0);
+    x += 2;
+    x += tt_grid_text(g, x, y, cols - x, "comm", TT_R_LEGEND, 0) + 1;
+    tt_grid_set(g, x, y, a->gl->comm, TT_R_SUM_COMM, 0);
+    x += 3;
+    v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return;
+    for (size_t i = 0; i < a->n_rk; i++) {
+        tt_tl *tl = &a->rk[i].tl;
+        for (size_t j = 0; j < tl->n_touched; j++) {
+            uint32_t id = tl->touched[j];
+            v[k].text = tt_str(a->rk[i].tr, id);
+            v[k].len = tt_strtab_len(a->rk[i].tr->strings, id);
+            v[k].n = tl->tally[id];
+            v[k].color = tt_tl_color(tl, id);
+            k++;
+        }
+    }
+    qsort(v, k, sizeof *v, cmp_text);
+    n = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (n && cmp_text(&v[n - 1], &v[i]) == 0)
+            v[n - 1].n += v[i].n;
+        else
+            v[n++] = v[i];
+    }
+    qsort(v, n, sizeof *v, cmp_count);
+    (void)swatch;
+    for (size_t i = 0; i < n && i < 24 && x < cols - 4; i++) {
+        char name[256], raw[256];
+        size_t fit;
+        int w;
+        size_t len = v[i].len < sizeof raw - 1 ? v[i].len : sizeof raw - 1;
+        memcpy(raw, v[i].text, len);
+        raw[len] = '\0';
+        if (len == 0)
+            snprintf(name, sizeof name, "(no %s)", tt_colorby_name(a->by));
+        else
+            tt_text_sanitize(raw, len, name, sizeof name);
+        w = tt_grid_text_width(name);
+        if (w > 28 || x + 2 + w > cols) {
+            int room = w > 28 ? 28 : cols - x - 2;
+            if (room < 6)
+                break;
+            fit = tt_text_fit(name, room - 1, NULL);
+            snprintf(name + fit, sizeof name - fit, "%s", a->utf8 ? "\xe2\x80\xa6" : "~");
+        }
+        tt_grid_set(g, x, y, a->gl->swatch, TT_R_SWATCH, v[i].color);
+        x += 2;
+        x += tt_grid_text(g, x, y, cols - x, name, TT_R_LEGEND, 0) + 2;
+    }
+    free(v);
+}
+
+void tt_app_legend_views(tt_app *a, tt_grid *g, int x, int y)
+{
+    int cols = a->cols;
+    if (a->view == TT_VIEW_JOB) {
+        legend_job(a, g, x, y);
+        return;
+    }
+    x += tt_grid_text(g, x, y, cols - x, "arriving", TT_R_LEGEND, 0) + 1;
+    tt_grid_set(g, x, y, a->gl->spread, TT_R_COLL_SPREAD, 0);
+    x += 3;
+    x += tt_grid_text(g, x, y, cols - x, "all ranks in", TT_R_LEGEND, 0) + 1;
+    tt_grid_set(g, x, y, a->gl->full, TT_R_EV, 0);
+    x += 3;
+    tt_grid_text(g, x, y, cols - x, "last rN: the rank that arrived last", TT_R_LEGEND, 0);
+}
+
+/* ---------------------------------------------------------- tab bar */
+
+enum { TAB_RANK = 0, TAB_JOB, TAB_COLLS };
+
+typedef struct tab {
+    int    kind;
+    size_t rank;
+    int    x0, x1;   /* columns [x0, x1) */
+    bool   cur;
+    char   text[40];
+} tab;
+
+/* Where every tab goes: the ranks (a window around the one in focus when
+ * they do not all fit), then the two views. Returns the count; *left,
+ * *right say whether ranks were left out on either side. */
+static size_t tabs_layout(const tt_app *a, tab *t, size_t cap, int *right_x, bool *left,
+                          bool *right)
+{
+    int cols = a->cols, x = 7, views_w = 0, avail;
+    size_t n = 0, lo = 0, hi = a->n_rk;
+    static const char *const vname[2] = {"All R", "Collectives X"};
+    *left = *right = false;
+    for (int k = 0; k < 2; k++)
+        views_w += (int)strlen(vname[k]) + 3;
+    avail = cols - x - views_w - 4;
+    {
+        /* widen a window of ranks around the focus while it fits */
+        int w = 0;
+        size_t f = a->focus;
+        lo = f;
+        hi = f + 1;
+        w = snprintf(NULL, 0, "%lld", (long long)a->rk[f].rank) + 2;
+        for (;;) {
+            bool grew = false;
+            if (hi < a->n_rk) {
+                int k = snprintf(NULL, 0, "%lld", (long long)a->rk[hi].rank) + 2;
+                if (w + k <= avail) {
+                    w += k;
+                    hi++;
+                    grew = true;
+                }
+            }
+            if (lo > 0) {
+                int k = snprintf(NULL, 0, "%lld", (long long)a->rk[lo - 1].rank) + 2;
+                if (w + k <= avail) {
+                    w += k;
+                    lo--;
+                    grew = true;
+                }
+            }
+            if (!grew)
+                break;
+        }
+    }
+    *left = lo > 0;
+    *right = hi < a->n_rk;
+    if (*left)
+        x += 2;
+    for (size_t i = lo; i < hi && n < cap; i++) {
+        tab *b = &t[n++];
+        b->kind = TAB_RANK;
+        b->rank = i;
+        b->cur = a->view == TT_VIEW_RANK && a->focus == i;
+        snprintf(b->text, sizeof b->text, b->cur ? "[%lld]" : " %lld ", (long long)a->rk[i].rank);
+        b->x0 = x;
+        x += (int)strlen(b->text);
+        b->x1 = x;
+    }
+    if (*right)
+        x += 2;
+    x += 2;
+    for (int k = 0; k < 2 && n < cap; k++) {
+        tab *b = &t[n++];
+        b->kind = k == 0 ? TAB_JOB : TAB_COLLS;
+        b->rank = 0;
+        b->cur = a->view == (k == 0 ? TT_VIEW_JOB : TT_VIEW_COLLS);
+        snprintf(b->text, sizeof b->text, b->cur ? "[%s]" : " %s ", vname[k]);
+        b->x0 = x;
+        x += (int)strlen(b->text) + 1;
+        b->x1 = x - 1;
+    }
+    *right_x = x + 1;
+    return n;
+}
+
+void tt_app_tabs_draw(tt_app *a, tt_grid *g)
+{
+    tab t[512];
+    bool left, right;
+    int y = a->scr.tabs_y, rx, cols = a->cols;
+    size_t n;
+    if (y < 0)
+        return;
+    tt_grid_fill(g, 0, y, cols, ' ', TT_R_TAB, 0);
+    n = tabs_layout(a, t, sizeof t / sizeof t[0], &rx, &left, &right);
+    tt_grid_text(g, 1, y, cols - 1, "Ranks", TT_R_TAB, 0);
+    if (left && n)
+        tt_grid_set(g, t[0].x0 - 2, y, a->utf8 ? 0x2039 : '<', TT_R_TAB, 0);
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].kind != TAB_RANK && i > 0 && t[i - 1].kind == TAB_RANK && right)
+            tt_grid_set(g, t[i - 1].x1 + 1, y, a->utf8 ? 0x203A : '>', TT_R_TAB, 0);
+        tt_grid_text(g, t[i].x0, y, cols - t[i].x0, t[i].text, t[i].cur ? TT_R_TAB_CUR : TT_R_TAB,
+                     0);
+    }
+    {
+        /* how the clocks were aligned, and the focused rank's offset */
+        char info[400], off[48];
+        snprintf(info, sizeof info, "aligned: %s%srank %lld offset %s", a->align, dot(a),
+                 (long long)a->rk[a->focus].rank,
+                 tt_fmt_dur(off, sizeof off, a->rk[a->focus].off, 9));
+        if (rx + tt_grid_text_width(info) + 1 > cols)
+            snprintf(info, sizeof info, "aligned: %s", a->align);
+        if (rx + tt_grid_text_width(info) + 1 <= cols)
+            tt_grid_text(g, cols - 1 - tt_grid_text_width(info), y, cols, info, TT_R_TAB, 0);
+    }
+}
+
+int tt_app_tabs_click(tt_app *a, int x)
+{
+    tab t[512];
+    bool left, right;
+    int rx;
+    size_t n = tabs_layout(a, t, sizeof t / sizeof t[0], &rx, &left, &right);
+    for (size_t i = 0; i < n; i++) {
+        if (x < t[i].x0 || x >= t[i].x1)
+            continue;
+        switch (t[i].kind) {
+        case TAB_RANK:
+            if (a->view == TT_VIEW_RANK && a->focus == t[i].rank)
+                return TT_REACT_NONE;
+            return tt_app_show_rank(a, t[i].rank);
+        case TAB_JOB:
+            return a->view == TT_VIEW_JOB ? TT_REACT_NONE : tt_app_set_view(a, TT_VIEW_JOB);
+        default:
+            return a->view == TT_VIEW_COLLS ? TT_REACT_NONE : tt_app_set_view(a, TT_VIEW_COLLS);
+        }
+    }
+    if (left && n && x < t[0].x0)
+        return step_rank(a, -1);
+    if (right)
+        for (size_t i = 0; i + 1 < n; i++)
+            if (t[i].kind == TAB_RANK && t[i + 1].kind != TAB_RANK && x >= t[i].x1 &&
+                x < t[i + 1].x0)
+                return step_rank(a, 1);
+    return TT_REACT_NONE;
+}
+
+void tt_app_header_title(const tt_app *a, char *out, size_t cap)
+{
+    if (!a->multi) {
+        snprintf(out, cap, "%s", a->title);
+        return;
+    }
+    switch (a->view) {
+    case TT_VIEW_RANK:
+        snprintf(out, cap, "rank %lld%s%s", (long long)a->rk[a->focus].rank, dot(a),
+                 a->rk[a->focus].file);
+        break;
+    case TT_VIEW_JOB:
+        snprintf(out, cap, "%zu ranks%s%s", a->n_rk, a->title[0] ? dot(a) : "", a->title);
+        break;
+    case TT_VIEW_COLLS:
+        snprintf(out, cap, "collectives of %zu ranks%s%s", a->n_rk, a->title[0] ? dot(a) : "",
+                 a->title);
+        break;
+    }
+}
+
+/* --------------------------------------------------------------- box */
+
+bool tt_app_rows_lanes_views(const tt_app *a, const tt_row *row, bool folded_only,
+                             tt_laneset *out, int *rc)
+{
+    *rc = 0;
+    if (row->kind == TT_ROW_COLL) {
+        if (folded_only)
+            return false;
+        *rc = tt_laneset_add(out, row->lane);
+        return true;
+    }
+    if (row->kind == TT_ROW_RANK && row->rank < a->n_rk) {
+        const tt_vrank *r = &a->rk[row->rank];
+        if (folded_only && !a->rfold[row->rank])
+            return false;
+        for (size_t k = 0; k < r->n_dev && *rc == 0; k++)
+            *rc = tt_laneset_add(out, tt_app_glane(a, row->rank, r->dev[k]));
+        return true;
+    }
+    if (row->kind == TT_ROW_LANE) {
+        if (folded_only)
+            return false;
+        *rc = tt_laneset_add(out, tt_app_glane(a, row->rank, row->lane));
+        return true;
+    }
+    return false;
+}
+
+int tt_app_all_lanes(const tt_app *a, tt_laneset *out)
+{
+    out->n = 0;
+    switch (a->view) {
+    case TT_VIEW_RANK:
+        for (uint32_t l = 0; l < a->tr->n_lanes; l++)
+            if (tt_laneset_add(out, tt_app_glane(a, a->focus, l)))
+                return -1;
+        break;
+    case TT_VIEW_JOB:
+        for (size_t i = 0; i < a->n_rk; i++)
+            for (size_t k = 0; k < a->rk[i].n_dev; k++)
+                if (tt_laneset_add(out, tt_app_glane(a, i, a->rk[i].dev[k])))
+                    return -1;
+        break;
+    case TT_VIEW_COLLS:
+        for (size_t i = 0; i < a->cv.n; i++)
+            if (tt_laneset_add(out, (uint32_t)i))
+                return -1;
+        break;
+    }
+    return tt_laneset_finish(out);
+}
+
+int tt_app_box_views(tt_app *a)
+{
+    tt_error err;
+    char w[48];
+    tt_error_clear(&err);
+    if (a->view == TT_VIEW_COLLS) {
+        if (tt_ms_colls(&a->mst, a->rk, a->n_rk, &a->cv, a->box.from + a->off, a->box.to + a->off,
+                        a->box.lanes.v, a->box.lanes.n, &err)) {
+            tt_app_message(a, true, "cannot compute the box's statistics: %s", err.what);
+            return REDRAW;
+        }
+        a->mst.origin = a->job0;
+        tt_app_open_panel(a, TT_PANEL_MSTATS);
+        tt_app_message(a, false, "box of %s: %zu collective%s (Enter on a rank: its tab)",
+                       tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3), a->mst.n_colls,
+                       plural(a->mst.n_colls));
+        return REDRAW;
+    }
+    {
+        /* one rank's lanes: that rank's own statistics */
+        size_t first = a->n_rk, last = 0;
+        for (size_t i = 0; i < a->n_rk; i++) {
+            uint32_t b0 = a->base[i], b1 = b0 + a->rk[i].tr->n_lanes;
+            for (size_t k = 0; k < a->box.lanes.n; k++)
+                if (a->box.lanes.v[k] >= b0 && a->box.lanes.v[k] < b1) {
+                    if (first == a->n_rk)
+                        first = i;
+                    last = i;
+                    break;
+                }
+        }
+        if (first == last && first < a->n_rk) {
+            tt_vrank *r = &a->rk[first];
+            uint32_t *local = malloc((a->box.lanes.n ? a->box.lanes.n : 1) * sizeof *local);
+            tt_ns d = a->off - r->off;
+            char ev[32];
+            if (!local) {
+                tt_app_message(a, true, "out of memory");
+                return REDRAW;
+            }
+            for (size_t k = 0; k < a->box.lanes.n; k++)
+                local[k] = a->box.lanes.v[k] - a->base[first];
+            if (tt_sp_box(&a->stp, r->tr, a->box.from + d, a->box.to + d, local, a->box.lanes.n,
+                          &err)) {
+                free(local);
+                tt_app_message(a, true, "cannot compute the box's statistics: %s", err.what);
+                return REDRAW;
+            }
+            free(local);
+            a->stp.origin = a->job0 - r->off;
+            a->stp_rank = first;
+            tt_app_open_panel(a, TT_PANEL_STATS);
+            snprintf(ev, sizeof ev, "%llu event%s", (unsigned long long)a->stp.sum->events,
+                     a->stp.sum->events == 1 ? "" : "s");
+            tt_app_message(a, false, "box of %s over %zu lane%s of rank %lld: %s (b by, o order, "
+                                     "z zoom, e export)",
+                           tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3), a->box.lanes.n,
+                           plural(a->box.lanes.n), (long long)r->rank, ev);
+            return REDRAW;
+        }
+    }
+    if (tt_ms_ranks(&a->mst, a->rk, a->n_rk, a->base, a->box.from + a->off, a->box.to + a->off,
+                    a->box.lanes.v, a->box.lanes.n, &err)) {
+        tt_app_message(a, true, "cannot compute the box's statistics: %s", err.what);
+        return REDRAW;
+    }
+    a->mst.origin = a->job0;
+    tt_app_open_panel(a, TT_PANEL_MSTATS);
+    tt_app_message(a, false, "box of %s over %zu lanes of %zu ranks: %llu events (b by, o order, "
+                             "z zoom)",
+                   tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3), a->mst.n_lanes,
+                   a->mst.n_r, (unsigned long long)a->mst.events);
+    return REDRAW;
+}
+
+/* ------------------------------------------------------------ Enter, f */
+
+int tt_app_view_enter(tt_app *a)
+{
+    const tt_row *row = tt_app_row(a);
+    if (!row)
+        return REDRAW;
+    if (row->kind == TT_ROW_RANK) {
+        bool *f = tt_app_fold_flag(a, row);
+        if (f) {
+            *f = !*f;
+            tt_app_rebuild_rows(a);
+            tt_app_hit(a);
+        }
+        return REDRAW;
+    }
+    if (row->kind == TT_ROW_COLL && row->lane < a->cv.n) {
+        a->cpl_group = row->lane;
+        a->cpl_built = false;
+        a->cpl.cur = a->cpl.top = 0;
+        a->panel = TT_PANEL_NONE;
+        tt_app_open_panel(a, TT_PANEL_COLL);
+        return REDRAW;
+    }
+    return REDRAW;
+}
+
+int tt_app_view_fit(tt_app *a)
+{
+    const tt_row *row = tt_app_row(a);
+    if (row && row->kind == TT_ROW_COLL && row->lane < a->cv.n) {
+        const tt_cgroup *c = &a->cv.g[row->lane];
+        tt_ns s = c->t_first - a->off, e = c->e_last - a->off, pad = (e - s) / 8;
+        tt_vp_show_range(&a->vp, s - pad, e + pad);
+        a->t_cur = s + (e - s) / 2;
+        tt_app_cursor_into_view(a);
+        return tt_app_after_view_change(a);
+    }
+    tt_app_message(a, false, "move to a collective first (j k)");
+    return REDRAW;
+}
+
+/* ------------------------------------------------------------ panels */
+
+static int build_ranks_panel(tt_app *a, int width)
+{
+    char line[2048], v[64], t0[64], sp[64], off[64];
+    size_t o = 0;
+    bool wd = width >= 100;
+    int fw = width - 6 - 1 - 11 - 16 - 12 - (wd ? 13 + 10 : 0);
+    tt_plist *pl = &a->rpl;
+    if (fw < 10)
+        fw = 10;
+    tt_plist_clear(pl);
+    snprintf(line, sizeof line, "%zu ranks%saligned: %s%sthe job spans %s; times count from its "
+                                "start", a->n_rk, dot(a), a->align, dot(a),
+             tt_fmt_dur(sp, sizeof sp, a->job1 - a->job0, 3));
+    if (tt_plist_wrap(pl, TT_R_PANEL, line, width))
+        return -1;
+    tt_tab_col(line, sizeof line, &o, "Rank", 6, false, a->utf8);
+    o += 0;
+    line[o++] = ' ';
+    line[o] = '\0';
+    tt_tab_col(line, sizeof line, &o, "File", fw, true, a->utf8);
+    tt_tab_col(line, sizeof line, &o, "Rank from", 11, true, a->utf8);
+    tt_tab_col(line, sizeof line, &o, "Offset", 16, false, a->utf8);
+    if (wd)
+        tt_tab_col(line, sizeof line, &o, "Starts at", 13, false, a->utf8);
+    tt_tab_col(line, sizeof line, &o, "Span", 12, false, a->utf8);
+    if (wd)
+        tt_tab_col(line, sizeof line, &o, "Events", 10, false, a->utf8);
+    if (!tt_plist_add(pl, TT_R_PANEL_KEY, line))
+        return -1;
+    for (size_t i = 0; i < a->n_rk; i++) {
+        const tt_vrank *r = &a->rk[i];
+        char rn[32];
+        o = 0;
+        snprintf(rn, sizeof rn, "%lld", (long long)r->rank);
+        tt_tab_col(line, sizeof line, &o, rn, 6, false, a->utf8);
+        line[o++] = ' ';
+        line[o] = '\0';
+        tt_tab_col(line, sizeof line, &o, r->file, fw, true, a->utf8);
+        tt_tab_col(line, sizeof line, &o, r->source, 11, true, a->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_fmt_dur(off, sizeof off, r->off, 9), 16, false,
+                   a->utf8);
+        if (wd)
+            tt_tab_col(line, sizeof line, &o,
+                       tt_fmt_dur(t0, sizeof t0, tt_vrank_t0(r) - a->job0, 3), 13, false, a->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_fmt_dur(sp, sizeof sp, r->tr->t1 - r->tr->t0, 3), 12,
+                   false, a->utf8);
+        if (wd)
+            tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, r->tr->n_events), 10,
+                       false, a->utf8);
+        if (!tt_plist_item(pl, i == a->focus ? TT_R_PANEL_LINK : TT_R_PANEL, TT_MS_LINE_RANK,
+                           (int64_t)i, line))
+            return -1;
+    }
+    tt_plist_clamp(pl);
+    return 0;
+}
+
+int tt_app_panels_sync(tt_app *a, int w)
+{
+    switch (a->panel) {
+    case TT_PANEL_RANKS:
+        return build_ranks_panel(a, w);
+    case TT_PANEL_COLL:
+        if (a->cpl_built && a->cpl_width == w)
+            return 0;
+        tt_plist_clear(&a->cpl);
+        if (a->cpl_group >= a->cv.n)
+            return 0;
+        if (tt_collview_panel(&a->cv, a->cpl_group, a->rk, a->job0, a->align_opt, w, a->utf8,
+                              &a->cpl))
+            return -1;
+        tt_plist_clamp(&a->cpl);
+        a->cpl_built = true;
+        a->cpl_width = w;
+        return 0;
+    case TT_PANEL_MSTATS:
+        return tt_ms_build(&a->mst, w, a->utf8);
+    default:
+        return 0;
+    }
+}
+
+tt_plist *tt_app_panel_list_views(tt_app *a)
+{
+    switch (a->panel) {
+    case TT_PANEL_RANKS: return &a->rpl;
+    case TT_PANEL_COLL: return &a->cpl;
+    case TT_PANEL_MSTATS: return &a->mst.pl;
+    default: return NULL;
+    }
+}
+
+void tt_app_draw_panel_views(tt_app *a, tt_grid *g, int y, int w, int ph)
+{
+    char title[600], label[500];
+    switch (a->panel) {
+    case TT_PANEL_RANKS:
+        tt_plist_draw(&a->rpl, g, 0, y, w, ph, a->gl, "Ranks", "Enter its tab  Esc close");
+        break;
+    case TT_PANEL_COLL:
+        if (a->cpl_group < a->cv.n)
+            snprintf(title, sizeof title, "Collective %s",
+                     tt_collview_label(&a->cv, &a->cv.g[a->cpl_group], label, sizeof label));
+        else
+            snprintf(title, sizeof title, "Collective");
+        tt_plist_draw(&a->cpl, g, 0, y, w, ph, a->gl, title, "Enter the rank's kernel  Esc close");
+        break;
+    case TT_PANEL_MSTATS:
+        tt_ms_title(&a->mst, a->utf8, title, sizeof title);
+        tt_plist_draw(&a->mst.pl, g, 0, y, w, ph, a->gl, title,
+                      a->mst.kind == TT_MS_RANKS ? "b by  o order  z zoom  Esc close"
+                                                 : "Enter rank  z zoom  Esc close");
+        break;
+    default:
+        break;
+    }
+}
+
+int tt_act_ranks_panel(tt_app *a)
+{
+    if (!need_ranks(a))
+        return REDRAW;
+    tt_app_open_panel(a, TT_PANEL_RANKS);
+    if (build_ranks_panel(a, a->cols - 4) == 0)
+        tt_plist_goto_item(&a->rpl, TT_MS_LINE_RANK, (int64_t)a->focus);
+    return REDRAW;
+}
+
+int tt_act_rp_enter(tt_app *a)
+{
+    const tt_pline *l = tt_plist_picked(&a->rpl);
+    if (!l) {
+        tt_app_message(a, false, "move to a rank first (j k)");
+        return REDRAW;
+    }
+    a->panel = TT_PANEL_NONE;
+    if (a->view == TT_VIEW_RANK && a->focus == (size_t)l->tag)
+        return REDRAW;
+    return tt_app_show_rank(a, (size_t)l->tag);
+}
+
+int tt_act_cp_enter(tt_app *a)
+{
+    const tt_pline *l = tt_plist_picked(&a->cpl);
+    const tt_coll *x;
+    if (!l || (size_t)l->tag >= a->cv.c.n) {
+        tt_app_message(a, false, "move to a rank's line first (j k)");
+        return REDRAW;
+    }
+    x = &a->cv.c.v[l->tag];
+    a->panel = TT_PANEL_NONE;
+    tt_app_refocus_select(a, x->rank, x->ev);
+    return REDRAW;
+}
+
+int tt_act_ms_key(tt_app *a)
+{
+    tt_error err;
+    tt_error_clear(&err);
+    if (a->mst.kind != TT_MS_RANKS) {
+        tt_app_message(a, false, "b groups a box over ranks' lanes");
+        return REDRAW;
+    }
+    if (tt_ms_cycle_key(&a->mst, &err))
+        tt_app_message(a, true, "cannot group the box: %s", err.what);
+    return REDRAW;
+}
+
+int tt_act_ms_order(tt_app *a)
+{
+    if (a->mst.kind != TT_MS_RANKS) {
+        tt_app_message(a, false, "o sorts a box over ranks' lanes");
+        return REDRAW;
+    }
+    tt_ms_cycle_order(&a->mst);
+    return REDRAW;
+}
+
+int tt_act_ms_enter(tt_app *a)
+{
+    const tt_pline *l = tt_plist_picked(&a->mst.pl);
+    if (!l) {
+        tt_app_message(a, false, "move to a rank or a lane (j k)");
+        return REDRAW;
+    }
+    if (l->kind == TT_MS_LINE_RANK) {
+        size_t r = (size_t)l->tag;
+        if (a->view == TT_VIEW_JOB) {
+            int64_t row = tt_rows_rank(&a->list, (uint32_t)r);
+            if (row >= 0) {
+                a->cur = (size_t)row;
+                tt_app_scroll_to_cursor(a);
+                tt_app_hit(a);
+            }
+            return REDRAW;
+        }
+        a->panel = TT_PANEL_NONE;
+        return tt_app_show_rank(a, r);
+    }
+    if (l->kind == TT_MS_LINE_LANE && a->view == TT_VIEW_JOB) {
+        size_t r = (size_t)((uint64_t)l->tag >> 32);
+        uint32_t lane = (uint32_t)((uint64_t)l->tag & 0xffffffffu);
+        int64_t row;
+        if (r < a->n_rk && a->rfold[r]) {
+            a->rfold[r] = false;
+            tt_app_rebuild_rows(a);
+        }
+        row = tt_rows_find_rank(&a->list, (uint32_t)r, lane, 0);
+        if (row >= 0) {
+            a->cur = (size_t)row;
+            tt_app_scroll_to_cursor(a);
+            tt_app_hit(a);
+        }
+        return REDRAW;
+    }
+    tt_app_message(a, false, "a breakdown row spans several ranks: box one rank's lanes to "
+                             "highlight its events");
+    return REDRAW;
+}
+
+int tt_act_ms_zoom(tt_app *a)
+{
+    tt_ns from, to;
+    if (!a->mst.valid)
+        return REDRAW;
+    from = a->mst.from - a->off;
+    to = a->mst.to - a->off;
+    tt_vp_show_range(&a->vp, from, to > from ? to : from + 1);
+    if (a->t_cur < from || a->t_cur >= to)
+        a->t_cur = from + (to - from) / 2;
+    tt_app_hit(a);
+    return tt_app_after_view_change(a);
+}
+
+int tt_act_ms_marks(tt_app *a)
+{
+    char f[48], t[48];
+    if (!a->mst.valid)
+        return tt_act_mark_drop(a);
+    tt_mark_at(a, a->mst.from - a->off);
+    tt_mark_at(a, a->mst.to - a->off);
+    tt_app_message(a, false, "markers at the box's edges, %s and %s (' lists, renames and saves "
+                             "them)",
+                   tt_fmt_dur(f, sizeof f, a->mst.from - a->job0, 6),
+                   tt_fmt_dur(t, sizeof t, a->mst.to - a->job0, 6));
+    return REDRAW;
+}
+
+/* -------------------------------------------- search in the collectives */
+
+int tt_app_colls_search(tt_app *a, const char *pat, int dir, bool from_next)
+{
+    regex_t re;
+    bool is_re = pat[0] == '~';
+    const char *text = pat;
+    size_t n = a->cv.n, start;
+    char low[512];
+    if (n == 0) {
+        tt_app_message(a, false, "no collectives to search");
+        return REDRAW;
+    }
+    if (pat[0] == '\\' && pat[1] == '~')
+        text = pat + 1;
+    if (is_re) {
+        if (!pat[1] || regcomp(&re, pat + 1, REG_EXTENDED | REG_ICASE | REG_NOSUB) != 0) {
+            tt_app_message(a, true, "bad regular expression: %s", pat + 1);
+            return REDRAW;
+        }
+    } else {
+        size_t k = 0;
+        for (; text[k] && k + 1 < sizeof low; k++)
+            low[k] = (char)(text[k] >= 'A' && text[k] <= 'Z' ? text[k] - 'A' + 'a' : text[k]);
+        low[k] = '\0';
+    }
+    start = a->cur < n ? a->cur : 0;
+    for (size_t step = from_next ? 1 : 0; step <= n; step++) {
+        size_t i = dir > 0 ? (start + step) % n : (start + n - step % n) % n;
+        const char *name = tt_collview_name(&a->cv, &a->cv.g[i]);
+        bool hit;
+        if (is_re) {
+            hit = regexec(&re, name, 0, NULL, 0) == 0;
+        } else {
+            char lname[1024];
+            size_t k = 0;
+            for (; name[k] && k + 1 < sizeof lname; k++)
+                lname[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] - 'A' + 'a' : name[k]);
+            lname[k] = '\0';
+            hit = strstr(lname, low) != NULL;
+        }
+        if (hit) {
+            char label[600], safe[600];
+            a->cur = i;
+            tt_app_scroll_to_cursor(a);
+            tt_app_hit(a);
+            tt_collview_label(&a->cv, &a->cv.g[i], label, sizeof label);
+            tt_text_sanitize(pat, strlen(pat), safe, sizeof safe);
+            tt_app_message(a, false, "collective %s (row %zu of %zu) matches '%s'", label, i + 1,
+                           n, safe);
+            if (is_re)
+                regfree(&re);
+            return REDRAW;
+        }
+    }
+    if (is_re)
+        regfree(&re);
+    {
+        char safe[600];
+        tt_text_sanitize(pat, strlen(pat), safe, sizeof safe);
+        tt_app_message(a, false, "no collective matches '%s'", safe);
+    }
+    return REDRAW;
+}

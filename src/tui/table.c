@@ -1,0 +1,84 @@
+/* table.c - panel columns (see table.h). */
+#include "config.h"
+
+#include "tui/table.h"
+
+#include "util/text.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *tt_tab_count(char *buf, size_t n, uint64_t v)
+{
+    char raw[32];
+    size_t len, o = 0;
+    snprintf(raw, sizeof raw, "%" PRIu64, v);
+    len = strlen(raw);
+    for (size_t i = 0; i < len && o + 2 < n; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = raw[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+void tt_tab_col(char *out, size_t cap, size_t *o, const char *raw, int w, bool left, bool utf8)
+{
+    char safe[1024], cell[1200];
+    int used = 0, tw;
+    size_t fit;
+    if (w <= 0)
+        return;
+    tt_text_sanitize(raw, strlen(raw), safe, sizeof safe);
+    tw = tt_text_width(safe);
+    if (tw > w) {
+        fit = tt_text_fit(safe, w - 1, &used);
+        memcpy(cell, safe, fit);
+        snprintf(cell + fit, sizeof cell - fit, "%s", utf8 ? "\xe2\x80\xa6" : "~");
+        used++;
+    } else {
+        snprintf(cell, sizeof cell, "%s", safe);
+        used = tw;
+    }
+    if (!left)
+        for (int i = used; i < w && *o + 1 < cap; i++)
+            out[(*o)++] = ' ';
+    for (size_t i = 0; cell[i] && *o + 1 < cap; i++)
+        out[(*o)++] = cell[i];
+    if (left)
+        for (int i = used; i < w && *o + 1 < cap; i++)
+            out[(*o)++] = ' ';
+    out[*o] = '\0';
+}
+
+void tt_tab_bar(char *out, size_t cap, size_t *o, double frac, int w, bool utf8)
+{
+    static const char *const eighths[8] = {"",
+                                           "\xe2\x96\x8f", "\xe2\x96\x8e", "\xe2\x96\x8d",
+                                           "\xe2\x96\x8c", "\xe2\x96\x8b", "\xe2\x96\x8a",
+                                           "\xe2\x96\x89"};
+    int cells8, full, part;
+    if (*o >= cap)
+        return;
+    if (!(frac >= 0))
+        frac = 0;
+    if (frac > 1)
+        frac = 1;
+    cells8 = (int)lround(frac * w * 8);
+    full = cells8 / 8;
+    part = cells8 % 8;
+    for (int i = 0; i < full && *o + 4 < cap; i++) {
+        const char *b = utf8 ? "\xe2\x96\x88" : "#";
+        size_t bl = strlen(b);
+        memcpy(out + *o, b, bl);
+        *o += bl;
+    }
+    if (part && utf8 && *o + 4 < cap) {
+        memcpy(out + *o, eighths[part], 3);
+        *o += 3;
+    }
+    out[*o] = '\0';
+}

@@ -1,0 +1,26 @@
+/* table.h - columns of the panels' text lines (statistics, collectives,
+ * ranks): a cell cut or padded to its width, counts with thousands
+ * separators, bars of eighth blocks.
+ *
+ * Library code: no I/O.
+ */
+#ifndef TT_TUI_TABLE_H
+#define TT_TUI_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A count with thousands separators ("13,117"). Returns buf. */
+const char *tt_tab_count(char *buf, size_t n, uint64_t v);
+
+/* Append to out + *o (capacity cap) the text raw (sanitized here), cut
+ * with an ellipsis or padded to exactly w columns, left or right
+ * aligned. */
+void tt_tab_col(char *out, size_t cap, size_t *o, const char *raw, int w, bool left, bool utf8);
+
+/* Append a bar of w columns filled to frac (eighth blocks in UTF-8, '#'
+ * otherwise). */
+void tt_tab_bar(char *out, size_t cap, size_t *o, double frac, int w, bool utf8);
+
+#endif
