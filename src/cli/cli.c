@@ -312,12 +312,13 @@ const char *tt_cli_demo_path(void)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tracetty [TRACE]\n"
+    fprintf(f, "usage: tracetty [TRACE|DIR...]\n"
                "       tracetty COMMAND [OPTIONS] ...\n"
                "\n"
                "Terminal trace analyzer for ML accelerator profiles.\n"
-               "With a TRACE (default: the bundled demo) and a terminal, browse its timeline;\n"
-               "when stdout is not a terminal, print its summary.\n"
+               "With a TRACE (default: the bundled demo) and a terminal, browse its timeline\n"
+               "(several traces or a directory: the ranks of one job); when stdin or stdout\n"
+               "is not a terminal, print the summary.\n"
                "\n"
                "Commands:\n");
     for (size_t i = 0; commands[i]; i++)
@@ -392,12 +393,17 @@ int tt_cli_main(int argc, char **argv)
                 return TT_EXIT_ERROR;
             }
         }
-        /* one trace (or the demo) and a terminal on both ends: browse it */
-        if (argc <= 2 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-            args[0] = (char *)"view";
-            args[1] = argc == 2 ? argv[1] : (char *)demo;
-            args[2] = NULL;
-            return tt_cmd_view.exec(2, args);
+        /* a terminal on both ends: browse the trace (the demo), or the
+         * traces as the ranks of one job */
+        if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+            if (argc < 2) {
+                args[0] = (char *)"view";
+                args[1] = (char *)demo;
+                args[2] = NULL;
+                return tt_cmd_view.exec(2, args);
+            }
+            argv[0] = (char *)"view";
+            return tt_cmd_view.exec(argc, argv);
         }
         if (argc < 2) {
             args[0] = (char *)"summary";
