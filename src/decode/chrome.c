@@ -716,6 +716,28 @@ static int async_push(async_stack *s, uint32_t lane, uint32_t idx)
     return 0;
 }
 
+/* A name or label from a metadata event's args into *dst. */
+static int meta_string(chrome *c, bool has, const js_str *tok, uint32_t *dst)
+{
+    uint32_t id;
+    if (!has)
+        return 0;
+    if ((id = intern_tok(c, tok)) == TT_STR_ERROR)
+        return -1;
+    *dst = id;
+    return 0;
+}
+
+/* args.sort_index of a metadata event, when it is a number. */
+static void meta_sort(const cev *ev, int64_t *dst, bool *has_dst)
+{
+    int64_t v;
+    if (ev->has_a_sort && num_value(&ev->a_sort, &v)) {
+        *dst = v;
+        *has_dst = true;
+    }
+}
+
 static int commit_metadata(chrome *c, const cev *ev, uint32_t pid_id, uint32_t tid_id)
 {
     const js_str *n = &ev->name;
@@ -726,41 +748,20 @@ static int commit_metadata(chrome *c, const cev *ev, uint32_t pid_id, uint32_t t
         if (g == TT_NO_LANE)
             return oom(c);
         grp = &c->tr->groups[g];
-        if (JS_EQ(n, "process_name") && ev->has_a_name) {
-            uint32_t id = intern_tok(c, &ev->a_name);
-            if (id == TT_STR_ERROR)
-                return -1;
-            grp->name = id;
-        } else if (JS_EQ(n, "process_labels") && ev->has_a_labels) {
-            uint32_t id = intern_tok(c, &ev->a_labels);
-            if (id == TT_STR_ERROR)
-                return -1;
-            grp->labels = id;
-        } else if (JS_EQ(n, "process_sort_index") && ev->has_a_sort) {
-            int64_t v;
-            if (num_value(&ev->a_sort, &v)) {
-                grp->sort_index = v;
-                grp->has_sort = true;
-            }
-        }
+        if (JS_EQ(n, "process_name"))
+            return meta_string(c, ev->has_a_name, &ev->a_name, &grp->name);
+        if (JS_EQ(n, "process_labels"))
+            return meta_string(c, ev->has_a_labels, &ev->a_labels, &grp->labels);
+        meta_sort(ev, &grp->sort_index, &grp->has_sort);
     } else if (JS_EQ(n, "thread_name") || JS_EQ(n, "thread_sort_index")) {
         uint32_t l = lane_for(c, pid_id, tid_id, TT_LANE_THREAD);
         tt_lane *lane;
         if (l == TT_NO_LANE)
             return oom(c);
         lane = &c->tr->lanes[l];
-        if (JS_EQ(n, "thread_name") && ev->has_a_name) {
-            uint32_t id = intern_tok(c, &ev->a_name);
-            if (id == TT_STR_ERROR)
-                return -1;
-            lane->name = id;
-        } else if (JS_EQ(n, "thread_sort_index") && ev->has_a_sort) {
-            int64_t v;
-            if (num_value(&ev->a_sort, &v)) {
-                lane->sort_index = v;
-                lane->has_sort = true;
-            }
-        }
+        if (JS_EQ(n, "thread_name"))
+            return meta_string(c, ev->has_a_name, &ev->a_name, &lane->name);
+        meta_sort(ev, &lane->sort_index, &lane->has_sort);
     }
     return 0;
 }
