@@ -385,16 +385,9 @@ oom:
 
 int tt_ms_cycle_key(tt_mstats *m, tt_error *err)
 {
-    tt_key_kind next;
     if (!m->valid || m->kind != TT_MS_RANKS)
         return 0;
-    switch (m->key.kind) {
-    case TT_KEY_OPCODE: next = TT_KEY_NAME; break;
-    case TT_KEY_NAME: next = TT_KEY_CAT; break;
-    case TT_KEY_CAT: next = TT_KEY_LAYER; break;
-    default: next = TT_KEY_OPCODE; break;
-    }
-    m->key.kind = next;
+    m->key.kind = tt_tab_next_key(m->key.kind);
     m->built = false;
     return compute_breakdown(m, err);
 }
@@ -403,9 +396,7 @@ void tt_ms_cycle_order(tt_mstats *m)
 {
     if (!m->valid || m->kind != TT_MS_RANKS)
         return;
-    m->order = m->order == TT_BRK_TOTAL ? TT_BRK_COUNT
-               : m->order == TT_BRK_COUNT ? TT_BRK_AVG
-                                          : TT_BRK_TOTAL;
+    m->order = tt_tab_next_order(m->order);
     sort_rows(m);
     m->built = false;
 }

@@ -210,16 +210,9 @@ fail:
 
 int tt_sp_cycle_key(tt_statpanel *s, tt_error *err)
 {
-    tt_key_kind next;
     if (!s->valid || s->kind != TT_SP_BOX)
         return 0;
-    switch (s->key.kind) {
-    case TT_KEY_OPCODE: next = TT_KEY_NAME; break;
-    case TT_KEY_NAME: next = TT_KEY_CAT; break;
-    case TT_KEY_CAT: next = TT_KEY_LAYER; break;
-    default: next = TT_KEY_OPCODE; break;
-    }
-    s->key.kind = next;
+    s->key.kind = tt_tab_next_key(s->key.kind);
     s->built = false;
     return compute_breakdown(s, err);
 }
@@ -228,9 +221,7 @@ void tt_sp_cycle_order(tt_statpanel *s)
 {
     if (!s->valid || s->kind != TT_SP_BOX)
         return;
-    s->order = s->order == TT_BRK_TOTAL ? TT_BRK_COUNT
-               : s->order == TT_BRK_COUNT ? TT_BRK_AVG
-                                          : TT_BRK_TOTAL;
+    s->order = tt_tab_next_order(s->order);
     tt_breakdown_sort(s->brk, s->order, true);
     s->built = false;
 }

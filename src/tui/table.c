@@ -82,3 +82,18 @@ void tt_tab_bar(char *out, size_t cap, size_t *o, double frac, int w, bool utf8)
     }
     out[*o] = '\0';
 }
+
+tt_key_kind tt_tab_next_key(tt_key_kind k)
+{
+    switch (k) {
+    case TT_KEY_OPCODE: return TT_KEY_NAME;
+    case TT_KEY_NAME: return TT_KEY_CAT;
+    case TT_KEY_CAT: return TT_KEY_LAYER;
+    default: return TT_KEY_OPCODE;
+    }
+}
+
+tt_brk_order tt_tab_next_order(tt_brk_order o)
+{
+    return o == TT_BRK_TOTAL ? TT_BRK_COUNT : o == TT_BRK_COUNT ? TT_BRK_AVG : TT_BRK_TOTAL;
+}

@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/key.h"
+#include "analysis/stats.h"
+
 /* A count with thousands separators ("13,117"). Returns buf. */
 const char *tt_tab_count(char *buf, size_t n, uint64_t v);
 
@@ -22,5 +25,10 @@ void tt_tab_col(char *out, size_t cap, size_t *o, const char *raw, int w, bool l
 /* Append a bar of w columns filled to frac (eighth blocks in UTF-8, '#'
  * otherwise). */
 void tt_tab_bar(char *out, size_t cap, size_t *o, double frac, int w, bool utf8);
+
+/* What a panel's `b` and `o` keys step to: the breakdown key cycles
+ * opcode, name, category, layer; the order total, count, average. */
+tt_key_kind tt_tab_next_key(tt_key_kind k);
+tt_brk_order tt_tab_next_order(tt_brk_order o);
 
 #endif
