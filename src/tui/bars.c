@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include "tui/table.h"
 #include "tui/app_impl.h"
 
 #include "tui/timefmt.h"
@@ -15,11 +16,6 @@
 static const char *dash(const tt_app *a)
 {
     return a->utf8 ? " \xe2\x80\x93 " : " - ";
-}
-
-static const char *dot(const tt_app *a)
-{
-    return a->utf8 ? " \xc2\xb7 " : " | ";
 }
 
 static void sanitize(const char *raw, size_t n, char *out, size_t cap)
@@ -303,10 +299,10 @@ static void sel_info(tt_app *a, char *out, size_t cap)
         /* the lane goes last: it is on screen already and the first to
          * be cut on a narrow terminal */
         if (e->bytes >= 0)
-            snprintf(out, cap, "%s%sdur %s%sstart %s%s%s%s%s", name, dot(a), d, dot(a), t,
-                     dot(a), tt_fmt_bytes(b, sizeof b, e->bytes), dot(a), lane);
+            snprintf(out, cap, "%s%sdur %s%sstart %s%s%s%s%s", name, tt_tab_sep(a->utf8), d, tt_tab_sep(a->utf8), t,
+                     tt_tab_sep(a->utf8), tt_fmt_bytes(b, sizeof b, e->bytes), tt_tab_sep(a->utf8), lane);
         else
-            snprintf(out, cap, "%s%sdur %s%sstart %s%s%s", name, dot(a), d, dot(a), t, dot(a),
+            snprintf(out, cap, "%s%sdur %s%sstart %s%s%s", name, tt_tab_sep(a->utf8), d, tt_tab_sep(a->utf8), t, tt_tab_sep(a->utf8),
                      lane);
         return;
     }
@@ -325,8 +321,8 @@ static void sel_info(tt_app *a, char *out, size_t cap)
             n += a->tr->lanes[l].n;
         group_label(a, row->group, name, sizeof name);
         cut(a, name, sizeof name, 50);
-        snprintf(out, cap, "%s%s%u lanes, %llu events%s%s", name, dot(a), gr->n_lanes,
-                 (unsigned long long)n, dot(a),
+        snprintf(out, cap, "%s%s%u lanes, %llu events%s%s", name, tt_tab_sep(a->utf8), gr->n_lanes,
+                 (unsigned long long)n, tt_tab_sep(a->utf8),
                  a->collapsed[row->group] ? "folded (Space unfolds)" : "Space folds");
         break;
     }
@@ -337,7 +333,7 @@ static void sel_info(tt_app *a, char *out, size_t cap)
             snprintf(l2, sizeof l2, "%s", lane);
             snprintf(lane, sizeof lane, "rank %lld / %.250s", (long long)a->rk[a->focus].rank, l2);
         }
-        snprintf(out, cap, "%s%sat %s%snothing here", lane, dot(a), t, dot(a));
+        snprintf(out, cap, "%s%sat %s%snothing here", lane, tt_tab_sep(a->utf8), t, tt_tab_sep(a->utf8));
         break;
     case TT_ROW_COUNTER: {
         const tt_counter *c = &a->tr->counters[row->counter];
@@ -348,9 +344,9 @@ static void sel_info(tt_app *a, char *out, size_t cap)
         tt_tfmt_value(mx, sizeof mx, c->vmax);
         if (tt_spark_value_at(c, a->t_cur, &v))
             snprintf(out, cap, "%s = %s at %s%srange %s..%s", name, tt_tfmt_value(vs, sizeof vs, v),
-                     t, dot(a), tt_tfmt_value(b, sizeof b, c->vmin), mx);
+                     t, tt_tab_sep(a->utf8), tt_tfmt_value(b, sizeof b, c->vmin), mx);
         else
-            snprintf(out, cap, "%s%sno sample before %s", name, dot(a), t);
+            snprintf(out, cap, "%s%sno sample before %s", name, tt_tab_sep(a->utf8), t);
         break;
     }
     }
@@ -364,7 +360,7 @@ static void box_info(tt_app *a, char *out, size_t cap)
     tt_tfmt_time(f, sizeof f, a->box.from - a->origin, res);
     tt_tfmt_time(t, sizeof t, a->box.to - a->origin, res);
     tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3);
-    snprintf(out, cap, "box %s%s%s (%s)%s%zu %s%s", f, dash(a), t, w, dot(a), a->box.lanes.n,
+    snprintf(out, cap, "box %s%s%s (%s)%s%zu %s%s", f, dash(a), t, w, tt_tab_sep(a->utf8), a->box.lanes.n,
              a->view == TT_VIEW_COLLS ? "collective" : "lane", a->box.lanes.n == 1 ? "" : "s");
 }
 

@@ -223,11 +223,6 @@ void tt_collview_row(const tt_collview *v, size_t gi, const tt_vrank *rk, tt_gri
     }
 }
 
-static const char *dot(bool utf8)
-{
-    return utf8 ? " \xc2\xb7 " : " | ";
-}
-
 /* Entries of a collective by wait, largest first (ties: rank order). */
 static int cmp_wait(const void *pa, const void *pb, void *ctx)
 {
@@ -252,15 +247,15 @@ void tt_collview_status(const tt_collview *v, size_t gi, const tt_vrank *rk, boo
             dmax = v->c.v[k].dur;
     }
     if (c->n == 1) {
-        snprintf(out, cap, "%s%sonly on rank %lld%sduration %s", label, dot(utf8),
-                 (long long)rk[v->c.v[c->first].rank].rank, dot(utf8),
+        snprintf(out, cap, "%s%sonly on rank %lld%sduration %s", label, tt_tab_sep(utf8),
+                 (long long)rk[v->c.v[c->first].rank].rank, tt_tab_sep(utf8),
                  tt_fmt_dur(lo, sizeof lo, v->c.v[c->first].dur, 3));
         return;
     }
     snprintf(out, cap, "%s%s%u ranks%sspread %s, last rank %lld%sduration %s to %s%swaits", label,
-             dot(utf8), c->n, dot(utf8), tt_fmt_dur(sp, sizeof sp, c->t_last - c->t_first, 3),
-             (long long)rk[v->c.v[c->late].rank].rank, dot(utf8),
-             tt_fmt_dur(lo, sizeof lo, dmin, 3), tt_fmt_dur(hi, sizeof hi, dmax, 3), dot(utf8));
+             tt_tab_sep(utf8), c->n, tt_tab_sep(utf8), tt_fmt_dur(sp, sizeof sp, c->t_last - c->t_first, 3),
+             (long long)rk[v->c.v[c->late].rank].rank, tt_tab_sep(utf8),
+             tt_fmt_dur(lo, sizeof lo, dmin, 3), tt_fmt_dur(hi, sizeof hi, dmax, 3), tt_tab_sep(utf8));
     ix = malloc(c->n * sizeof *ix);
     if (!ix)
         return;
@@ -304,12 +299,12 @@ int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, tt_ns
     snprintf(line, sizeof line,
              "sequence %u%s%u rank%s%sfirst start %s (rank %lld)%slast start %s (rank %lld)%s"
              "spread %s%sall done %s%slast to arrive (waits 0): rank %lld",
-             late->seq, dot(utf8), c->n, c->n == 1 ? "" : "s", dot(utf8),
+             late->seq, tt_tab_sep(utf8), c->n, c->n == 1 ? "" : "s", tt_tab_sep(utf8),
              tt_fmt_dur(a, sizeof a, c->t_first - origin, 9), (long long)rk[first->rank].rank,
-             dot(utf8), tt_fmt_dur(b, sizeof b, c->t_last - origin, 9),
-             (long long)rk[latest->rank].rank, dot(utf8),
-             tt_fmt_dur(d, sizeof d, c->t_last - c->t_first, 9), dot(utf8),
-             tt_fmt_dur(e, sizeof e, c->e_last - origin, 9), dot(utf8),
+             tt_tab_sep(utf8), tt_fmt_dur(b, sizeof b, c->t_last - origin, 9),
+             (long long)rk[latest->rank].rank, tt_tab_sep(utf8),
+             tt_fmt_dur(d, sizeof d, c->t_last - c->t_first, 9), tt_tab_sep(utf8),
+             tt_fmt_dur(e, sizeof e, c->e_last - origin, 9), tt_tab_sep(utf8),
              (long long)rk[late->rank].rank);
     if (tt_plist_wrap(pl, TT_R_PANEL, line, width))
         return -1;

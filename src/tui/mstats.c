@@ -408,45 +408,6 @@ static const char *dash(bool utf8)
     return utf8 ? " \xe2\x80\x93 " : " - ";
 }
 
-static const char *dot(bool utf8)
-{
-    return utf8 ? " \xc2\xb7 " : " | ";
-}
-
-static const char *fmt_dur(char *buf, size_t n, double ns)
-{
-    return tt_fmt_dur(buf, n, (int64_t)llround(ns), 3);
-}
-
-static const char *key_title(tt_key_kind k)
-{
-    switch (k) {
-    case TT_KEY_OPCODE: return "opcode";
-    case TT_KEY_CAT: return "category";
-    case TT_KEY_LAYER: return "layer";
-    default: return "name";
-    }
-}
-
-static const char *key_column(tt_key_kind k)
-{
-    switch (k) {
-    case TT_KEY_OPCODE: return "Opcode";
-    case TT_KEY_CAT: return "Category";
-    case TT_KEY_LAYER: return "Layer";
-    default: return "Name";
-    }
-}
-
-static const char *order_title(tt_brk_order o)
-{
-    switch (o) {
-    case TT_BRK_COUNT: return "count";
-    case TT_BRK_AVG: return "average";
-    default: return "total";
-    }
-}
-
 static bool wide(const tt_mstats *m)
 {
     return m->width >= 110;
@@ -471,10 +432,10 @@ static int lines_breakdown(tt_mstats *m)
     if (nw < 8)
         nw = 8;
     if (!tt_plist_addf(&m->pl, TT_R_PANEL_TITLE, "By %s over the ranks, sorted by %s%s%s rows",
-                       key_title(m->key.kind), order_title(m->order), dot(m->utf8),
+                       tt_tab_key_title(m->key.kind), tt_tab_order_title(m->order), tt_tab_sep(m->utf8),
                        tt_tab_count(v, sizeof v, m->n_rows)))
         return -1;
-    tt_tab_col(line, sizeof line, &o, key_column(m->key.kind), nw, true, m->utf8);
+    tt_tab_col(line, sizeof line, &o, tt_tab_key_column(m->key.kind), nw, true, m->utf8);
     for (size_t c = 0; c < nc; c++)
         tt_tab_col(line, sizeof line, &o, ct[c], cw[c], false, m->utf8);
     if (!tt_plist_add(&m->pl, TT_R_PANEL_KEY, line))
@@ -484,22 +445,22 @@ static int lines_breakdown(tt_mstats *m)
         char label[300];
         o = 0;
         if (r->none)
-            snprintf(label, sizeof label, "(no %s)", key_title(m->key.kind));
+            snprintf(label, sizeof label, "(no %s)", tt_tab_key_title(m->key.kind));
         else
             snprintf(label, sizeof label, "%s", r->label);
         tt_tab_col(line, sizeof line, &o, label, nw, true, m->utf8);
         tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, r->d.n), 9, false, m->utf8);
         tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.total, 3), 12, false,
                    m->utf8);
-        tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.avg), 12, false, m->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.avg), 12, false, m->utf8);
         if (wd) {
-            tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.median), 12, false,
+            tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.median), 12, false,
                        m->utf8);
             tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.min, 3), 12, false,
                        m->utf8);
             tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.max, 3), 12, false,
                        m->utf8);
-            tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.stddev), 12, false,
+            tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.stddev), 12, false,
                        m->utf8);
         }
         snprintf(v, sizeof v, "%.1f%%", r->share);
@@ -518,7 +479,7 @@ static int lines_ranks(tt_mstats *m)
     tt_ns win = m->to - m->from;
     size_t o = 0;
     if (!tt_plist_addf(&m->pl, TT_R_PANEL_TITLE, "Ranks%sdevice time in the box",
-                       dot(m->utf8)))
+                       tt_tab_sep(m->utf8)))
         return -1;
     tt_tab_col(line, sizeof line, &o, "Rank", 6, false, m->utf8);
     tt_tab_col(line, sizeof line, &o, "Lanes", 7, false, m->utf8);
@@ -574,7 +535,7 @@ static int lines_lanes(tt_mstats *m)
     size_t o = 0;
     if (nw < 8)
         nw = 8;
-    if (!tt_plist_addf(&m->pl, TT_R_PANEL_TITLE, "Lanes%sutilization in the box", dot(m->utf8)))
+    if (!tt_plist_addf(&m->pl, TT_R_PANEL_TITLE, "Lanes%sutilization in the box", tt_tab_sep(m->utf8)))
         return -1;
     tt_tab_col(line, sizeof line, &o, "Lane", nw, true, m->utf8);
     tt_tab_col(line, sizeof line, &o, "Events", 9, false, m->utf8);
@@ -652,9 +613,9 @@ static int lines_ranks_box(tt_mstats *m)
 {
     char line[600], ev[32], t1[48], t2[48];
     snprintf(line, sizeof line, "%s event%s%stotal %s (%s in the box)%s%zu lane%s of %zu rank%s",
-             tt_tab_count(ev, sizeof ev, m->events), m->events == 1 ? "" : "s", dot(m->utf8),
+             tt_tab_count(ev, sizeof ev, m->events), m->events == 1 ? "" : "s", tt_tab_sep(m->utf8),
              tt_fmt_dur(t1, sizeof t1, m->total, 3),
-             tt_fmt_dur(t2, sizeof t2, m->total_clipped, 3), dot(m->utf8), m->n_lanes,
+             tt_fmt_dur(t2, sizeof t2, m->total_clipped, 3), tt_tab_sep(m->utf8), m->n_lanes,
              m->n_lanes == 1 ? "" : "s", m->n_r, m->n_r == 1 ? "" : "s");
     if (tt_plist_wrap(&m->pl, TT_R_PANEL, line, m->width) || lines_ranks(m) ||
         lines_breakdown(m) || lines_lanes(m) || lines_commands(m))
@@ -669,7 +630,7 @@ static int lines_colls_box(tt_mstats *m)
     int bw = m->width >= 90 ? 12 : 0;
     tt_ns wmax = 0;
     snprintf(line, sizeof line, "%zu collective%s in the box%swaiting in them: %s in all",
-             m->n_colls, m->n_colls == 1 ? "" : "s", dot(m->utf8),
+             m->n_colls, m->n_colls == 1 ? "" : "s", tt_tab_sep(m->utf8),
              tt_fmt_dur(w, sizeof w, m->total, 3));
     if (tt_plist_wrap(&m->pl, TT_R_PANEL, line, m->width))
         return -1;
@@ -677,7 +638,7 @@ static int lines_colls_box(tt_mstats *m)
         if (m->r[i].wait > wmax)
             wmax = m->r[i].wait;
     if (!tt_plist_addf(&m->pl, TT_R_PANEL_TITLE, "Ranks%sin these collectives (the rank that "
-                       "arrives last waits least)", dot(m->utf8)))
+                       "arrives last waits least)", tt_tab_sep(m->utf8)))
         return -1;
     tt_tab_col(line, sizeof line, &o, "Rank", 6, false, m->utf8);
     tt_tab_col(line, sizeof line, &o, "Count", 8, false, m->utf8);
@@ -727,7 +688,7 @@ static int lines_colls_box(tt_mstats *m)
             tt_tab_col(line, sizeof line, &o, r->label, nw, true, m->utf8);
             tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, r->d.n), 8, false,
                        m->utf8);
-            tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.avg), 13, false, m->utf8);
+            tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.avg), 13, false, m->utf8);
             tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.max, 3), 13, false,
                        m->utf8);
             tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->wait, 3), 13, false,
@@ -778,11 +739,11 @@ const char *tt_ms_title(const tt_mstats *m, bool utf8, char *buf, size_t n)
     tt_fmt_dur(b, sizeof b, m->to - m->origin, 3);
     tt_fmt_dur(w, sizeof w, m->to - m->from, 3);
     if (m->kind == TT_MS_COLLS)
-        snprintf(buf, n, "Box %s%s%s (%s)%s%zu collective%s", a, dash(utf8), b, w, dot(utf8),
+        snprintf(buf, n, "Box %s%s%s (%s)%s%zu collective%s", a, dash(utf8), b, w, tt_tab_sep(utf8),
                  m->n_colls, m->n_colls == 1 ? "" : "s");
     else
         snprintf(buf, n, "Box %s%s%s (%s)%s%zu lane%s of %zu rank%s", a, dash(utf8), b, w,
-                 dot(utf8), m->n_lanes, m->n_lanes == 1 ? "" : "s", m->n_r,
+                 tt_tab_sep(utf8), m->n_lanes, m->n_lanes == 1 ? "" : "s", m->n_r,
                  m->n_r == 1 ? "" : "s");
     return buf;
 }

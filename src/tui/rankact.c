@@ -508,11 +508,6 @@ bool tt_app_ann_in_view(const tt_app *a, const tt_annotation *an, bool ruler)
     return r && r->multi;
 }
 
-static const char *dot(const tt_app *a)
-{
-    return a->utf8 ? " \xc2\xb7 " : " | ";
-}
-
 void tt_app_row_info(tt_app *a, const tt_row *row, char *out, size_t cap)
 {
     out[0] = '\0';
@@ -523,7 +518,7 @@ void tt_app_row_info(tt_app *a, const tt_row *row, char *out, size_t cap)
             tt_collview_status(&a->cv, row->lane, a->rk, a->utf8, out, cap);
             o = strlen(out);
             if (k >= 0 && o + 64 < cap)
-                snprintf(out + o, cap - o, "%s! %s (! lists it)", dot(a), a->an.a.v[k].rule);
+                snprintf(out + o, cap - o, "%s! %s (! lists it)", tt_tab_sep(a->utf8), a->an.a.v[k].rule);
         }
         return;
     }
@@ -537,10 +532,10 @@ void tt_app_row_info(tt_app *a, const tt_row *row, char *out, size_t cap)
         }
         snprintf(out, cap, "rank %lld%s%s%s%zu device lane%s%sin the window: busy %.1f%%, "
                            "communication %.1f%%%soffset %s%s%s",
-                 (long long)r->rank, dot(a), r->file, dot(a), r->n_dev, plural(r->n_dev), dot(a),
+                 (long long)r->rank, tt_tab_sep(a->utf8), r->file, tt_tab_sep(a->utf8), r->n_dev, plural(r->n_dev), tt_tab_sep(a->utf8),
                  a->vp.span > 0 ? 100.0 * (double)busy / (double)a->vp.span : 0.0,
-                 a->vp.span > 0 ? 100.0 * (double)comm / (double)a->vp.span : 0.0, dot(a),
-                 tt_fmt_dur(off, sizeof off, r->off, 9), dot(a),
+                 a->vp.span > 0 ? 100.0 * (double)comm / (double)a->vp.span : 0.0, tt_tab_sep(a->utf8),
+                 tt_fmt_dur(off, sizeof off, r->off, 9), tt_tab_sep(a->utf8),
                  a->rfold[row->rank] ? "folded (Space unfolds)" : "Space folds");
     }
 }
@@ -761,7 +756,7 @@ void tt_app_tabs_draw(tt_app *a, tt_grid *g)
     {
         /* how the clocks were aligned, and the focused rank's offset */
         char info[400], off[48];
-        snprintf(info, sizeof info, "aligned: %s%srank %lld offset %s", a->align, dot(a),
+        snprintf(info, sizeof info, "aligned: %s%srank %lld offset %s", a->align, tt_tab_sep(a->utf8),
                  (long long)a->rk[a->focus].rank,
                  tt_fmt_dur(off, sizeof off, a->rk[a->focus].off, 9));
         if (rx + tt_grid_text_width(info) + 1 > cols)
@@ -809,14 +804,14 @@ void tt_app_header_title(const tt_app *a, char *out, size_t cap)
     }
     switch (a->view) {
     case TT_VIEW_RANK:
-        snprintf(out, cap, "rank %lld%s%s", (long long)a->rk[a->focus].rank, dot(a),
+        snprintf(out, cap, "rank %lld%s%s", (long long)a->rk[a->focus].rank, tt_tab_sep(a->utf8),
                  a->rk[a->focus].file);
         break;
     case TT_VIEW_JOB:
-        snprintf(out, cap, "%zu ranks%s%s", a->n_rk, a->title[0] ? dot(a) : "", a->title);
+        snprintf(out, cap, "%zu ranks%s%s", a->n_rk, a->title[0] ? tt_tab_sep(a->utf8) : "", a->title);
         break;
     case TT_VIEW_COLLS:
-        snprintf(out, cap, "collectives of %zu ranks%s%s", a->n_rk, a->title[0] ? dot(a) : "",
+        snprintf(out, cap, "collectives of %zu ranks%s%s", a->n_rk, a->title[0] ? tt_tab_sep(a->utf8) : "",
                  a->title);
         break;
     }
@@ -1005,7 +1000,7 @@ static int build_ranks_panel(tt_app *a, int width)
         fw = 10;
     tt_plist_clear(pl);
     snprintf(line, sizeof line, "%zu ranks%saligned: %s%sthe job spans %s; times count from its "
-                                "start", a->n_rk, dot(a), a->align, dot(a),
+                                "start", a->n_rk, tt_tab_sep(a->utf8), a->align, tt_tab_sep(a->utf8),
              tt_fmt_dur(sp, sizeof sp, a->job1 - a->job0, 3));
     if (tt_plist_wrap(pl, TT_R_PANEL, line, width))
         return -1;

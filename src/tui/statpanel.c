@@ -233,16 +233,6 @@ static const char *dash(bool utf8)
     return utf8 ? " \xe2\x80\x93 " : " - ";
 }
 
-static const char *dot(bool utf8)
-{
-    return utf8 ? " \xc2\xb7 " : " | ";
-}
-
-static const char *fmt_dur(char *buf, size_t n, double ns)
-{
-    return tt_fmt_dur(buf, n, (int64_t)llround(ns), 3);
-}
-
 /* A real with thousands separators and `dec` decimals ("13,117.555"). */
 static const char *fmt_real(char *buf, size_t n, double v, int dec)
 {
@@ -282,35 +272,6 @@ typedef struct col {
 } col;
 
 /* ---------------------------------------------------------------- lines */
-
-static const char *key_title(tt_key_kind k)
-{
-    switch (k) {
-    case TT_KEY_OPCODE: return "opcode";
-    case TT_KEY_CAT: return "category";
-    case TT_KEY_LAYER: return "layer";
-    default: return "name";
-    }
-}
-
-static const char *key_column(tt_key_kind k)
-{
-    switch (k) {
-    case TT_KEY_OPCODE: return "Opcode";
-    case TT_KEY_CAT: return "Category";
-    case TT_KEY_LAYER: return "Layer";
-    default: return "Name";
-    }
-}
-
-static const char *order_title(tt_brk_order o)
-{
-    switch (o) {
-    case TT_BRK_COUNT: return "count";
-    case TT_BRK_AVG: return "average";
-    default: return "total";
-    }
-}
 
 static char *lane_name(const tt_trace *tr, uint32_t lane, char *buf, size_t n)
 {
@@ -375,10 +336,10 @@ static int lines_breakdown(tt_statpanel *s)
     if (nw < 8)
         nw = 8;
     if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "By %s, sorted by %s%s%s rows",
-                       key_title(s->key.kind), order_title(s->order), dot(s->utf8),
+                       tt_tab_key_title(s->key.kind), tt_tab_order_title(s->order), tt_tab_sep(s->utf8),
                        tt_tab_count(v, sizeof v, s->brk->n)))
         return -1;
-    tt_tab_col(line, sizeof line, &o, key_column(s->key.kind), nw, true, s->utf8);
+    tt_tab_col(line, sizeof line, &o, tt_tab_key_column(s->key.kind), nw, true, s->utf8);
     for (size_t c = 0; c < nc; c++)
         tt_tab_col(line, sizeof line, &o, cols[c].title, cols[c].w, false, s->utf8);
     if (!tt_plist_add(&s->pl, TT_R_PANEL_KEY, line))
@@ -388,22 +349,22 @@ static int lines_breakdown(tt_statpanel *s)
         char label[300];
         o = 0;
         if (r->none)
-            snprintf(label, sizeof label, "(no %s)", key_title(s->key.kind));
+            snprintf(label, sizeof label, "(no %s)", tt_tab_key_title(s->key.kind));
         else
             snprintf(label, sizeof label, "%s", r->label);
         tt_tab_col(line, sizeof line, &o, label, nw, true, s->utf8);
         tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, r->d.n), 9, false, s->utf8);
         tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.total, 3), 12, false,
                 s->utf8);
-        tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.avg), 12, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.avg), 12, false, s->utf8);
         if (wide(s)) {
-            tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.median), 12, false,
+            tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.median), 12, false,
                        s->utf8);
             tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.min, 3), 12, false,
                     s->utf8);
             tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.max, 3), 12, false,
                     s->utf8);
-            tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, r->d.stddev), 12, false,
+            tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.stddev), 12, false,
                     s->utf8);
         }
         snprintf(v, sizeof v, "%.1f%%", r->share);
@@ -423,7 +384,7 @@ static int lines_transfers(tt_statpanel *s)
     if (nw < 8)
         nw = 8;
     if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "Transfers%s%s moving %s MB, busy %s, %s MB/s",
-                       dot(s->utf8), tt_tab_count(v, sizeof v, all->bytes.n),
+                       tt_tab_sep(s->utf8), tt_tab_count(v, sizeof v, all->bytes.n),
                        fmt_real(mb, sizeof mb, (double)all->bytes.total / MB, 3),
                        tt_fmt_dur(busy, sizeof busy, all->busy, 3),
                        fmt_real(rate, sizeof rate, all->throughput / MB, 3)))
@@ -465,7 +426,7 @@ static int lines_gpu(tt_statpanel *s)
     const tt_gpu_time *g = &s->gpu;
     char a[48], b[48], c[48], d[48], e[48], f[48], n1[32], n2[32], n3[32], line[600];
     if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "GPU time%s%s kernels, %s memcpys, %s memsets",
-                       dot(s->utf8), tt_tab_count(n1, sizeof n1, g->kernels),
+                       tt_tab_sep(s->utf8), tt_tab_count(n1, sizeof n1, g->kernels),
                        tt_tab_count(n2, sizeof n2, g->memcpys),
                        tt_tab_count(n3, sizeof n3, g->memsets)))
         return -1;
@@ -496,12 +457,12 @@ static int lines_box(tt_statpanel *s)
     tt_ns win = tt_sel_length(&s->sel);
     char line[600];
     snprintf(line, sizeof line, "%s event%s%stotal %s (%s in the box)%sbusy %s (%.1f%%)",
-             tt_tab_count(ev, sizeof ev, m->events), m->events == 1 ? "" : "s", dot(s->utf8),
+             tt_tab_count(ev, sizeof ev, m->events), m->events == 1 ? "" : "s", tt_tab_sep(s->utf8),
              tt_fmt_dur(t1, sizeof t1, m->total, 3), tt_fmt_dur(t2, sizeof t2, m->total_clipped, 3),
-             dot(s->utf8), tt_fmt_dur(bu, sizeof bu, m->busy, 3), pct(m->busy, win));
+             tt_tab_sep(s->utf8), tt_fmt_dur(bu, sizeof bu, m->busy, 3), pct(m->busy, win));
     if (add_wrapped(s, TT_R_PANEL, line) || lines_breakdown(s))
         return -1;
-    if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "Lanes%sutilization in the box", dot(s->utf8)) ||
+    if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "Lanes%sutilization in the box", tt_tab_sep(s->utf8)) ||
         lines_lanes(s))
         return -1;
     if (s->xfer && lines_transfers(s))
@@ -525,17 +486,17 @@ static int lines_name(tt_statpanel *s)
         nw = 8;
     if (!tt_plist_addf(&s->pl, TT_R_PANEL, "%s event%s%stotal %s (%.1f%% of all event time)%s"
                        "from %s to %s",
-                       tt_tab_count(v, sizeof v, n->n), n->n == 1 ? "" : "s", dot(s->utf8),
-                       tt_fmt_dur(a, sizeof a, n->total, 3), s->nshare, dot(s->utf8),
+                       tt_tab_count(v, sizeof v, n->n), n->n == 1 ? "" : "s", tt_tab_sep(s->utf8),
+                       tt_fmt_dur(a, sizeof a, n->total, 3), s->nshare, tt_tab_sep(s->utf8),
                        tt_fmt_dur(b, sizeof b, s->nfirst - s->origin, 3),
                        tt_fmt_dur(c, sizeof c, s->nlast - s->origin, 3)))
         return -1;
     if (!tt_plist_addf(&s->pl, TT_R_PANEL, "avg %s%smedian %s%smin %s%smax %s%sstddev %s",
-                       fmt_dur(a, sizeof a, n->avg), dot(s->utf8),
-                       fmt_dur(b, sizeof b, n->median), dot(s->utf8),
-                       tt_fmt_dur(c, sizeof c, n->min, 3), dot(s->utf8),
-                       tt_fmt_dur(d, sizeof d, n->max, 3), dot(s->utf8),
-                       fmt_dur(e, sizeof e, n->stddev)))
+                       tt_tab_dur(a, sizeof a, n->avg), tt_tab_sep(s->utf8),
+                       tt_tab_dur(b, sizeof b, n->median), tt_tab_sep(s->utf8),
+                       tt_fmt_dur(c, sizeof c, n->min, 3), tt_tab_sep(s->utf8),
+                       tt_fmt_dur(d, sizeof d, n->max, 3), tt_tab_sep(s->utf8),
+                       tt_tab_dur(e, sizeof e, n->stddev)))
         return -1;
     o = 0;
     tt_tab_col(line, sizeof line, &o, "Lane", nw, true, s->utf8);
@@ -552,7 +513,7 @@ static int lines_name(tt_statpanel *s)
         tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, l->d.n), 9, false, s->utf8);
         tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, l->d.total, 3), 12, false,
                 s->utf8);
-        tt_tab_col(line, sizeof line, &o, fmt_dur(v, sizeof v, l->d.avg), 12, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, l->d.avg), 12, false, s->utf8);
         if (!tt_plist_item(&s->pl, TT_R_PANEL, TT_SP_LINE_LANE, l->lane, line))
             return -1;
     }
@@ -608,7 +569,7 @@ const char *tt_sp_title(const tt_statpanel *s, bool utf8, char *buf, size_t n)
     snprintf(buf, n, "Box %s%s%s (%s)%s%zu lane%s",
              tt_fmt_dur(a, sizeof a, s->sel.from - s->origin, 3), dash(utf8),
              tt_fmt_dur(b, sizeof b, s->sel.to - s->origin, 3),
-             tt_fmt_dur(w, sizeof w, tt_sel_length(&s->sel), 3), dot(utf8), s->lanes.n,
+             tt_fmt_dur(w, sizeof w, tt_sel_length(&s->sel), 3), tt_tab_sep(utf8), s->lanes.n,
              s->lanes.n == 1 ? "" : "s");
     return buf;
 }

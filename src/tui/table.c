@@ -3,6 +3,8 @@
 
 #include "tui/table.h"
 
+#include "util/num.h"
+
 #include "util/text.h"
 
 #include <inttypes.h>
@@ -96,4 +98,43 @@ tt_key_kind tt_tab_next_key(tt_key_kind k)
 tt_brk_order tt_tab_next_order(tt_brk_order o)
 {
     return o == TT_BRK_TOTAL ? TT_BRK_COUNT : o == TT_BRK_COUNT ? TT_BRK_AVG : TT_BRK_TOTAL;
+}
+
+const char *tt_tab_sep(bool utf8)
+{
+    return utf8 ? " \xc2\xb7 " : " | ";
+}
+
+const char *tt_tab_dur(char *buf, size_t n, double ns)
+{
+    return tt_fmt_dur(buf, n, (int64_t)llround(ns), 3);
+}
+
+const char *tt_tab_key_title(tt_key_kind k)
+{
+    switch (k) {
+    case TT_KEY_OPCODE: return "opcode";
+    case TT_KEY_CAT: return "category";
+    case TT_KEY_LAYER: return "layer";
+    default: return "name";
+    }
+}
+
+const char *tt_tab_key_column(tt_key_kind k)
+{
+    switch (k) {
+    case TT_KEY_OPCODE: return "Opcode";
+    case TT_KEY_CAT: return "Category";
+    case TT_KEY_LAYER: return "Layer";
+    default: return "Name";
+    }
+}
+
+const char *tt_tab_order_title(tt_brk_order o)
+{
+    switch (o) {
+    case TT_BRK_COUNT: return "count";
+    case TT_BRK_AVG: return "average";
+    default: return "total";
+    }
 }

@@ -26,6 +26,19 @@ void tt_tab_col(char *out, size_t cap, size_t *o, const char *raw, int w, bool l
  * otherwise). */
 void tt_tab_bar(char *out, size_t cap, size_t *o, double frac, int w, bool utf8);
 
+/* The separator between items of a line: a middle dot in UTF-8, " | "
+ * otherwise. */
+const char *tt_tab_sep(bool utf8);
+
+/* A duration given as a real number of ns (an average), rounded. */
+const char *tt_tab_dur(char *buf, size_t n, double ns);
+
+/* Words for a breakdown key ("opcode") and its column title ("Opcode"),
+ * and for a breakdown order ("total"). */
+const char *tt_tab_key_title(tt_key_kind k);
+const char *tt_tab_key_column(tt_key_kind k);
+const char *tt_tab_order_title(tt_brk_order o);
+
 /* What a panel's `b` and `o` keys step to: the breakdown key cycles
  * opcode, name, category, layer; the order total, count, average. */
 tt_key_kind tt_tab_next_key(tt_key_kind k);
