@@ -178,6 +178,15 @@ static int extra_append(chrome *c, const char *s, size_t n)
 
 /* ------------------------------------------------------- event parsing */
 
+/* A syntax error at `at` for the caller's parse to report; returns NULL. */
+static const char *bad_syntax(chrome *c, const char *at, const char *msg)
+{
+    c->sc.status = JS_ERROR;
+    c->sc.err_at = at;
+    c->sc.err_msg = msg;
+    return NULL;
+}
+
 /* Parse a string-or-number value (pid, tid, id, ts, dur). */
 static const char *scan_scalar(chrome *c, const char *p, const char *end, js_str *out,
                                bool *is_str)
@@ -193,16 +202,75 @@ static const char *scan_scalar(chrome *c, const char *p, const char *end, js_str
         c->sc.status = JS_MORE;
         return NULL;
     }
-    c->sc.status = JS_ERROR;
-    c->sc.err_at = p;
-    c->sc.err_msg = "expected a number or a string";
-    return NULL;
+    return bad_syntax(c, p, "expected a number or a string");
 }
 
 /* A numeric argument value (number or numeric string) as int64. */
 static bool num_value(const js_str *t, int64_t *out)
 {
     return !t->esc && tt_parse_decimal_scaled(t->s, t->n, 0, out) == TT_NUM_OK;
+}
+
+/* Well-known argument keys, taken on the way through an args object.
+ * `weak` ones only fill a field nothing else has set (MindSpore's "type",
+ * Ascend's "Task Type" and MindSpore's scope path yield to the explicit
+ * keys). */
+typedef enum arg_field {
+    AF_NAME, AF_LABELS, AF_SORT, AF_OPCODE, AF_LAYER, AF_OPERAND, AF_BYTES, AF_CORR
+} arg_field;
+
+static const struct {
+    const char *key;
+    size_t      len;
+    arg_field   field;
+    bool        string_only;
+    bool        weak;
+} arg_keys[] = {
+    {"name", 4, AF_NAME, true, false},
+    {"labels", 6, AF_LABELS, true, false},
+    {"sort_index", 10, AF_SORT, false, false},
+    {"opcode", 6, AF_OPCODE, true, false},
+    {"type", 4, AF_OPCODE, true, true},           /* MindSpore op type */
+    {"Task Type", 9, AF_OPCODE, true, true},      /* Ascend hardware task type */
+    {"hlo_name", 8, AF_LAYER, true, false},
+    {"layer", 5, AF_LAYER, true, false},
+    {"fullname", 8, AF_LAYER, true, true},        /* MindSpore scope path */
+    {"operand", 7, AF_OPERAND, true, false},
+    {"tensor", 6, AF_OPERAND, true, false},
+    {"bytes", 5, AF_BYTES, false, false},
+    {"correlation", 11, AF_CORR, false, false},
+    {"correlation_id", 14, AF_CORR, false, false},
+};
+
+static void take(js_str *dst, bool *has, const js_str *val, bool weak)
+{
+    if (weak && *has)
+        return;
+    *dst = *val;
+    *has = true;
+}
+
+/* Note one args member if its key is well known. */
+static void note_arg(cev *ev, const js_str *key, const js_str *val, bool is_str)
+{
+    for (size_t i = 0; i < sizeof arg_keys / sizeof arg_keys[0]; i++) {
+        bool w = arg_keys[i].weak;
+        if (key->n != arg_keys[i].len || memcmp(key->s, arg_keys[i].key, key->n) != 0)
+            continue;
+        if (arg_keys[i].string_only && !is_str)
+            return;
+        switch (arg_keys[i].field) {
+        case AF_NAME: take(&ev->a_name, &ev->has_a_name, val, w); break;
+        case AF_LABELS: take(&ev->a_labels, &ev->has_a_labels, val, w); break;
+        case AF_SORT: take(&ev->a_sort, &ev->has_a_sort, val, w); break;
+        case AF_OPCODE: take(&ev->opcode, &ev->has_opcode, val, w); break;
+        case AF_LAYER: take(&ev->layer, &ev->has_layer, val, w); break;
+        case AF_OPERAND: take(&ev->operand, &ev->has_operand, val, w); break;
+        case AF_BYTES: num_value(val, &ev->bytes); break;
+        case AF_CORR: num_value(val, &ev->corr); break;
+        }
+        return;
+    }
 }
 
 /* Walk the args object once, noting the well-known members. */
@@ -219,16 +287,12 @@ static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
     }
     for (;;) {
         js_str key, val;
-        const char *vstart;
         bool is_str;
         p = js_skip_ws(p, end);
         if (p == end)
             goto more;
         if (*p != '"') {
-            c->sc.status = JS_ERROR;
-            c->sc.err_at = p;
-            c->sc.err_msg = "expected a string key in args";
-            return NULL;
+            return bad_syntax(c, p, "expected a string key in args");
         }
         if (!(p = js_scan_string(&c->sc, p, end, &key)))
             return NULL;
@@ -236,15 +300,11 @@ static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
         if (p == end)
             goto more;
         if (*p != ':') {
-            c->sc.status = JS_ERROR;
-            c->sc.err_at = p;
-            c->sc.err_msg = "expected ':' after a key";
-            return NULL;
+            return bad_syntax(c, p, "expected ':' after a key");
         }
         p = js_skip_ws(p + 1, end);
         if (p == end)
             goto more;
-        vstart = p;
         val.n = 0;
         is_str = false;
         if (*p == '"' || (*p >= '0' && *p <= '9') || *p == '-') {
@@ -254,77 +314,8 @@ static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
             if (!(p = js_skip_value(&c->sc, p, end, c->w.eof)))
                 return NULL;
         }
-        (void)vstart;
-        if (val.n > 0 && !key.esc) {
-            switch (key.n) {
-            case 4:
-                if (JS_EQ(&key, "name") && is_str) {
-                    ev->a_name = val;
-                    ev->has_a_name = true;
-                } else if (JS_EQ(&key, "type") && is_str && !ev->has_opcode) {
-                    ev->opcode = val;   /* MindSpore op type */
-                    ev->has_opcode = true;
-                }
-                break;
-            case 5:
-                if (JS_EQ(&key, "bytes"))
-                    num_value(&val, &ev->bytes);
-                else if (JS_EQ(&key, "layer") && is_str) {
-                    ev->layer = val;
-                    ev->has_layer = true;
-                }
-                break;
-            case 6:
-                if (JS_EQ(&key, "opcode") && is_str) {
-                    ev->opcode = val;
-                    ev->has_opcode = true;
-                } else if (JS_EQ(&key, "labels") && is_str) {
-                    ev->a_labels = val;
-                    ev->has_a_labels = true;
-                } else if (JS_EQ(&key, "tensor") && is_str) {
-                    ev->operand = val;
-                    ev->has_operand = true;
-                }
-                break;
-            case 7:
-                if (JS_EQ(&key, "operand") && is_str) {
-                    ev->operand = val;
-                    ev->has_operand = true;
-                }
-                break;
-            case 8:
-                if (JS_EQ(&key, "hlo_name") && is_str) {
-                    ev->layer = val;
-                    ev->has_layer = true;
-                } else if (JS_EQ(&key, "fullname") && is_str && !ev->has_layer) {
-                    ev->layer = val;   /* MindSpore scope path */
-                    ev->has_layer = true;
-                }
-                break;
-            case 9:
-                if (JS_EQ(&key, "Task Type") && is_str && !ev->has_opcode) {
-                    ev->opcode = val;   /* Ascend hardware task type */
-                    ev->has_opcode = true;
-                }
-                break;
-            case 10:
-                if (JS_EQ(&key, "sort_index")) {
-                    ev->a_sort = val;
-                    ev->has_a_sort = true;
-                }
-                break;
-            case 11:
-                if (JS_EQ(&key, "correlation"))
-                    num_value(&val, &ev->corr);
-                break;
-            case 14:
-                if (JS_EQ(&key, "correlation_id"))
-                    num_value(&val, &ev->corr);
-                break;
-            default:
-                break;
-            }
-        }
+        if (val.n > 0 && !key.esc)
+            note_arg(ev, &key, &val, is_str);
         p = js_skip_ws(p, end);
         if (p == end)
             goto more;
@@ -336,10 +327,7 @@ static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
             p++;
             break;
         }
-        c->sc.status = JS_ERROR;
-        c->sc.err_at = p;
-        c->sc.err_msg = "expected ',' or '}' in args";
-        return NULL;
+        return bad_syntax(c, p, "expected ',' or '}' in args");
     }
 done:
     ev->args = start;
@@ -372,8 +360,7 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
         if (p == end)
             goto more;
         if (*p != '"')
-            return c->sc.status = JS_ERROR, c->sc.err_at = p,
-                   c->sc.err_msg = "expected a string key", NULL;
+            return bad_syntax(c, p, "expected a string key");
         kstart = p;
         if (!(p = js_scan_string(&c->sc, p, end, &key)))
             return NULL;
@@ -381,8 +368,7 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
         if (p == end)
             goto more;
         if (*p != ':')
-            return c->sc.status = JS_ERROR, c->sc.err_at = p,
-                   c->sc.err_msg = "expected ':' after a key", NULL;
+            return bad_syntax(c, p, "expected ':' after a key");
         p = js_skip_ws(p + 1, end);
         if (p == end)
             goto more;
@@ -478,10 +464,7 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
             if (p && (extra_append(c, c->extra_len ? "," : "{", 1) ||
                       extra_append(c, kstart, (size_t)(p - kstart)))) {
                 tt_error_set(c->err, TT_ERR_NOMEM, "out of memory");
-                c->sc.status = JS_ERROR;
-                c->sc.err_at = p;
-                c->sc.err_msg = "out of memory";
-                return NULL;
+                return bad_syntax(c, p, "out of memory");
             }
         }
         if (!p)
@@ -495,14 +478,11 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
         }
         if (*p == '}')
             break;
-        return c->sc.status = JS_ERROR, c->sc.err_at = p,
-               c->sc.err_msg = "expected ',' or '}' after an event member", NULL;
+        return bad_syntax(c, p, "expected ',' or '}' after an event member");
     }
     if (c->extra_len && extra_append(c, "}", 1)) {
-        c->sc.status = JS_ERROR;
-        c->sc.err_at = p;
-        c->sc.err_msg = "out of memory";
-        return NULL;
+        tt_error_set(c->err, TT_ERR_NOMEM, "out of memory");
+        return bad_syntax(c, p, "out of memory");
     }
     return p + 1;
 more:
