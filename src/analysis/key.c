@@ -121,3 +121,45 @@ int tt_argcache_get(tt_argcache *c, const tt_event *e, const char *key, const ch
     *val = c->text;
     return 1;
 }
+
+int tt_key_group(const tt_trace *tr, const tt_key *k, uint32_t lane, const tt_event *e,
+                 tt_argcache *ac, tt_strtab *vals, uint32_t *gid, tt_error *err)
+{
+    if (k->kind == TT_KEY_LANE) {
+        *gid = lane;
+    } else if (k->kind == TT_KEY_ARG) {
+        const char *v;
+        int r = tt_argcache_get(ac, e, k->arg, &v, err);
+        if (r < 0)
+            return -2;
+        *gid = 0;
+        if (r > 0) {
+            uint32_t id = tt_strtab_intern(vals, v, strlen(v));
+            if (id == TT_STR_ERROR)
+                return -1;
+            *gid = id + 1;
+        }
+    } else {
+        *gid = tt_key_string_id(tr, k, e);
+    }
+    return 0;
+}
+
+const char *tt_key_group_label(const tt_trace *tr, const tt_key *k, const tt_strtab *vals,
+                               uint32_t gid, char *buf, size_t n, bool *none, uint32_t *id)
+{
+    switch (k->kind) {
+    case TT_KEY_LANE:
+        *none = false;
+        *id = gid;
+        return tt_lane_fullname(tr, gid, buf, n);
+    case TT_KEY_ARG:
+        *none = gid == 0;
+        *id = 0;
+        return gid ? tt_strtab_get(vals, gid - 1) : "";
+    default:
+        *none = gid == 0;
+        *id = gid;
+        return tt_str(tr, gid);
+    }
+}

@@ -76,4 +76,21 @@ void tt_argcache_fini(tt_argcache *c);
 int tt_argcache_get(tt_argcache *c, const tt_event *e, const char *key, const char **val,
                     tt_error *err);
 
+/* Grouping events by a key, as breakdowns and transfers do. A group id is
+ * the lane index (lane key), the string id (name, category, opcode,
+ * layer; 0 = none) or, for arg:KEY, 1 + the id of the value in `vals`
+ * (0 = no such argument). `vals` is the caller's table of argument values
+ * (only used for arg keys). */
+
+/* Group id of event e on lane. 0 with *gid set, -1 out of memory, or -2
+ * with err set when the event's arguments cannot be read. */
+int tt_key_group(const tt_trace *tr, const tt_key *k, uint32_t lane, const tt_event *e,
+                 tt_argcache *ac, tt_strtab *vals, uint32_t *gid, tt_error *err);
+
+/* Label of a group id (borrowed, or written to buf), and whether it is the
+ * "none" group; *id receives the string id or lane behind it (0 for arg
+ * keys). */
+const char *tt_key_group_label(const tt_trace *tr, const tt_key *k, const tt_strtab *vals,
+                               uint32_t gid, char *buf, size_t n, bool *none, uint32_t *id);
+
 #endif

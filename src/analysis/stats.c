@@ -299,27 +299,11 @@ int tt_breakdown_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
         for (size_t k = 0; k < buf.n; k++) {
             const tt_event *e = &ln->ev[buf.v[k]];
             uint32_t gid;
-            if (key->kind == TT_KEY_LANE) {
-                gid = lane;
-            } else if (key->kind == TT_KEY_ARG) {
-                const char *v;
-                int r = tt_argcache_get(&ac, e, key->arg, &v, err);
-                if (r < 0) {
-                    bad_args = true;
-                    rc = -1;
-                    break;
-                }
-                gid = 0;   /* none */
-                if (r > 0) {
-                    uint32_t id = tt_strtab_intern(vals, v, strlen(v));
-                    if (id == TT_STR_ERROR) {
-                        rc = -1;
-                        break;
-                    }
-                    gid = id + 1;
-                }
-            } else {
-                gid = tt_key_string_id(tr, key, e);
+            int kr = tt_key_group(tr, key, lane, e, &ac, vals, &gid, err);
+            if (kr) {
+                bad_args = kr == -2;
+                rc = -1;
+                break;
             }
             if (grouping_add(&g, gid, tt_sel_clip(sel, e))) {
                 rc = -1;
@@ -339,21 +323,7 @@ int tt_breakdown_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
         const char *label;
         char lbuf[600];
         r->d = dist[s];
-        switch (key->kind) {
-        case TT_KEY_LANE:
-            r->id = gid;
-            label = tt_lane_fullname(tr, gid, lbuf, sizeof lbuf);
-            break;
-        case TT_KEY_ARG:
-            r->none = gid == 0;
-            label = gid ? tt_strtab_get(vals, gid - 1) : "";
-            break;
-        default:
-            r->id = gid;
-            r->none = gid == 0;
-            label = tt_str(tr, gid);
-            break;
-        }
+        label = tt_key_group_label(tr, key, vals, gid, lbuf, sizeof lbuf, &r->none, &r->id);
         if (!(r->label = tt_arena_strndup(&b->arena, label, strlen(label))))
             rc = -1;
         b->sum_total += r->d.total;

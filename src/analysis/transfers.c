@@ -109,27 +109,11 @@ int tt_transfers_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
             uint32_t gid;
             if (e->bytes < 0)
                 continue;
-            if (key->kind == TT_KEY_LANE) {
-                gid = lane;
-            } else if (key->kind == TT_KEY_ARG) {
-                const char *v;
-                int r = tt_argcache_get(&ac, e, key->arg, &v, err);
-                if (r < 0) {
-                    bad_args = true;
-                    rc = -1;
-                    break;
-                }
-                gid = 0;
-                if (r > 0) {
-                    uint32_t id = tt_strtab_intern(vals, v, strlen(v));
-                    if (id == TT_STR_ERROR) {
-                        rc = -1;
-                        break;
-                    }
-                    gid = id + 1;
-                }
-            } else {
-                gid = tt_key_string_id(tr, key, e);
+            int kr = tt_key_group(tr, key, lane, e, &ac, vals, &gid, err);
+            if (kr) {
+                bad_args = kr == -2;
+                rc = -1;
+                break;
             }
             if (n == cap) {
                 size_t nc = cap ? cap * 2 : 256;
@@ -173,21 +157,7 @@ int tt_transfers_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
             rc = -1;
             break;
         }
-        switch (key->kind) {
-        case TT_KEY_LANE:
-            r->id = gid;
-            label = tt_lane_fullname(tr, gid, lbuf, sizeof lbuf);
-            break;
-        case TT_KEY_ARG:
-            r->none = gid == 0;
-            label = gid ? tt_strtab_get(vals, gid - 1) : "";
-            break;
-        default:
-            r->id = gid;
-            r->none = gid == 0;
-            label = tt_str(tr, gid);
-            break;
-        }
+        label = tt_key_group_label(tr, key, vals, gid, lbuf, sizeof lbuf, &r->none, &r->id);
         if (!(r->label = tt_arena_strndup(&t->arena, label, strlen(label)))) {
             rc = -1;
             break;
