@@ -582,25 +582,16 @@ out:
     return rc;
 }
 
-int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
-                       unsigned char **out, size_t *n, tt_error *err)
+/* Lay out sec[0..n_sec) as one snapshot file: header, section table with
+ * offsets and checksums, then the section bytes. The sections stay owned
+ * by the caller. */
+static int write_container(const section *sec, uint32_t n_sec, unsigned char **out, size_t *n,
+                           tt_error *err)
 {
-    section sec[SEC__END];
-    uint32_t n_sec = 0;
-    tt_args *repacked = NULL;
     bbuf hdr = {0}, table = {0};
-    uint64_t off, total;
+    uint64_t off = HEADER_SIZE + (uint64_t)ENTRY_SIZE * n_sec, total;
     int rc = -1;
 
-    *out = NULL;
-    *n = 0;
-    if (!tr->finalized)
-        return tt_error_set(err, TT_ERR_USAGE, "only a finalized trace can be saved as a snapshot");
-    memset(sec, 0, sizeof sec);
-    if (enc_sections(tr, src, sec, &n_sec, &repacked, err))
-        goto out;
-
-    off = HEADER_SIZE + (uint64_t)ENTRY_SIZE * n_sec;
     for (uint32_t i = 0; i < n_sec; i++) {
         bb_u32le(&table, sec[i].id);
         bb_u32le(&table, sec[i].flags);
@@ -617,12 +608,7 @@ int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
     bb_u64le(&hdr, total);
     bb_u32le(&hdr, crc(table.p, table.n));
     bb_u32le(&hdr, crc(hdr.p, hdr.n));
-    if (hdr.oom || table.oom || total > SIZE_MAX) {
-        tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
-        goto out;
-    }
-    *out = malloc((size_t)total);
-    if (!*out) {
+    if (hdr.oom || table.oom || total > SIZE_MAX || !(*out = malloc((size_t)total))) {
         tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
         goto out;
     }
@@ -636,12 +622,35 @@ int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
     *n = (size_t)total;
     rc = 0;
 out:
+    bb_free(&hdr);
+    bb_free(&table);
+    return rc;
+}
+
+static void free_sections(section sec[SEC__END])
+{
     for (uint32_t i = 0; i < SEC__END; i++)
         if (!sec[i].borrowed)
             free(sec[i].data);
+}
+
+int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
+                       unsigned char **out, size_t *n, tt_error *err)
+{
+    section sec[SEC__END];
+    uint32_t n_sec = 0;
+    tt_args *repacked = NULL;
+    int rc = -1;
+
+    *out = NULL;
+    *n = 0;
+    if (!tr->finalized)
+        return tt_error_set(err, TT_ERR_USAGE, "only a finalized trace can be saved as a snapshot");
+    memset(sec, 0, sizeof sec);
+    if (enc_sections(tr, src, sec, &n_sec, &repacked, err) == 0)
+        rc = write_container(sec, n_sec, out, n, err);
+    free_sections(sec);
     tt_args_free(repacked);
-    bb_free(&hdr);
-    bb_free(&table);
     return rc;
 }
 
@@ -1451,9 +1460,7 @@ int tt_snapshot_assemble(const unsigned char *const raw[TT_SNAPSHOT_SECTIONS],
                          tt_error *err)
 {
     section sec[SEC__END];
-    bbuf hdr = {0}, table = {0};
     uint32_t k = 0;
-    uint64_t off;
     int rc = -1;
     memset(sec, 0, sizeof sec);
     *out = NULL;
@@ -1477,41 +1484,9 @@ int tt_snapshot_assemble(const unsigned char *const raw[TT_SNAPSHOT_SECTIONS],
             goto out;
         k++;
     }
-    off = HEADER_SIZE + (uint64_t)ENTRY_SIZE * k;
-    for (uint32_t i = 0; i < k; i++) {
-        bb_u32le(&table, sec[i].id);
-        bb_u32le(&table, sec[i].flags);
-        bb_u64le(&table, off);
-        bb_u64le(&table, sec[i].stored);
-        bb_u64le(&table, sec[i].raw);
-        bb_u32le(&table, crc(sec[i].data, sec[i].stored));
-        off += sec[i].stored;
-    }
-    bb_put(&hdr, TT_SNAPSHOT_MAGIC, TT_SNAPSHOT_MAGIC_LEN);
-    bb_u32le(&hdr, TT_SNAPSHOT_VERSION);
-    bb_u32le(&hdr, k);
-    bb_u64le(&hdr, off);
-    bb_u32le(&hdr, crc(table.p, table.n));
-    bb_u32le(&hdr, crc(hdr.p, hdr.n));
-    if (hdr.oom || table.oom || !(*out = malloc((size_t)off))) {
-        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-        goto out;
-    }
-    memcpy(*out, hdr.p, hdr.n);
-    memcpy(*out + hdr.n, table.p, table.n);
-    off = hdr.n + table.n;
-    for (uint32_t i = 0; i < k; i++) {
-        memcpy(*out + off, sec[i].data, sec[i].stored);
-        off += sec[i].stored;
-    }
-    *n = (size_t)off;
-    rc = 0;
+    rc = write_container(sec, k, out, n, err);
 out:
-    for (uint32_t i = 0; i < SEC__END; i++)
-        if (!sec[i].borrowed)
-            free(sec[i].data);
-    bb_free(&hdr);
-    bb_free(&table);
+    free_sections(sec);
     return rc;
 }
 
