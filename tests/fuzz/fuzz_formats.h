@@ -1,4 +1,4 @@
-/* fuzz_formats.h - what the device profile fuzz targets share: load the
+/* fuzz_formats.h - what the decoder fuzz targets share: load the
  * input from memory through the whole pipeline with a decoder forced (so
  * any bytes reach it), strictly and with --lenient, and once through
  * format detection; check the model's invariants and abort on a
@@ -10,6 +10,7 @@
 
 #include "decode/decode.h"
 #include "index/index.h"
+#include "snapshot/snapshot.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +28,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
         }                                                                              \
     } while (0)
 
-static void fuzz_check_trace(const tt_trace *tr)
+/* trusted_args: the argument blocks were written by a decoder in this
+ * process, so reading them must succeed; a snapshot's blocks come from the
+ * input and may fail to read (never crash). */
+static void fuzz_check_trace(const tt_trace *tr, bool trusted_args)
 {
     uint64_t total = 0;
     uint32_t nstr = tt_strtab_count(tr->strings);
@@ -61,8 +65,8 @@ static void fuzz_check_trace(const tt_trace *tr)
             if (e->args) {
                 const char *a, *x;
                 size_t an, xn;
-                /* a snapshot's blocks are not trusted: reading may fail, never crash */
-                (void)tt_args_read(&rd, e->args, &a, &an, &x, &xn);
+                int r = tt_args_read(&rd, e->args, &a, &an, &x, &xn);
+                FCHECK(r == 0 || !trusted_args);
             }
         }
         FCHECK(tt_index_busy(ln->ev, ln->n, tr->t0, tr->t1) <= tr->t1 - tr->t0);
@@ -85,9 +89,9 @@ static void fuzz_check_trace(const tt_trace *tr)
 }
 
 /* Load data; the event count, or -1 when the load failed. format NULL:
- * detect. */
-static int64_t fuzz_load(const uint8_t *data, size_t size, bool lenient, const char *format,
-                         const char *csv_map)
+ * detect. *loaded (when not NULL) receives the format that loaded it. */
+static int64_t fuzz_load_as(const uint8_t *data, size_t size, bool lenient, const char *format,
+                            const char *csv_map, const char **loaded)
 {
     tt_input *in;
     tt_trace *tr = NULL;
@@ -107,9 +111,11 @@ static int64_t fuzz_load(const uint8_t *data, size_t size, bool lenient, const c
     }
     if (tt_load_input(in, &opts, &tr, &info, &err) == 0) {
         FCHECK(tr != NULL);
-        fuzz_check_trace(tr);
+        fuzz_check_trace(tr, !tt_snapshot_probe(data, size));
         FCHECK(info.dropped_bytes >= 0);
         events = (int64_t)tr->n_events;
+        if (loaded)
+            *loaded = tr->format;   /* static */
         tt_trace_free(tr);
     } else {
         FCHECK(tr == NULL);
@@ -124,13 +130,22 @@ static int64_t fuzz_load(const uint8_t *data, size_t size, bool lenient, const c
     return events;
 }
 
-/* Strict, lenient and detected loads of one decoder. */
-static void fuzz_decoder(const uint8_t *data, size_t size, const char *format, const char *map)
+static int64_t fuzz_load(const uint8_t *data, size_t size, bool lenient, const char *format,
+                         const char *csv_map)
+{
+    return fuzz_load_as(data, size, lenient, format, csv_map, NULL);
+}
+
+/* Strict and lenient loads of one decoder: whatever loads strictly loads
+ * leniently with the same events. */
+static int64_t fuzz_decoder(const uint8_t *data, size_t size, const char *format,
+                            const char *map)
 {
     int64_t strict = fuzz_load(data, size, false, format, map);
     int64_t lenient = fuzz_load(data, size, true, format, map);
     if (strict >= 0)
         FCHECK(lenient == strict);
+    return strict;
 }
 
 #endif
