@@ -44,10 +44,7 @@ int tt_gpu_time_compute(const tt_trace *tr, const tt_sel *sel, tt_gpu_time *g, t
             tt_ns s, t;
             if (c == TT_GPU_NONE)
                 continue;
-            s = e->start > sel->from ? e->start : sel->from;
-            t = tt_event_end(e) < sel->to ? tt_event_end(e) : sel->to;
-            if (t < s)
-                t = s;
+            tt_sel_clip_range(sel, e, &s, &t);
             if (!any || s < g->first)
                 g->first = s;
             if (!any || t > g->last)

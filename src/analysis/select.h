@@ -58,12 +58,22 @@ static inline tt_ns tt_sel_length(const tt_sel *sel)
  * O(log n + k). 0, or -1 on OOM. */
 int tt_sel_lane_events(const tt_trace *tr, const tt_sel *sel, uint32_t lane, tt_idxbuf *buf);
 
-/* Part of [s, s+d) inside the window (0 for zero-length events). */
+/* The part [*s, *t] of event e inside the window; *t == *s for a
+ * zero-length event (or one touching the window's inclusive end). */
+static inline void tt_sel_clip_range(const tt_sel *sel, const tt_event *e, tt_ns *s, tt_ns *t)
+{
+    *s = e->start > sel->from ? e->start : sel->from;
+    *t = tt_event_end(e) < sel->to ? tt_event_end(e) : sel->to;
+    if (*t < *s)
+        *t = *s;
+}
+
+/* Length of the part of e inside the window (0 for zero-length events). */
 static inline tt_ns tt_sel_clip(const tt_sel *sel, const tt_event *e)
 {
-    tt_ns s = e->start > sel->from ? e->start : sel->from;
-    tt_ns t = tt_event_end(e) < sel->to ? tt_event_end(e) : sel->to;
-    return t > s ? t - s : 0;
+    tt_ns s, t;
+    tt_sel_clip_range(sel, e, &s, &t);
+    return t - s;
 }
 
 /* ------------------------------------------------------------ windows */

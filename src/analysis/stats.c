@@ -61,10 +61,8 @@ int tt_summary_compute(const tt_trace *tr, const tt_sel *sel, tt_summary **out, 
         ls->busy = tt_index_busy(ln->ev, ln->n, sel->from, sel->to);
         for (size_t k = 0; k < buf.n; k++) {
             const tt_event *e = &ln->ev[buf.v[k]];
-            tt_ns cs = e->start > sel->from ? e->start : sel->from;
-            tt_ns ce = tt_event_end(e) < sel->to ? tt_event_end(e) : sel->to;
-            if (ce < cs)
-                ce = cs;   /* a zero-length event at an inclusive end */
+            tt_ns cs, ce;
+            tt_sel_clip_range(sel, e, &cs, &ce);
             ls->total += e->dur;
             ls->total_clipped += ce - cs;
             if (k == 0 || cs < ls->first)
@@ -215,34 +213,40 @@ static int grouping_dists(grouping *g, tt_dist *dist)
     return 0;
 }
 
-static int cmp_row(const tt_brk_row *a, const tt_brk_row *b, tt_brk_order by, bool desc)
+int tt_brk_compare(const tt_dist *da, bool none_a, const char *la, const tt_dist *db,
+                   bool none_b, const char *lb, tt_brk_order by, bool descending)
 {
     int c = 0;
     switch (by) {
     case TT_BRK_COUNT:
-        c = (a->d.n > b->d.n) - (a->d.n < b->d.n);
+        c = (da->n > db->n) - (da->n < db->n);
         break;
     case TT_BRK_AVG:
-        c = (a->d.avg > b->d.avg) - (a->d.avg < b->d.avg);
+        c = (da->avg > db->avg) - (da->avg < db->avg);
         break;
     case TT_BRK_LABEL:
-        if (a->none != b->none)
-            return a->none ? 1 : -1;   /* the none group stays last */
-        c = strcmp(a->label, b->label);
+        if (none_a != none_b)
+            return none_a ? 1 : -1;   /* the none group stays last */
+        c = strcmp(la, lb);
         break;
     case TT_BRK_TOTAL:
-        c = (a->d.total > b->d.total) - (a->d.total < b->d.total);
+        c = (da->total > db->total) - (da->total < db->total);
         break;
     }
     if (c)
-        return desc ? -c : c;
-    if (a->d.total != b->d.total)
-        return a->d.total > b->d.total ? -1 : 1;
-    if (a->d.n != b->d.n)
-        return a->d.n > b->d.n ? -1 : 1;
-    if (a->none != b->none)
-        return a->none ? 1 : -1;
-    c = strcmp(a->label, b->label);
+        return descending ? -c : c;
+    if (da->total != db->total)
+        return da->total > db->total ? -1 : 1;
+    if (da->n != db->n)
+        return da->n > db->n ? -1 : 1;
+    if (none_a != none_b)
+        return none_a ? 1 : -1;
+    return strcmp(la, lb);
+}
+
+static int cmp_row(const tt_brk_row *a, const tt_brk_row *b, tt_brk_order by, bool desc)
+{
+    int c = tt_brk_compare(&a->d, a->none, a->label, &b->d, b->none, b->label, by, desc);
     if (c)
         return c;
     return (a->id > b->id) - (a->id < b->id);

@@ -99,6 +99,12 @@ typedef enum tt_brk_order {
  * so the order is total). descending flips the primary column only. */
 void tt_breakdown_sort(tt_breakdown *b, tt_brk_order by, bool descending);
 
+/* The order of tt_breakdown_sort on the parts of two groups (distribution,
+ * none flag, label), for tables that hold their rows elsewhere (the
+ * multi-rank breakdown). <0, 0 or >0 like strcmp. */
+int tt_brk_compare(const tt_dist *da, bool none_a, const char *la, const tt_dist *db,
+                   bool none_b, const char *lb, tt_brk_order by, bool descending);
+
 /* ------------------------------------------------------------- events */
 
 /* The selection's events, lane by lane in the selection's lane order, each

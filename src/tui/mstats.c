@@ -158,37 +158,12 @@ typedef struct sort_ctx {
     tt_brk_order by;
 } sort_ctx;
 
-/* The one-trace breakdown's order (stats.c): the column, then total,
- * count, none last, label. */
+/* The one-trace breakdown's order (tt_brk_compare), largest first. */
 static int cmp_row(const void *pa, const void *pb, void *ctx)
 {
     const tt_ms_row *a = pa, *b = pb;
     tt_brk_order by = ((const sort_ctx *)ctx)->by;
-    int c = 0;
-    switch (by) {
-    case TT_BRK_COUNT:
-        c = (a->d.n > b->d.n) - (a->d.n < b->d.n);
-        break;
-    case TT_BRK_AVG:
-        c = (a->d.avg > b->d.avg) - (a->d.avg < b->d.avg);
-        break;
-    case TT_BRK_LABEL:
-        if (a->none != b->none)
-            return a->none ? 1 : -1;
-        return strcmp(a->label, b->label);
-    case TT_BRK_TOTAL:
-        c = (a->d.total > b->d.total) - (a->d.total < b->d.total);
-        break;
-    }
-    if (c)
-        return -c;
-    if (a->d.total != b->d.total)
-        return a->d.total > b->d.total ? -1 : 1;
-    if (a->d.n != b->d.n)
-        return a->d.n > b->d.n ? -1 : 1;
-    if (a->none != b->none)
-        return a->none ? 1 : -1;
-    return strcmp(a->label, b->label);
+    return tt_brk_compare(&a->d, a->none, a->label, &b->d, b->none, b->label, by, true);
 }
 
 static void sort_rows(tt_mstats *m)
