@@ -13,11 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *dash(const tt_app *a)
-{
-    return a->utf8 ? " \xe2\x80\x93 " : " - ";
-}
-
 static void sanitize(const char *raw, size_t n, char *out, size_t cap)
 {
     tt_text_sanitize(raw, n, out, cap);
@@ -196,7 +191,7 @@ void tt_bars_header(tt_app *a, tt_grid *g)
         tt_fmt_dur_unit(s1, sizeof s1, r1, unit, dec);
     }
     tt_fmt_dur(w, sizeof w, a->vp.span, 3);
-    snprintf(win, sizeof win, "%s%s%s (%s)", s0, dash(a), s1, w);
+    snprintf(win, sizeof win, "%s%s%s (%s)", s0, tt_tab_dash(a->utf8), s1, w);
     {
         double z = tt_vp_zoom_factor(&a->vp);
         if (z < 10)
@@ -360,7 +355,7 @@ static void box_info(tt_app *a, char *out, size_t cap)
     tt_tfmt_time(f, sizeof f, a->box.from - a->origin, res);
     tt_tfmt_time(t, sizeof t, a->box.to - a->origin, res);
     tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3);
-    snprintf(out, cap, "box %s%s%s (%s)%s%zu %s%s", f, dash(a), t, w, tt_tab_sep(a->utf8), a->box.lanes.n,
+    snprintf(out, cap, "box %s%s%s (%s)%s%zu %s%s", f, tt_tab_dash(a->utf8), t, w, tt_tab_sep(a->utf8), a->box.lanes.n,
              a->view == TT_VIEW_COLLS ? "collective" : "lane", a->box.lanes.n == 1 ? "" : "s");
 }
 

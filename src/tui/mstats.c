@@ -378,68 +378,20 @@ void tt_ms_cycle_order(tt_mstats *m)
 
 /* ------------------------------------------------------------- lines */
 
-static const char *dash(bool utf8)
-{
-    return utf8 ? " \xe2\x80\x93 " : " - ";
-}
-
-static bool wide(const tt_mstats *m)
-{
-    return m->width >= 110;
-}
-
 static int lines_breakdown(tt_mstats *m)
 {
-    static const int narrow_w[] = {9, 12, 12, 8};
-    static const char *const narrow_t[] = {"Count", "Total", "Avg", "Share"};
-    static const int full_w[] = {9, 12, 12, 12, 12, 12, 12, 8};
-    static const char *const full_t[] = {"Count", "Total", "Avg", "Med", "Min", "Max",
-                                         "StdDev", "Share"};
-    bool wd = wide(m);
-    size_t nc = wd ? 8 : 4;
-    const int *cw = wd ? full_w : narrow_w;
-    const char *const *ct = wd ? full_t : narrow_t;
     char line[2048], v[64];
-    int nw = m->width;
-    size_t o = 0;
-    for (size_t c = 0; c < nc; c++)
-        nw -= cw[c];
-    if (nw < 8)
-        nw = 8;
     if (!tt_plist_addf(&m->pl, TT_R_PANEL_TITLE, "By %s over the ranks, sorted by %s%s%s rows",
                        tt_tab_key_title(m->key.kind), tt_tab_order_title(m->order), tt_tab_sep(m->utf8),
                        tt_tab_count(v, sizeof v, m->n_rows)))
         return -1;
-    tt_tab_col(line, sizeof line, &o, tt_tab_key_column(m->key.kind), nw, true, m->utf8);
-    for (size_t c = 0; c < nc; c++)
-        tt_tab_col(line, sizeof line, &o, ct[c], cw[c], false, m->utf8);
+    tt_tab_brk_head(line, sizeof line, m->key.kind, m->width, m->utf8);
     if (!tt_plist_add(&m->pl, TT_R_PANEL_KEY, line))
         return -1;
     for (size_t i = 0; i < m->n_rows; i++) {
         const tt_ms_row *r = &m->rows[i];
-        char label[300];
-        o = 0;
-        if (r->none)
-            snprintf(label, sizeof label, "(no %s)", tt_tab_key_title(m->key.kind));
-        else
-            snprintf(label, sizeof label, "%s", r->label);
-        tt_tab_col(line, sizeof line, &o, label, nw, true, m->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, r->d.n), 9, false, m->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.total, 3), 12, false,
-                   m->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.avg), 12, false, m->utf8);
-        if (wd) {
-            tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.median), 12, false,
-                       m->utf8);
-            tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.min, 3), 12, false,
-                       m->utf8);
-            tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.max, 3), 12, false,
-                       m->utf8);
-            tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.stddev), 12, false,
-                       m->utf8);
-        }
-        snprintf(v, sizeof v, "%.1f%%", r->share);
-        tt_tab_col(line, sizeof line, &o, v, 8, false, m->utf8);
+        tt_tab_brk_row(line, sizeof line, m->key.kind, r->label, r->none, &r->d, r->share,
+                       m->width, m->utf8);
         if (!tt_plist_item(&m->pl, TT_R_PANEL, TT_MS_LINE_ROW, (int64_t)i, line))
             return -1;
     }
@@ -714,10 +666,10 @@ const char *tt_ms_title(const tt_mstats *m, bool utf8, char *buf, size_t n)
     tt_fmt_dur(b, sizeof b, m->to - m->origin, 3);
     tt_fmt_dur(w, sizeof w, m->to - m->from, 3);
     if (m->kind == TT_MS_COLLS)
-        snprintf(buf, n, "Box %s%s%s (%s)%s%zu collective%s", a, dash(utf8), b, w, tt_tab_sep(utf8),
+        snprintf(buf, n, "Box %s%s%s (%s)%s%zu collective%s", a, tt_tab_dash(utf8), b, w, tt_tab_sep(utf8),
                  m->n_colls, m->n_colls == 1 ? "" : "s");
     else
-        snprintf(buf, n, "Box %s%s%s (%s)%s%zu lane%s of %zu rank%s", a, dash(utf8), b, w,
+        snprintf(buf, n, "Box %s%s%s (%s)%s%zu lane%s of %zu rank%s", a, tt_tab_dash(utf8), b, w,
                  tt_tab_sep(utf8), m->n_lanes, m->n_lanes == 1 ? "" : "s", m->n_r,
                  m->n_r == 1 ? "" : "s");
     return buf;

@@ -228,11 +228,6 @@ void tt_sp_cycle_order(tt_statpanel *s)
 
 /* ----------------------------------------------------------- formatting */
 
-static const char *dash(bool utf8)
-{
-    return utf8 ? " \xe2\x80\x93 " : " - ";
-}
-
 /* A real with thousands separators and `dec` decimals ("13,117.555"). */
 static const char *fmt_real(char *buf, size_t n, double v, int dec)
 {
@@ -266,23 +261,12 @@ const char *tt_sp_time_token(int64_t rel_ns, char *buf, size_t n)
     return buf;
 }
 
-typedef struct col {
-    const char *title;
-    int         w;
-} col;
-
 /* ---------------------------------------------------------------- lines */
 
 static char *lane_name(const tt_trace *tr, uint32_t lane, char *buf, size_t n)
 {
     tt_lane_fullname(tr, lane, buf, n);
     return buf;
-}
-
-/* Wide panels show the whole distribution. */
-static bool wide(const tt_statpanel *s)
-{
-    return s->width >= 110;
 }
 
 static int lines_lanes(tt_statpanel *s)
@@ -323,52 +307,18 @@ static int lines_lanes(tt_statpanel *s)
 
 static int lines_breakdown(tt_statpanel *s)
 {
-    static const col narrow[] = {{"Count", 9}, {"Total", 12}, {"Avg", 12}, {"Share", 8}};
-    static const col full[] = {{"Count", 9},  {"Total", 12}, {"Avg", 12},   {"Med", 12},
-                               {"Min", 12},   {"Max", 12},   {"StdDev", 12}, {"Share", 8}};
-    const col *cols = wide(s) ? full : narrow;
-    size_t nc = wide(s) ? sizeof full / sizeof full[0] : sizeof narrow / sizeof narrow[0];
     char line[2048], v[64];
-    int nw = s->width;
-    size_t o = 0;
-    for (size_t c = 0; c < nc; c++)
-        nw -= cols[c].w;
-    if (nw < 8)
-        nw = 8;
     if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "By %s, sorted by %s%s%s rows",
                        tt_tab_key_title(s->key.kind), tt_tab_order_title(s->order), tt_tab_sep(s->utf8),
                        tt_tab_count(v, sizeof v, s->brk->n)))
         return -1;
-    tt_tab_col(line, sizeof line, &o, tt_tab_key_column(s->key.kind), nw, true, s->utf8);
-    for (size_t c = 0; c < nc; c++)
-        tt_tab_col(line, sizeof line, &o, cols[c].title, cols[c].w, false, s->utf8);
+    tt_tab_brk_head(line, sizeof line, s->key.kind, s->width, s->utf8);
     if (!tt_plist_add(&s->pl, TT_R_PANEL_KEY, line))
         return -1;
     for (size_t i = 0; i < s->brk->n; i++) {
         const tt_brk_row *r = &s->brk->rows[i];
-        char label[300];
-        o = 0;
-        if (r->none)
-            snprintf(label, sizeof label, "(no %s)", tt_tab_key_title(s->key.kind));
-        else
-            snprintf(label, sizeof label, "%s", r->label);
-        tt_tab_col(line, sizeof line, &o, label, nw, true, s->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, r->d.n), 9, false, s->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.total, 3), 12, false,
-                s->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.avg), 12, false, s->utf8);
-        if (wide(s)) {
-            tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.median), 12, false,
-                       s->utf8);
-            tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.min, 3), 12, false,
-                    s->utf8);
-            tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.max, 3), 12, false,
-                    s->utf8);
-            tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.stddev), 12, false,
-                    s->utf8);
-        }
-        snprintf(v, sizeof v, "%.1f%%", r->share);
-        tt_tab_col(line, sizeof line, &o, v, 8, false, s->utf8);
+        tt_tab_brk_row(line, sizeof line, s->key.kind, r->label, r->none, &r->d, r->share,
+                       s->width, s->utf8);
         if (!tt_plist_item(&s->pl, TT_R_PANEL, TT_SP_LINE_ROW, (int64_t)i, line))
             return -1;
     }
@@ -567,7 +517,7 @@ const char *tt_sp_title(const tt_statpanel *s, bool utf8, char *buf, size_t n)
         return buf;
     }
     snprintf(buf, n, "Box %s%s%s (%s)%s%zu lane%s",
-             tt_fmt_dur(a, sizeof a, s->sel.from - s->origin, 3), dash(utf8),
+             tt_fmt_dur(a, sizeof a, s->sel.from - s->origin, 3), tt_tab_dash(utf8),
              tt_fmt_dur(b, sizeof b, s->sel.to - s->origin, 3),
              tt_fmt_dur(w, sizeof w, tt_sel_length(&s->sel), 3), tt_tab_sep(utf8), s->lanes.n,
              s->lanes.n == 1 ? "" : "s");

@@ -138,3 +138,90 @@ const char *tt_tab_order_title(tt_brk_order o)
     default: return "total";
     }
 }
+
+const char *tt_tab_dash(bool utf8)
+{
+    return utf8 ? " \xe2\x80\x93 " : " - ";
+}
+
+typedef enum brk_field { F_COUNT, F_TOTAL, F_AVG, F_MED, F_MIN, F_MAX, F_STDDEV, F_SHARE } brk_field;
+
+typedef struct brk_col {
+    const char *title;
+    int         w;
+    brk_field   f;
+} brk_col;
+
+static const brk_col brk_narrow[] = {
+    {"Count", 9, F_COUNT}, {"Total", 12, F_TOTAL}, {"Avg", 12, F_AVG}, {"Share", 8, F_SHARE}};
+static const brk_col brk_full[] = {
+    {"Count", 9, F_COUNT}, {"Total", 12, F_TOTAL}, {"Avg", 12, F_AVG},
+    {"Med", 12, F_MED},    {"Min", 12, F_MIN},     {"Max", 12, F_MAX},
+    {"StdDev", 12, F_STDDEV}, {"Share", 8, F_SHARE}};
+
+/* The columns at this width, and the width left for the key column. */
+static const brk_col *brk_cols(int width, size_t *nc, int *key_w)
+{
+    bool wide = width >= TT_TAB_WIDE;
+    const brk_col *c = wide ? brk_full : brk_narrow;
+    *nc = wide ? sizeof brk_full / sizeof brk_full[0] : sizeof brk_narrow / sizeof brk_narrow[0];
+    *key_w = width;
+    for (size_t i = 0; i < *nc; i++)
+        *key_w -= c[i].w;
+    if (*key_w < 8)
+        *key_w = 8;
+    return c;
+}
+
+void tt_tab_brk_head(char *out, size_t cap, tt_key_kind k, int width, bool utf8)
+{
+    size_t nc, o = 0;
+    int kw;
+    const brk_col *c = brk_cols(width, &nc, &kw);
+    tt_tab_col(out, cap, &o, tt_tab_key_column(k), kw, true, utf8);
+    for (size_t i = 0; i < nc; i++)
+        tt_tab_col(out, cap, &o, c[i].title, c[i].w, false, utf8);
+}
+
+void tt_tab_brk_row(char *out, size_t cap, tt_key_kind k, const char *label, bool none,
+                    const tt_dist *d, double share, int width, bool utf8)
+{
+    size_t nc, o = 0;
+    int kw;
+    char v[64], none_label[64];
+    const brk_col *c = brk_cols(width, &nc, &kw);
+    if (none) {
+        snprintf(none_label, sizeof none_label, "(no %s)", tt_tab_key_title(k));
+        label = none_label;
+    }
+    tt_tab_col(out, cap, &o, label, kw, true, utf8);
+    for (size_t i = 0; i < nc; i++) {
+        switch (c[i].f) {
+        case F_COUNT:
+            tt_tab_count(v, sizeof v, d->n);
+            break;
+        case F_TOTAL:
+            tt_fmt_dur(v, sizeof v, d->total, 3);
+            break;
+        case F_AVG:
+            tt_tab_dur(v, sizeof v, d->avg);
+            break;
+        case F_MED:
+            tt_tab_dur(v, sizeof v, d->median);
+            break;
+        case F_MIN:
+            tt_fmt_dur(v, sizeof v, d->min, 3);
+            break;
+        case F_MAX:
+            tt_fmt_dur(v, sizeof v, d->max, 3);
+            break;
+        case F_STDDEV:
+            tt_tab_dur(v, sizeof v, d->stddev);
+            break;
+        case F_SHARE:
+            snprintf(v, sizeof v, "%.1f%%", share);
+            break;
+        }
+        tt_tab_col(out, cap, &o, v, c[i].w, false, utf8);
+    }
+}

@@ -30,6 +30,9 @@ void tt_tab_bar(char *out, size_t cap, size_t *o, double frac, int w, bool utf8)
  * otherwise. */
 const char *tt_tab_sep(bool utf8);
 
+/* The dash of a range ("a – b"): an en dash in UTF-8, "-" otherwise. */
+const char *tt_tab_dash(bool utf8);
+
 /* A duration given as a real number of ns (an average), rounded. */
 const char *tt_tab_dur(char *buf, size_t n, double ns);
 
@@ -38,6 +41,15 @@ const char *tt_tab_dur(char *buf, size_t n, double ns);
 const char *tt_tab_key_title(tt_key_kind k);
 const char *tt_tab_key_column(tt_key_kind k);
 const char *tt_tab_order_title(tt_brk_order o);
+
+/* Breakdown tables (the statistics panels, one trace or several ranks):
+ * a key column, then Count, Total, Avg, Share; panels at least
+ * TT_TAB_WIDE columns wide add Med, Min, Max, StdDev before Share.
+ * width is the panel's. The none group's label is "(no <key>)". */
+#define TT_TAB_WIDE 110
+void tt_tab_brk_head(char *out, size_t cap, tt_key_kind k, int width, bool utf8);
+void tt_tab_brk_row(char *out, size_t cap, tt_key_kind k, const char *label, bool none,
+                    const tt_dist *d, double share, int width, bool utf8);
 
 /* What a panel's `b` and `o` keys step to: the breakdown key cycles
  * opcode, name, category, layer; the order total, count, average. */
