@@ -92,26 +92,6 @@ enum {
     {"csv-map", required_argument, NULL, TT_OPT_CSV_MAP}, \
     {"cache", no_argument, NULL, TT_OPT_CACHE}
 
-/* Several traces as the ranks of one job, for `view` and `render`
- * (cmd_view.c). tt_cli_view_inputs: paths -> the files to load (*files
- * NULL and *n_files 1 when paths is one plain file, loaded as before;
- * else directories expanded: free with tt_rankset_free_files). Returns 0
- * or -1 after printing why. */
-struct tt_rankset;
-struct tt_align_spec;
-struct tt_app_rank;
-int tt_cli_view_inputs(char *const *paths, size_t n, char ***files, size_t *n_files);
-/* Load files[0..n) in parallel (progress line), assign ranks, align the
- * clocks (align NULL: automatic); desc/opt receive the alignment applied,
- * described and as an --align value. 0, or -1 after printing why. */
-int tt_cli_load_job(char *const *files, size_t n, const tt_cli_load *lo,
-                    const struct tt_align_spec *align, struct tt_rankset *rs, char *desc,
-                    size_t desc_n, char *opt, size_t opt_n);
-/* The view's ranks (out[0..rs->n)) from a loaded job. */
-int tt_cli_view_ranks(const struct tt_rankset *rs, struct tt_app_rank *out);
-/* Header title of a job: a directory's name, or "N files". */
-void tt_cli_view_title(char *const *paths, size_t n, size_t n_files, char *buf, size_t cap);
-
 /* Write a sanitized copy of a trace string to f. */
 void tt_cli_put_safe(FILE *f, const char *s);
 

@@ -12,13 +12,11 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/show.h"
 
-#include "multi/rankset.h"
-#include "rules/rules.h"
 #include "tui/app.h"
 #include "tui/grid.h"
 #include "tui/input.h"
-#include "util/text.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -27,13 +25,7 @@
 enum {
     OPT_SIZE = TT_OPT__NEXT,
     OPT_KEYS,
-    OPT_ANSI,
-    OPT_RULES,
-    OPT_SET,
-    OPT_ENABLE,
-    OPT_DISABLE,
-    OPT_MARKERS,
-    OPT_ALIGN
+    OPT_ANSI
 };
 
 /* "COLSxROWS" */
@@ -56,79 +48,36 @@ static int parse_size(const char *s, int *cols, int *rows)
 }
 
 /* The file name without its directories, for the header (never a path). */
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    if (strcmp(path, "-") == 0)
-        return "(stdin)";
-    return s && s[1] ? s + 1 : path;
-}
-
 static int render_exec(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"size", required_argument, NULL, OPT_SIZE},
         {"keys", required_argument, NULL, OPT_KEYS},
         {"ansi", no_argument, NULL, OPT_ANSI},
-        {"rules", required_argument, NULL, OPT_RULES},
-        {"set", required_argument, NULL, OPT_SET},
-        {"enable", required_argument, NULL, OPT_ENABLE},
-        {"disable", required_argument, NULL, OPT_DISABLE},
-        {"markers", required_argument, NULL, OPT_MARKERS},
-        {"align", required_argument, NULL, OPT_ALIGN},
         {"help", no_argument, NULL, 'h'},
-        TT_CLI_LOAD_LONGOPTS,
+        TT_SHOW_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
-    tt_cli_load lo;
-    int cols = 80, rows = 24, opt, status = TT_EXIT_OK, li;
+    tt_show show;
+    int cols = 80, rows = 24, opt, taken, status = TT_EXIT_OK;
     bool ansi = false;
-    const char *keys = NULL, *markers = NULL;
-    tt_rules_config cfg;
+    const char *keys = NULL;
     tt_input *in = NULL;
     size_t n_in = 0;
-    tt_trace *tr = NULL;
     tt_app *app = NULL;
     tt_grid *g = NULL;
     tt_error err;
-    tt_app_opts ao;
-    tt_align_spec align;
-    bool align_given = false;
-    char **files = NULL;
-    size_t n_files = 0;
-    tt_rankset rs;
-    tt_app_rank *ranks = NULL;
-    tt_app_job job;
-    char title[300], desc[300], opt_s[300];
 
-    memset(&lo, 0, sizeof lo);
-    memset(&align, 0, sizeof align);
-    tt_rankset_init(&rs);
-    tt_rules_config_defaults(&cfg);
+    tt_show_init(&show);
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
-        if (tt_cli_load_option(opt, optarg, &lo))
-            continue;
-        if (opt >= OPT_RULES && opt <= OPT_DISABLE) {
-            if (tt_cli_rules_option("render", longopts[li].name, optarg, &cfg) < 0)
+    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if ((taken = tt_show_option(&show, "render", opt, optarg)) != 0) {
+            if (taken < 0)
                 return TT_EXIT_ERROR;
             continue;
         }
         switch (opt) {
-        case OPT_MARKERS:
-            markers = optarg;
-            break;
-        case OPT_ALIGN: {
-            char safe[600];
-            tt_error_clear(&err);
-            if (tt_align_parse(optarg, &align, &err)) {
-                tt_cli_error("render: --align: %s", tt_text_safe(err.what, safe, sizeof safe));
-                return TT_EXIT_ERROR;
-            }
-            align_given = true;
-            break;
-        }
         case OPT_SIZE:
             if (parse_size(optarg, &cols, &rows)) {
                 tt_cli_error("--size: expected COLSxROWS (1 to 10000 each), e.g. 80x24; got '%s'",
@@ -161,49 +110,11 @@ static int render_exec(int argc, char **argv)
         tt_cli_error("--keys: %s (see KEYS in tracetty(1))", err.what);
         return TT_EXIT_ERROR;
     }
-    if (tt_cli_view_inputs(argv + optind, (size_t)(argc - optind), &files, &n_files)) {
-        free(in);
-        return TT_EXIT_ERROR;
-    }
-    if (align_given && n_files < 2) {
-        tt_cli_error("render: --align lines up several traces (a directory or several files)");
+    if (tt_show_open(&show, "render", argv + optind, (size_t)(argc - optind))) {
         status = TT_EXIT_ERROR;
         goto out;
     }
-    memset(&ao, 0, sizeof ao);
-    ao.utf8 = tt_text_utf8();
-    ao.rules = &cfg;
-    ao.markers = markers;
-    if (n_files == 1) {
-        const char *path = files ? files[0] : argv[optind];
-        tr = tt_cli_load_trace(path, &lo);
-        if (!tr) {
-            status = TT_EXIT_ERROR;
-            goto out;
-        }
-        ao.title = base_name(path);
-        ao.path = path;
-    } else {
-        if (tt_cli_load_job(files, n_files, &lo, align_given ? &align : NULL, &rs, desc,
-                            sizeof desc, opt_s, sizeof opt_s)) {
-            status = TT_EXIT_ERROR;
-            goto out;
-        }
-        if (!(ranks = calloc(rs.n, sizeof *ranks))) {
-            tt_cli_error("out of memory");
-            status = TT_EXIT_ERROR;
-            goto out;
-        }
-        tt_cli_view_ranks(&rs, ranks);
-        job.r = ranks;
-        job.n = rs.n;
-        job.align = desc;
-        job.align_opt = opt_s;
-        tt_cli_view_title(argv + optind, (size_t)(argc - optind), n_files, title, sizeof title);
-        ao.title = title;
-        ao.job = &job;
-    }
-    app = tt_app_new(rs.n ? rs.r[0].trace : tr, cols, rows, &ao, &err);
+    app = tt_app_new(show.first, cols, rows, &show.opts, &err);
     g = tt_grid_new(cols, rows);
     if (!app || !g) {
         tt_cli_error("%s", app ? "out of memory" : err.what);
@@ -229,10 +140,7 @@ static int render_exec(int argc, char **argv)
 out:
     tt_grid_free(g);
     tt_app_free(app);
-    tt_trace_free(tr);
-    tt_rankset_fini(&rs);
-    free(ranks);
-    tt_rankset_free_files(files, files ? n_files : 0);
+    tt_show_fini(&show);
     free(in);
     return status;
 }

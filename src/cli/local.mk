@@ -2,6 +2,7 @@
 libtracetty_a_SOURCES += \
 	src/cli/cli.c src/cli/cli.h \
 	src/cli/progress.c src/cli/progress.h \
+	src/cli/show.c src/cli/show.h \
 	src/cli/cmd_check.c \
 	src/cli/cmd_convert.c \
 	src/cli/cmd_markers.c \
