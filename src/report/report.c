@@ -271,40 +271,6 @@ int tt_report_finish(tt_report *r, tt_error *err)
 
 /* ------------------------------------------------------------- helpers */
 
-/* Integer with thousands separators. */
-static const char *fmt_count(char *buf, size_t n, uint64_t v)
-{
-    char raw[32];
-    size_t len, o = 0;
-    snprintf(raw, sizeof raw, "%" PRIu64, v);
-    len = strlen(raw);
-    for (size_t i = 0; i < len && o + 2 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = raw[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
-/* A real with 3 decimals and thousands separators ("13,117.555"). */
-static const char *fmt_real3(char *buf, size_t n, double v)
-{
-    char c[48];
-    uint64_t whole;
-    long frac;
-    if (!(v >= 0) || v > 1e18)
-        v = 0;   /* sizes and rates are never negative; NaN prints as 0 */
-    whole = (uint64_t)v;
-    frac = lround((v - (double)whole) * 1000);
-    if (frac == 1000) {
-        whole++;
-        frac = 0;
-    }
-    snprintf(buf, n, "%s.%03ld", fmt_count(c, sizeof c, whole), frac);
-    return buf;
-}
-
 /* 2^e bytes in binary units: "512 B", "4 KiB", "1 GiB". */
 static const char *fmt_pow2(char *buf, size_t n, int e)
 {
@@ -438,10 +404,10 @@ static char *xfer_text(const tt_xfer_row *all, bool utf8)
     if (!s)
         return NULL;
     o += (size_t)snprintf(s + o, cap - o, "\nAll transfers: %s moving %s MB, busy %s, %s MB/s\n",
-                          fmt_count(n1, sizeof n1, all->bytes.n),
-                          fmt_real3(m1, sizeof m1, (double)all->bytes.total / MB),
+                          tt_fmt_count(n1, sizeof n1, all->bytes.n),
+                          tt_fmt_real(m1, sizeof m1, (double)all->bytes.total / MB, 3),
                           tt_fmt_dur(d1, sizeof d1, all->busy, 3),
-                          fmt_real3(m2, sizeof m2, all->throughput / MB));
+                          tt_fmt_real(m2, sizeof m2, all->throughput / MB, 3));
     if (!all->bytes.n)
         return s;
     for (int k = 0; k < TT_XFER_BUCKETS; k++)
@@ -464,7 +430,7 @@ static char *xfer_text(const tt_xfer_row *all, bool utf8)
                 bar[--bl] = '\0';
         }
         o += (size_t)snprintf(s + o, cap - o, "  %-22s %12s  %s\n", range,
-                              fmt_count(n1, sizeof n1, all->hist[k]), bar);
+                              tt_fmt_count(n1, sizeof n1, all->hist[k]), bar);
     }
     if (o > 0 && s[o - 1] == '\n')
         s[o - 1] = '\0';   /* the writer ends each line */
@@ -629,7 +595,7 @@ static char *title_line(const tt_trace *tr, const char *name, const tt_summary *
                  "busy %s (%.1f%%)",
             name, tt_fmt_dur(a, sizeof a, s->from - tr->t0, 3),
             tt_fmt_dur(b, sizeof b, s->to - tr->t0, 3), tt_fmt_dur(w, sizeof w, window, 3),
-            n_lanes, fmt_count(ev, sizeof ev, s->events), tt_fmt_dur(t1, sizeof t1, s->total, 3),
+            n_lanes, tt_fmt_count(ev, sizeof ev, s->events), tt_fmt_dur(t1, sizeof t1, s->total, 3),
             tt_fmt_dur(t2, sizeof t2, s->total_clipped, 3), tt_fmt_dur(bu, sizeof bu, s->busy, 3),
             pct(s->busy, window));
     return out;

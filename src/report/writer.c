@@ -3,6 +3,7 @@
 
 #include "report/writer.h"
 
+#include "util/num.h"
 #include "util/text.h"
 
 #include <cjson/cJSON.h>
@@ -54,28 +55,6 @@ static char *sanitize_dup(const char *s)
     return out;
 }
 
-/* Digits of an integer with a ',' every three digits (text tables). */
-static void group_thousands(const char *digits, char *out, size_t cap)
-{
-    size_t n = strlen(digits), o = 0, lead = 0, intlen;
-    const char *dot = strchr(digits, '.');
-    if (digits[0] == '-') {
-        if (o + 1 < cap)
-            out[o++] = '-';
-        lead = 1;
-    }
-    intlen = (dot ? (size_t)(dot - digits) : n) - lead;
-    for (size_t i = 0; i < intlen; i++) {
-        if (i > 0 && (intlen - i) % 3 == 0 && o + 1 < cap)
-            out[o++] = ',';
-        if (o + 1 < cap)
-            out[o++] = digits[lead + i];
-    }
-    for (const char *p = dot; p && *p && o + 1 < cap; p++)
-        out[o++] = *p;
-    out[o] = '\0';
-}
-
 static void fmt_number(const tt_col *c, const tt_cell *v, bool grouped, char *out, size_t cap)
 {
     char raw[64];
@@ -91,7 +70,7 @@ static void fmt_number(const tt_col *c, const tt_cell *v, bool grouped, char *ou
             memmove(raw, raw + 1, strlen(raw));
     }
     if (grouped)
-        group_thousands(raw, out, cap);
+        tt_fmt_grouped(raw, out, cap);
     else
         snprintf(out, cap, "%s", raw);
 }

@@ -383,7 +383,7 @@ static int lines_breakdown(tt_mstats *m)
     char line[2048], v[64];
     if (!tt_plist_addf(&m->pl, TT_R_PANEL_TITLE, "By %s over the ranks, sorted by %s%s%s rows",
                        tt_tab_key_title(m->key.kind), tt_tab_order_title(m->order), tt_tab_sep(m->utf8),
-                       tt_tab_count(v, sizeof v, m->n_rows)))
+                       tt_fmt_count(v, sizeof v, m->n_rows)))
         return -1;
     tt_tab_brk_head(line, sizeof line, m->key.kind, m->width, m->utf8);
     if (!tt_plist_add(&m->pl, TT_R_PANEL_KEY, line))
@@ -427,9 +427,9 @@ static int lines_ranks(tt_mstats *m)
         o = 0;
         snprintf(rn, sizeof rn, "%lld", (long long)m->rk[p->rank].rank);
         tt_tab_col(line, sizeof line, &o, rn, 6, false, m->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, p->lanes.n), 7, false,
+        tt_tab_col(line, sizeof line, &o, tt_fmt_count(v, sizeof v, p->lanes.n), 7, false,
                    m->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, p->sum->events), 9, false,
+        tt_tab_col(line, sizeof line, &o, tt_fmt_count(v, sizeof v, p->sum->events), 9, false,
                    m->utf8);
         tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, p->sum->busy, 3), 12, false,
                    m->utf8);
@@ -480,7 +480,7 @@ static int lines_lanes(tt_mstats *m)
             tt_lane_fullname(r->tr, ls->lane, name, sizeof name);
             snprintf(full, sizeof full, "r%lld / %s", (long long)r->rank, name);
             tt_tab_col(line, sizeof line, &o, full, nw, true, m->utf8);
-            tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, ls->events), 9, false,
+            tt_tab_col(line, sizeof line, &o, tt_fmt_count(v, sizeof v, ls->events), 9, false,
                        m->utf8);
             tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, ls->busy, 3), 12, false,
                        m->utf8);
@@ -540,7 +540,7 @@ static int lines_ranks_box(tt_mstats *m)
 {
     char line[600], ev[32], t1[48], t2[48];
     snprintf(line, sizeof line, "%s event%s%stotal %s (%s in the box)%s%zu lane%s of %zu rank%s",
-             tt_tab_count(ev, sizeof ev, m->events), m->events == 1 ? "" : "s", tt_tab_sep(m->utf8),
+             tt_fmt_count(ev, sizeof ev, m->events), m->events == 1 ? "" : "s", tt_tab_sep(m->utf8),
              tt_fmt_dur(t1, sizeof t1, m->total, 3),
              tt_fmt_dur(t2, sizeof t2, m->total_clipped, 3), tt_tab_sep(m->utf8), m->n_lanes,
              m->n_lanes == 1 ? "" : "s", m->n_r, m->n_r == 1 ? "" : "s");
@@ -582,10 +582,10 @@ static int lines_colls_box(tt_mstats *m)
         o = 0;
         snprintf(rn, sizeof rn, "%lld", (long long)m->rk[p->rank].rank);
         tt_tab_col(line, sizeof line, &o, rn, 6, false, m->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, p->colls), 8, false, m->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_fmt_count(v, sizeof v, p->colls), 8, false, m->utf8);
         tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, p->dur, 3), 13, false, m->utf8);
         tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, p->wait, 3), 13, false, m->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, p->late), 7, false, m->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_fmt_count(v, sizeof v, p->late), 7, false, m->utf8);
         if (bw && o + 2 < sizeof line) {
             line[o++] = ' ';
             line[o++] = ' ';
@@ -613,7 +613,7 @@ static int lines_colls_box(tt_mstats *m)
             const tt_ms_row *r = &m->rows[i];
             o = 0;
             tt_tab_col(line, sizeof line, &o, r->label, nw, true, m->utf8);
-            tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, r->d.n), 8, false,
+            tt_tab_col(line, sizeof line, &o, tt_fmt_count(v, sizeof v, r->d.n), 8, false,
                        m->utf8);
             tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, r->d.avg), 13, false, m->utf8);
             tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->d.max, 3), 13, false,

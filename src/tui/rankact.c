@@ -1036,7 +1036,7 @@ static int build_ranks_panel(tt_app *a, int width)
         tt_tab_col(line, sizeof line, &o, tt_fmt_dur(sp, sizeof sp, r->tr->t1 - r->tr->t0, 3), 12,
                    false, a->utf8);
         if (wd)
-            tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, r->tr->n_events), 10,
+            tt_tab_col(line, sizeof line, &o, tt_fmt_count(v, sizeof v, r->tr->n_events), 10,
                        false, a->utf8);
         if (!tt_plist_item(pl, i == a->focus ? TT_R_PANEL_LINK : TT_R_PANEL, TT_MS_LINE_RANK,
                            (int64_t)i, line))

@@ -228,27 +228,6 @@ void tt_sp_cycle_order(tt_statpanel *s)
 
 /* ----------------------------------------------------------- formatting */
 
-/* A real with thousands separators and `dec` decimals ("13,117.555"). */
-static const char *fmt_real(char *buf, size_t n, double v, int dec)
-{
-    char c[48], f[16];
-    double scale = pow(10, dec), whole, frac;
-    uint64_t w, fr;
-    if (!(v >= 0) || v > 1e18)
-        v = 0;
-    v = round(v * scale) / scale;
-    frac = modf(v, &whole);
-    w = (uint64_t)whole;
-    fr = (uint64_t)llround(frac * scale);
-    if (dec > 0) {
-        snprintf(f, sizeof f, ".%0*" PRIu64, dec, fr);
-        snprintf(buf, n, "%s%s", tt_tab_count(c, sizeof c, w), f);
-    } else {
-        snprintf(buf, n, "%s", tt_tab_count(c, sizeof c, w));
-    }
-    return buf;
-}
-
 const char *tt_sp_time_token(int64_t rel_ns, char *buf, size_t n)
 {
     char t[64];
@@ -291,7 +270,7 @@ static int lines_lanes(tt_statpanel *s)
         o = 0;
         tt_tab_col(line, sizeof line, &o, lane_name(s->tr, ls->lane, name, sizeof name), nw, true,
                 s->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, ls->events), 9, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_fmt_count(v, sizeof v, ls->events), 9, false, s->utf8);
         tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, ls->busy, 3), 12, false, s->utf8);
         snprintf(v, sizeof v, "%.1f%%", 100.0 * u);
         tt_tab_col(line, sizeof line, &o, v, 8, false, s->utf8);
@@ -310,7 +289,7 @@ static int lines_breakdown(tt_statpanel *s)
     char line[2048], v[64];
     if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "By %s, sorted by %s%s%s rows",
                        tt_tab_key_title(s->key.kind), tt_tab_order_title(s->order), tt_tab_sep(s->utf8),
-                       tt_tab_count(v, sizeof v, s->brk->n)))
+                       tt_fmt_count(v, sizeof v, s->brk->n)))
         return -1;
     tt_tab_brk_head(line, sizeof line, s->key.kind, s->width, s->utf8);
     if (!tt_plist_add(&s->pl, TT_R_PANEL_KEY, line))
@@ -334,10 +313,10 @@ static int lines_transfers(tt_statpanel *s)
     if (nw < 8)
         nw = 8;
     if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "Transfers%s%s moving %s MB, busy %s, %s MB/s",
-                       tt_tab_sep(s->utf8), tt_tab_count(v, sizeof v, all->bytes.n),
-                       fmt_real(mb, sizeof mb, (double)all->bytes.total / MB, 3),
+                       tt_tab_sep(s->utf8), tt_fmt_count(v, sizeof v, all->bytes.n),
+                       tt_fmt_real(mb, sizeof mb, (double)all->bytes.total / MB, 3),
                        tt_fmt_dur(busy, sizeof busy, all->busy, 3),
-                       fmt_real(rate, sizeof rate, all->throughput / MB, 3)))
+                       tt_fmt_real(rate, sizeof rate, all->throughput / MB, 3)))
         return -1;
     o = 0;
     tt_tab_col(line, sizeof line, &o, "Operation", nw, true, s->utf8);
@@ -351,12 +330,12 @@ static int lines_transfers(tt_statpanel *s)
         const tt_xfer_row *x = &s->xfer->rows[i];
         o = 0;
         tt_tab_col(line, sizeof line, &o, x->none ? "(no name)" : x->label, nw, true, s->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, x->bytes.n), 8, false, s->utf8);
-        tt_tab_col(line, sizeof line, &o, fmt_real(v, sizeof v, (double)x->bytes.total / MB, 3), 14,
+        tt_tab_col(line, sizeof line, &o, tt_fmt_count(v, sizeof v, x->bytes.n), 8, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_fmt_real(v, sizeof v, (double)x->bytes.total / MB, 3), 14,
                 false, s->utf8);
-        tt_tab_col(line, sizeof line, &o, fmt_real(v, sizeof v, x->bytes.avg / MB, 3), 14, false,
+        tt_tab_col(line, sizeof line, &o, tt_fmt_real(v, sizeof v, x->bytes.avg / MB, 3), 14, false,
                 s->utf8);
-        tt_tab_col(line, sizeof line, &o, fmt_real(v, sizeof v, x->throughput / MB, 3), 18, false,
+        tt_tab_col(line, sizeof line, &o, tt_fmt_real(v, sizeof v, x->throughput / MB, 3), 18, false,
                 s->utf8);
         if (!tt_plist_add(&s->pl, TT_R_PANEL, line))
             return -1;
@@ -376,9 +355,9 @@ static int lines_gpu(tt_statpanel *s)
     const tt_gpu_time *g = &s->gpu;
     char a[48], b[48], c[48], d[48], e[48], f[48], n1[32], n2[32], n3[32], line[600];
     if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "GPU time%s%s kernels, %s memcpys, %s memsets",
-                       tt_tab_sep(s->utf8), tt_tab_count(n1, sizeof n1, g->kernels),
-                       tt_tab_count(n2, sizeof n2, g->memcpys),
-                       tt_tab_count(n3, sizeof n3, g->memsets)))
+                       tt_tab_sep(s->utf8), tt_fmt_count(n1, sizeof n1, g->kernels),
+                       tt_fmt_count(n2, sizeof n2, g->memcpys),
+                       tt_fmt_count(n3, sizeof n3, g->memsets)))
         return -1;
     snprintf(line, sizeof line, "total %s  busy %s  idle %s (%.1f%%)",
              tt_fmt_dur(a, sizeof a, g->total, 3), tt_fmt_dur(b, sizeof b, g->busy, 3),
@@ -407,7 +386,7 @@ static int lines_box(tt_statpanel *s)
     tt_ns win = tt_sel_length(&s->sel);
     char line[600];
     snprintf(line, sizeof line, "%s event%s%stotal %s (%s in the box)%sbusy %s (%.1f%%)",
-             tt_tab_count(ev, sizeof ev, m->events), m->events == 1 ? "" : "s", tt_tab_sep(s->utf8),
+             tt_fmt_count(ev, sizeof ev, m->events), m->events == 1 ? "" : "s", tt_tab_sep(s->utf8),
              tt_fmt_dur(t1, sizeof t1, m->total, 3), tt_fmt_dur(t2, sizeof t2, m->total_clipped, 3),
              tt_tab_sep(s->utf8), tt_fmt_dur(bu, sizeof bu, m->busy, 3), pct(m->busy, win));
     if (add_wrapped(s, TT_R_PANEL, line) || lines_breakdown(s))
@@ -436,7 +415,7 @@ static int lines_name(tt_statpanel *s)
         nw = 8;
     if (!tt_plist_addf(&s->pl, TT_R_PANEL, "%s event%s%stotal %s (%.1f%% of all event time)%s"
                        "from %s to %s",
-                       tt_tab_count(v, sizeof v, n->n), n->n == 1 ? "" : "s", tt_tab_sep(s->utf8),
+                       tt_fmt_count(v, sizeof v, n->n), n->n == 1 ? "" : "s", tt_tab_sep(s->utf8),
                        tt_fmt_dur(a, sizeof a, n->total, 3), s->nshare, tt_tab_sep(s->utf8),
                        tt_fmt_dur(b, sizeof b, s->nfirst - s->origin, 3),
                        tt_fmt_dur(c, sizeof c, s->nlast - s->origin, 3)))
@@ -460,7 +439,7 @@ static int lines_name(tt_statpanel *s)
         o = 0;
         tt_tab_col(line, sizeof line, &o, lane_name(s->tr, l->lane, name, sizeof name), nw, true,
                 s->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_tab_count(v, sizeof v, l->d.n), 9, false, s->utf8);
+        tt_tab_col(line, sizeof line, &o, tt_fmt_count(v, sizeof v, l->d.n), 9, false, s->utf8);
         tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, l->d.total, 3), 12, false,
                 s->utf8);
         tt_tab_col(line, sizeof line, &o, tt_tab_dur(v, sizeof v, l->d.avg), 12, false, s->utf8);

@@ -12,21 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *tt_tab_count(char *buf, size_t n, uint64_t v)
-{
-    char raw[32];
-    size_t len, o = 0;
-    snprintf(raw, sizeof raw, "%" PRIu64, v);
-    len = strlen(raw);
-    for (size_t i = 0; i < len && o + 2 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = raw[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
 void tt_tab_col(char *out, size_t cap, size_t *o, const char *raw, int w, bool left, bool utf8)
 {
     char safe[1024], cell[1200];
@@ -198,7 +183,7 @@ void tt_tab_brk_row(char *out, size_t cap, tt_key_kind k, const char *label, boo
     for (size_t i = 0; i < nc; i++) {
         switch (c[i].f) {
         case F_COUNT:
-            tt_tab_count(v, sizeof v, d->n);
+            tt_fmt_count(v, sizeof v, d->n);
             break;
         case F_TOTAL:
             tt_fmt_dur(v, sizeof v, d->total, 3);

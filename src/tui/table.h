@@ -1,6 +1,7 @@
 /* table.h - columns of the panels' text lines (statistics, collectives,
- * ranks): a cell cut or padded to its width, counts with thousands
- * separators, bars of eighth blocks.
+ * ranks): a cell cut or padded to its width, bars of eighth blocks, the
+ * breakdown table. Counts with thousands separators are tt_fmt_count
+ * (util/num.h).
  *
  * Library code: no I/O.
  */
@@ -13,9 +14,6 @@
 
 #include "analysis/key.h"
 #include "analysis/stats.h"
-
-/* A count with thousands separators ("13,117"). Returns buf. */
-const char *tt_tab_count(char *buf, size_t n, uint64_t v);
 
 /* Append to out + *o (capacity cap) the text raw (sanitized here), cut
  * with an ellipsis or padded to exactly w columns, left or right

@@ -4,6 +4,7 @@
 #include "util/num.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,5 +265,63 @@ char *tt_fmt_bytes(char *buf, size_t n, int64_t bytes)
         snprintf(buf, n, "%.1f KB", v / 1e3);
     else
         snprintf(buf, n, "%lld B", (long long)bytes);
+    return buf;
+}
+
+char *tt_fmt_grouped(const char *digits, char *out, size_t cap)
+{
+    size_t n = strlen(digits), o = 0, lead = 0, intlen;
+    const char *dot = strchr(digits, '.');
+    if (cap == 0)
+        return out;
+    if (digits[0] == '-') {
+        if (o + 1 < cap)
+            out[o++] = '-';
+        lead = 1;
+    }
+    intlen = (dot ? (size_t)(dot - digits) : n) - lead;
+    for (size_t i = 0; i < intlen; i++) {
+        if (i > 0 && (intlen - i) % 3 == 0 && o + 1 < cap)
+            out[o++] = ',';
+        if (o + 1 < cap)
+            out[o++] = digits[lead + i];
+    }
+    for (const char *p = dot; p && *p && o + 1 < cap; p++)
+        out[o++] = *p;
+    out[o] = '\0';
+    return out;
+}
+
+char *tt_fmt_count(char *buf, size_t n, uint64_t v)
+{
+    char raw[32];
+    snprintf(raw, sizeof raw, "%" PRIu64, v);
+    return tt_fmt_grouped(raw, buf, n);
+}
+
+char *tt_fmt_real(char *buf, size_t n, double v, int decimals)
+{
+    char c[48];
+    uint64_t whole, scale = 1;
+    long long frac;
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals > 9)
+        decimals = 9;
+    for (int i = 0; i < decimals; i++)
+        scale *= 10;
+    if (!(v >= 0) || v > 1e18)
+        v = 0;   /* sizes and rates are never negative; NaN prints as 0 */
+    whole = (uint64_t)v;
+    frac = llround((v - (double)whole) * (double)scale);
+    if (frac >= (long long)scale) {
+        whole++;
+        frac = 0;
+    }
+    tt_fmt_count(c, sizeof c, whole);
+    if (decimals > 0)
+        snprintf(buf, n, "%s.%0*lld", c, decimals, frac);
+    else
+        snprintf(buf, n, "%s", c);
     return buf;
 }

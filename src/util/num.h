@@ -52,6 +52,14 @@ int64_t tt_unit_for(int64_t ns);
  * "512 B", "12.3 KB", "3.1 MB", "1.25 GB". Returns buf. */
 char *tt_fmt_bytes(char *buf, size_t n, int64_t bytes);
 
+/* Numbers in tables, with a ',' every three digits: digits is a
+ * formatted number ("-1234567.50" -> "-1,234,567.50"); a count
+ * ("13,117"); a non-negative real with `decimals` (0..9) decimals
+ * ("13,117.555"; negative or NaN prints as 0). Each returns out/buf. */
+char *tt_fmt_grouped(const char *digits, char *out, size_t cap);
+char *tt_fmt_count(char *buf, size_t n, uint64_t v);
+char *tt_fmt_real(char *buf, size_t n, double v, int decimals);
+
 /* Saturating helpers for time arithmetic. */
 static inline int64_t tt_sat_add(int64_t a, int64_t b)
 {

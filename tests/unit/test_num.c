@@ -4,7 +4,10 @@
 #include "../tap.h"
 #include "util/num.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void dec(const char *s, int scale, int want_rc, int64_t want)
 {
@@ -91,6 +94,41 @@ int main(void)
         is_str(tt_fmt_dur_unit(b, sizeof b, 1500000, 1000, 1), "1500 us", "fixed unit");
         is_str(tt_fmt_bytes(b, sizeof b, 3100000), "3.1 MB", "bytes MB");
         is_str(tt_fmt_bytes(b, sizeof b, 512), "512 B", "bytes B");
+    }
+    {
+        char b[64], raw[32];
+        int bad = 0;
+        is_str(tt_fmt_count(b, sizeof b, 0), "0", "count 0");
+        is_str(tt_fmt_count(b, sizeof b, 999), "999", "count below a thousand");
+        is_str(tt_fmt_count(b, sizeof b, 13117), "13,117", "count grouped");
+        is_str(tt_fmt_count(b, sizeof b, UINT64_MAX), "18,446,744,073,709,551,615",
+               "count at the top of uint64");
+        is_str(tt_fmt_grouped("-1234567.50", b, sizeof b), "-1,234,567.50",
+               "grouped keeps the sign and the decimals");
+        is_str(tt_fmt_real(b, sizeof b, 13117.5554, 3), "13,117.555", "real 3 decimals");
+        is_str(tt_fmt_real(b, sizeof b, 0.9996, 3), "1.000", "real rounds up into the integer");
+        is_str(tt_fmt_real(b, sizeof b, 2.5, 0), "3", "real without decimals rounds");
+        is_str(tt_fmt_real(b, sizeof b, -4.0, 2), "0.00", "negative real prints as 0");
+        is_str(tt_fmt_count(b, 4, 123456), "123", "count cut to the buffer");
+        /* removing the separators gives back printf's digits, which are
+         * grouped by threes from the right */
+        for (uint64_t v = 1, i = 0; i < 64; i++, v = v * 3 + i) {
+            char *p = b, *q = b;
+            size_t len;
+            tt_fmt_count(b, sizeof b, v);
+            len = strlen(b);
+            for (size_t k = 0; k < len; k++)
+                if (b[k] == ',' && (len - k) % 4 != 0)
+                    bad++;
+            for (; *p; p++)
+                if (*p != ',')
+                    *q++ = *p;
+            *q = '\0';
+            snprintf(raw, sizeof raw, "%" PRIu64, v);
+            if (strcmp(b, raw) != 0)
+                bad++;
+        }
+        ok(bad == 0, "64 counts: separators every three digits from the right, digits unchanged");
     }
     return tap_done();
 }
