@@ -9,6 +9,7 @@
 
 #include "decode/csv_common.h"
 
+#include "decode/json_scan.h"
 #include "util/num.h"
 
 #include <csv.h>
@@ -459,43 +460,6 @@ static bool buf_json_string(tt_csv_job *j, const char *s, size_t n)
     return buf_put(j, s + start, n - start) && buf_put(j, "\"", 1);
 }
 
-/* Strict JSON number grammar, so the argument text stays valid JSON. */
-static bool is_json_number(const char *s, size_t n)
-{
-    size_t i = 0;
-    if (i < n && s[i] == '-')
-        i++;
-    if (i >= n)
-        return false;
-    if (s[i] == '0') {
-        i++;
-    } else if (s[i] >= '1' && s[i] <= '9') {
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-    } else {
-        return false;
-    }
-    if (i < n && s[i] == '.') {
-        size_t d = ++i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == d)
-            return false;
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        size_t d;
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            i++;
-        d = i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == d)
-            return false;
-    }
-    return i == n;
-}
-
 int tt_csv_args(tt_csv_job *j, const tt_csv_row *row, uint32_t *handle)
 {
     bool any = false;
@@ -509,7 +473,7 @@ int tt_csv_args(tt_csv_job *j, const tt_csv_row *row, uint32_t *handle)
         if ((any && !buf_put(j, ",", 1)) || !buf_json_string(j, j->hdr[c], j->hdr_len[c]) ||
             !buf_put(j, ":", 1))
             return oom(j);
-        if (is_json_number(row->f[c], row->len[c])) {
+        if (js_is_number(row->f[c], row->len[c])) {   /* stays valid JSON */
             if (!buf_put(j, row->f[c], row->len[c]))
                 return oom(j);
         } else if (!buf_json_string(j, row->f[c], row->len[c])) {

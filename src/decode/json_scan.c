@@ -99,6 +99,40 @@ const char *js_scan_number(js_scanner *sc, const char *p, const char *end, bool 
     return q;
 }
 
+static size_t skip_digits(const char *s, size_t i, size_t n)
+{
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    return i;
+}
+
+bool js_is_number(const char *s, size_t n)
+{
+    size_t i = 0, d;
+    if (i < n && s[i] == '-')
+        i++;
+    if (i < n && s[i] == '0')
+        i++;
+    else if (i < n && s[i] >= '1' && s[i] <= '9')
+        i = skip_digits(s, i, n);
+    else
+        return false;
+    if (i < n && s[i] == '.') {
+        d = ++i;
+        if ((i = skip_digits(s, i, n)) == d)
+            return false;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        d = i;
+        if ((i = skip_digits(s, i, n)) == d)
+            return false;
+    }
+    return i == n;
+}
+
 static const char *js_literal(js_scanner *sc, const char *p, const char *end, bool at_eof,
                               const char *lit, size_t n)
 {

@@ -49,6 +49,10 @@ const char *js_scan_string(js_scanner *sc, const char *p, const char *end, js_st
 const char *js_scan_number(js_scanner *sc, const char *p, const char *end, bool at_eof,
                            js_str *out);
 
+/* Whether [s, s+n) is exactly one number in the strict JSON grammar
+ * (js_scan_number only finds a number's span). */
+bool js_is_number(const char *s, size_t n);
+
 /* Skip one complete value of any type, validating its structure. */
 const char *js_skip_value(js_scanner *sc, const char *p, const char *end, bool at_eof);
 

@@ -218,39 +218,6 @@ static const char *bad(neuron *n, const char *at, const char *msg)
     return NULL;
 }
 
-/* The strict JSON number grammar (js_scan_number only finds the span). */
-static bool json_number(const char *s, size_t n)
-{
-    size_t i = 0, d;
-    if (i < n && s[i] == '-')
-        i++;
-    if (i < n && s[i] == '0')
-        i++;
-    else if (i < n && s[i] >= '1' && s[i] <= '9')
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-    else
-        return false;
-    if (i < n && s[i] == '.') {
-        d = ++i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == d)
-            return false;
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            i++;
-        d = i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == d)
-            return false;
-    }
-    return i == n;
-}
-
 typedef struct flat {
     field f[MAX_FIELDS];
     int   n;
@@ -288,7 +255,7 @@ static const char *scan_flat(neuron *n, const char *p, const char *end, bool at_
         } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
             fl.type = 'n';
             p = js_scan_number(&n->sc, p, end, at_eof, &fl.val);
-            if (p && !json_number(fl.val.s, fl.val.n))
+            if (p && !js_is_number(fl.val.s, fl.val.n))
                 return bad(n, fl.val.s, "invalid number");
         } else {
             const char *b = p;

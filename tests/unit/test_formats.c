@@ -11,6 +11,7 @@
 
 #include "decode/csv_common.h"
 #include "decode/decode.h"
+#include "decode/json_scan.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -106,6 +107,20 @@ static void test_csv_helpers(void)
         is_str(b, "Memcpy DtoH (Managed -> Pageable)", "unified copies");
         tt_nsys_memset_name(b, sizeof b, "Device");
         is_str(b, "Memset (Device)", "memset name");
+    }
+    {
+        /* cells and argument values copied into JSON as numbers must be
+         * numbers by JSON's grammar; the rest become strings */
+        static const char *const yes[] = {"0", "-0", "12", "-3.25", "1e9", "2.5E-3", "0.0"};
+        static const char *const no[] = {"", "-", "01", "1.", ".5", "+1", "1e", "1e+",
+                                         "0x10", "NaN", "Infinity", "1 ", "12ab"};
+        int bad = 0;
+        for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+            bad += !js_is_number(yes[i], strlen(yes[i]));
+        for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+            bad += js_is_number(no[i], strlen(no[i]));
+        is_i64(bad, 0, "strict JSON number grammar: 7 numbers, 13 non-numbers");
+        ok(js_is_number("125x", 3) && !js_is_number("125x", 4), "only the given span is read");
     }
 }
 
