@@ -110,36 +110,31 @@ static int list_sets(const tt_markstore *s, const markers_args *a)
     bool json = a->format && strcmp(a->format, "json") == 0;
     if (json) {
         cJSON *arr = cJSON_CreateArray();
-        char *text;
-        for (size_t i = 0; i < s->n; i++) {
+        char *text = NULL, *safe = NULL;
+        bool ok = arr != NULL;
+        for (size_t i = 0; ok && i < s->n; i++) {
             const tt_markset *set = &s->sets[i];
             cJSON *o;
             if (a->set && strcmp(set->name, a->set) != 0)
                 continue;
-            o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "set", set->name);
-            cJSON_AddBoolToObject(o, "same_trace", same_trace(set, &a->id));
-            {
-                cJSON *ms = cJSON_AddArrayToObject(o, "markers");
-                for (size_t k = 0; k < set->n; k++) {
-                    cJSON *m = cJSON_CreateObject();
-                    cJSON_AddStringToObject(m, "name", set->m[k].name);
-                    cJSON_AddNumberToObject(m, "t_ns", (double)set->m[k].t);
-                    cJSON_AddStringToObject(m, "note", set->m[k].note);
-                    cJSON_AddItemToArray(ms, m);
-                }
+            ok = (o = cJSON_CreateObject()) != NULL;
+            if (ok) {
+                cJSON_AddItemToArray(arr, o);
+                ok = cJSON_AddStringToObject(o, "set", set->name) &&
+                     cJSON_AddBoolToObject(o, "same_trace", same_trace(set, &a->id)) &&
+                     tt_markset_add_json(o, set);
             }
-            cJSON_AddItemToArray(arr, o);
         }
-        text = cJSON_Print(arr);
-        if (text) {
-            char *ok = tt_json_repair(text);   /* names typed by users */
-            if (ok)
-                puts(ok);
-            free(ok);
-        }
-        free(text);
+        if (ok && (text = cJSON_Print(arr)))
+            safe = tt_json_repair(text);   /* names typed by users */
         cJSON_Delete(arr);
+        free(text);
+        if (!safe) {
+            tt_cli_error("markers: out of memory");
+            return TT_EXIT_ERROR;
+        }
+        puts(safe);
+        free(safe);
         return TT_EXIT_OK;
     }
     if (s->n == 0) {

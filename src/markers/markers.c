@@ -379,35 +379,51 @@ int tt_markstore_put(tt_markstore *s, const char *name, tt_trace_id id,
 
 /* ----------------------------------------------------------- JSON form */
 
+bool tt_markset_add_json(struct cJSON *obj, const tt_markset *set)
+{
+    cJSON *ms = cJSON_AddArrayToObject(obj, "markers");
+    if (!ms)
+        return false;
+    for (size_t k = 0; k < set->n; k++) {
+        cJSON *m = cJSON_CreateObject();
+        if (!m)
+            return false;
+        cJSON_AddItemToArray(ms, m);
+        if (!cJSON_AddStringToObject(m, "name", set->m[k].name) ||
+            !cJSON_AddNumberToObject(m, "t_ns", (double)set->m[k].t) ||
+            !cJSON_AddStringToObject(m, "note", set->m[k].note))
+            return false;
+    }
+    return true;
+}
+
+/* One set as the sidecar holds it; false when out of memory. */
+static bool add_set_json(cJSON *sets, const tt_markset *set)
+{
+    cJSON *o = cJSON_CreateObject(), *tr;
+    char hash[24];
+    if (!o)
+        return false;
+    cJSON_AddItemToArray(sets, o);
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)set->trace.hash);
+    return cJSON_AddStringToObject(o, "name", set->name) &&
+           (tr = cJSON_AddObjectToObject(o, "trace")) &&
+           cJSON_AddNumberToObject(tr, "size", (double)set->trace.size) &&
+           cJSON_AddStringToObject(tr, "hash", hash) && tt_markset_add_json(o, set);
+}
+
 char *tt_markstore_to_json(const tt_markstore *s)
 {
     cJSON *root = cJSON_CreateObject(), *sets;
     char *text = NULL;
-    if (!root)
-        return NULL;
-    cJSON_AddStringToObject(root, "format", FORMAT_NAME);
-    cJSON_AddNumberToObject(root, "version", FORMAT_VERSION);
-    sets = cJSON_AddArrayToObject(root, "sets");
-    for (size_t i = 0; sets && i < s->n; i++) {
-        const tt_markset *set = &s->sets[i];
-        cJSON *o = cJSON_CreateObject(), *tr, *ms;
-        char hash[24];
-        cJSON_AddStringToObject(o, "name", set->name);
-        tr = cJSON_AddObjectToObject(o, "trace");
-        cJSON_AddNumberToObject(tr, "size", (double)set->trace.size);
-        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)set->trace.hash);
-        cJSON_AddStringToObject(tr, "hash", hash);
-        ms = cJSON_AddArrayToObject(o, "markers");
-        for (size_t k = 0; k < set->n; k++) {
-            cJSON *m = cJSON_CreateObject();
-            cJSON_AddStringToObject(m, "name", set->m[k].name);
-            cJSON_AddNumberToObject(m, "t_ns", (double)set->m[k].t);
-            cJSON_AddStringToObject(m, "note", set->m[k].note);
-            cJSON_AddItemToArray(ms, m);
-        }
-        cJSON_AddItemToArray(sets, o);
-    }
-    text = cJSON_Print(root);
+    bool ok = root && cJSON_AddStringToObject(root, "format", FORMAT_NAME) &&
+              cJSON_AddNumberToObject(root, "version", FORMAT_VERSION) &&
+              (sets = cJSON_AddArrayToObject(root, "sets"));
+    for (size_t i = 0; ok && i < s->n; i++)
+        ok = add_set_json(sets, &s->sets[i]);
+    /* a partial document would drop markers from the sidecar */
+    if (ok)
+        text = cJSON_Print(root);
     cJSON_Delete(root);
     return text;
 }

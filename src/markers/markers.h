@@ -69,8 +69,15 @@ void tt_markstore_fini(tt_markstore *s);
  * parse or has the wrong shape is an error with its position. */
 int tt_markstore_read(tt_markstore *s, const char *sidecar, tt_error *err);
 
-/* Serialize a store to JSON text (malloc'd), deterministic key order. */
+/* Serialize a store to JSON text (malloc'd), deterministic key order;
+ * NULL when out of memory (never a partial document). */
 char *tt_markstore_to_json(const tt_markstore *s);
+
+/* Add a set's markers to the JSON object obj as "markers": [{"name",
+ * "t_ns", "note"}], the sidecar's shape (also `markers list --format
+ * json`). false when out of memory. */
+struct cJSON;
+bool tt_markset_add_json(struct cJSON *obj, const tt_markset *set);
 
 /* Set by name, or NULL. */
 tt_markset *tt_markstore_find(tt_markstore *s, const char *name);
