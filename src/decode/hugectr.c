@@ -36,46 +36,6 @@ static int oom(tt_error *err)
     return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
 }
 
-/* Read all of in into a NUL-terminated buffer. */
-static int slurp(tt_input *in, char **out, size_t *n, tt_error *err)
-{
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap + 1);
-    if (!buf)
-        return oom(err);
-    for (;;) {
-        ssize_t got;
-        if (len == cap) {
-            char *nb;
-            if (cap >= MAX_FILE) {
-                free(buf);
-                return tt_error_set(err, TT_ERR_FORMAT,
-                                    "a HugeCTR profile larger than %zu MB is not plausible",
-                                    MAX_FILE >> 20), -1;
-            }
-            nb = realloc(buf, cap * 2 + 1);
-            if (!nb) {
-                free(buf);
-                return oom(err);
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        got = tt_input_read(in, buf + len, cap - len, err);
-        if (got < 0) {
-            free(buf);
-            return -1;
-        }
-        if (got == 0)
-            break;
-        len += (size_t)got;
-    }
-    buf[len] = '\0';
-    *out = buf;
-    *n = len;
-    return 0;
-}
-
 /* A time in ns from "<base>_ms" or "<base>_ns"; false when neither is a
  * finite number. */
 static bool get_time(const cJSON *o, const char *base, int64_t *ns)
@@ -234,6 +194,7 @@ static int do_host(tt_trace *tr, const cJSON *host, int index, tt_load_info *inf
 static int hugectr_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_load_info *info,
                           tt_error *err)
 {
+    unsigned char *raw;
     char *buf;
     size_t n;
     cJSON *doc;
@@ -241,8 +202,17 @@ static int hugectr_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, 
     uint64_t events = 0;
     int rc = 0, index = 0;
 
-    if (slurp(in, &buf, &n, err))
+    switch (tt_input_read_all(in, MAX_FILE, &raw, &n, err)) {
+    case 0:
+        buf = (char *)raw;
+        break;
+    case -2:
+        return tt_error_set(err, TT_ERR_FORMAT,
+                            "a HugeCTR profile larger than %zu MB is not plausible",
+                            MAX_FILE >> 20), -1;
+    default:
         return -1;
+    }
     doc = cJSON_ParseWithLengthOpts(buf, n, &end, 0);
     if (!doc) {
         /* cJSON reports where it stopped: turn that into line/column */

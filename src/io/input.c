@@ -369,6 +369,55 @@ ssize_t tt_input_read(tt_input *in, void *buf, size_t n, tt_error *err)
     return got;
 }
 
+int tt_input_read_all(tt_input *in, size_t limit, unsigned char **out, size_t *n,
+                      tt_error *err)
+{
+    size_t len = 0, cap = (size_t)1 << 16;
+    unsigned char *buf;
+    /* a plain file is read in one go; a pipe or compressed stream grows */
+    if (in->comp == TT_COMP_NONE && in->file_size > 0 && (uint64_t)in->file_size < limit)
+        cap = (size_t)in->file_size + 1;   /* room to see the end in one read */
+    if (cap > limit)
+        cap = limit;
+    *out = NULL;
+    *n = 0;
+    if (!(buf = malloc(cap + 1)))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory reading the input"), -1;
+    for (;;) {
+        ssize_t got;
+        if (len == cap) {
+            unsigned char *nb;
+            if (cap >= limit) {
+                /* one more byte tells a file of exactly `limit` bytes apart */
+                unsigned char probe;
+                got = tt_input_read(in, &probe, 1, err);
+                if (got == 0)
+                    break;
+                free(buf);
+                return got < 0 ? -1 : -2;
+            }
+            cap = cap > limit / 2 ? limit : cap * 2;
+            if (!(nb = realloc(buf, cap + 1))) {
+                free(buf);
+                return tt_error_set(err, TT_ERR_NOMEM, "out of memory reading the input"), -1;
+            }
+            buf = nb;
+        }
+        got = tt_input_read(in, buf + len, cap - len, err);
+        if (got < 0) {
+            free(buf);
+            return -1;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    buf[len] = '\0';
+    *out = buf;
+    *n = len;
+    return 0;
+}
+
 int tt_input_peek(tt_input *in, size_t want, const unsigned char **p, size_t *n,
                   tt_error *err)
 {

@@ -41,6 +41,14 @@ void tt_input_close(tt_input *in);
  * -1 on error (err set). */
 ssize_t tt_input_read(tt_input *in, void *buf, size_t n, tt_error *err);
 
+/* Read the rest of the data into one malloc'd buffer (*out, with a NUL
+ * after the *n bytes, for text parsers), sized from the file when it is
+ * known. 0; -1 on a read error or out of memory (err set); -2 when the
+ * data would exceed limit bytes (err untouched: the caller says what is
+ * implausible). */
+int tt_input_read_all(tt_input *in, size_t limit, unsigned char **out, size_t *n,
+                      tt_error *err);
+
 /* Look at the first decompressed bytes without consuming them: *p points to
  * up to `want` bytes (fewer at end of data) valid until the next read.
  * Returns 0, or -1 on error. */

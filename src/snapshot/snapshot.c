@@ -1502,45 +1502,19 @@ int tt_snapshot_probe(const unsigned char *head, size_t n)
 static int ttz_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_load_info *info,
                       tt_error *err)
 {
-    unsigned char *buf = NULL;
-    size_t len = 0, cap;
-    int64_t fs = tt_input_file_size(in);
-    int rc;
+    unsigned char *buf;
+    size_t len;
+    int rc = tt_input_read_all(in, SIZE_MAX / 2, &buf, &len, err);
     (void)info;
-    /* a plain file is read in one go; a pipe or compressed stream grows */
-    cap = fs > 0 && (uint64_t)fs < SIZE_MAX - 1 ? (size_t)fs + 1 : (size_t)1 << 20;
-    buf = malloc(cap);
-    if (!buf)
-        return tt_error_set(err, TT_ERR_NOMEM, "out of memory reading the snapshot");
-    for (;;) {
-        ssize_t got;
-        if (len == cap) {
-            unsigned char *nb;
-            if (cap > SIZE_MAX / 2) {
-                free(buf);
-                return tt_error_set(err, TT_ERR_NOMEM, "snapshot too large");
-            }
-            nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                return tt_error_set(err, TT_ERR_NOMEM, "out of memory reading the snapshot");
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        got = tt_input_read(in, buf + len, cap - len, err);
-        if (got < 0) {
-            free(buf);
-            return -1;
-        }
-        if (got == 0)
-            break;
-        len += (size_t)got;
-    }
+    if (rc == -2)
+        return tt_error_set(err, TT_ERR_NOMEM, "snapshot too large");
+    if (rc)
+        return -1;
     rc = tt_snapshot_decode(buf, len, tr, NULL, err);
     free(buf);
     if (rc == 0 && opts->progress)
-        opts->progress(opts->progress_ctx, tt_input_file_pos(in), fs, (int64_t)len, tr->n_events);
+        opts->progress(opts->progress_ctx, tt_input_file_pos(in), tt_input_file_size(in),
+                       (int64_t)len, tr->n_events);
     return rc;
 }
 

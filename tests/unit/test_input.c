@@ -475,6 +475,47 @@ static void test_peek(const buf *data)
     free(got.p);
 }
 
+/* tt_input_read_all: everything in one buffer, NUL after it, the limit. */
+static void test_read_all(const buf *data)
+{
+    const char *plain = write_file("all.json", data->p, data->n);
+    buf gz = gzip_of(data->p, data->n);
+    const char *zipped = write_file("all.json.gz", gz.p, gz.n);
+    const char *const paths_[] = {plain, zipped};
+    tt_input *in;
+    tt_error err;
+    unsigned char *out;
+    size_t n;
+    for (int k = 0; k < 2; k++) {
+        const char *what = k ? "gzip" : "plain";
+        tt_error_clear(&err);
+        if (!ok(tt_input_open(paths_[k], &in, &err) == 0, "read_all %s: opens", what))
+            continue;
+        /* the first bytes already peeked are part of the result */
+        {
+            const unsigned char *p;
+            size_t pn;
+            tt_input_peek(in, 100, &p, &pn, &err);
+        }
+        ok(tt_input_read_all(in, (size_t)1 << 30, &out, &n, &err) == 0 && n == data->n &&
+               memcmp(out, data->p, n) == 0 && out[n] == '\0',
+           "read_all %s: every byte, then a NUL", what);
+        free(out);
+        tt_input_close(in);
+        /* exactly at the limit is fine, one byte over is -2 */
+        tt_input_open(paths_[k], &in, &err);
+        ok(tt_input_read_all(in, data->n, &out, &n, &err) == 0 && n == data->n,
+           "read_all %s: data of exactly the limit", what);
+        free(out);
+        tt_input_close(in);
+        tt_input_open(paths_[k], &in, &err);
+        ok(tt_input_read_all(in, data->n - 1, &out, &n, &err) == -2 && out == NULL,
+           "read_all %s: one byte over the limit is -2", what);
+        tt_input_close(in);
+    }
+    free(gz.p);
+}
+
 int main(void)
 {
     buf data = make_data((size_t)3 << 20);
@@ -487,6 +528,7 @@ int main(void)
     test_errors();
     test_stdin(&data);
     test_peek(&data);
+    test_read_all(&data);
     for (int i = 0; i < n_paths; i++)
         unlink(paths[i]);
     rmdir(tmpdir);
