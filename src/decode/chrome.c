@@ -1506,15 +1506,8 @@ static int chrome_probe(const unsigned char *head, size_t n)
         return 0;
     if (head[i] == '[')
         return 50;
-    if (head[i] == '{') {
-        const char *s = (const char *)head + i;
-        size_t m = n - i;
-        const char *te = "\"traceEvents\"";
-        for (size_t k = 0; k + 13 <= m; k++)
-            if (s[k] == '"' && memcmp(s + k, te, 13) == 0)
-                return 90;
-        return 20;
-    }
+    if (head[i] == '{')
+        return tt_probe_has(head, n, "\"traceEvents\"") ? 90 : 20;
     return 0;
 }
 

@@ -19,6 +19,15 @@ static const tt_decoder *const decoders[] = {
     NULL,
 };
 
+bool tt_probe_has(const unsigned char *head, size_t n, const char *needle)
+{
+    size_t m = strlen(needle);
+    for (size_t i = 0; i + m <= n; i++)
+        if (head[i] == (unsigned char)needle[0] && memcmp(head + i, needle, m) == 0)
+            return true;
+    return false;
+}
+
 const tt_decoder *const *tt_decoders(void)
 {
     return decoders;

@@ -58,6 +58,9 @@ typedef struct tt_decoder {
                   tt_load_info *info, tt_error *err);
 } tt_decoder;
 
+/* For probes: whether needle occurs in the first n bytes of head. */
+bool tt_probe_has(const unsigned char *head, size_t n, const char *needle);
+
 /* All decoders, NULL-terminated. */
 const tt_decoder *const *tt_decoders(void);
 

@@ -290,25 +290,16 @@ static int hugectr_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, 
     return 0;
 }
 
-static bool has(const char *s, size_t n, const char *needle)
-{
-    size_t m = strlen(needle);
-    for (size_t i = 0; i + m <= n; i++)
-        if (s[i] == needle[0] && memcmp(s + i, needle, m) == 0)
-            return true;
-    return false;
-}
-
 static int hugectr_probe(const unsigned char *head, size_t n)
 {
-    const char *s = (const char *)head;
     size_t i = 0;
     while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
         i++;
     if (i == n || (head[i] != '[' && head[i] != '{'))
         return 0;
-    if ((has(s, n, "\"avg_iter_time_ms\"") || has(s, n, "\"avg_iter_time_ns\"")) &&
-        has(s, n, "\"timeline\""))
+    if ((tt_probe_has(head, n, "\"avg_iter_time_ms\"") ||
+         tt_probe_has(head, n, "\"avg_iter_time_ns\"")) &&
+        tt_probe_has(head, n, "\"timeline\""))
         return 95;
     return 0;
 }

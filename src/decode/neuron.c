@@ -1157,36 +1157,26 @@ out:
 
 /* ---------------------------------------------------------------- probe */
 
-static bool has(const char *s, size_t n, const char *needle)
-{
-    size_t m = strlen(needle);
-    for (size_t i = 0; i + m <= n; i++)
-        if (s[i] == needle[0] && memcmp(s + i, needle, m) == 0)
-            return true;
-    return false;
-}
-
 static int neuron_probe(const unsigned char *head, size_t n)
 {
-    const char *s = (const char *)head;
+#define HAS(lit) tt_probe_has(head, n, "\"" lit "\"")
     size_t i = 0;
+    int score = 0;
     while (i < n && isspace(head[i]))
         i++;
-    if (i == n || (head[i] != '{' && head[i] != '['))
-        return 0;
-    if (has(s, n, "\"traceEvents\""))
-        return 0;
-    if (has(s, n, "\"instruction\"") && (has(s, n, "\"timestamp\"") || has(s, n, "\"summary\"")))
-        return 98;
-    if (has(s, n, "\"summary\"") && has(s, n, "\"timestamp\"") && has(s, n, "\"duration\""))
-        return 95;
+    if (i == n || (head[i] != '{' && head[i] != '[') || HAS("traceEvents"))
+        score = 0;
+    else if (HAS("instruction") && (HAS("timestamp") || HAS("summary")))
+        score = 98;
+    else if (HAS("summary") && HAS("timestamp") && HAS("duration"))
+        score = 95;
     /* summary-json: a flat object of profile metrics */
-    if (has(s, n, "\"total_time\"") &&
-        (has(s, n, "\"neuroncore_cycle_count\"") || has(s, n, "_engine_") ||
-         has(s, n, "\"nc_idx\"") || has(s, n, "\"profiler_version\"") ||
-         has(s, n, "\"dma_transfer_count\"")))
-        return 90;
-    return 0;
+    else if (HAS("total_time") &&
+             (HAS("neuroncore_cycle_count") || tt_probe_has(head, n, "_engine_") ||
+              HAS("nc_idx") || HAS("profiler_version") || HAS("dma_transfer_count")))
+        score = 90;
+    return score;
+#undef HAS
 }
 
 const tt_decoder tt_decoder_neuron = {
