@@ -532,15 +532,11 @@ static uint32_t key_id(chrome *c, bool has, const js_str *t)
     return intern_tok(c, t);
 }
 
-/* Times and durations are limited to +-3e18 ns (about 95 years around 0,
- * so Unix-epoch timestamps until 2065) so that every end (start + dur) and
- * every span (t1 - t0, at most 3 limits) fits in int64 without overflow. */
-#define TIME_LIMIT ((tt_ns)3000000000000000000LL)
-
+/* Times and durations are limited to TT_TIME_LIMIT (model/trace.h). */
 static int parse_time(chrome *c, const cev *ev, const js_str *t, const char *what, tt_ns *out)
 {
     int rc = tt_parse_decimal_scaled(t->s, t->n, 3, out);
-    if (rc == TT_NUM_OK && (*out > TIME_LIMIT || *out < -TIME_LIMIT))
+    if (rc == TT_NUM_OK && !tt_time_ok(*out))
         rc = TT_NUM_RANGE;
     if (rc == TT_NUM_OK && !t->esc)
         return 0;

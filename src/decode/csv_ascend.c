@@ -84,12 +84,12 @@ static int ascend_row(void *ctx, const tt_csv_row *row)
     if (row->n > j->n_hdr)
         return tt_csv_reject(j, row, (int)j->n_hdr, "row has %zu fields, the header has %zu",
                              row->n, j->n_hdr);
-    rc = tt_csv_decimal(row, a->c_start, a->s_start, &start);
+    rc = tt_csv_time(row, a->c_start, a->s_start, &start);
     if (rc)
         return tt_csv_reject(j, row, a->c_start, "%s \"%s\": expected a number",
                              rc > 0 ? "no start time in" : "invalid start time in",
                              j->hdr[a->c_start]);
-    rc = tt_csv_decimal(row, a->c_dur, a->s_dur, &dur);
+    rc = tt_csv_time(row, a->c_dur, a->s_dur, &dur);
     if (rc || dur < 0)
         return tt_csv_reject(j, row, a->c_dur, "%s \"%s\": expected a number >= 0",
                              rc > 0 ? "no duration in" : "invalid duration in",

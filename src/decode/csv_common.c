@@ -352,6 +352,12 @@ int tt_csv_decimal(const tt_csv_row *row, int col, int scale, int64_t *out)
     return tt_parse_decimal_scaled(row->f[col], row->len[col], scale, out) == TT_NUM_OK ? 0 : -1;
 }
 
+int tt_csv_time(const tt_csv_row *row, int col, int scale, tt_ns *out)
+{
+    int rc = tt_csv_decimal(row, col, scale, out);
+    return rc == 0 && !tt_time_ok(*out) ? -1 : rc;
+}
+
 int tt_csv_bytes(const tt_csv_row *row, int col, int scale, int64_t *out)
 {
     double d;

@@ -92,6 +92,10 @@ bool tt_csv_is_null(const char *s, size_t n);
  * through a double). 0 ok, 1 for a null cell, -1 for anything else. */
 int tt_csv_decimal(const tt_csv_row *row, int col, int scale, int64_t *out);
 
+/* A time (or duration) cell as tt_csv_decimal(), and -1 as well beyond
+ * TT_TIME_LIMIT (model/trace.h). */
+int tt_csv_time(const tt_csv_row *row, int col, int scale, tt_ns *out);
+
 /* Bytes from a cell in the unit tt_csv_bytes_scale() returned. 0, 1 null,
  * -1 bad. */
 int tt_csv_bytes(const tt_csv_row *row, int col, int scale, int64_t *out);

@@ -175,21 +175,21 @@ static int generic_row(void *ctx, const tt_csv_row *row)
     if (row->n > j->n_hdr)
         return tt_csv_reject(j, row, (int)j->n_hdr, "row has %zu fields, the header has %zu",
                              row->n, j->n_hdr);
-    rc = tt_csv_decimal(row, g->col[K_START], g->scale[0], &start);
+    rc = tt_csv_time(row, g->col[K_START], g->scale[0], &start);
     if (rc)
         return tt_csv_reject(j, row, g->col[K_START], "%s \"%s\": expected a number",
                              rc > 0 ? "no start time in" : "invalid start time in",
                              j->hdr[g->col[K_START]]);
     if (g->col[K_DUR] >= 0) {
-        rc = tt_csv_decimal(row, g->col[K_DUR], g->scale[1], &dur);
+        rc = tt_csv_time(row, g->col[K_DUR], g->scale[1], &dur);
         if (rc || dur < 0)
             return tt_csv_reject(j, row, g->col[K_DUR], "%s \"%s\": expected a number >= 0",
                                  rc > 0 ? "no duration in" : "invalid duration in",
                                  j->hdr[g->col[K_DUR]]);
     } else {
-        rc = tt_csv_decimal(row, g->col[K_END], g->scale[2], &end);
-        if (rc || end < start)
-            return tt_csv_reject(j, row, g->col[K_END], "%s \"%s\": expected a time >= the start",
+        rc = tt_csv_time(row, g->col[K_END], g->scale[2], &end);
+        if (rc || end < start || end - start > TT_TIME_LIMIT)
+            return tt_csv_reject(j, row, g->col[K_END], "%s \"%s\": expected a time >= the start (and within 3e18 ns of it)",
                                  rc > 0 ? "no end time in" : "invalid end time in",
                                  j->hdr[g->col[K_END]]);
         dur = end - start;

@@ -132,21 +132,21 @@ static int nsys_row(void *ctx, const tt_csv_row *row)
     if (row->n > j->n_hdr)
         return tt_csv_reject(j, row, (int)j->n_hdr, "row has %zu fields, the header has %zu",
                              row->n, j->n_hdr);
-    rc = tt_csv_decimal(row, s->c_start, s->s_start, &start);
+    rc = tt_csv_time(row, s->c_start, s->s_start, &start);
     if (rc)
         return tt_csv_reject(j, row, s->c_start, "%s \"%s\": expected a number",
                              rc > 0 ? "no start time in" : "invalid start time in",
                              j->hdr[s->c_start]);
     if (s->c_dur >= 0) {
-        rc = tt_csv_decimal(row, s->c_dur, s->s_dur, &dur);
+        rc = tt_csv_time(row, s->c_dur, s->s_dur, &dur);
         if (rc || dur < 0)
             return tt_csv_reject(j, row, s->c_dur, "%s \"%s\": expected a number >= 0",
                                  rc > 0 ? "no duration in" : "invalid duration in",
                                  j->hdr[s->c_dur]);
     } else {
-        rc = tt_csv_decimal(row, s->c_end, s->s_end, &end);
-        if (rc || end < start)
-            return tt_csv_reject(j, row, s->c_end, "%s \"%s\": expected a time >= the start",
+        rc = tt_csv_time(row, s->c_end, s->s_end, &end);
+        if (rc || end < start || end - start > TT_TIME_LIMIT)
+            return tt_csv_reject(j, row, s->c_end, "%s \"%s\": expected a time >= the start (and within 3e18 ns of it)",
                                  rc > 0 ? "no end time in" : "invalid end time in",
                                  j->hdr[s->c_end]);
         dur = end - start;

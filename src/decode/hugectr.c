@@ -37,20 +37,20 @@ static int oom(tt_error *err)
 }
 
 /* A time in ns from "<base>_ms" or "<base>_ns"; false when neither is a
- * finite number. */
+ * finite number within TT_TIME_LIMIT. */
 static bool get_time(const cJSON *o, const char *base, int64_t *ns)
 {
     char key[96];
     const cJSON *v;
     snprintf(key, sizeof key, "%s_ns", base);
     v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && fabs(v->valuedouble) < 9e18) {
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && fabs(v->valuedouble) < (double)TT_TIME_LIMIT) {
         *ns = llround(v->valuedouble);
         return true;
     }
     snprintf(key, sizeof key, "%s_ms", base);
     v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && fabs(v->valuedouble) < 9e12) {
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && fabs(v->valuedouble) < (double)TT_TIME_LIMIT / 1e6) {
         *ns = llround(v->valuedouble * 1e6);
         return true;
     }

@@ -446,7 +446,7 @@ static int counter_element(neuron *n, const js_str *key, const flat *o, const ch
     int64_t t;
     uint32_t name;
     (void)raw;
-    if (!field_int(get_any(o, k_time), 0, &t))
+    if (!field_int(get_any(o, k_time), 0, &t) || !tt_time_ok(t))
         return 0;
     name = tt_trace_intern(n->tr, key->s, key->n);
     if (name == TT_STR_ERROR)
@@ -484,15 +484,16 @@ static int event_element(neuron *n, arr_kind kind, const js_str *key, const flat
     size_t len;
     const char *s;
 
-    if (!field_int(get_any(o, k_time), 0, &ts)) {
+    if (!field_int(get_any(o, k_time), 0, &ts) || !tt_time_ok(ts)) {
         (*bad_events)++;
         tt_trace_problem(n->tr, TT_PROB_BAD_EVENT, "%.*s entry without a valid timestamp",
                          (int)(key->n > 40 ? 40 : key->n), key->s);
         return 0;
     }
-    if (field_int(get_any(o, k_dur), 0, &dur)) {
+    if (field_int(get_any(o, k_dur), 0, &dur) && dur <= TT_TIME_LIMIT) {
         /* duration given */
-    } else if (field_int(get_any(o, k_end), 0, &endv) && endv >= ts) {
+    } else if (field_int(get_any(o, k_end), 0, &endv) && endv >= ts && tt_time_ok(endv) &&
+               endv - ts <= TT_TIME_LIMIT) {
         dur = endv - ts;
     } else {
         (*bad_events)++;

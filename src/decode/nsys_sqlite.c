@@ -68,7 +68,7 @@ static bool table_exists(nsys *s, const char *name)
     sqlite3_stmt *st;
     bool yes = false;
     if (sqlite3_prepare_v2(s->db,
-                           "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name=?1",
+                           "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1",
                            -1, &st, NULL) != SQLITE_OK)
         return false;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -287,7 +287,10 @@ static uint32_t gpu_lane(nsys *s, int64_t dev, int64_t stream)
     s->tr->groups[g].name = tt_trace_intern_cstr(s->tr, buf);
     nm = tt_u64map_get(&s->gpu_name, (uint64_t)dev);
     s->tr->groups[g].labels = nm ? *nm : 0;
-    s->tr->groups[g].sort_index = INT64_MAX / 2 + dev;   /* GPUs after the processes */
+    /* GPUs after the processes (pids are 24 bits); the clamp keeps a
+     * forged device id from overflowing */
+    s->tr->groups[g].sort_index =
+        ((int64_t)1 << 40) + (dev < 0 ? 0 : dev > INT32_MAX ? INT32_MAX : dev);
     s->tr->groups[g].has_sort = true;
     snprintf(buf, sizeof buf, "stream:%lld", (long long)stream);
     l = tt_trace_lane(s->tr, g, tt_trace_intern_cstr(s->tr, buf), TT_LANE_THREAD);
@@ -346,6 +349,11 @@ static uint32_t thread_lane(nsys *s, int64_t gtid, bool async)
     return l;
 }
 
+/* push() skipped a row whose times lie beyond TT_TIME_LIMIT (recorded as a
+ * problem; a damaged or forged export, nsys never writes them). */
+#define SKIPPED (-2)
+
+/* The event's index on lane, SKIPPED, or -1 on error (out of memory). */
 static int64_t push(nsys *s, uint32_t lane, int64_t start, int64_t end, uint32_t name,
                     const char *cat, uint8_t kind)
 {
@@ -354,6 +362,11 @@ static int64_t push(nsys *s, uint32_t lane, int64_t start, int64_t end, uint32_t
     tt_event *e;
     if (lane == TT_NO_LANE || c == TT_STR_ERROR || name == TT_STR_ERROR)
         return oom(s), -1;
+    if (!tt_time_ok(start) || !tt_time_ok(end) || (end > start && end - start > TT_TIME_LIMIT)) {
+        tt_trace_problem(s->tr, TT_PROB_BAD_EVENT, "%s row with a time out of range: skipped",
+                         cat);
+        return SKIPPED;
+    }
     if (end < start) {
         tt_trace_problem(s->tr, TT_PROB_NEGATIVE_DURATION, "'%s' ends %lld ns before it starts",
                          tt_str(s->tr, name), (long long)(start - end));
@@ -499,6 +512,10 @@ static int load_gpu(nsys *s, const char *table)
             if (sqlite3_column_type(st, 8) == SQLITE_INTEGER)
                 cJSON_AddNumberToObject(a, "value", (double)sqlite3_column_int64(st, 8));
         }
+        if (idx == SKIPPED) {
+            cJSON_Delete(a);
+            continue;
+        }
         if (idx < 0) {
             cJSON_Delete(a);
             sqlite3_finalize(st);
@@ -557,6 +574,8 @@ static int load_api(nsys *s, const char *table, const char *cat)
             name = tt_trace_intern_cstr(s->tr, "(unnamed call)");
         idx = push(s, lane, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), name, cat,
                    TT_EV_SLICE);
+        if (idx == SKIPPED)
+            continue;
         if (idx < 0) {
             sqlite3_finalize(st);
             return -1;
@@ -642,6 +661,8 @@ static int load_nvtx(nsys *s)
         } else {
             continue;   /* domains, categories, unterminated ranges */
         }
+        if (idx == SKIPPED)
+            continue;
         if (idx < 0) {
             sqlite3_finalize(st);
             return -1;
@@ -684,6 +705,11 @@ static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
                      s.db ? sqlite3_errmsg(s.db) : "out of memory");
         goto out;
     }
+    /* The file may be forged: reading must not run its SQL (views are not
+     * read, see table_exists(); trusted_schema keeps functions out of
+     * generated columns) nor let it make huge values. */
+    sqlite3_limit(s.db, SQLITE_LIMIT_LENGTH, 64 << 20);
+    sqlite3_exec(s.db, "PRAGMA trusted_schema=OFF", NULL, NULL, NULL);
     if (!table_exists(&s, "StringIds") && !table_exists(&s, "CUPTI_ACTIVITY_KIND_RUNTIME") &&
         !table_exists(&s, "NVTX_EVENTS")) {
         if (sqlite3_errcode(s.db) != SQLITE_OK && sqlite3_errcode(s.db) != SQLITE_DONE &&

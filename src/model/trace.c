@@ -7,6 +7,7 @@
 #include "util/hash.h"
 #include "util/natcmp.h"
 #include "util/sort.h"
+#include "util/text.h"
 
 #include <cjson/cJSON.h>
 #include <stdarg.h>
@@ -873,6 +874,15 @@ int tt_trace_finalize(tt_trace *tr, tt_error *err)
         tt_lane *l = &tr->lanes[i];
         for (size_t k = 0; k < l->n; k++) {
             const tt_event *e = &l->ev[k];
+            /* the decoders keep to the limit; this keeps a slip from
+             * overflowing every computation downstream */
+            if (!tt_time_ok(e->start) || !tt_dur_ok(e->dur)) {
+                char safe[96];
+                return tt_error_set(err, TT_ERR_FORMAT,
+                                    "'%s': time out of range (start %lld ns, duration %lld ns)",
+                                    tt_text_safe(tt_str(tr, e->name), safe, sizeof safe),
+                                    (long long)e->start, (long long)e->dur);
+            }
             if (e->start < t0)
                 t0 = e->start;
             if (!(e->flags & TT_EVF_UNCLOSED) && tt_event_end(e) > t1)
@@ -886,6 +896,9 @@ int tt_trace_finalize(tt_trace *tr, tt_error *err)
         tt_counter *c = &tr->counters[i];
         if (counter_finalize(c))
             return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        if (c->n && (!tt_time_ok(c->t[0]) || !tt_time_ok(c->t[c->n - 1])))
+            return tt_error_set(err, TT_ERR_FORMAT, "counter sample time out of range (%lld ns)",
+                                (long long)(tt_time_ok(c->t[0]) ? c->t[c->n - 1] : c->t[0]));
         if (c->n) {
             if (c->t[0] < t0)
                 t0 = c->t[0];

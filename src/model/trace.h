@@ -27,6 +27,16 @@
 
 typedef int64_t tt_ns;
 
+/* Every time and duration a decoder stores lies within +-3e18 ns (about
+ * 95 years around 0, so Unix-epoch timestamps until 2065): then every end
+ * (start + dur) and every span (t1 - t0, at most 3 limits) fits in int64
+ * without overflow. Decoders reject (or, lenient, skip) what lies beyond;
+ * tt_trace_finalize() refuses a model that breaks it. */
+#define TT_TIME_LIMIT ((tt_ns)3000000000000000000LL)
+
+static inline bool tt_time_ok(tt_ns t) { return t >= -TT_TIME_LIMIT && t <= TT_TIME_LIMIT; }
+static inline bool tt_dur_ok(tt_ns d) { return d >= 0 && d <= TT_TIME_LIMIT; }
+
 /* What an event is; scope of instants is part of the kind. */
 typedef enum tt_event_kind {
     TT_EV_SLICE = 0,        /* a duration (ph X, B/E pair, CSV row, ...) */

@@ -291,6 +291,36 @@ static void test_csv_errors(void)
        (long long)err.column);
     tr = load_str("Name,Start Time(us),Duration(us)\na,1,2\nb,\"3,2\n", NULL, false, NULL, &err);
     ok(!tr && strstr(err.what, "ends inside a quoted field"), "unterminated quote: %s", err.what);
+
+    /* times beyond TT_TIME_LIMIT (3e18 ns) are invalid cells, not overflows */
+    tr = load_str("Start (ns),Duration (ns),Name,Strm,Device\n"
+                  "3000000000000000000,0,edge,1,0\n"
+                  "3000000000000000001,5,late,1,0\n"
+                  "1,3000000000000000001,long,1,0\n",
+                  NULL, false, NULL, &err);
+    ok(!tr && err.pos == TT_POS_ROW && err.line == 3 && err.column == 1 &&
+           strstr(err.what, "invalid start time"),
+       "start beyond the limit: row 3, column 1 (%s)", err.what);
+    tr = load_str("Start (ns),Duration (ns),Name,Strm,Device\n"
+                  "3000000000000000000,0,edge,1,0\n"
+                  "3000000000000000001,5,late,1,0\n"
+                  "1,3000000000000000001,long,1,0\n",
+                  NULL, true, NULL, &err);
+    if (ok(tr != NULL, "--lenient skips them (%s)", tr ? "" : err.what)) {
+        is_i64((int64_t)tr->n_events, 1, "the row at the limit is kept");
+        is_i64((int64_t)tr->problems[TT_PROB_BAD_EVENT].count, 2, "two rows counted");
+        tt_trace_free(tr);
+    }
+    tr = load_str("a,b,c\n-1000000000000000000,2000000000000000000,x\n", NULL, false,
+                  "start=a,end=b,name=c,unit=ns", &err);
+    if (ok(tr != NULL, "--csv-map: a duration at the limit loads (%s)", tr ? "" : err.what)) {
+        is_i64(tr->lanes[0].ev[0].dur, 3000000000000000000LL, "end - start computed exactly");
+        tt_trace_free(tr);
+    }
+    tr = load_str("a,b,c\n-3000000000000000000,3000000000000000000,x\n", NULL, false,
+                  "start=a,end=b,name=c,unit=ns", &err);
+    ok(!tr && err.pos == TT_POS_ROW && err.line == 2 && err.column == 2,
+       "--csv-map: a duration beyond it is refused at the end cell (%s)", err.what);
 }
 
 /* --------------------------------------------------------------- neuron */
@@ -466,6 +496,19 @@ static void test_neuron_more(void)
         ok(!tr && err.pos == TT_POS_LINE && err.line == 1 && err.column == 34,
            "syntax error at line 1, column 34 (%s, column %lld)", err.what, (long long)err.column);
     }
+    /* times beyond TT_TIME_LIMIT: bad entries, counted, never an overflow */
+    tr = load_str("{\"instruction\": [{\"timestamp\": 9000000000000000000, \"duration\": 1, "
+                  "\"label\": \"Vector\"}, {\"timestamp\": 5, \"duration\": "
+                  "9000000000000000000, \"label\": \"Vector\"}, {\"timestamp\": "
+                  "-3000000000000000000, \"end_ts\": 1, \"label\": \"Vector\"}, "
+                  "{\"timestamp\": 7, \"duration\": 3, \"label\": \"Vector\"}]}",
+                  "neuron-json", false, NULL, &err);
+    if (ok(tr != NULL, "neuron entries with times out of range load (%s)", tr ? "" : err.what)) {
+        is_i64((int64_t)tr->n_events, 1, "only the good entry is kept");
+        is_i64((int64_t)tr->problems[TT_PROB_BAD_EVENT].count, 3, "the three others counted");
+        ok(tr->t0 == 7 && tr->t1 == 10, "span of the good entry");
+        tt_trace_free(tr);
+    }
 }
 
 /* -------------------------------------------------------------- HugeCTR */
@@ -556,7 +599,11 @@ static void test_sqlite(void)
              "INSERT INTO NVTX_EVENTS VALUES (10, NULL, 39, 'MPI Rank 3', NULL, %lld),"
              " (400, 1000, 59, NULL, 5, %lld), (450, NULL, 34, 'mark', NULL, %lld);"
              "CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);"
-             "INSERT INTO PROCESSES VALUES (%lld, %lld, '/usr/bin/python3');",
+             "INSERT INTO PROCESSES VALUES (%lld, %lld, '/usr/bin/python3');"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER, end INTEGER, deviceId "
+             "INTEGER, streamId INTEGER);"
+             "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (9000000000000000000, "
+             "9000000000000000001, 0, 7), (-9000000000000000000, 9000000000000000000, 0, 7);",
              (long long)gpid, (long long)gpid, (long long)gtid, (long long)gtid, (long long)gtid,
              (long long)gtid, (long long)gtid, (long long)gpid, (long long)pid);
     ok(exec(db, sql), "nsys-like schema (no enum tables, an old column set)");
@@ -579,6 +626,8 @@ static void test_sqlite(void)
             ok(tr->flows[0].from.lane == (uint32_t)t && tr->flows[0].to.lane == (uint32_t)k,
                "flows go from the thread to the stream");
         ok(strcmp(tr->note, "") == 0, "no note when kernels exist");
+        is_i64((int64_t)tr->problems[TT_PROB_BAD_EVENT].count, 2,
+               "memsets with times out of range skipped and counted");
         tt_trace_free(tr);
     }
     ok(sqlite3_open(path, &db) == SQLITE_OK && exec(db, "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL"),

@@ -242,6 +242,25 @@ static void test_events(void)
     }
     tt_trace_free(tr);
 
+    /* times beyond TT_TIME_LIMIT would overflow every end and span: the
+     * decoders keep to it and finalize refuses a model that does not */
+    tr = tt_trace_new();
+    g = group(tr, "1", "", false, 0);
+    a = lane(tr, g, "1", "", false, 0, TT_LANE_THREAD);
+    event(tr, a, "edge", -TT_TIME_LIMIT, TT_TIME_LIMIT, TT_EV_SLICE);
+    event(tr, a, "end", TT_TIME_LIMIT, TT_TIME_LIMIT, TT_EV_SLICE);
+    if (ok(tt_trace_finalize(tr, &err) == 0, "times at the limit finalize"))
+        is_i64(tr->t1 - tr->t0, 3 * TT_TIME_LIMIT, "and their span fits in int64");
+    tt_trace_free(tr);
+    tr = tt_trace_new();
+    g = group(tr, "1", "", false, 0);
+    a = lane(tr, g, "1", "", false, 0, TT_LANE_THREAD);
+    event(tr, a, "late", TT_TIME_LIMIT + 1, 5, TT_EV_SLICE);
+    ok(tt_trace_finalize(tr, &err) != 0 && strstr(err.what, "out of range") &&
+           strstr(err.what, "'late'"),
+       "a start beyond the limit is refused: %s", err.what);
+    tt_trace_free(tr);
+
     /* empty trace */
     tr = tt_trace_new();
     if (ok(tt_trace_finalize(tr, &err) == 0, "an empty trace finalizes")) {
