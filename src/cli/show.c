@@ -163,7 +163,7 @@ int tt_show_option(tt_show *s, const char *cmd, int opt, const char *arg)
     case TT_OPT_ALIGN:
         tt_error_clear(&err);
         if (tt_align_parse(arg, &s->align, &err)) {
-            tt_cli_error("%s: --align: %s", cmd, tt_text_safe(err.what, safe, sizeof safe));
+            tt_cli_error("%s: %s", cmd, tt_text_safe(err.what, safe, sizeof safe));
             return -1;
         }
         s->align_given = true;

@@ -33,7 +33,7 @@ expect_error "no trace" "render: give a TRACE, several, or a DIR" \
     "$TRACETTY" render
 expect_error "--align with one trace" "render: --align lines up several traces" \
     "$TRACETTY" render --align start "$trace"
-expect_error "bad --align" "render: --align: " \
+expect_error "bad --align" "render: --align 'sideways': expected absolute, start" \
     "$TRACETTY" render --align sideways "$trace" "$trace"
 mkdir "$TMPD/empty"
 expect_error "a directory without traces" "empty" \
