@@ -27,9 +27,11 @@ EXTRA_DIST += $(FORMATS_CLI_TESTS) tests/golden/formats
 EXTRA_DIST += tests/fuzz/fuzz_formats.h
 
 check_PROGRAMS += tests/fuzz/fuzz_neuron_regress tests/fuzz/fuzz_csv_regress \
-	tests/fuzz/fuzz_hugectr_regress tests/fuzz/fuzz_ttz_regress
+	tests/fuzz/fuzz_hugectr_regress tests/fuzz/fuzz_ttz_regress \
+	tests/fuzz/fuzz_nsys_regress
 TESTS += tests/fuzz/fuzz_neuron_regress tests/fuzz/fuzz_csv_regress \
-	tests/fuzz/fuzz_hugectr_regress tests/fuzz/fuzz_ttz_regress
+	tests/fuzz/fuzz_hugectr_regress tests/fuzz/fuzz_ttz_regress \
+	tests/fuzz/fuzz_nsys_regress
 tests_fuzz_fuzz_neuron_regress_SOURCES = tests/fuzz/fuzz_neuron.c tests/fuzz/fuzz_main.c
 tests_fuzz_fuzz_neuron_regress_CPPFLAGS = $(AM_CPPFLAGS) -DTT_FUZZ_CORPUS='"neuron"'
 tests_fuzz_fuzz_neuron_regress_LDADD = $(TT_TEST_LDADD)
@@ -42,12 +44,15 @@ tests_fuzz_fuzz_hugectr_regress_LDADD = $(TT_TEST_LDADD)
 tests_fuzz_fuzz_ttz_regress_SOURCES = tests/fuzz/fuzz_ttz.c tests/fuzz/fuzz_main.c
 tests_fuzz_fuzz_ttz_regress_CPPFLAGS = $(AM_CPPFLAGS) -DTT_FUZZ_CORPUS='"ttz"'
 tests_fuzz_fuzz_ttz_regress_LDADD = $(TT_TEST_LDADD)
+tests_fuzz_fuzz_nsys_regress_SOURCES = tests/fuzz/fuzz_nsys.c tests/fuzz/fuzz_main.c
+tests_fuzz_fuzz_nsys_regress_CPPFLAGS = $(AM_CPPFLAGS) -DTT_FUZZ_CORPUS='"nsys"'
+tests_fuzz_fuzz_nsys_regress_LDADD = $(TT_TEST_LDADD)
 EXTRA_DIST += tests/fuzz/corpus/neuron tests/fuzz/corpus/csv tests/fuzz/corpus/hugectr \
-	tests/fuzz/corpus/ttz
+	tests/fuzz/corpus/ttz tests/fuzz/corpus/nsys tests/fuzz/make-nsys-corpus.py
 
 if ENABLE_FUZZING
 noinst_PROGRAMS += tests/fuzz/fuzz_neuron tests/fuzz/fuzz_csv tests/fuzz/fuzz_hugectr \
-	tests/fuzz/fuzz_ttz
+	tests/fuzz/fuzz_ttz tests/fuzz/fuzz_nsys
 tests_fuzz_fuzz_neuron_SOURCES = tests/fuzz/fuzz_neuron.c
 tests_fuzz_fuzz_neuron_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_neuron_LDADD = libtracetty.a $(TT_DEPLIBS)
@@ -60,6 +65,9 @@ tests_fuzz_fuzz_hugectr_LDADD = libtracetty.a $(TT_DEPLIBS)
 tests_fuzz_fuzz_ttz_SOURCES = tests/fuzz/fuzz_ttz.c
 tests_fuzz_fuzz_ttz_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_ttz_LDADD = libtracetty.a $(TT_DEPLIBS)
+tests_fuzz_fuzz_nsys_SOURCES = tests/fuzz/fuzz_nsys.c
+tests_fuzz_fuzz_nsys_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_nsys_LDADD = libtracetty.a $(TT_DEPLIBS)
 fuzz-neuron: tests/fuzz/fuzz_neuron
 	$(TT_FUZZ_RUN) neuron
 fuzz-csv: tests/fuzz/fuzz_csv
@@ -68,8 +76,10 @@ fuzz-hugectr: tests/fuzz/fuzz_hugectr
 	$(TT_FUZZ_RUN) hugectr
 fuzz-ttz: tests/fuzz/fuzz_ttz
 	$(TT_FUZZ_RUN) ttz
+fuzz-nsys: tests/fuzz/fuzz_nsys
+	$(TT_FUZZ_RUN) nsys
 else
-fuzz-neuron fuzz-csv fuzz-hugectr fuzz-ttz:
+fuzz-neuron fuzz-csv fuzz-hugectr fuzz-ttz fuzz-nsys:
 	@echo "fuzzing needs clang and libFuzzer: CC=clang ./configure --enable-fuzzing" >&2; exit 1
 endif
-.PHONY: fuzz-neuron fuzz-csv fuzz-hugectr fuzz-ttz
+.PHONY: fuzz-neuron fuzz-csv fuzz-hugectr fuzz-ttz fuzz-nsys

@@ -88,12 +88,12 @@ static void fuzz_check_trace(const tt_trace *tr, bool trusted_args)
     tt_args_reader_fini(&rd);
 }
 
-/* Load data; the event count, or -1 when the load failed. format NULL:
- * detect. *loaded (when not NULL) receives the format that loaded it. */
-static int64_t fuzz_load_as(const uint8_t *data, size_t size, bool lenient, const char *format,
-                            const char *csv_map, const char **loaded)
+/* Load an opened input (closed here); the event count, or -1 when the
+ * load failed. format NULL: detect. *loaded (when not NULL) receives the
+ * format that loaded it. data/size are the input's bytes. */
+static int64_t fuzz_load_input(tt_input *in, const uint8_t *data, size_t size, bool lenient,
+                               const char *format, const char *csv_map, const char **loaded)
 {
-    tt_input *in;
     tt_trace *tr = NULL;
     tt_error err;
     tt_load_opts opts;
@@ -105,10 +105,6 @@ static int64_t fuzz_load_as(const uint8_t *data, size_t size, bool lenient, cons
     opts.format = format;
     opts.csv_map = csv_map;
     tt_error_clear(&err);
-    if (tt_input_open_mem(data, size, &in, &err)) {
-        FCHECK(err.code != TT_OK);
-        return -1;
-    }
     if (tt_load_input(in, &opts, &tr, &info, &err) == 0) {
         FCHECK(tr != NULL);
         fuzz_check_trace(tr, !tt_snapshot_probe(data, size));
@@ -128,6 +124,20 @@ static int64_t fuzz_load_as(const uint8_t *data, size_t size, bool lenient, cons
     }
     tt_input_close(in);
     return events;
+}
+
+/* Load data from memory; as fuzz_load_input(). */
+static int64_t fuzz_load_as(const uint8_t *data, size_t size, bool lenient, const char *format,
+                            const char *csv_map, const char **loaded)
+{
+    tt_input *in;
+    tt_error err;
+    tt_error_clear(&err);
+    if (tt_input_open_mem(data, size, &in, &err)) {
+        FCHECK(err.code != TT_OK);
+        return -1;
+    }
+    return fuzz_load_input(in, data, size, lenient, format, csv_map, loaded);
 }
 
 static int64_t fuzz_load(const uint8_t *data, size_t size, bool lenient, const char *format,
