@@ -87,13 +87,18 @@ int tt_parse_decimal_scaled(const char *s, size_t n, int scale, int64_t *out)
     if (e10 >= 0) {
         if (e10 > 19)
             return TT_NUM_RANGE;
-        if (round_digit >= 0) {
-            /* more than 19 significant digits scaled up: too big for int64 */
+        if (round_digit >= 0 && e10 > 0) {
+            /* 19 kept digits (mant >= 1e18) scaled up: too big for int64 */
             return TT_NUM_RANGE;
         }
         {
             uint64_t r;
             if (__builtin_mul_overflow(mant, pow10_u64[e10], &r))
+                return TT_NUM_RANGE;
+            /* e10 == 0 with digits dropped: they are the fraction of the
+             * result (1682725897226748.0004 us in ns), round half away
+             * from zero on the first of them */
+            if (round_digit >= 5 && __builtin_add_overflow(r, 1, &r))
                 return TT_NUM_RANGE;
             if (neg ? r > (uint64_t)INT64_MAX + 1 : r > (uint64_t)INT64_MAX)
                 return TT_NUM_RANGE;

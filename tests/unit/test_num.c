@@ -51,6 +51,18 @@ int main(void)
     dec("12abc", 3, TT_NUM_SYNTAX, 0);
     dec("1e", 3, TT_NUM_SYNTAX, 0);
     dec(" 1", 3, TT_NUM_SYNTAX, 0);
+    /* more than 19 significant digits: the dropped ones are the fraction
+     * of the result and round it, they do not make it out of range */
+    dec("1682725897226748.0000", 3, 0, 1682725897226748000LL);
+    dec("1682725897226748.0004", 3, 0, 1682725897226748000LL);
+    dec("1682725897226748.0005", 3, 0, 1682725897226748001LL);
+    dec("-1682725897226748.0005", 3, 0, -1682725897226748001LL);
+    dec("1.6827258972267480004e15", 3, 0, 1682725897226748000LL);
+    dec("16827258972267480004e-4", 3, 0, 1682725897226748000LL);
+    dec("9223372036854775807.4", 0, 0, INT64_MAX);
+    dec("9223372036854775807.5", 0, TT_NUM_RANGE, 0);
+    dec("12345678901234567890", 0, TT_NUM_RANGE, 0);
+    dec("1234567890123456789.05e1", 0, TT_NUM_RANGE, 0);
     dec(".5", 3, 0, 500);
     dec("5.", 3, 0, 5000);
 
