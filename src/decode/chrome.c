@@ -533,9 +533,14 @@ static uint32_t key_id(chrome *c, bool has, const js_str *t)
 }
 
 /* Times and durations are limited to TT_TIME_LIMIT (model/trace.h). */
-static int parse_time(chrome *c, const cev *ev, const js_str *t, const char *what, tt_ns *out)
+/* quoted: given as a JSON string ("ts": "12.5"), which profilers write and
+ * which is read as a decimal; a bare JSON number must follow JSON's
+ * grammar (no "01", "1.", ".5"). */
+static int parse_time(chrome *c, const cev *ev, const js_str *t, bool quoted, const char *what,
+                      tt_ns *out)
 {
-    int rc = tt_parse_decimal_scaled(t->s, t->n, 3, out);
+    int rc = !quoted && !js_is_number(t->s, t->n) ? TT_NUM_SYNTAX
+                                                  : tt_parse_decimal_scaled(t->s, t->n, 3, out);
     if (rc == TT_NUM_OK && !tt_time_ok(*out))
         rc = TT_NUM_RANGE;
     if (rc == TT_NUM_OK && !t->esc)
@@ -957,9 +962,9 @@ static int commit_event(chrome *c, const cev *ev)
         tt_trace_problem(c->tr, TT_PROB_BAD_EVENT, "event with ph '%c' and no \"ts\" skipped", ph);
         return 0;
     }
-    if (parse_time(c, ev, &ev->ts, "timestamp", &ts))
+    if (parse_time(c, ev, &ev->ts, ev->ts_str, "timestamp", &ts))
         return -1;
-    if (ev->has_dur && parse_time(c, ev, &ev->dur, "duration", &dur))
+    if (ev->has_dur && parse_time(c, ev, &ev->dur, ev->dur_str, "duration", &dur))
         return -1;
 
     switch (ph) {

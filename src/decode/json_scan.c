@@ -91,8 +91,9 @@ const char *js_scan_number(js_scanner *sc, const char *p, const char *end, bool 
         return js_more(sc);
     if (q == p)
         return js_fail(sc, p, "expected a number");
-    /* light validation: digits must be present; the strict grammar is
-     * checked when the number is converted */
+    /* light validation here; a decoder that converts the number checks
+     * the strict grammar with js_is_number() (the Chrome decoder does for
+     * ts and dur) */
     out->s = p;
     out->n = (size_t)(q - p);
     out->esc = false;
