@@ -87,7 +87,15 @@ static cJSON *parse_object(const char *s, size_t n)
 int tt_argcache_get(tt_argcache *c, const tt_event *e, const char *key, const char **val,
                     tt_error *err)
 {
+    return tt_argcache_get_typed(c, e, key, val, NULL, err);
+}
+
+int tt_argcache_get_typed(tt_argcache *c, const tt_event *e, const char *key, const char **val,
+                          bool *is_number, tt_error *err)
+{
     const cJSON *it = NULL;
+    if (is_number)
+        *is_number = false;
     if (e->args == 0)
         return 0;
     if (c->handle != e->args) {
@@ -115,6 +123,8 @@ int tt_argcache_get(tt_argcache *c, const tt_event *e, const char *key, const ch
         return 1;
     }
     free(c->text);
+    if (is_number)
+        *is_number = cJSON_IsNumber(it);
     c->text = cJSON_PrintUnformatted(it);
     if (!c->text)
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;

@@ -76,6 +76,11 @@ void tt_argcache_fini(tt_argcache *c);
 int tt_argcache_get(tt_argcache *c, const tt_event *e, const char *key, const char **val,
                     tt_error *err);
 
+/* tt_argcache_get(), also telling whether the value is a JSON number
+ * (its text then is the number as written). */
+int tt_argcache_get_typed(tt_argcache *c, const tt_event *e, const char *key, const char **val,
+                          bool *is_number, tt_error *err);
+
 /* Grouping events by a key, as breakdowns and transfers do. A group id is
  * the lane index (lane key), the string id (name, category, opcode,
  * layer; 0 = none) or, for arg:KEY, 1 + the id of the value in `vals`

@@ -509,7 +509,8 @@ static int key_cell(const tt_trace *tr, const tt_key *k, const tt_event *e, cons
         return 0;
     case TT_KEY_ARG: {
         const char *v;
-        int rc = tt_argcache_get(ac, e, k->arg, &v, err);
+        bool number;
+        int rc = tt_argcache_get_typed(ac, e, k->arg, &v, &number, err);
         if (rc < 0)
             return -1;
         if (rc == 0) {
@@ -518,7 +519,7 @@ static int key_cell(const tt_trace *tr, const tt_key *k, const tt_event *e, cons
         }
         if (!(*owned = strdup(v)))
             return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
-        *c = tt_cell_text(*owned);
+        *c = number ? tt_cell_number_text(*owned) : tt_cell_text(*owned);
         return 0;
     }
     default:

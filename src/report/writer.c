@@ -144,7 +144,9 @@ static void csv_row(tt_writer *w, const tt_cell *cells)
         first = false;
         if (cells[i].empty)
             continue;
-        if (c->type == TT_COL_TEXT) {
+        if (c->type == TT_COL_TEXT && cells[i].number) {
+            fputs(cells[i].s, w->f);   /* JSON number text: "-1" stays a number */
+        } else if (c->type == TT_COL_TEXT) {
             csv_text(w, cells[i].s ? cells[i].s : "");
         } else {
             char num[80];

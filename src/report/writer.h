@@ -66,13 +66,20 @@ typedef struct tt_cell {
     double        r;
     const char   *s;       /* borrowed for the duration of tt_writer_row() */
     struct cJSON *json;    /* TT_COL_JSON: taken by tt_writer_row() */
+    bool          number;  /* TT_COL_TEXT holding a number's text (an argument's
+                            * value): CSV writes it without the formula guard */
 } tt_cell;
 
-static inline tt_cell tt_cell_int(int64_t v) { tt_cell c = {false, v, 0, NULL, NULL}; return c; }
-static inline tt_cell tt_cell_real(double v) { tt_cell c = {false, 0, v, NULL, NULL}; return c; }
-static inline tt_cell tt_cell_text(const char *s) { tt_cell c = {false, 0, 0, s, NULL}; return c; }
-static inline tt_cell tt_cell_none(void) { tt_cell c = {true, 0, 0, NULL, NULL}; return c; }
-static inline tt_cell tt_cell_json(struct cJSON *j) { tt_cell c = {j == NULL, 0, 0, NULL, j}; return c; }
+static inline tt_cell tt_cell_int(int64_t v) { tt_cell c = {false, v, 0, NULL, NULL, false}; return c; }
+static inline tt_cell tt_cell_real(double v) { tt_cell c = {false, 0, v, NULL, NULL, false}; return c; }
+static inline tt_cell tt_cell_text(const char *s) { tt_cell c = {false, 0, 0, s, NULL, false}; return c; }
+static inline tt_cell tt_cell_number_text(const char *s)
+{
+    tt_cell c = {false, 0, 0, s, NULL, true};
+    return c;
+}
+static inline tt_cell tt_cell_none(void) { tt_cell c = {true, 0, 0, NULL, NULL, false}; return c; }
+static inline tt_cell tt_cell_json(struct cJSON *j) { tt_cell c = {j == NULL, 0, 0, NULL, j, false}; return c; }
 
 typedef struct tt_writer_opts {
     tt_out_format format;

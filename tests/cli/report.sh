@@ -54,6 +54,16 @@ golden unsafe.ops.csv unsafe.json
 golden unsafe.ops.txt --format text unsafe.json
 golden unsafe.events.json --kind events --format json unsafe.json
 
+# Argument columns: a JSON number stays a number (no formula guard, so a
+# negative Bytes of a [memory] event is still -1 in a spreadsheet); text
+# that looks like a formula or a number is guarded.
+printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,"args":{"k":-1,"s":"-2","f":"=1+1","r":-0.5}}]' \
+    >"$TMPD/args.json"
+"$TRACETTY" report --kind events --by arg:k --by arg:s --by arg:f --by arg:r "$TMPD/args.json" \
+    >"$TMPD/args.csv"
+is "$(sed -n 2p "$TMPD/args.csv" | tr -d '\r' | cut -d, -f7-)" "-1,\"'-2\",\"'=1+1\",-0.5" \
+    "argument cells: numbers plain, formula-like text guarded"
+
 # The GPU row of small.json, worked out by hand from the fixture (us):
 # computation = [3,7) u [8,9.5) u [13.5,14) u [15,18) = 9; communication =
 # [5,11) = 6; memcpy = [11,13) u [16,20) = 6; busy = [3,13) u [13.5,14) u
