@@ -707,9 +707,11 @@ static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
     }
     /* The file may be forged: reading must not run its SQL (views are not
      * read, see table_exists(); trusted_schema keeps functions out of
-     * generated columns) nor let it make huge values. */
+     * generated columns) nor let it make huge values. cell_size_check
+     * makes a damaged page an error every time: without it, some damage
+     * read differently from run to run (found by fuzzing). */
     sqlite3_limit(s.db, SQLITE_LIMIT_LENGTH, 64 << 20);
-    sqlite3_exec(s.db, "PRAGMA trusted_schema=OFF", NULL, NULL, NULL);
+    sqlite3_exec(s.db, "PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON", NULL, NULL, NULL);
     if (!table_exists(&s, "StringIds") && !table_exists(&s, "CUPTI_ACTIVITY_KIND_RUNTIME") &&
         !table_exists(&s, "NVTX_EVENTS")) {
         if (sqlite3_errcode(s.db) != SQLITE_OK && sqlite3_errcode(s.db) != SQLITE_DONE &&
