@@ -66,9 +66,10 @@ int tt_align_parse(const char *s, tt_align_spec *a, tt_error *err)
         return tt_error_set(err, TT_ERR_USAGE,
                             "--align '%s': expected absolute, start, event:NAME[#N] or "
                             "collective[#N]", s);
-    /* A trailing "#N" selects the N-th occurrence; ProfilerStep#10 alone
-     * is the name ProfilerStep#10 when such events exist, so only a second
-     * "#" or the collective form takes N. */
+    /* A trailing "#N" selects the N-th occurrence. ProfilerStep#10 alone
+     * is also the name of an event, so with one "#" both readings are kept
+     * and the trace decides (tt_align_event_time()); a second "#" or the
+     * collective form takes N. */
     hash = strrchr(name, '#');
     if (hash && (strncmp(name, "collective", 10) == 0 || strchr(name, '#') != hash)) {
         int64_t n;
@@ -77,7 +78,14 @@ int tt_align_parse(const char *s, tt_align_spec *a, tt_error *err)
         a->nth = (unsigned)n;
         snprintf(a->event, sizeof a->event, "%.*s", (int)(hash - name), name);
     } else {
+        int64_t n;
         snprintf(a->event, sizeof a->event, "%s", name);
+        if (hash && hash > name &&
+            tt_parse_int64(hash + 1, strlen(hash + 1), &n) == TT_NUM_OK && n >= 1 &&
+            n <= 1000000) {
+            a->alt_nth = (unsigned)n;
+            snprintf(a->alt_event, sizeof a->alt_event, "%.*s", (int)(hash - name), name);
+        }
     }
     if (!a->event[0])
         return tt_error_set(err, TT_ERR_USAGE, "--align '%s': no event name", s);
@@ -557,7 +565,20 @@ out:
 
 int tt_align_event_time(const tt_trace *tr, const tt_align_spec *a, tt_ns *at)
 {
-    return find_nth(tr, a->event, a->nth, at);
+    int rc = find_nth(tr, a->event, a->nth, at);
+    if (rc == 1 && a->alt_event[0])
+        rc = find_nth(tr, a->alt_event, a->alt_nth, at);
+    return rc;
+}
+
+const char *tt_align_target(const tt_align_spec *a, char *buf, size_t n)
+{
+    if (a->alt_event[0])
+        snprintf(buf, n, "event named '%s' nor an occurrence %u of '%s'", a->event, a->alt_nth,
+                 a->alt_event);
+    else
+        snprintf(buf, n, "occurrence %u of '%s'", a->nth, a->event);
+    return buf;
 }
 
 void tt_align_offsets(const tt_align_spec *a, const tt_ns *t0, const tt_ns *t1,
@@ -594,7 +615,14 @@ const char *tt_align_describe(const tt_align_spec *a, tt_align_mode applied, cha
 {
     switch (applied) {
     case TT_ALIGN_START: snprintf(buf, n, "start"); break;
-    case TT_ALIGN_EVENT: snprintf(buf, n, "event %s#%u", a->event, a->nth); break;
+    case TT_ALIGN_EVENT:
+        if (strcmp(a->event, "collective") == 0)
+            snprintf(buf, n, "collective #%u", a->nth);
+        else if (a->alt_event[0])
+            snprintf(buf, n, "event %s", a->event);
+        else
+            snprintf(buf, n, "event %s#%u", a->event, a->nth);
+        break;
     case TT_ALIGN_ABSOLUTE:
     case TT_ALIGN_AUTO: snprintf(buf, n, "absolute"); break;
     }
@@ -626,9 +654,10 @@ int tt_rankset_align(tt_rankset *rs, const tt_align_spec *a, tt_error *err)
                 goto out;
             }
             if (r > 0) {
-                tt_error_set(err, TT_ERR_USAGE,
-                             "rank %lld (%s) has no occurrence %u of '%s' to align on",
-                             (long long)rs->r[i].rank, rs->r[i].path, a->nth, a->event);
+                char what[600];
+                tt_error_set(err, TT_ERR_USAGE, "rank %lld (%s) has no %s to align on",
+                             (long long)rs->r[i].rank, rs->r[i].path,
+                             tt_align_target(a, what, sizeof what));
                 goto out;
             }
         }

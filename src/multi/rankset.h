@@ -40,12 +40,15 @@ typedef struct tt_align_spec {
     tt_align_mode mode;
     char          event[256];   /* TT_ALIGN_EVENT: event name, or "collective" */
     unsigned      nth;          /* TT_ALIGN_EVENT: 1-based occurrence */
+    char          alt_event[256];   /* "event:NAME#N" read the other way: */
+    unsigned      alt_nth;          /* the N-th NAME, used when a trace has
+                                     * no event named "NAME#N" */
 } tt_align_spec;
 
-/* "absolute", "start", "event:NAME" or "event:NAME#N" (N-th occurrence;
- * "event:ProfilerStep#10" means the first event named ProfilerStep#10, use
- * "event:ProfilerStep#10#1" to be explicit), "collective" (the first
- * collective kernel) or "collective#N". */
+/* "absolute", "start", "event:NAME" or "event:NAME#N", "collective" (the
+ * first collective kernel) or "collective#N". "event:ProfilerStep#10" is
+ * the first event named ProfilerStep#10 when the trace has one, else the
+ * 10th ProfilerStep; "event:NAME#N#M" is the M-th event named NAME#N. */
 int tt_align_parse(const char *s, tt_align_spec *a, tt_error *err);
 
 typedef enum tt_rank_source {
@@ -114,6 +117,11 @@ int tt_rankset_adopt(tt_rankset *rs, char *const *files, tt_trace **traces, size
  * happens on a trace. 0, 1 when the trace has no such occurrence, -1 on
  * OOM. */
 int tt_align_event_time(const tt_trace *tr, const tt_align_spec *a, tt_ns *at);
+
+/* What TT_ALIGN_EVENT looks for, for "has no ... to align on" messages:
+ * "occurrence 2 of 'X'", or with two readings "event named 'X#2' nor an
+ * occurrence 2 of 'X'". Returns buf. */
+const char *tt_align_target(const tt_align_spec *a, char *buf, size_t n);
 
 /* Offsets for n ranks from their first start t0[i], last end t1[i] and,
  * for TT_ALIGN_EVENT, event_at[i] (ignored otherwise; may be NULL). The

@@ -135,11 +135,12 @@ int tt_job_add(tt_job *j, const tt_trace *tr, const char *name, int64_t rank, tt
     if (j->o.align.mode == TT_ALIGN_EVENT) {
         int rc = tt_align_event_time(tr, &j->o.align, &r->event_at);
         if (rc) {
+            char what[600];
             tt_laneset_fini(&ls);
             if (rc < 0)
                 return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-            return tt_error_set(err, TT_ERR_USAGE, "no occurrence %u of '%s' to align on",
-                                j->o.align.nth, j->o.align.event);
+            return tt_error_set(err, TT_ERR_USAGE, "no %s to align on",
+                                tt_align_target(&j->o.align, what, sizeof what));
         }
     }
     first = j->colls.n;

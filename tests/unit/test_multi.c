@@ -65,6 +65,35 @@ static void test_align_parse(void)
        strcmp(a.event, "collective") == 0, "collective#3");
     ok(tt_align_parse("collective#0", &a, &err) != 0, "occurrence 0 is rejected");
     ok(tt_align_parse("sideways", &a, &err) != 0, "unknown mode is rejected");
+
+    /* one "#": the event named so when the trace has one, else the N-th */
+    {
+        tt_trace *named = trace_of("[{\"ph\":\"X\",\"name\":\"step#2\",\"pid\":1,\"tid\":1,"
+                                   "\"ts\":50,\"dur\":1},{\"ph\":\"X\",\"name\":\"step\","
+                                   "\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":1},{\"ph\":\"X\","
+                                   "\"name\":\"step\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":1}]");
+        tt_trace *plain = trace_of("[{\"ph\":\"X\",\"name\":\"step\",\"pid\":1,\"tid\":1,"
+                                   "\"ts\":30,\"dur\":1},{\"ph\":\"X\",\"name\":\"step\","
+                                   "\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":1}]");
+        tt_ns at = -1;
+        char what[600];
+        ok(tt_align_parse("event:step#2", &a, &err) == 0 && strcmp(a.event, "step#2") == 0 &&
+               a.nth == 1 && strcmp(a.alt_event, "step") == 0 && a.alt_nth == 2,
+           "event:step#2 keeps both readings");
+        ok(named && tt_align_event_time(named, &a, &at) == 0 && at == 50000,
+           "the event named step#2 when there is one (%lld)", (long long)at);
+        ok(plain && tt_align_event_time(plain, &a, &at) == 0 && at == 30000,
+           "else the second step in time order (%lld)", (long long)at);
+        ok(tt_align_parse("event:step#3", &a, &err) == 0 && plain &&
+               tt_align_event_time(plain, &a, &at) == 1,
+           "neither reading found");
+        is_str(tt_align_target(&a, what, sizeof what),
+               "event named 'step#3' nor an occurrence 3 of 'step'", "and the message says both");
+        ok(tt_align_parse("event:step#x", &a, &err) == 0 && a.alt_event[0] == '\0',
+           "a # without a number is part of the name only");
+        tt_trace_free(named);
+        tt_trace_free(plain);
+    }
 }
 
 static void test_offsets(void)
