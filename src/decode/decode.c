@@ -19,13 +19,18 @@ static const tt_decoder *const decoders[] = {
     NULL,
 };
 
-bool tt_probe_has(const unsigned char *head, size_t n, const char *needle)
+size_t tt_probe_find(const unsigned char *head, size_t n, size_t from, const char *needle)
 {
     size_t m = strlen(needle);
-    for (size_t i = 0; i + m <= n; i++)
+    for (size_t i = from; i + m <= n; i++)
         if (head[i] == (unsigned char)needle[0] && memcmp(head + i, needle, m) == 0)
-            return true;
-    return false;
+            return i;
+    return n;
+}
+
+bool tt_probe_has(const unsigned char *head, size_t n, const char *needle)
+{
+    return tt_probe_find(head, n, 0, needle) < n;
 }
 
 const tt_decoder *const *tt_decoders(void)

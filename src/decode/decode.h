@@ -61,6 +61,10 @@ typedef struct tt_decoder {
 /* For probes: whether needle occurs in the first n bytes of head. */
 bool tt_probe_has(const unsigned char *head, size_t n, const char *needle);
 
+/* For probes: the offset of the first needle in head[from, n), or n when
+ * there is none (so probes can check that keys come in order). */
+size_t tt_probe_find(const unsigned char *head, size_t n, size_t from, const char *needle);
+
 /* All decoders, NULL-terminated. */
 const tt_decoder *const *tt_decoders(void);
 

@@ -22,6 +22,7 @@
 #include "config.h"
 
 #include "decode/decode.h"
+#include "decode/json_scan.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -191,6 +192,21 @@ static int do_host(tt_trace *tr, const cJSON *host, int index, tt_load_info *inf
     return 0;
 }
 
+/* A syntax error at `at` in buf, with its line and column. */
+static void syntax_error(tt_error *err, const char *buf, const char *at, const char *msg)
+{
+    int64_t line = 1, col = 1;
+    for (const char *p = buf; p < at; p++) {
+        if (*p == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    tt_error_at_line(err, TT_ERR_FORMAT, at - buf, line, col, "%s", msg);
+}
+
 static int hugectr_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_load_info *info,
                           tt_error *err)
 {
@@ -215,43 +231,28 @@ static int hugectr_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, 
     }
     doc = cJSON_ParseWithLengthOpts(buf, n, &end, 0);
     if (!doc) {
-        /* cJSON reports where it stopped: turn that into line/column */
+        /* cJSON reports where it stopped; a document that is fine up to
+         * the end of the data (a string or number cut in half included)
+         * was cut off */
         const char *at = cJSON_GetErrorPtr();
-        int64_t line = 1, col = 1, off;
+        js_scanner sc = {0};
         if (!at || at < buf || at > buf + n)
             at = buf + n;
-        off = at - buf;
-        for (const char *p = buf; p < at; p++) {
-            if (*p == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
-        if (at >= buf + n && tt_input_truncated(in))
+        if (!js_skip_value(&sc, buf, buf + n, false) && sc.status == JS_MORE)
+            at = buf + n;
+        if (at == buf + n && tt_input_truncated(in))
             tt_error_set(err, TT_ERR_FORMAT, "compressed data ends early: the file is cut off");
         else
-            tt_error_at_line(err, TT_ERR_FORMAT, off, line, col,
-                             at >= buf + n ? "the file ends inside the JSON document"
-                                           : "invalid JSON");
+            syntax_error(err, buf, at,
+                         at == buf + n ? "the file ends inside the JSON document: it is cut off"
+                                       : "invalid JSON");
         free(buf);
         return -1;
     }
     while (end && end < buf + n && (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
         end++;
     if (end && end < buf + n) {
-        int64_t line = 1, col = 1;
-        for (const char *p = buf; p < end; p++) {
-            if (*p == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
-        tt_error_at_line(err, TT_ERR_FORMAT, end - buf, line, col,
-                         "unexpected data after the end of the JSON document");
+        syntax_error(err, buf, end, "unexpected data after the end of the JSON document");
         cJSON_Delete(doc);
         free(buf);
         return -1;
@@ -290,16 +291,39 @@ static int hugectr_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, 
     return 0;
 }
 
+/* Whether head holds a "timeline" member whose value is an object with an
+ * averaged event inside it (device_N -> stream_X -> [{label,
+ * avg_measured_time_ms, avg_iter_start_to_event_start_time_ms}]): the
+ * structure shows early, while avg_iter_time_ms, which the parser writes
+ * after the timeline, is often far past the head. */
+static bool probe_timeline(const unsigned char *head, size_t n)
+{
+    const char *end = (const char *)head + n;
+    size_t at = 0;
+    while ((at = tt_probe_find(head, n, at, "\"timeline\"")) < n) {
+        const char *p = js_skip_ws((const char *)head + at + 10, end);
+        at += 10;
+        if (p == end || *p != ':')
+            continue;   /* a string "timeline", not a member name */
+        p = js_skip_ws(p + 1, end);
+        if (p == end || *p != '{')
+            continue;
+        at = (size_t)(p - (const char *)head);
+        return tt_probe_find(head, n, at, "\"avg_measured_time_") < n ||
+               tt_probe_find(head, n, at, "\"avg_iter_start_to_event_start_time_") < n;
+    }
+    return false;
+}
+
 static int hugectr_probe(const unsigned char *head, size_t n)
 {
-    size_t i = 0;
-    while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
-        i++;
-    if (i == n || (head[i] != '[' && head[i] != '{'))
+    const char *p = js_skip_ws((const char *)head, (const char *)head + n);
+    if (p == (const char *)head + n || (*p != '[' && *p != '{'))
         return 0;
-    if ((tt_probe_has(head, n, "\"avg_iter_time_ms\"") ||
-         tt_probe_has(head, n, "\"avg_iter_time_ns\"")) &&
-        tt_probe_has(head, n, "\"timeline\""))
+    if (probe_timeline(head, n) ||
+        ((tt_probe_has(head, n, "\"avg_iter_time_ms\"") ||
+          tt_probe_has(head, n, "\"avg_iter_time_ns\"")) &&
+         tt_probe_has(head, n, "\"timeline\"")))
         return 95;
     return 0;
 }

@@ -545,6 +545,62 @@ static void test_hugectr(void)
        err.what, (long long)err.line);
 }
 
+/* A prof.json as HugeCTR's parser writes it: host_name, then the timeline
+ * (here over 64 KiB, past what probes see), then avg_iter_time_ms when
+ * with_iter. Caller frees. */
+static char *big_prof(bool with_iter, size_t *len)
+{
+    size_t cap = 1 << 18, o = 0;
+    char *s = malloc(cap);
+    o += (size_t)sprintf(s + o, "[\n    {\n        \"host_name\": \"h\",\n        \"timeline\": {\n"
+                                "            \"device_0\": {\n"
+                                "                \"stream_0x55d4c2a1f3a0\": [\n");
+    for (int i = 0; i < 800; i++)
+        o += (size_t)sprintf(s + o,
+                             "%s                    {\"label\": \"op.%d\", \"avg_measured_time_ms\": "
+                             "0.001, \"avg_iter_start_to_event_start_time_ms\": %d.002, "
+                             "\"met_times_within_this_stream\": 0}",
+                             i ? ",\n" : "", i, i);
+    o += (size_t)sprintf(s + o, "\n                ]\n            }\n        }%s\n    }\n]\n",
+                         with_iter ? ",\n        \"avg_iter_time_ms\": 900" : "");
+    *len = o;
+    return s;
+}
+
+static void test_hugectr_detect(void)
+{
+    tt_error err;
+    tt_trace *tr;
+    size_t n;
+    char *prof = big_prof(true, &n);
+    ok(n > TT_PROBE_BYTES && strstr(prof, "avg_iter_time_ms") - prof > (long)TT_PROBE_BYTES,
+       "avg_iter_time_ms lies past the probe's head");
+    tr = load_mem(prof, n, NULL, false, NULL, &err);
+    ok(tr && strcmp(tr->format, "hugectr-json") == 0 && tr->n_events == 802,
+       "timeline before avg_iter_time_ms: detected from the structure (%s)",
+       tr ? tr->format : err.what);
+    tt_trace_free(tr);
+    tr = load_mem(prof, n / 2, NULL, false, NULL, &err);
+    ok(!tr && err.pos == TT_POS_LINE && strstr(err.what, "ends inside the JSON document") &&
+           strstr(err.what, "cut off"),
+       "cut off mid-document: HugeCTR's positioned error (%s)", err.what);
+    free(prof);
+    prof = big_prof(false, &n);
+    tr = load_mem(prof, n, NULL, false, NULL, &err);
+    ok(tr && strcmp(tr->format, "hugectr-json") == 0 && tr->n_events == 800 &&
+           tr->problems[TT_PROB_BAD_EVENT].count == 1,
+       "without avg_iter_time_ms: still HugeCTR, the missing time counted (%s)",
+       tr ? tr->format : err.what);
+    tt_trace_free(tr);
+    free(prof);
+    tr = load_str("[{\"name\": \"timeline\", \"ph\": \"X\", \"ts\": 1, \"dur\": 2, \"pid\": 1, "
+                  "\"tid\": 1, \"args\": {\"timeline\": \"avg_measured_time_ms\"}}]",
+                  NULL, false, NULL, &err);
+    ok(tr && strcmp(tr->format, "chrome-json") == 0,
+       "a Chrome trace that says \"timeline\" stays Chrome");
+    tt_trace_free(tr);
+}
+
 /* ---------------------------------------------------------------- SQLite */
 
 #ifdef HAVE_SQLITE
@@ -672,6 +728,7 @@ int main(void)
     test_neuron_derived();
     test_neuron_more();
     test_hugectr();
+    test_hugectr_detect();
 #ifdef HAVE_SQLITE
     test_sqlite();
 #else
