@@ -100,8 +100,9 @@ static int check_exec(int argc, char **argv)
     tt_error_clear(&err);
     optind = 1;
     opterr = 0;
-    /* Options apply in order, so --rules FILE then --set overrides it. */
-    while ((opt = getopt_long(argc, argv, "+f:h", longopts, NULL)) != -1) {
+    /* Options may come before or after the traces (as with report); they
+     * apply in order, so --rules FILE then --set overrides it. */
+    while ((opt = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
         if (tt_cli_load_option(opt, optarg, &lo))
             continue;
         switch (opt) {
