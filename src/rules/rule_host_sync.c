@@ -1,6 +1,8 @@
 /* rule_host_sync.c - `host-sync`: long device, stream, event or context
  * synchronize calls on the host: the CPU idles while the device drains its
- * queue, and the device then idles waiting for new work. */
+ * queue, and the device then idles waiting for new work. A call nested in
+ * another reported call (its versioned entry point, a driver call under the
+ * runtime call) is the same wait and is not reported again. */
 #include "config.h"
 
 #include "rules/rule_host_calls.h"
@@ -16,12 +18,14 @@ static int run(const tt_rule_ctx *ctx)
             return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
         for (uint32_t l = 0; l < tr->n_lanes; l++) {
             const tt_lane *ln = &tr->lanes[l];
+            tt_ns outer_end = INT64_MIN;
             for (size_t i = 0; i < ln->n; i++) {
                 const tt_event *e = &ln->ev[i];
                 const char *name = tt_str(tr, e->name);
                 char a[32], d[32], lane[256];
                 tt_evref ref;
-                if (e->dur < min_dur || !rule_names_match(&sync, e->name))
+                if (!rule_names_match(&sync, e->name) || rule_call_nested(&outer_end, e) ||
+                    e->dur < min_dur)
                     continue;
                 ref.lane = l;
                 ref.idx = (uint32_t)i;

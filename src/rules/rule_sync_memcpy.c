@@ -2,7 +2,9 @@
  * called from the host (cudaMemcpy, cudaMemset, ...): the host thread
  * stalls until the device has done them (Nsight Systems' cuda_memcpy_sync
  * and cuda_memset_sync rules). Calls on one thread closer than merge_gap
- * are one finding. */
+ * are one finding; a call nested in another counted call (the versioned
+ * entry point of the same call, a driver call under a runtime call) is not
+ * counted again. */
 #include "config.h"
 
 #include "rules/rule_host_calls.h"
@@ -39,10 +41,12 @@ static int run(const tt_rule_ctx *ctx)
             const tt_lane *ln = &tr->lanes[l];
             rule_span sp;
             const char *example = "";
+            tt_ns outer_end = INT64_MIN;
             sp.open = false;
             for (size_t i = 0; rc == 0 && i < ln->n; i++) {
                 const tt_event *e = &ln->ev[i];
-                if (e->dur < min_dur || !rule_names_match(&copies, e->name))
+                if (!rule_names_match(&copies, e->name) || rule_call_nested(&outer_end, e) ||
+                    e->dur < min_dur)
                     continue;
                 if (!rule_span_add(&sp, gap, e->start, tt_event_end(e), l, (uint32_t)i, -1)) {
                     if (flush(ctx, (int)t, tr, &sp, example))

@@ -74,6 +74,20 @@ static inline bool rule_names_match(rule_names *rn, uint32_t id)
     return rn->state[id] == 2;
 }
 
+/* Host API calls found by name on one thread, in lane order: true when e
+ * lies inside the previous call counted (*outer_end is its end), so the
+ * outer call stands for both. Nsight Systems exports record cudaMemcpy and
+ * its versioned entry point cudaMemcpy_v3020, one inside the other with one
+ * correlation id, and driver calls nest in runtime calls. Start a lane with
+ * *outer_end = INT64_MIN. */
+static inline bool rule_call_nested(tt_ns *outer_end, const tt_event *e)
+{
+    if (e->start < *outer_end)
+        return true;
+    *outer_end = tt_event_end(e);
+    return false;
+}
+
 /* Median of v[0..n) (sorts v); 0 for n == 0. */
 tt_ns rule_median(tt_ns *v, size_t n);
 

@@ -142,12 +142,21 @@ static void test_sync_calls(void)
     tr = trace_of(RT(0, 5, "cudaMemcpyAsync") "," RT(10, 5, "cudaMemsetAsync"));
     expect_none("sync-memcpy", tr, NULL, "async variants");
     tt_trace_free(tr);
+    /* nsys exports: cudaMemcpy and cudaMemcpy_v3020 nested, one correlation id */
+    tr = trace_of(RT(0, 50, "cudaMemcpy") "," RT(0.2, 49.6, "cudaMemcpy_v3020") ","
+                  RT(60, 40, "cudaMemcpy") "," RT(60.1, 39.8, "cudaMemcpy_v3020"));
+    expect_one("sync-memcpy", tr, NULL, 0, 100000, "2 synchronous copy/memset calls (cudaMemcpy, 90 us",
+               "a nested versioned entry point is the same call");
+    tt_trace_free(tr);
 
     tr = trace_of(RT(0, 1000, "cudaDeviceSynchronize") "," RT(2000, 5000, "cudaLaunchKernel"));
     expect_one("host-sync", tr, NULL, 0, 1000000, "cudaDeviceSynchronize", "exactly 1 ms");
     tt_trace_free(tr);
     tr = trace_of(RT(0, 999.999, "cudaStreamSynchronize"));
     expect_none("host-sync", tr, NULL, "1 ns under 1 ms");
+    tt_trace_free(tr);
+    tr = trace_of(RT(0, 2000, "cudaDeviceSynchronize") "," RT(0.5, 1999, "cudaDeviceSynchronize_v3020"));
+    expect_one("host-sync", tr, NULL, 0, 2000000, "for 2 ms", "the nested entry point is not a second wait");
     tt_trace_free(tr);
 }
 
