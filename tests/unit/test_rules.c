@@ -203,6 +203,33 @@ static void test_tiny_kernels(void)
     tr = trace_of("%s", body);
     expect_none("tiny-kernels", tr, NULL, "a 10 us kernel breaks the run");
     tt_trace_free(tr);
+    /* a wait of exactly max_gap (100 us) keeps the run; 1 ns more ends it */
+    for (int shift = 0; shift < 2; shift++) {
+        o = 0;
+        for (int i = 0; i < 20; i++)
+            o += (size_t)snprintf(body + o, sizeof body - o, "%s{\"ph\":\"X\",\"cat\":\"kernel\","
+                                  "\"name\":\"t\",\"pid\":0,\"tid\":7,\"ts\":%.3f,\"dur\":9.999}",
+                                  i ? "," : "", i * 20 + (i >= 10 ? 89.999 + shift * 0.001 : 0));
+        tr = trace_of("%s", body);
+        if (shift == 0)
+            expect_one("tiny-kernels", tr, NULL, 0, 479998, "20 kernels",
+                       "a 100 us wait is still launch overhead");
+        else
+            expect_none("tiny-kernels", tr, NULL, "a 100.001 us wait splits the run in two of 10");
+        tt_trace_free(tr);
+    }
+    /* a copy in the wait is device work: the run goes on */
+    o = 0;
+    for (int i = 0; i < 20; i++)
+        o += (size_t)snprintf(body + o, sizeof body - o, "%s{\"ph\":\"X\",\"cat\":\"kernel\","
+                              "\"name\":\"t\",\"pid\":0,\"tid\":7,\"ts\":%d,\"dur\":9}",
+                              i ? "," : "", i * 20 + (i >= 10 ? 1000 : 0));
+    o += (size_t)snprintf(body + o, sizeof body - o, "," MC(190, "Memcpy HtoD (Pinned -> Device)", 4096));
+    o += (size_t)snprintf(body + o, sizeof body - o, ",{\"ph\":\"X\",\"cat\":\"gpu_memcpy\","
+                          "\"name\":\"Memcpy DtoD\",\"pid\":0,\"tid\":7,\"ts\":200,\"dur\":900}");
+    tr = trace_of("%s", body);
+    expect_one("tiny-kernels", tr, NULL, 0, 1389000, "20 kernels", "copies fill the wait");
+    tt_trace_free(tr);
 }
 
 #define DMA(ts, tensor) "{\"ph\":\"X\",\"cat\":\"dma\",\"name\":\"dma\",\"pid\":2,\"tid\":\"q0\",\"ts\":" #ts ",\"dur\":5,\"args\":{\"bytes\":1048576,\"tensor\":\"" tensor "\"}}"
