@@ -6,6 +6,14 @@
  * tensor name are grouped by source address and size when their arguments
  * carry an address ("src_addr", "source_address", "src", "address"), and
  * ignored otherwise.
+ *
+ * Only loads count. A transfer whose source is on-chip memory (SB, SBUF,
+ * PSUM, state buffer, SRAM) and whose destination is not is a store (the
+ * tensor written back to HBM) and is left out; every other transfer of the
+ * tensor is a load. Source and destination come from the event name
+ * "SRC -> DST" (the neuron decoder names DMA transfers so, from their
+ * source and dest fields), else from the arguments "source"/"src" and
+ * "dest"/"dst"/"destination"; a transfer that records neither is a load.
  */
 #include "config.h"
 
@@ -15,9 +23,11 @@
 #include "util/sort.h"
 #include "util/u64map.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct load {
     uint64_t key;     /* tensor identity */
@@ -55,6 +65,60 @@ static uint64_t address_key(tt_argcache *ac, const tt_event *e, char *label, siz
     return 0;
 }
 
+/* Memory inside the core: the first word of a memory name is SB, SBUF,
+ * PSUM or SRAM, or the name says state buffer or on-chip. */
+static bool on_chip(const char *mem, size_t n)
+{
+    static const char *const words[] = {"sb", "sbuf", "psum", "sram"};
+    char buf[64];
+    size_t w = 0;
+    while (n > 0 && (*mem == ' ' || *mem == '\t'))
+        mem++, n--;
+    if (n >= sizeof buf)
+        n = sizeof buf - 1;
+    memcpy(buf, mem, n);
+    buf[n] = '\0';
+    while (w < n && isalnum((unsigned char)buf[w]))
+        w++;
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (w == strlen(words[k]) && strncasecmp(buf, words[k], w) == 0)
+            return true;
+    return rule_icontains(buf, "state buffer") || rule_icontains(buf, "statebuf") ||
+           rule_icontains(buf, "on-chip");
+}
+
+/* Argument text of the first key of keys the event has, or NULL (valid
+ * until the next call on ac). */
+static const char *arg_any(tt_argcache *ac, const tt_event *e, const char *const *keys)
+{
+    for (; *keys; keys++) {
+        const char *v;
+        tt_error err;
+        if (tt_argcache_get(ac, e, *keys, &v, &err) == 1)
+            return v;
+    }
+    return NULL;
+}
+
+/* A store: out of on-chip memory into memory that is not (see above). */
+static bool is_store(const tt_trace *tr, tt_argcache *ac, const tt_event *e)
+{
+    static const char *const k_src[] = {"source", "src", NULL};
+    static const char *const k_dst[] = {"dest", "dst", "destination", NULL};
+    const char *name = tt_str(tr, e->name), *arrow = strstr(name, " -> ");
+    char src[64];
+    const char *v;
+    if (arrow)
+        return on_chip(name, (size_t)(arrow - name)) && !on_chip(arrow + 4, strlen(arrow + 4));
+    if (!e->args || !(v = arg_any(ac, e, k_src)))
+        return false;
+    snprintf(src, sizeof src, "%s", v);
+    if (!on_chip(src, strlen(src)))
+        return false;
+    v = arg_any(ac, e, k_dst);
+    return !v || !on_chip(v, strlen(v));
+}
+
 static int run_trace(const tt_rule_ctx *ctx, int ti, const tt_trace *tr)
 {
     size_t max_loads = (size_t)tt_rule_param_value(ctx, "max_loads");
@@ -78,6 +142,8 @@ static int run_trace(const tt_rule_ctx *ctx, int ti, const tt_trace *tr)
             else if (e->args && (key = address_key(&ac, e, label, sizeof label)) != 0)
                 ;
             else
+                continue;
+            if (is_store(tr, &ac, e))
                 continue;
             if (n == cap) {
                 size_t nc = cap ? cap * 2 : 256;
@@ -167,7 +233,7 @@ static int run(const tt_rule_ctx *ctx)
 const tt_rule tt_rule_tensor_reload = {
     .id = "tensor-reload",
     .severity = TT_SEV_WARNING,
-    .summary = "the same tensor DMA-loaded more than max_loads times",
+    .summary = "the same tensor DMA-loaded more than max_loads times (stores do not count)",
     .params = {
         {"max_loads", TT_PARAM_NUMBER, 2, "loads of one tensor allowed before it is reported"},
     },

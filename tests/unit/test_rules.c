@@ -10,25 +10,33 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+/* Load a trace of any format from text. */
+static tt_trace *trace_text(const char *text)
+{
+    tt_input *in;
+    tt_trace *tr = NULL;
+    tt_error err;
+    if (tt_input_open_mem(text, strlen(text), &in, &err) == 0) {
+        if (tt_load_input(in, NULL, &tr, NULL, &err))
+            diag("load: %s (col %lld)", err.what, (long long)err.column);
+        tt_input_close(in);
+    }
+    return tr;
+}
+
 /* Build a Chrome trace from event lines (printf-style). */
 static tt_trace *trace_of(const char *fmt, ...)
 {
     char body[65536];
     char *json;
     va_list ap;
-    tt_input *in;
-    tt_trace *tr = NULL;
-    tt_error err;
+    tt_trace *tr;
     va_start(ap, fmt);
     vsnprintf(body, sizeof body, fmt, ap);
     va_end(ap);
     json = malloc(strlen(body) + 64);
     sprintf(json, "{\"traceEvents\":[%s]}", body);
-    if (tt_input_open_mem(json, strlen(json), &in, &err) == 0) {
-        if (tt_load_input(in, NULL, &tr, NULL, &err))
-            diag("load: %s (col %lld)", err.what, (long long)err.column);
-        tt_input_close(in);
-    }
+    tr = trace_text(json);
     free(json);
     return tr;
 }
@@ -234,6 +242,12 @@ static void test_tiny_kernels(void)
 
 #define DMA(ts, tensor) "{\"ph\":\"X\",\"cat\":\"dma\",\"name\":\"dma\",\"pid\":2,\"tid\":\"q0\",\"ts\":" #ts ",\"dur\":5,\"args\":{\"bytes\":1048576,\"tensor\":\"" tensor "\"}}"
 
+#define DMAD(ts, name, tensor, more) "{\"ph\":\"X\",\"cat\":\"dma\",\"name\":\"" name "\",\"pid\":2,\"tid\":\"q0\",\"ts\":" #ts ",\"dur\":5,\"args\":{\"bytes\":1048576,\"tensor\":\"" tensor "\"" more "}}"
+
+#define NDMA(ts, op, src, dst) "{\"timestamp\": " #ts ", \"duration\": 100, \"queue_name\": \"q0\", " \
+    "\"op\": \"" op "\", \"source\": \"" src "\", \"dest\": \"" dst "\", \"variable\": \"act\", " \
+    "\"transfer_bytes\": 1048576}"
+
 static void test_tensor_reload(void)
 {
     tt_trace *tr = trace_of(DMA(0, "in_5") "," DMA(100, "in_5") "," DMA(200, "in_5") "," DMA(50, "w"));
@@ -242,6 +256,36 @@ static void test_tensor_reload(void)
     tt_trace_free(tr);
     tr = trace_of(DMA(0, "in_5") "," DMA(100, "in_5") "," DMA(50, "w"));
     expect_none("tensor-reload", tr, NULL, "two loads are allowed");
+    tt_trace_free(tr);
+    /* stores (out of on-chip memory) are not loads: by the neuron decoder's
+     * "SRC -> DST" name, or by source/dest arguments */
+    tr = trace_of(DMAD(0, "HBM -> SB", "act", "") "," DMAD(100, "SB -> HBM", "act", "") ","
+                  DMAD(200, "SB -> HBM", "act", ""));
+    expect_none("tensor-reload", tr, NULL, "one HBM->SB load and two SB->HBM stores");
+    tt_trace_free(tr);
+    tr = trace_of(DMAD(0, "dma", "act", ",\"source\":\"SB\",\"dest\":\"HBM\"") ","
+                  DMAD(100, "dma", "act", ",\"source\":\"HBM\",\"dest\":\"SB\"") ","
+                  DMAD(200, "dma", "act", ",\"src\":\"SBUF\",\"dst\":\"DRAM\"") ","
+                  DMAD(300, "dma", "act", ",\"source\":\"HBM\",\"dest\":\"SB\""));
+    expect_none("tensor-reload", tr, NULL, "two loads and two stores by their arguments");
+    tt_trace_free(tr);
+    /* the same in neuron-profile JSON, as gen-trace neuron writes DMA */
+    tr = trace_text("{\"summary\": [{\"total_time\": 0.001}], \"dma\": ["
+                    NDMA(1000, "read", "HBM", "SB") "," NDMA(2000, "write", "SB", "HBM") ","
+                    NDMA(3000, "write", "SB", "HBM") "]}");
+    expect_none("tensor-reload", tr, NULL, "neuron JSON: one load and two stores of act");
+    tt_trace_free(tr);
+    tr = trace_text("{\"summary\": [{\"total_time\": 0.001}], \"dma\": ["
+                    NDMA(1000, "read", "HBM", "SB") "," NDMA(2000, "write", "SB", "HBM") ","
+                    NDMA(3000, "read", "HBM", "SB") "," NDMA(4000, "read", "HBM", "SB") "]}");
+    expect_one("tensor-reload", tr, NULL, 0, 3100, "tensor act loaded 3 times",
+               "neuron JSON: three loads of act");
+    tt_trace_free(tr);
+    tr = trace_of(DMAD(0, "HBM -> SB", "act", "") "," DMAD(100, "SB -> HBM", "act", "") ","
+                  DMAD(200, "HBM -> PSUM", "act", "") "," DMAD(300, "HBM -> State Buffer", "act", "") ","
+                  DMAD(400, "SB -> HBM", "act", ""));
+    expect_one("tensor-reload", tr, NULL, 0, 305000, "tensor act loaded 3 times (3.1 MB total)",
+               "three loads among two stores");
     tt_trace_free(tr);
 }
 
