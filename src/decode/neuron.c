@@ -1158,6 +1158,48 @@ out:
 
 /* ---------------------------------------------------------------- probe */
 
+/* Whether a top-level object in head has an array of entries the decoder
+ * classifies as neuron events (instructions, DMA, collectives, throttling:
+ * timestamp and duration, with neuron's array names or fields). Members
+ * are walked in order, as far as the head goes: a file that starts with a
+ * large "dma" array (keys in alphabetical order) shows neither
+ * "instruction" nor "summary" in its head. */
+static bool probe_entries(const unsigned char *head, size_t len)
+{
+    const char *p = (const char *)head, *end = p + len;
+    neuron n;
+    flat o;
+    memset(&n, 0, sizeof n);
+    p = js_skip_ws(p, end);
+    if (p == end || *p != '{')
+        return false;
+    p = js_skip_ws(p + 1, end);
+    while (p < end && *p == '"') {
+        js_str key;
+        if (!(p = js_scan_string(&n.sc, p, end, &key)))
+            return false;
+        p = js_skip_ws(p, end);
+        if (p == end || *p != ':')
+            return false;
+        p = js_skip_ws(p + 1, end);
+        if (p < end && *p == '[') {
+            const char *q = js_skip_ws(p + 1, end);
+            if (q < end && *q == '{' && scan_flat(&n, q, end, false, &o)) {
+                arr_kind k = classify(&key, &o);
+                if (k == A_INSTR || k == A_DMA || k == A_CC || k == A_THROTTLE)
+                    return true;
+            }
+        }
+        if (!(p = js_skip_value(&n.sc, p, end, false)))
+            return false;   /* past the head, or not JSON */
+        p = js_skip_ws(p, end);
+        if (p == end || *p != ',')
+            return false;
+        p = js_skip_ws(p + 1, end);
+    }
+    return false;
+}
+
 static int neuron_probe(const unsigned char *head, size_t n)
 {
 #define HAS(lit) tt_probe_has(head, n, "\"" lit "\"")
@@ -1169,7 +1211,7 @@ static int neuron_probe(const unsigned char *head, size_t n)
         score = 0;
     else if (HAS("instruction") && (HAS("timestamp") || HAS("summary")))
         score = 98;
-    else if (HAS("summary") && HAS("timestamp") && HAS("duration"))
+    else if ((HAS("summary") && HAS("timestamp") && HAS("duration")) || probe_entries(head, n))
         score = 95;
     /* summary-json: a flat object of profile metrics */
     else if (HAS("total_time") &&

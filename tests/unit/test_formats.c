@@ -511,6 +511,44 @@ static void test_neuron_more(void)
     }
 }
 
+/* Keys in alphabetical order: a "dma" array larger than the probe's head
+ * comes before "instruction" and "summary". */
+static void test_neuron_detect(void)
+{
+    size_t cap = 1 << 18, o = 0;
+    char *json = malloc(cap);
+    tt_error err;
+    tt_trace *tr;
+    o += (size_t)sprintf(json + o, "{\"dma\": [");
+    for (int i = 0; i < 1500; i++)
+        o += (size_t)sprintf(json + o,
+                             "%s\n  {\"timestamp\": %d, \"duration\": 5, \"queue_name\": \"q%d\", "
+                             "\"source\": \"HBM\", \"dest\": \"SB\", \"transfer_bytes\": 4096}",
+                             i ? "," : "", 1000 + 10 * i, i % 4);
+    o += (size_t)sprintf(json + o, "],\n \"instruction\": [{\"timestamp\": 1000, \"duration\": 3, "
+                                   "\"label\": \"Vector\", \"opcode\": \"ADD\"}],\n \"summary\": "
+                                   "[{\"total_time\": 0.000015, \"nc_idx\": 0}]}\n");
+    ok(strstr(json, "\"instruction\"") - json > (long)TT_PROBE_BYTES,
+       "\"instruction\" lies past the probe's head");
+    tr = load_mem(json, o, NULL, false, NULL, &err);
+    ok(tr && strcmp(tr->format, "neuron-json") == 0 && tr->n_events == 1501,
+       "a large dma array first: detected as neuron JSON (%s)", tr ? tr->format : err.what);
+    tt_trace_free(tr);
+    free(json);
+    tr = load_str("{\"meta\": {\"x\": [1]}, \"events\": [{\"timestamp\": 1, \"duration\": 2, "
+                  "\"label\": \"Vector\", \"opcode\": \"ADD\"}]}",
+                  NULL, false, NULL, &err);
+    ok(tr && strcmp(tr->format, "neuron-json") == 0,
+       "instruction entries under another name, after metadata: neuron JSON");
+    tt_trace_free(tr);
+    tr = load_str("{\"dma\": [{\"name\": \"copy\", \"ph\": \"X\", \"ts\": 1, \"dur\": 2, "
+                  "\"pid\": 1, \"tid\": 1}]}",
+                  NULL, false, NULL, &err);
+    ok(!tr && strstr(err.what, "traceEvents"),
+       "Chrome-style entries under \"dma\" are no neuron entries (%s)", tr ? tr->format : err.what);
+    tt_trace_free(tr);
+}
+
 /* -------------------------------------------------------------- HugeCTR */
 
 static void test_hugectr(void)
@@ -727,6 +765,7 @@ int main(void)
     test_csv_errors();
     test_neuron_derived();
     test_neuron_more();
+    test_neuron_detect();
     test_hugectr();
     test_hugectr_detect();
 #ifdef HAVE_SQLITE
