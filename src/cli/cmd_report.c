@@ -350,7 +350,7 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
         for (size_t k = 0; k < nb; k++) {
             if (rc == TT_EXIT_OK &&
                 tt_job_add(job, batch[k], files[b + k],
-                           tt_report_rank(batch[k], files[b + k], b + k), &err)) {
+                           tt_report_rank(batch[k], files[b + k], -1), &err)) {
                 char safe[600], msg[600];
                 tt_cli_error("report: %s: %s", tt_text_safe(files[b + k], safe, sizeof safe),
                              tt_text_safe(err.what, msg, sizeof msg));
@@ -365,7 +365,8 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
         wo.sanitize = ro->sanitize;
         wo.utf8 = ro->utf8;
         if (tt_job_write(job, f, &wo, &err)) {
-            tt_cli_error("report: %s", err.what);
+            char safe[600];
+            tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));
             rc = TT_EXIT_ERROR;
         }
     }
@@ -399,6 +400,7 @@ static int report_exec(int argc, char **argv)
     bool to_file = false;
     const char *out_path = NULL;
     tt_report *rep = NULL;
+    int64_t *fallback = NULL;
     FILE *f = stdout;
     int opt, rc = TT_EXIT_OK;
     report_marks rm = {NULL, NULL, false};
@@ -540,6 +542,12 @@ static int report_exec(int argc, char **argv)
         rc = report_job(files, n_files, &lo, &ro, align_given ? &align : NULL, f);
         goto finish;
     }
+    /* traces without a rank of their own take the lowest ranks no file
+     * name claims, as in the terminal UI */
+    if (!(fallback = tt_report_fallback_ranks(files, n_files))) {
+        tt_cli_error("report: out of memory");
+        rc = TT_EXIT_ERROR;
+    }
     for (size_t b = 0; b < n_files && rc == TT_EXIT_OK; b += batch_size()) {
         size_t nb = n_files - b < batch_size() ? n_files - b : batch_size();
         tt_trace *batch[64];
@@ -562,7 +570,8 @@ static int report_exec(int argc, char **argv)
             if (!rep && tt_report_new(f, &ro, &rep, &err)) {
                 tt_cli_error("report: %s", err.what);
                 rc = TT_EXIT_ERROR;
-            } else if ((rc = add_trace(rep, batch[k], path, b + k, &rm, n_files > 1, &none,
+            } else if ((rc = add_trace(rep, batch[k], path, (size_t)fallback[b + k], &rm,
+                                       n_files > 1, &none,
                                        &err)) > 0) {
                 rc = TT_EXIT_ERROR;   /* reported already */
             } else if (rc < 0) {
@@ -579,6 +588,7 @@ static int report_exec(int argc, char **argv)
         }
     }
 finish:
+    free(fallback);
     if (rc == TT_EXIT_OK && rep && tt_report_finish(rep, &err)) {
         tt_cli_error("report: %s", err.what);
         rc = TT_EXIT_ERROR;

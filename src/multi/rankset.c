@@ -440,18 +440,47 @@ out:
     return rc;
 }
 
+int tt_ranks_resolve(int64_t *ranks, size_t n, size_t *dup_a, size_t *dup_b)
+{
+    size_t next = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = i + 1; k < n; k++)
+            if (ranks[i] >= 0 && ranks[i] == ranks[k]) {
+                *dup_a = i;
+                *dup_b = k;
+                return -1;
+            }
+    for (size_t i = 0; i < n; i++) {
+        bool taken;
+        if (ranks[i] >= 0)
+            continue;
+        /* the lowest rank nobody claims; n is small next to a trace load,
+         * so the quadratic scan costs nothing */
+        do {
+            taken = false;
+            for (size_t k = 0; k < n && !taken; k++)
+                taken = ranks[k] == (int64_t)next;
+            if (taken)
+                next++;
+        } while (taken);
+        ranks[i] = (int64_t)next++;
+    }
+    return 0;
+}
+
 int tt_rankset_adopt(tt_rankset *rs, char *const *files, tt_trace **traces, size_t n,
                      tt_error *err)
 {
     int rc = -1;
-    bool *taken = NULL;
+    int64_t *ranks = NULL;
+    size_t da, db;
 
     tt_rankset_init(rs);
     if (n == 0)
         return tt_error_set(err, TT_ERR_USAGE, "no trace given");
     rs->r = calloc(n, sizeof *rs->r);
-    taken = calloc(n + 1, sizeof *taken);
-    if (!rs->r || !taken) {
+    ranks = calloc(n, sizeof *ranks);
+    if (!rs->r || !ranks) {
         tt_error_set(err, TT_ERR_NOMEM, "out of memory");
         goto out;
     }
@@ -475,29 +504,15 @@ int tt_rankset_adopt(tt_rankset *rs, char *const *files, tt_trace **traces, size
             r->source = TT_RANK_FROM_ORDER;
         }
     }
-    /* explicit ranks must be unique */
     for (size_t i = 0; i < n; i++)
-        for (size_t k = i + 1; k < n; k++)
-            if (rs->r[i].rank >= 0 && rs->r[i].rank == rs->r[k].rank) {
-                tt_error_set(err, TT_ERR_USAGE, "%s and %s both claim rank %lld", rs->r[i].path,
-                             rs->r[k].path, (long long)rs->r[i].rank);
-                goto out;
-            }
-    /* the others take the lowest free ranks, in the order given */
-    for (size_t i = 0; i < n; i++)
-        if (rs->r[i].rank >= 0 && (size_t)rs->r[i].rank <= n)
-            taken[rs->r[i].rank] = true;
-    {
-        size_t next = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (rs->r[i].rank >= 0)
-                continue;
-            while (next <= n && taken[next])
-                next++;
-            rs->r[i].rank = (int64_t)next;
-            taken[next] = true;
-        }
+        ranks[i] = rs->r[i].rank;
+    if (tt_ranks_resolve(ranks, n, &da, &db)) {
+        tt_error_set(err, TT_ERR_USAGE, "%s and %s both claim rank %lld", rs->r[da].path,
+                     rs->r[db].path, (long long)ranks[da]);
+        goto out;
     }
+    for (size_t i = 0; i < n; i++)
+        rs->r[i].rank = ranks[i];
     tt_sort(rs->r, rs->n, sizeof *rs->r, cmp_rank, NULL);
     rc = 0;
 out:
@@ -506,7 +521,7 @@ out:
         tt_trace_free(traces[i]);
         traces[i] = NULL;
     }
-    free(taken);
+    free(ranks);
     if (rc)
         tt_rankset_fini(rs);
     return rc;

@@ -93,6 +93,12 @@ void tt_rankset_free_files(char **files, size_t n);
 /* Rank from a file name, or -1. */
 int64_t tt_rank_from_name(const char *path);
 
+/* The rank rule every command shares: ranks[i] is the rank trace i's
+ * metadata or file name gave, or -1. Given ranks must be unique: else
+ * returns -1 with *dup_a < *dup_b the two positions claiming one rank.
+ * The others take the lowest free ranks in the order given; returns 0. */
+int tt_ranks_resolve(int64_t *ranks, size_t n, size_t *dup_a, size_t *dup_b);
+
 /* Load files[0..n) in parallel into out[0..n) (all NULL on entry). On
  * failure of any, returns -1; errs[i] says why file i failed (its code is
  * TT_OK for files that loaded or were not tried) and the traces that did

@@ -5,6 +5,7 @@
 
 #include "analysis/gpu.h"
 #include "multi/collectives.h"
+#include "multi/rankset.h"
 #include "util/sort.h"
 
 #include <cjson/cJSON.h>
@@ -335,6 +336,26 @@ int tt_job_write(tt_job *j, FILE *f, const tt_writer_opts *wo, tt_error *err)
     cJSON *doc = cJSON_CreateObject();
     int rc;
     bool ranks = j->o.kind == TT_JOB_RANKS;
+    int64_t *rk = malloc((j->n ? j->n : 1) * sizeof *rk);
+    size_t da, db;
+    if (!rk) {
+        cJSON_Delete(doc);
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < j->n; i++)
+        rk[i] = j->r[i].rank;
+    rc = tt_ranks_resolve(rk, j->n, &da, &db);
+    if (rc)
+        tt_error_set(err, TT_ERR_USAGE, "%s and %s both claim rank %lld", j->r[da].name,
+                     j->r[db].name, (long long)rk[da]);
+    else
+        for (size_t i = 0; i < j->n; i++)
+            j->r[i].rank = rk[i];
+    free(rk);
+    if (rc) {
+        cJSON_Delete(doc);
+        return -1;
+    }
     o.trace_column = false;   /* the Trace column is part of these tables */
     o.one_table = true;
     o.bar_title = NULL;

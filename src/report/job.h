@@ -50,10 +50,13 @@ typedef struct tt_job tt_job;
 int tt_job_new(const tt_job_opts *o, tt_job **out, tt_error *err);
 void tt_job_free(tt_job *j);   /* NULL is a no-op */
 
-/* Take what the report needs from one rank. rank: from tt_report_rank. */
+/* Take what the report needs from one rank. rank: from tt_report_rank,
+ * -1 when neither metadata nor the file name gave one (tt_job_write()
+ * then gives it the lowest free rank, as the terminal UI does). */
 int tt_job_add(tt_job *j, const tt_trace *tr, const char *name, int64_t rank, tt_error *err);
 
-/* Compare the ranks and write the table. */
+/* Compare the ranks and write the table. Two traces claiming one rank
+ * are an error (TT_ERR_USAGE), before anything is written. */
 int tt_job_write(tt_job *j, FILE *f, const tt_writer_opts *wo, tt_error *err);
 
 /* The alignment actually applied ("absolute", "start", "event ...") after

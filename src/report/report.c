@@ -136,13 +136,27 @@ int tt_report_format_parse(const char *s, tt_out_format *f, tt_error *err)
 
 /* ---------------------------------------------------------------- rank */
 
-int64_t tt_report_rank(const tt_trace *tr, const char *name, size_t position)
+int64_t tt_report_rank(const tt_trace *tr, const char *name, int64_t fallback)
 {
     int64_t r;
     if (tr && tr->rank >= 0)
         return tr->rank;
     r = tt_rank_from_name(name);
-    return r >= 0 ? r : (int64_t)position;
+    return r >= 0 ? r : fallback < 0 ? -1 : fallback;
+}
+
+int64_t *tt_report_fallback_ranks(char *const *files, size_t n)
+{
+    int64_t *v = malloc((n ? n : 1) * sizeof *v);
+    size_t a, b;
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        v[i] = tt_rank_from_name(files[i]);
+    if (tt_ranks_resolve(v, n, &a, &b))   /* names claim one rank twice: */
+        for (size_t i = 0; i < n; i++)    /* the order then, as before */
+            v[i] = (int64_t)i;
+    return v;
 }
 
 /* -------------------------------------------------------------- set up */
@@ -617,7 +631,7 @@ static int add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t po
     tt_summary *s = NULL;
     cJSON *fields = NULL, *extra = NULL;
     char *title = NULL, *after = NULL;
-    int64_t rank = tt_report_rank(tr, name, position);
+    int64_t rank = tt_report_rank(tr, name, (int64_t)position);
     int rc = 0;
 
     if (tt_summary_compute(tr, &sel, &s, err))

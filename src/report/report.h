@@ -81,7 +81,7 @@ int tt_report_check(const tt_report_opts *o, tt_error *err);
 int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *err);
 
 /* Add one trace, `name` as given by the user (its Trace cell), `position`
- * its 0-based place among the traces (the rank of last resort).
+ * its rank of last resort (tt_report_fallback_ranks(); 0 for one trace).
  * *no_lanes is set when the lane patterns matched no lane of this trace (its
  * table is then empty). */
 /* The same with a window of its own for this group (NULL = the report's
@@ -106,7 +106,14 @@ void tt_report_free(tt_report *r);   /* NULL is a no-op */
 
 /* Rank of a trace: distributedInfo.rank from its metadata, else from its
  * file name (tt_rank_from_name: rank-3, rank_3, rank3, -3-of-8, worker3),
- * else its position. */
-int64_t tt_report_rank(const tt_trace *tr, const char *name, size_t position);
+ * else `fallback` (tt_report_fallback_ranks()), or -1 when fallback is
+ * negative. */
+int64_t tt_report_rank(const tt_trace *tr, const char *name, int64_t fallback);
+
+/* Ranks for traces that neither metadata nor their name rank, before they
+ * load: the lowest ranks no file name claims, in the order given (as
+ * tt_ranks_resolve() gives them once every rank is known). NULL when out
+ * of memory; the caller frees. */
+int64_t *tt_report_fallback_ranks(char *const *files, size_t n);
 
 #endif

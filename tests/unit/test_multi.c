@@ -38,6 +38,18 @@ static tt_trace *trace_of(const char *json)
     return tr;
 }
 
+static void test_resolve(void)
+{
+    int64_t r1[] = {-1, 0, -1, 3, -1}, r2[] = {2, -1, 2}, r3[] = {-1, -1};
+    size_t a = 9, b = 9;
+    ok(tt_ranks_resolve(r1, 5, &a, &b) == 0 && r1[0] == 1 && r1[1] == 0 && r1[2] == 2 &&
+           r1[3] == 3 && r1[4] == 4,
+       "ranks without a claim take the lowest free ones in order (1 0 2 3 4)");
+    ok(tt_ranks_resolve(r2, 3, &a, &b) != 0 && a == 0 && b == 2, "a rank claimed twice: 0 and 2");
+    ok(tt_ranks_resolve(r3, 2, &a, &b) == 0 && r3[0] == 0 && r3[1] == 1, "no claims: the order");
+    ok(tt_ranks_resolve(NULL, 0, &a, &b) == 0, "no traces");
+}
+
 static void test_names(void)
 {
     static const struct { const char *name; int64_t rank; } cases[] = {
@@ -224,6 +236,7 @@ int main(void)
         return tap_skip_all("cannot create a temporary directory");
     test_names();
     test_align_parse();
+    test_resolve();
     test_offsets();
     test_expand_and_load();
     test_collectives();
