@@ -288,12 +288,18 @@ static int recompute_ranks(mtable *t)
     for (size_t i = 0; i < t->nrows; i++) {
         mrow *r = &t->rows[i];
         int rc = 0;
+        char num[64];
+        /* as the report writes them: no "-0.0" */
         if (r->cell[avg][0] && ms > 0)
-            rc |= set_cell(r, sv, "%.1f", 100.0 * (double)(cell_i64(r, avg) - ms) / (double)ms);
+            rc |= set_cell(r, sv, "%s",
+                           tt_fmt_fixed(num, sizeof num,
+                                        100.0 * (double)(cell_i64(r, avg) - ms) / (double)ms, 1));
         else
             rc |= set_cell(r, sv, "%s", "");
         if (mc > 0)
-            rc |= set_cell(r, cv, "%.1f", 100.0 * (double)(cell_i64(r, comp) - mc) / (double)mc);
+            rc |= set_cell(r, cv, "%s",
+                           tt_fmt_fixed(num, sizeof num,
+                                        100.0 * (double)(cell_i64(r, comp) - mc) / (double)mc, 1));
         else
             rc |= set_cell(r, cv, "%s", "");
         if (rc) {

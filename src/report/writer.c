@@ -61,13 +61,7 @@ static void fmt_number(const tt_col *c, const tt_cell *v, bool grouped, char *ou
     if (c->type == TT_COL_INT) {
         snprintf(raw, sizeof raw, "%" PRId64, v->i);
     } else {
-        double r = v->r;
-        if (!isfinite(r))
-            r = 0;
-        snprintf(raw, sizeof raw, "%.*f", c->decimals, r);
-        /* "-0.0" from rounding a tiny negative reads as a sign error */
-        if (raw[0] == '-' && strspn(raw + 1, "0.") == strlen(raw + 1))
-            memmove(raw, raw + 1, strlen(raw));
+        tt_fmt_fixed(raw, sizeof raw, v->r, c->decimals);
     }
     if (grouped)
         tt_fmt_grouped(raw, out, cap);

@@ -304,6 +304,16 @@ char *tt_fmt_count(char *buf, size_t n, uint64_t v)
     return tt_fmt_grouped(raw, buf, n);
 }
 
+char *tt_fmt_fixed(char *buf, size_t n, double v, int decimals)
+{
+    if (!isfinite(v))
+        v = 0;
+    snprintf(buf, n, "%.*f", decimals, v);
+    if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+        memmove(buf, buf + 1, strlen(buf));
+    return buf;
+}
+
 char *tt_fmt_real(char *buf, size_t n, double v, int decimals)
 {
     char c[48];

@@ -60,6 +60,11 @@ char *tt_fmt_grouped(const char *digits, char *out, size_t cap);
 char *tt_fmt_count(char *buf, size_t n, uint64_t v);
 char *tt_fmt_real(char *buf, size_t n, double v, int decimals);
 
+/* printf's "%.*f" (decimals digits, no grouping), except that a value
+ * that rounds to zero never prints as "-0.0" (it reads as a sign error in
+ * a table); not finite prints as 0. Returns buf. */
+char *tt_fmt_fixed(char *buf, size_t n, double v, int decimals);
+
 /* Saturating helpers for time arithmetic. */
 static inline int64_t tt_sat_add(int64_t a, int64_t b)
 {

@@ -87,6 +87,36 @@ matches "$TMPD/err" 'bad\.csv' "names the file"
 is "$?" 2 "aligning on a missing event: exit 2"
 "$TRACETTY" report --kind gpu --align start "$job" >/dev/null 2>&1; is "$?" 2 "--align only with collectives"
 
+# a trace without a rank of its own takes the lowest rank no file name
+# claims (as view numbers it), and two traces claiming one rank are an error
+mkdir "$TMPD/order"
+printf '[{"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":1,"dur":5}]' >"$TMPD/order/a.json"
+cp "$TMPD/order/a.json" "$TMPD/order/rank_0.json"
+"$TRACETTY" report --kind gpu --quiet "$TMPD/order" >"$TMPD/order.csv"
+is "$(awk -F, 'NR > 1 { printf "%s=%s ", $1, $2 }' "$TMPD/order.csv" | sed 's|[^ ]*/||g')" \
+    'a.json"=1 rank_0.json"=0 ' "unranked a.json takes rank 1, not rank_0's 0"
+"$TRACETTY" report --kind ranks --quiet "$TMPD/order" | tr -d '\r' >"$TMPD/order-ranks.csv"
+is "$(cut -d, -f1 "$TMPD/order-ranks.csv" | tr '\n' ' ')" '"Rank" 0 1 ' "--kind ranks numbers them the same"
+cp "$TMPD/order/a.json" "$TMPD/order/rank-0.json"
+"$TRACETTY" report --kind collectives --quiet "$TMPD/order" >"$TMPD/out" 2>"$TMPD/err"
+is "$?" 2 "two traces claiming rank 0: exit 2"
+matches "$TMPD/err" "both claim rank 0" "says which"
+is "$(wc -c <"$TMPD/out" | tr -d ' ')" 0 "and writes nothing"
+
+# merged deviations print as one run prints them (no "-0.0")
+for r in 0 1 2; do
+    printf '[{"ph":"X","name":"ProfilerStep#1","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":100},{"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":1,"dur":%s}]' \
+        "$( [ $r = 1 ] && echo 49.999 || echo 50)" >"$TMPD/order/dev-$r-of-3.json"
+done
+rm "$TMPD/order/a.json" "$TMPD/order/rank-0.json" "$TMPD/order/rank_0.json"
+"$TRACETTY" report --kind ranks --quiet "$TMPD/order" >"$TMPD/dev-one.csv"
+for r in 0 1 2; do
+    "$TRACETTY" report --kind ranks --quiet "$TMPD/order/dev-$r-of-3.json" >"$TMPD/dev-part-$r.csv"
+done
+"$TRACETTY" merge-reports "$TMPD"/dev-part-*.csv >"$TMPD/dev-merged.csv"
+same_file "$TMPD/dev-merged.csv" "$TMPD/dev-one.csv" "merged ranks with tiny deviations equal one run"
+ok "$(! grep -q -- '-0\.0' "$TMPD/dev-merged.csv"; echo $?)" "no -0.0 in the merge"
+
 # the real two-rank set loads as ranks 0 and 1
 two="$(shared_traces)/pytorch/two_ranks"
 if [ -d "$two" ]; then
