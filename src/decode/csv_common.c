@@ -68,6 +68,14 @@ typedef struct reader {
     int64_t        row;           /* rows delivered so far */
     bool           stop;          /* the dialect failed, or OOM */
     bool           discard;       /* drop the partial last row of a cut-off input */
+    /* a last row cut off mid-write: it stops short of the header's columns
+     * without a line end (fields it has), or inside a quoted field */
+    size_t         short_tail;
+    bool           quoted_tail;
+    /* --lenient: bytes given to libcsv and where the current row began
+     * (after the last line end outside quotes), to measure a cut-off tail */
+    int64_t        fed, row_start;
+    bool           in_quotes;
 } reader;
 
 static bool is_blank(char c)
@@ -131,8 +139,11 @@ static void on_row(int c, void *data)
 {
     reader *r = data;
     tt_csv_row row;
-    (void)c;
-    if (r->stop || r->discard) {
+    /* c is -1 for a last row without a line end: with fewer fields than
+     * the header it was cut off mid-write */
+    if (c == -1 && r->n < r->job->n_hdr && !r->stop && !r->discard)
+        r->short_tail = r->n;
+    if (r->stop || r->discard || r->short_tail) {
         r->n = r->len = 0;
         return;
     }
@@ -146,6 +157,45 @@ static void on_row(int c, void *data)
     if (r->fn(r->ctx, &row))
         r->stop = true;
     r->n = r->len = 0;
+}
+
+/* --lenient: follow line ends outside quotes through the data given to
+ * libcsv, so that a cut-off last row can be measured. */
+static void track_rows(reader *r, const unsigned char *p, size_t n)
+{
+    bool q = r->in_quotes;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '"')
+            q = !q;
+        else if (!q && (p[i] == '\n' || p[i] == '\r'))
+            r->row_start = r->fed + (int64_t)i + 1;
+    }
+    r->in_quotes = q;
+    r->fed += (int64_t)n;
+}
+
+/* The input ended inside a row (why: what was cut, at row/column): an
+ * error, or with --lenient the complete rows are kept and the partial
+ * last one is counted as the dropped tail. 0 or -1. */
+static int cut_tail(tt_csv_job *j, const reader *r, const char *why, int64_t row, int64_t col)
+{
+    int64_t dropped = r->fed - r->row_start;
+    if (!j->opts->lenient) {
+        tt_error_at_row(j->err, TT_ERR_FORMAT, row, col,
+                        "%s: it looks cut off (--lenient loads the complete rows)", why);
+        return -1;
+    }
+    j->info->dropped_bytes = dropped;
+    j->info->dropped_events = dropped > 0;
+    if (dropped > 0)
+        tt_trace_problem(j->tr, TT_PROB_DROPPED_TAIL,
+                         "%s at row %lld, column %lld: dropped %lld bytes (1 partial row)", why,
+                         (long long)row, (long long)col, (long long)dropped);
+    else
+        tt_trace_problem(j->tr, TT_PROB_DROPPED_TAIL,
+                         "%s after row %lld: every row was complete, nothing dropped", why,
+                         (long long)row - 1);
+    return 0;
 }
 
 static void report_progress(tt_csv_job *j, bool force)
@@ -187,6 +237,8 @@ int tt_csv_read(tt_csv_job *j, tt_csv_row_fn fn, void *ctx)
         if (first && got >= 3 && memcmp(chunk, "\xef\xbb\xbf", 3) == 0)
             skip = 3;   /* UTF-8 byte order mark (Excel writes one) */
         first = false;
+        if (j->opts->lenient)
+            track_rows(&r, chunk + skip, (size_t)got - skip);
         done = csv_parse(&p, chunk + skip, (size_t)got - skip, on_field, on_row, &r);
         if (r.stop)
             goto out;
@@ -210,18 +262,24 @@ int tt_csv_read(tt_csv_job *j, tt_csv_row_fn fn, void *ctx)
         }
         /* the last row is most likely partial: drop it */
         r.discard = true;
-        tt_trace_problem(j->tr, TT_PROB_DROPPED_TAIL,
-                         "compressed data ends early; the last, partial row was dropped");
     }
-    if (csv_fini(&p, on_field, on_row, &r) != 0) {
-        if (!r.discard) {
-            tt_error_at_row(j->err, TT_ERR_FORMAT, r.row + 1, (int64_t)r.n + 1,
-                            "the file ends inside a quoted field");
-            goto out;
-        }
-    }
+    if (csv_fini(&p, on_field, on_row, &r) != 0 && !r.discard)
+        r.quoted_tail = true;
     if (r.stop)
         goto out;
+    if (r.discard) {
+        if (cut_tail(j, &r, "compressed data ends early", r.row + 1, (int64_t)r.n + 1))
+            goto out;
+    } else if (r.quoted_tail) {
+        if (cut_tail(j, &r, "the file ends inside a quoted field", r.row + 1, (int64_t)r.n + 1))
+            goto out;
+    } else if (r.short_tail) {
+        char why[120];
+        snprintf(why, sizeof why, "the file ends in the middle of a row (%zu of %zu columns)",
+                 r.short_tail, j->n_hdr);
+        if (cut_tail(j, &r, why, r.row + 1, (int64_t)r.short_tail))
+            goto out;
+    }
     report_progress(j, true);
     rc = 0;
 out:
