@@ -83,6 +83,21 @@ int tt_cli_load_option(int opt, const char *arg, tt_cli_load *lo)
     }
 }
 
+/* Warn about malformed rows --lenient skipped in a CSV table (without it
+ * the first one is an error; every event a CSV decoder skips is one). */
+static void warn_skipped_rows(const char *safe_path, const tt_trace *tr)
+{
+    const tt_problem *p = &tr->problems[TT_PROB_BAD_EVENT];
+    char first[4 * sizeof p->example];
+    if (!p->count || (strcmp(tr->format, tt_decoder_ascend_csv.name) != 0 &&
+                      strcmp(tr->format, tt_decoder_nsys_csv.name) != 0 &&
+                      strcmp(tr->format, tt_decoder_csv.name) != 0))
+        return;
+    tt_cli_warn("%s: --lenient: skipped %llu malformed row%s (first: %s)", safe_path,
+                (unsigned long long)p->count, p->count == 1 ? "" : "s",
+                tt_text_safe(p->example, first, sizeof first));
+}
+
 tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
 {
     tt_load_opts opts;
@@ -162,6 +177,8 @@ loaded:
                         tr->problems[TT_PROB_DROPPED_TAIL].example,
                         (unsigned long long)tr->n_events);
     }
+    if (lo && lo->lenient && !lo->quiet)
+        warn_skipped_rows(safe_path, tr);
     return tr;
 }
 
@@ -217,9 +234,11 @@ int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_tra
         tt_text_safe(paths[i], safe, sizeof safe);
         if (errs[i].code != TT_OK) {
             tt_cli_error("%s", tt_error_format(&errs[i], safe, msg, sizeof msg));
-        } else if (out[i] && out[i]->problems[TT_PROB_DROPPED_TAIL].count &&
-                   !(lo && lo->quiet)) {
-            warn_dropped(safe, out[i]);
+        } else if (out[i] && !(lo && lo->quiet)) {
+            if (out[i]->problems[TT_PROB_DROPPED_TAIL].count)
+                warn_dropped(safe, out[i]);
+            if (lo && lo->lenient)
+                warn_skipped_rows(safe, out[i]);
         }
     }
     free(errs);

@@ -21,6 +21,14 @@ is "$(cat err)" \
 is "$?" 0 "--lenient: exit 0"
 matches out '^Events +1 in the timeline' "the good row is kept"
 matches out 'skipped event +2 +e\.g\. row 3, column 3: invalid start time' "the bad rows are counted"
+is "$(cat err)" \
+  'tracetty: warning: rows.csv: --lenient: skipped 2 malformed rows (first: row 3, column 3: invalid start time in "Start Time(us)": expected a number)' \
+  "--lenient: one note on stderr with the count and the first bad row"
+cp rows.csv rows2.csv
+"$TRACETTY" summary --lenient rows.csv rows2.csv >out 2>err
+is "$(grep -c 'lenient: skipped 2 malformed rows' err)" 2 "--lenient on several tables: a note for each"
+"$TRACETTY" summary --lenient --quiet rows.csv >out 2>err
+is "$(cat err)" "" "--quiet: no note"
 
 printf 'Name,Start Time(us),Duration(us)\na,"1\n' >quote.csv
 "$TRACETTY" summary quote.csv >out 2>err
