@@ -160,8 +160,11 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression)
     fputc('\n', f);
     fprintf(f, "Format    %s (%s, %s decoded)\n", tr->format, compression,
             tt_fmt_bytes(b1, sizeof b1, tr->source_bytes));
-    fprintf(f, "Span      %s (total_time %.9f s)\n", tt_fmt_dur(b2, sizeof b2, span, 3),
-            (double)span / 1e9);
+    if (tr->n_events == 0 && tr->n_counters == 0)   /* nothing timed: no span, not 0 ns */
+        fputs("Span      none (no events)\n", f);
+    else
+        fprintf(f, "Span      %s (total_time %.9f s)\n", tt_fmt_dur(b2, sizeof b2, span, 3),
+                (double)span / 1e9);
     fprintf(f, "Events    %llu in the timeline", (unsigned long long)tr->n_events);
     if (tr->n_phases) {
         fputs("; by phase:", f);
@@ -270,10 +273,17 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression)
     cJSON_AddStringToObject(o, "format", tr->format);
     cJSON_AddStringToObject(o, "compression", compression);
     cJSON_AddNumberToObject(o, "bytes", (double)tr->source_bytes);
-    cJSON_AddNumberToObject(o, "start_ns", (double)tr->t0);
-    cJSON_AddNumberToObject(o, "end_ns", (double)tr->t1);
-    cJSON_AddNumberToObject(o, "total_time_ns", (double)(tr->t1 - tr->t0));
-    cJSON_AddNumberToObject(o, "total_time", (double)(tr->t1 - tr->t0) / 1e9);
+    if (tr->n_events == 0 && tr->n_counters == 0) {   /* nothing timed: no span */
+        cJSON_AddNullToObject(o, "start_ns");
+        cJSON_AddNullToObject(o, "end_ns");
+        cJSON_AddNullToObject(o, "total_time_ns");
+        cJSON_AddNullToObject(o, "total_time");
+    } else {
+        cJSON_AddNumberToObject(o, "start_ns", (double)tr->t0);
+        cJSON_AddNumberToObject(o, "end_ns", (double)tr->t1);
+        cJSON_AddNumberToObject(o, "total_time_ns", (double)(tr->t1 - tr->t0));
+        cJSON_AddNumberToObject(o, "total_time", (double)(tr->t1 - tr->t0) / 1e9);
+    }
     cJSON_AddNumberToObject(o, "events", (double)tr->n_events);
     x = cJSON_AddObjectToObject(o, "phases");
     for (uint32_t i = 0; i < tr->n_phases; i++)

@@ -99,6 +99,12 @@ printf '[{"host_name": "h", "avg_iter_time_ms": 1,\n  "timeline": {"device_0": [
 is "$?" 2 "broken HugeCTR JSON: exit 2"
 matches err '^tracetty: prof\.json: line 2, column [0-9]+: invalid JSON$' "positioned"
 
+# a neuron summary-only file has no span: not "0 ns" beside its total_time
+printf '{"total_time": 1.5, "nc_idx": 0, "profiler_version": "2.29"}\n' >summary.json
+"$TRACETTY" summary summary.json >out 2>err
+matches out '^Span +none \(no events\)$' "summary-json: the span is none"
+matches out '^Note +neuron-profile summary only' "with the note"
+
 # compressed inputs decode like plain ones
 for f in neuron.json kernel_details.csv cuda_gpu_trace.csv hugectr_prof.json; do
     "$TRACETTY" summary --format json "$srcdir/samples/$f" | grep -v -e '"file"' -e '"compression"' >plain.out

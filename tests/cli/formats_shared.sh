@@ -40,6 +40,9 @@ matches "$TMPD/out" 'NPU / Stream 16' "old layout: lanes by Stream ID"
 ok $? "neuron summary-json loads"
 matches "$TMPD/out" '^Format +neuron-json' "detected as neuron JSON"
 matches "$TMPD/out" '^Note +neuron-profile summary only: no events' "says it has no events"
+matches "$TMPD/out" '^Span +none \(no events\)$' "no span rather than 0 ns"
+"$TRACETTY" summary --format json "$T/neuron/summary_json_partial.json" >"$TMPD/s.json" 2>&1
+matches "$TMPD/s.json" '"total_time":[[:space:]]*null,' "JSON: total_time null, not 0"
 matches "$TMPD/out" 'total_time +0\.213808050051' "summary keys become metadata"
 matches "$TMPD/out" 'instance_type +trn1\.2xlarge' "strings too"
 
