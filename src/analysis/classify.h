@@ -15,6 +15,8 @@
  *                neuron-profile: device compute, but no launch per
  *                instruction, so never a "tiny kernel")
  *   collective   "collective" (neuron CC-core work: always communication)
+ * (The Chrome decoder gives Ascend's uncategorised NPU tasks, process
+ * "Ascend Hardware", the category "kernel", or "gpu_memcpy" for copies.)
  * A kernel or memset is a collective (communication) when its name contains,
  * case-insensitively, one of: nccl, rccl, hccl, hcom, c10d, gloo, msccl, cncl,
  * xccl.

@@ -1411,6 +1411,33 @@ static int expect_end(chrome *c)
     return 0;
 }
 
+/* Ascend PyTorch profiler traces (trace_view.json) put the NPU's tasks in
+ * a process named "Ascend Hardware" without a category: they are device
+ * kernels (or copies) for the GPU time breakdown and the rules
+ * (analysis/classify.h), as kernel_details.csv says of the same tasks. */
+static int ascend_categories(chrome *c)
+{
+    tt_trace *tr = c->tr;
+    uint32_t kernel = 0, copy = 0;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        tt_lane *ln = &tr->lanes[l];
+        if (strncasecmp(tt_str(tr, tr->groups[ln->group].name), "Ascend Hardware", 15) != 0)
+            continue;
+        if (!kernel) {
+            kernel = tt_trace_intern_cstr(tr, "kernel");
+            copy = tt_trace_intern_cstr(tr, "gpu_memcpy");
+            if (kernel == TT_STR_ERROR || copy == TT_STR_ERROR)
+                return oom(c);
+        }
+        for (size_t i = 0; i < ln->n; i++) {
+            tt_event *e = &ln->ev[i];
+            if (e->cat == 0 && e->kind == TT_EV_SLICE)
+                e->cat = strcasestr(tt_str(tr, e->name), "memcpy") ? copy : kernel;
+        }
+    }
+    return 0;
+}
+
 static int chrome_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr,
                          tt_load_info *info, tt_error *err)
 {
@@ -1458,7 +1485,7 @@ static int chrome_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr,
         if (!tr->problems[TT_PROB_DROPPED_TAIL].count)
             tt_trace_problem(tr, TT_PROB_DROPPED_TAIL, "compressed data ends early");
     }
-    if (match_begin_end(&c))
+    if (match_begin_end(&c) || ascend_categories(&c))
         goto out;
     /* phase tally in first-seen order */
     for (int i = 0; i < c.n_ph_order; i++) {

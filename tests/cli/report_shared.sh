@@ -33,6 +33,40 @@ done <"$TMPD/checks"
 is "$(wc -l <"$TMPD/checks" | tr -d ' ')" "$#" "one gpu row per trace"
 matches "$TMPD/gpu.csv" '^"two_ranks/rank-1.json.gz",1,' "rank from distributedInfo"
 
+# Ascend's trace_view.json: the NPU tasks (process "Ascend Hardware", no
+# category) are the device work of the GPU breakdown; busy is checked
+# against the union of their intervals computed here.
+asc=$(shared_traces)/ascend/trace_view.json
+if [ -f "$asc" ] && command -v python3 >/dev/null 2>&1; then
+    "$TRACETTY" report --kind gpu "$asc" | tr -d '\r' >"$TMPD/asc.csv"
+    want=$(python3 - "$asc" <<'PY'
+import json, sys
+from decimal import Decimal, ROUND_HALF_UP
+ev = json.load(open(sys.argv[1]))
+ev = ev if isinstance(ev, list) else ev["traceEvents"]
+npu = {e["pid"] for e in ev if e.get("ph") == "M" and e.get("name") == "process_name"
+       and str(e["args"]["name"]).startswith("Ascend Hardware")}
+def ns(us):   # microseconds to ns, rounded half away from zero (all >= 0 here)
+    return int((Decimal(str(us)) * 1000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+iv = sorted((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]))
+            for e in ev if e.get("ph") == "X" and e["pid"] in npu)
+busy, end = 0, None
+for s, t in iv:
+    if end is None or s > end:
+        busy += t - s
+        end = t
+    elif t > end:
+        busy += t - end
+        end = t
+print(busy)
+PY
+)
+    is "$(awk -F, 'NR == 2 { print $3 }' "$TMPD/asc.csv")" "$want" \
+        "Ascend trace_view.json: NPU busy time is the union of its tasks ($want ns)"
+    ok "$(awk -F, 'NR == 2 { exit !($5 > 0 && $5 <= $3 && $3 <= $5 + $6 + $8) }' "$TMPD/asc.csv"; echo $?)" \
+        "and its tasks are computation (or copies)"
+fi
+
 for f in "$@"; do
     for kind in ops lanes transfers events; do
         "$TRACETTY" report --kind "$kind" "$f" >"$TMPD/o.csv" 2>"$TMPD/err"
