@@ -333,15 +333,17 @@ int tt_csv_col_prefix(const tt_csv_job *j, const char *prefix)
     return -1;
 }
 
-/* The text inside the last "(...)" of a header, lowercased; false when
- * there is none. */
+/* The text inside the last "(...)" or "[...]" of a header, lowercased;
+ * false when there is none. */
 static bool header_unit(const char *h, char *unit, size_t cap)
 {
-    const char *open = strrchr(h, '('), *close;
+    const char *open = strrchr(h, '('), *square = strrchr(h, '['), *close;
     size_t n;
+    if (square > open)
+        open = square;
     if (!open)
         return false;
-    close = strchr(open, ')');
+    close = strchr(open, *open == '(' ? ')' : ']');
     if (!close)
         return false;
     open++;

@@ -76,13 +76,13 @@ int tt_csv_col(const tt_csv_job *j, const char *name);
 int tt_csv_col_prefix(const tt_csv_job *j, const char *prefix);
 
 /* Decimal scale from a unit written in a header, e.g. "Start Time(us)",
- * "Start (ns)", "Duration (ms)": ns 0, us 3, ms 6, s 9; -1 when the header
- * names no time unit. */
+ * "Start (ns)", "Duration (ms)", "Begin [us]": ns 0, us 3, ms 6, s 9; -1
+ * when the header names no time unit. */
 int tt_csv_time_scale(const char *header);
 
-/* Decimal scale of a byte unit in a header, "Bytes (MB)" -> 6, "(B)" -> 0,
- * "(KB)" 3, "(GB)" 9; binary units give -(exponent of 2) - 100, e.g. MiB
- * -> -120; 0 when no unit is written. */
+/* Decimal scale of a byte unit in a header, "Bytes (MB)" or "Bytes [MB]"
+ * -> 6, "(B)" -> 0, "(KB)" 3, "(GB)" 9; binary units give -(exponent of
+ * 2) - 100, e.g. MiB -> -120; 0 when no unit is written. */
 int tt_csv_bytes_scale(const char *header);
 
 /* True for cells that mean "no value": empty, N/A, NA, NULL, None, -. */

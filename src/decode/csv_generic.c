@@ -5,7 +5,7 @@
  *
  * COL is a header name (matched case-insensitively) or a 1-based column
  * number. Times are read in the unit given by unit=, else the unit written
- * in each time column's header ("Start (us)", "Begin(ms)"), else it is an
+ * in each time column's header ("Start (us)", "Begin [ms]"), else it is an
  * error: guessing a unit would silently scale the whole trace. Events go
  * to one lane per distinct "lane" value ("rows" without one), in one group
  * per "group" value; the other columns stay in the event's arguments.

@@ -88,6 +88,11 @@ static void test_csv_helpers(void)
     is_i64(tt_csv_time_scale("Start (ns)"), 0, "Start (ns) is ns");
     is_i64(tt_csv_time_scale("Duration ( ms )"), 6, "Duration ( ms ) is ms");
     is_i64(tt_csv_time_scale("Begin (s)"), 9, "Begin (s) is s");
+    is_i64(tt_csv_time_scale("Start [us]"), 3, "Start [us] is us");
+    is_i64(tt_csv_time_scale("Duration[ ms ]"), 6, "Duration[ ms ] is ms");
+    is_i64(tt_csv_time_scale("End (s) [ns]"), 0, "the last unit counts");
+    is_i64(tt_csv_time_scale("Start [us"), -1, "an unclosed bracket is no unit");
+    is_i64(tt_csv_bytes_scale("Size [KB]"), 3, "Size [KB]");
     is_i64(tt_csv_time_scale("Start"), -1, "no unit");
     is_i64(tt_csv_time_scale("Size (MB)"), -1, "MB is no time unit");
     is_i64(tt_csv_bytes_scale("Bytes (MB)"), 6, "Bytes (MB)");
@@ -244,6 +249,11 @@ static void test_generic_csv(void)
         }
         tt_trace_free(tr);
     }
+    tr = load_str("op,begin [us],len [ns]\nx,2,500\n", NULL, false, "start=2,dur=3,name=op",
+                  &err);
+    ok(tr && tr->lanes[0].ev[0].start == 2000 && tr->lanes[0].ev[0].dur == 500,
+       "--csv-map: units from [us] and [ns] headers (%s)", tr ? "" : err.what);
+    tt_trace_free(tr);
     tr = load_str(csv, NULL, false, "start=begin (ms),dur=end (ms),name=op,unit=us", &err);
     ok(tr && tr->lanes[0].ev[0].start == 1500, "unit= overrides the header");
     tt_trace_free(tr);
