@@ -73,7 +73,7 @@ TESTS += tests/fuzz/fuzz_chrome_regress
 tests_fuzz_fuzz_chrome_regress_SOURCES = tests/fuzz/fuzz_chrome.c tests/fuzz/fuzz_main.c
 tests_fuzz_fuzz_chrome_regress_CPPFLAGS = $(AM_CPPFLAGS) -DTT_FUZZ_CORPUS='"chrome"'
 tests_fuzz_fuzz_chrome_regress_LDADD = $(TT_TEST_LDADD)
-EXTRA_DIST += tests/fuzz/corpus/chrome
+EXTRA_DIST += tests/fuzz/corpus/chrome tests/fuzz/chrome.dict
 
 if ENABLE_FUZZING
 # `make fuzz-NAME` fuzzes for FUZZ_TIME seconds with inputs up to
