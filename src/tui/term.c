@@ -37,9 +37,16 @@ static volatile sig_atomic_t have_saved_tty;
 static char reset_seq[512];
 static volatile sig_atomic_t reset_len;
 
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
 static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP};
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-static struct sigaction old_quit[3], old_fatal[5], old_tstp, old_cont;
+/* Signals whose default action ends the process (most with a core dump):
+ * the faults, abort(), Ctrl-\ (SIGQUIT), a breakpoint or a bad system
+ * call, and the CPU-time and file-size limits. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT,
+                                    SIGQUIT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ};
+static struct sigaction old_quit[N_OF(quit_signals)], old_fatal[N_OF(fatal_signals)], old_tstp,
+    old_cont;
 
 static void wake(void)
 {
@@ -86,12 +93,18 @@ static void on_fatal(int sig)
     raise(sig);
 }
 
+/* A fault the program cannot ignore: SIG_IGN does not stop it killing. */
+static bool is_fault(int sig)
+{
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGABRT;
+}
+
 static void install(int sig, void (*fn)(int), struct sigaction *old, int flags)
 {
     struct sigaction sa;
     sigaction(sig, NULL, old);
-    if (old->sa_handler == SIG_IGN && fn != on_fatal)
-        return;   /* e.g. nohup: keep ignoring */
+    if (old->sa_handler == SIG_IGN && !(fn == on_fatal && is_fault(sig)))
+        return;   /* e.g. nohup, or SIGQUIT in a background job: keep ignoring */
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = fn;
     sigemptyset(&sa.sa_mask);
@@ -102,21 +115,21 @@ static void install(int sig, void (*fn)(int), struct sigaction *old, int flags)
 
 static void signals_install(void)
 {
-    for (int i = 0; i < 3; i++)
+    for (size_t i = 0; i < N_OF(quit_signals); i++)
         install(quit_signals[i], on_quit, &old_quit[i], 0);
     install(SIGTSTP, on_tstp, &old_tstp, 0);
     install(SIGCONT, on_cont, &old_cont, 0);
-    for (int i = 0; i < 5; i++)
+    for (size_t i = 0; i < N_OF(fatal_signals); i++)
         install(fatal_signals[i], on_fatal, &old_fatal[i], SA_RESETHAND | SA_NODEFER);
 }
 
 static void signals_restore(void)
 {
-    for (int i = 0; i < 3; i++)
+    for (size_t i = 0; i < N_OF(quit_signals); i++)
         sigaction(quit_signals[i], &old_quit[i], NULL);
     sigaction(SIGTSTP, &old_tstp, NULL);
     sigaction(SIGCONT, &old_cont, NULL);
-    for (int i = 0; i < 5; i++)
+    for (size_t i = 0; i < N_OF(fatal_signals); i++)
         sigaction(fatal_signals[i], &old_fatal[i], NULL);
 }
 

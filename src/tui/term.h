@@ -10,9 +10,9 @@
  * on every way out: quit, error, SIGINT/SIGTERM/SIGHUP (a flag and a
  * self-pipe wake the loop; no curses call ever runs in a signal handler),
  * Ctrl-Z (suspend and resume), and
- * fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: the handler only
- * write()s precomputed reset sequences and the saved tty modes, then dies
- * of the same signal).
+ * fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, Ctrl-\'s SIGQUIT,
+ * SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ: the handler only write()s precomputed
+ * reset sequences and the saved tty modes, then dies of the same signal).
  *
  * It redraws only after input or a resize: the loop blocks in poll() on
  * the terminal and the self-pipe, with no timeout.

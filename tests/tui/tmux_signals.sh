@@ -1,7 +1,8 @@
 #!/bin/sh
 # tmux_signals.sh - the terminal is restored whatever ends the session:
-# SIGTERM, SIGHUP (an SSH drop), Ctrl-C, a crash (SIGSEGV, SIGABRT), and
-# Ctrl-Z suspends and resumes cleanly. The program dies of the signal that
+# SIGTERM, SIGHUP (an SSH drop), Ctrl-C, Ctrl-\ (SIGQUIT), a crash
+# (SIGSEGV, SIGABRT) and the other signals that kill by default (SIGTRAP,
+# SIGSYS, SIGXCPU, SIGXFSZ), and Ctrl-Z suspends and resumes cleanly. The program dies of the signal that
 # ended it, after the terminal is back to normal.
 . "$srcdir/tests/lib.sh"
 . "$srcdir/tests/tui/tmux_lib.sh"
@@ -14,10 +15,21 @@ start_tui() {
     rm -f "$TMPD/pid" "$TMPD/stty.after"
     # the shell outlives a Ctrl-C (a handler, not an ignore: the program
     # must get the default disposition)
-    tm_start 80 24 "trap : INT; stty -g > '$TMPD/stty.before'; \
+    tm_start 80 24 "trap : INT QUIT; ulimit -c 0; stty -g > '$TMPD/stty.before'; \
         sh -c 'echo \$\$ > \"$TMPD/pid\"; exec \"$TRACETTY\" view \"$trace\"'; \
         echo \"status=\$?\"; stty -g > '$TMPD/stty.after'; echo FINISHED; sleep 600"
     tm_wait '\? help' && tm_wait_file "$TMPD/pid"
+}
+
+# sig_num NAME: the signal's number here (SIGSYS, SIGXCPU... differ
+# between systems; `kill -l NAME` gives no number in every shell).
+sig_num() {
+    sn=1
+    while [ "$sn" -lt 128 ]; do
+        [ "$(kill -l "$sn" 2>/dev/null)" = "$1" ] && { echo "$sn"; return; }
+        sn=$((sn + 1))
+    done
+    echo 0
 }
 
 check_restored() {   # what expected-status
@@ -49,12 +61,19 @@ else
     ok 1 "Ctrl-C: the TUI starts"
 fi
 
+# Ctrl-\: SIGQUIT from the terminal; the program dies of it (128 + 3)
+if start_tui; then
+    tm_keys 'C-\'
+    check_restored "Ctrl-\\" 131
+else
+    ok 1 "Ctrl-\\: the TUI starts"
+fi
+
 # fatal signals: the handler writes the reset sequences itself
-for sig in SEGV ABRT; do
+for sig in SEGV ABRT QUIT TRAP SYS XCPU XFSZ; do
     if start_tui; then
         kill -$sig "$(cat "$TMPD/pid")"
-        case $sig in SEGV) st=139 ;; ABRT) st=134 ;; esac
-        check_restored "SIG$sig" $st
+        check_restored "SIG$sig" $((128 + $(sig_num $sig)))
     else
         ok 1 "SIG$sig: the TUI starts"
     fi
