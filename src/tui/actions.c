@@ -456,6 +456,8 @@ void tt_app_set_hits(tt_app *a, tt_hits *hits, const char *pat, const char *desc
 static int search_step(tt_app *a, int dir)
 {
     tt_evref to;
+    if (tt_app_xhl_on(a))
+        return tt_app_xhl_step(a, dir);
     if (a->view == TT_VIEW_COLLS) {
         if (!a->cv_pat[0]) {
             tt_app_message(a, false, "no search yet: press / and type a collective's name");
@@ -702,6 +704,8 @@ int tt_app_prompt_key(tt_app *a, uint32_t key)
         if (m == TT_MODE_TEXT) {
             if (a->ask == TT_ASK_EXPORT)
                 return tt_box_text(a, a->ask, text);
+            if (a->ask == TT_ASK_MS_EXPORT)
+                return tt_app_ms_text(a, text);
             return tt_marks_text(a, a->ask, text);
         }
         if (!text[0])
@@ -1093,9 +1097,11 @@ const tt_binding tt_bindings[] = {
      TT_SEC_MSTATS, TT_IN_MSTATS, tt_act_ms_key},
     {K('o'), "o", "sort by total, count or average", TT_SEC_MSTATS, TT_IN_MSTATS,
      tt_act_ms_order},
-    {K(TT_KEY_ENTER), "Enter", "on a rank: its group (or tab); on a lane: go there",
+    {K(TT_KEY_ENTER), "Enter", "rank: its group or tab; lane: go there; row: highlight (n N)",
      TT_SEC_MSTATS, TT_IN_MSTATS, tt_act_ms_enter},
     {K('z'), "z", "zoom to the box", TT_SEC_MSTATS, TT_IN_MSTATS, tt_act_ms_zoom},
+    {K('e'), "e", "write every rank's tables to one CSV file (asks for its name)",
+     TT_SEC_MSTATS, TT_IN_MSTATS, tt_act_ms_export},
     {K('m'), "m", "markers at the box's two edges", TT_SEC_MSTATS, TT_IN_MSTATS,
      tt_act_ms_marks},
 };

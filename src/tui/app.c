@@ -336,7 +336,8 @@ void tt_app_cursor_into_view(tt_app *a)
 static void tl_setup(tt_app *a)
 {
     /* the other ranks draw on their own clocks: the window shifted by the
-     * difference of the offsets, nothing selected or highlighted */
+     * difference of the offsets, nothing selected, highlighted only by a
+     * highlight over several ranks */
     for (size_t i = 0; i < a->n_rk; i++) {
         tt_vrank *r = &a->rk[i];
         r->vp = a->vp;
@@ -346,7 +347,7 @@ static void tl_setup(tt_app *a)
         r->tl.gl = a->gl;
         r->tl.by = a->by;
         r->tl.has_sel = false;
-        r->tl.hl = NULL;
+        r->tl.hl = i != a->focus ? tt_app_rank_hl(a, i) : NULL;
     }
     a->tl->vp = &a->vp;
     a->tl->has_sel = a->has_sel;

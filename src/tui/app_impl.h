@@ -81,7 +81,8 @@ typedef enum tt_ask {
     TT_ASK_SET_RENAME,   /* new name of set ask_arg */
     TT_ASK_QUIT,         /* quit with unsaved markers? */
     TT_ASK_LOAD_SET,     /* replace unsaved markers with set ask_arg? */
-    TT_ASK_DELETE_SET    /* delete set ask_arg? */
+    TT_ASK_DELETE_SET,   /* delete set ask_arg? */
+    TT_ASK_MS_EXPORT     /* file name for the tables of a box over ranks */
 } tt_ask;
 
 /* The box select: a time window over the lanes of a range of rows. */
@@ -176,6 +177,15 @@ struct tt_app {
     uint64_t         search_gen;   /* bumped by every new search or highlight */
     tt_hilite        hl;           /* the hits by row, for drawing */
     uint64_t         hl_gen;       /* search_gen hl was built for */
+    /* a highlight over several ranks (rankact.c): the focused rank's part
+     * is search, the others' rk[i].xhits (tt_app_focus swaps them); it
+     * holds while search_gen is xhl_gen */
+    bool             xhl;
+    uint64_t         xhl_gen;
+    uint64_t         xhl_id;       /* bumped by every new one */
+    bool             xhl_has_last; /* the hit n N went to last ... */
+    size_t           xhl_rank;     /* ... on this rank */
+    tt_evref         xhl_last;
     /* occurrences of one name ([ ]) */
     tt_hits          occ;
     bool             has_occ;
@@ -338,6 +348,11 @@ int tt_act_ms_key(tt_app *a);
 int tt_act_ms_order(tt_app *a);
 int tt_act_ms_enter(tt_app *a);
 int tt_act_ms_zoom(tt_app *a);
+int tt_act_ms_export(tt_app *a);
+int tt_app_ms_text(tt_app *a, const char *text);   /* TT_ASK_MS_EXPORT answered */
+bool tt_app_xhl_on(const tt_app *a);           /* a highlight over several ranks holds */
+int tt_app_xhl_step(tt_app *a, int dir);      /* n N over it, in job-time order */
+const tt_hilite *tt_app_rank_hl(tt_app *a, size_t rank);   /* its part on another rank */
 int tt_act_ms_marks(tt_app *a);
 int tt_app_ranks_init(tt_app *a, const tt_trace *tr, const tt_app_opts *opts);
 void tt_app_ranks_fini(tt_app *a);

@@ -5,37 +5,42 @@
 
 #include "io/atomic.h"
 #include "report/report.h"
+#include "report/writer.h"
 #include "util/num.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-/* One table as `tracetty report --kind K` writes it for the selection. */
-static int write_table(FILE *f, const tt_trace *tr, const tt_sel *sel, tt_report_kind kind,
-                       const tt_key *key, tt_error *err)
+/* One table as `tracetty report --kind K` writes it for the selections:
+ * one trace, or several with the Trace column. */
+static int write_table(FILE *f, const tt_box_part *parts, size_t n, bool several,
+                       tt_report_kind kind, const tt_key *key, tt_error *err)
 {
     tt_report_opts o;
     tt_report *r = NULL;
-    int rc;
+    int rc = 0;
     memset(&o, 0, sizeof o);
     o.kind = kind;
     o.format = TT_OUT_CSV;
+    o.several = several;
     if (kind == TT_REPORT_OPS) {
         o.keys[0] = *key;
         o.n_keys = 1;
     }
     if (tt_report_new(f, &o, &r, err))
         return -1;
-    rc = tt_report_add_sel(r, tr, "", 0, sel, err);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = tt_report_add_sel(r, parts[i].tr, parts[i].name, parts[i].position, parts[i].sel,
+                               err);
     if (rc == 0)
         rc = tt_report_finish(r, err);
     tt_report_free(r);
     return rc ? -1 : 0;
 }
 
-int tt_box_export(const char *path, const tt_trace *tr, const tt_sel *sel, const tt_key *key,
-                  bool transfers, bool gpu, tt_error *err)
+static int export_parts(const char *path, const tt_box_part *parts, size_t n, bool several,
+                        const tt_key *key, bool transfers, bool gpu, tt_error *err)
 {
     tt_atomic a;
     FILE *f;
@@ -55,7 +60,7 @@ int tt_box_export(const char *path, const tt_trace *tr, const tt_sel *sel, const
         /* tables apart by an empty record, in the CSV's own line ends */
         if (i > 0 && fputs("\r\n", f) == EOF)
             break;
-        if (write_table(f, tr, sel, kinds[i], key, err)) {
+        if (write_table(f, parts, n, several, kinds[i], key, err)) {
             tt_atomic_abort(&a);
             return -1;
         }
@@ -63,8 +68,91 @@ int tt_box_export(const char *path, const tt_trace *tr, const tt_sel *sel, const
     return tt_atomic_commit(&a, err) ? -1 : 0;
 }
 
+int tt_box_export(const char *path, const tt_trace *tr, const tt_sel *sel, const tt_key *key,
+                  bool transfers, bool gpu, tt_error *err)
+{
+    tt_box_part one;
+    one.tr = tr;
+    one.name = "";
+    one.position = 0;
+    one.sel = sel;
+    return export_parts(path, &one, 1, false, key, transfers, gpu, err);
+}
+
+int tt_box_export_ranks(const char *path, const tt_box_part *parts, size_t n, const tt_key *key,
+                        bool transfers, bool gpu, tt_error *err)
+{
+    return export_parts(path, parts, n, true, key, transfers, gpu, err);
+}
+
+/* The columns of `tracetty report --kind collectives` (report/job.h). */
+static const tt_col coll_cols[] = {
+    {"Rank", "rank", TT_COL_INT, 0, false},
+    {"Collective", "collective", TT_COL_TEXT, 0, false},
+    {"Sequence", "sequence", TT_COL_INT, 0, false},
+    {"Start (ns)", "start_ns", TT_COL_INT, 0, false},
+    {"Start Offset (ns)", "start_offset_ns", TT_COL_INT, 0, false},
+    {"Duration (ns)", "duration_ns", TT_COL_INT, 0, false},
+    {"Wait (ns)", "wait_ns", TT_COL_INT, 0, false},
+    {"Ranks", "ranks", TT_COL_INT, 0, false},
+    {"Trace", "trace", TT_COL_TEXT, 0, false},
+};
+
+static int write_colls(FILE *f, const tt_box_coll *rows, size_t n)
+{
+    tt_writer_opts o;
+    tt_writer *w;
+    int rc;
+    memset(&o, 0, sizeof o);
+    o.format = TT_OUT_CSV;
+    o.one_table = true;
+    w = tt_writer_new(f, &o, coll_cols, sizeof coll_cols / sizeof coll_cols[0], NULL);
+    if (!w)
+        return -1;
+    rc = tt_writer_trace_begin(w, "job", NULL, NULL);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const tt_box_coll *x = &rows[i];
+        tt_cell c[9];
+        c[0] = tt_cell_int(x->rank);
+        c[1] = tt_cell_text(x->name);
+        c[2] = tt_cell_int(x->seq);
+        c[3] = tt_cell_int(x->start);
+        c[4] = tt_cell_int(x->offset);
+        c[5] = tt_cell_int(x->dur);
+        c[6] = tt_cell_int(x->wait);
+        c[7] = tt_cell_int(x->ranks);
+        c[8] = tt_cell_text(x->trace);
+        rc = tt_writer_row(w, c, 0);
+    }
+    if (rc == 0)
+        rc = tt_writer_trace_end(w, NULL, NULL);
+    if (tt_writer_finish(w))
+        rc = -1;
+    tt_writer_free(w);
+    return rc ? -1 : 0;
+}
+
+int tt_box_export_colls(const char *path, const tt_box_coll *rows, size_t n, tt_error *err)
+{
+    tt_atomic a;
+    memset(&a, 0, sizeof a);
+    if (tt_atomic_open(&a, path, err))
+        return -1;
+    if (write_colls(tt_atomic_file(&a), rows, n)) {
+        tt_atomic_abort(&a);
+        return tt_error_set(err, TT_ERR_IO, "cannot write the table");
+    }
+    return tt_atomic_commit(&a, err) ? -1 : 0;
+}
+
 const char *tt_box_export_default(const char *trace_path, int64_t from, int64_t to, char *buf,
                                   size_t n)
+{
+    return tt_box_export_default_as(trace_path, "box", from, to, buf, n);
+}
+
+const char *tt_box_export_default_as(const char *trace_path, const char *what, int64_t from,
+                                     int64_t to, char *buf, size_t n)
 {
     char a[48], b[48], dir[4096];
     const char *base = trace_path, *slash;
@@ -83,7 +171,7 @@ const char *tt_box_export_default(const char *trace_path, int64_t from, int64_t 
             b[k++] = b[i];
     b[k] = '\0';
     if (stdin_trace) {
-        snprintf(buf, n, "stdin.box-%s-%s.csv", a, b);
+        snprintf(buf, n, "stdin.%s-%s-%s.csv", what, a, b);
         return buf;
     }
     slash = strrchr(trace_path, '/');
@@ -100,8 +188,8 @@ const char *tt_box_export_default(const char *trace_path, int64_t from, int64_t 
         snprintf(dir, sizeof dir, ".");
     }
     if (access(dir, W_OK) == 0)
-        snprintf(buf, n, "%s.box-%s-%s.csv", trace_path, a, b);
+        snprintf(buf, n, "%s.%s-%s-%s.csv", trace_path, what, a, b);
     else
-        snprintf(buf, n, "%s.box-%s-%s.csv", base, a, b);
+        snprintf(buf, n, "%s.%s-%s-%s.csv", base, what, a, b);
     return buf;
 }

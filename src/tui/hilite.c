@@ -107,3 +107,39 @@ size_t tt_hilite_lower(const uint32_t *v, size_t n, size_t from, uint32_t x)
     }
     return lo;
 }
+
+uint64_t tt_hits_count_before(const tt_hits *h, const tt_trace *tr, tt_ns t, bool inclusive)
+{
+    uint64_t below = 0;
+    for (uint32_t l = 0; l < h->n_lanes && l < tr->n_lanes; l++) {
+        const tt_event *ev = tr->lanes[l].ev;
+        size_t lo = 0, hi = h->n[l];
+        /* positions ascend, and so do their starts */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            tt_ns s = ev[h->pos[l][mid]].start;
+            if (s < t || (inclusive && s == t))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        below += lo;
+    }
+    return below;
+}
+
+bool tt_hits_has(const tt_hits *h, tt_evref ev)
+{
+    size_t lo = 0, hi;
+    if (ev.lane >= h->n_lanes)
+        return false;
+    hi = h->n[ev.lane];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (h->pos[ev.lane][mid] < ev.idx)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < h->n[ev.lane] && h->pos[ev.lane][lo] == ev.idx;
+}

@@ -10,6 +10,10 @@
  * highlighted event thinner than a cell still colors its cell, at every
  * zoom.
  *
+ * With several ranks a highlight may span them (a breakdown row of a box
+ * over several ranks): each rank keeps its hits and its own tt_hilite, and
+ * n/N count and step over all of them (tt_hits_count_before, tt_hits_has).
+ *
  * Ownership: tt_hilite owns its arrays; it refers to no other object.
  * Library code: no I/O.
  */
@@ -40,6 +44,12 @@ int tt_hilite_build(tt_hilite *h, const tt_hits *hits, const tt_trace *tr, const
 
 /* Sorted row indexes of the highlighted events of (lane, depth). */
 const uint32_t *tt_hilite_row(const tt_hilite *h, uint32_t lane, uint32_t depth, size_t *n);
+
+/* How many hits start before t (inclusive: at or before t). O(lanes log n). */
+uint64_t tt_hits_count_before(const tt_hits *h, const tt_trace *tr, tt_ns t, bool inclusive);
+
+/* Is the event ev one of the hits? O(log n). */
+bool tt_hits_has(const tt_hits *h, tt_evref ev);
 
 /* First k >= from with v[k] >= x (n when none), galloping from `from`. */
 size_t tt_hilite_lower(const uint32_t *v, size_t n, size_t from, uint32_t x);

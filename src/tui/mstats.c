@@ -4,7 +4,9 @@
 
 #include "tui/mstats.h"
 
+#include "analysis/transfers.h"
 #include "index/index.h"
+#include "tui/boxexport.h"
 #include "tui/statpanel.h"
 #include "tui/table.h"
 #include "util/hash.h"
@@ -42,6 +44,8 @@ static void free_results(tt_mstats *m)
     free(m->r);
     m->r = NULL;
     m->n_r = 0;
+    free(m->cgroups);
+    m->cgroups = NULL;
     free_rows(m);
 }
 
@@ -307,8 +311,10 @@ int tt_ms_colls(tt_mstats *m, const tt_vrank *rk, size_t n_rk, const tt_collview
     m->n_rk = n_rk;
     m->from = from;
     m->to = to > from ? to : from;
+    m->cv = cv;
     m->r = calloc(n_rk ? n_rk : 1, sizeof *m->r);
-    if (!m->r)
+    m->cgroups = malloc((n ? n : 1) * sizeof *m->cgroups);
+    if (!m->r || !m->cgroups)
         goto oom;
     for (size_t i = 0; i < n_rk; i++) {
         tt_laneset_init(&m->r[i].lanes);
@@ -325,7 +331,7 @@ int tt_ms_colls(tt_mstats *m, const tt_vrank *rk, size_t n_rk, const tt_collview
         /* the collective meets the window: an instant one at its start */
         if (!(c->t_first < m->to && (c->e_last > m->from || c->t_first >= m->from)))
             continue;
-        m->n_colls++;
+        m->cgroups[m->n_colls++] = groups[k];
         for (size_t x = c->first; x < c->first + c->n; x++) {
             const tt_coll *e = &cv->c.v[x];
             tt_ms_rank *p = &m->r[e->rank];
@@ -620,17 +626,235 @@ static int lines_colls_box(tt_mstats *m)
                        m->utf8);
             tt_tab_col(line, sizeof line, &o, tt_fmt_dur(v, sizeof v, r->wait, 3), 13, false,
                        m->utf8);
-            if (!tt_plist_add(&m->pl, TT_R_PANEL, line))
+            if (!tt_plist_item(&m->pl, TT_R_PANEL, TT_MS_LINE_ROW, (int64_t)i, line))
                 return -1;
         }
     }
     return tt_plist_add(&m->pl, TT_R_PANEL_TITLE, "The same numbers in batch") &&
                    tt_plist_wrap(&m->pl, TT_R_PANEL_KEY,
                                  "tracetty report --kind collectives DIR (one row per "
-                                 "collective and rank: sum Duration and Wait per rank)",
+                                 "collective and rank: sum Duration and Wait per rank; e "
+                                 "writes those rows of the collectives in the box)",
                                  m->width) == 0
                ? 0
                : -1;
+}
+
+/* ------------------------------------------------- highlight, export */
+
+static int hits_alloc(tt_hits *h, const tt_trace *tr)
+{
+    tt_hits_fini(h);
+    h->n_lanes = tr->n_lanes;
+    h->pos = calloc((size_t)h->n_lanes + 1, sizeof *h->pos);
+    h->n = calloc((size_t)h->n_lanes + 1, sizeof *h->n);
+    return h->pos && h->n ? 0 : -1;
+}
+
+/* Keep the positions v[0..n) of lane in h (copied). */
+static int hits_put(tt_hits *h, uint32_t lane, const uint32_t *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (!(h->pos[lane] = malloc(n * sizeof **h->pos)))
+        return -1;
+    memcpy(h->pos[lane], v, n * sizeof **h->pos);
+    h->n[lane] = n;
+    h->total += n;
+    return 0;
+}
+
+/* Each rank's events in its part of the box whose key reads as the row's
+ * label (the merge of compute_breakdown, by text). */
+static int ranks_hits(const tt_mstats *m, const tt_ms_row *r, tt_hits *hits)
+{
+    tt_idxbuf buf;
+    int rc = 0;
+    tt_idxbuf_init(&buf);
+    for (size_t i = 0; i < m->n_r && rc == 0; i++) {
+        const tt_ms_rank *p = &m->r[i];
+        const tt_trace *tr = m->rk[p->rank].tr;
+        /* strings are interned: one id reads as the label */
+        uint32_t yes = UINT32_MAX;
+        for (size_t li = 0; li < p->lanes.n && rc == 0; li++) {
+            uint32_t lane = p->lanes.v[li];
+            const tt_event *ev = tr->lanes[lane].ev;
+            size_t k = 0;
+            if (tt_sel_lane_events(tr, &p->sel, lane, &buf)) {
+                rc = -1;
+                break;
+            }
+            for (size_t j = 0; j < buf.n; j++) {
+                uint32_t id = tt_key_string_id(tr, &m->key, &ev[buf.v[j]]);
+                if (id != yes && ((id == 0) != r->none || strcmp(tt_str(tr, id), r->label) != 0))
+                    continue;
+                yes = id;
+                buf.v[k++] = buf.v[j];
+            }
+            rc = hits_put(&hits[p->rank], lane, buf.v, k);
+        }
+    }
+    tt_idxbuf_fini(&buf);
+    return rc;
+}
+
+static int cmp_u32(const void *pa, const void *pb, void *ctx)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    (void)ctx;
+    return (a > b) - (a < b);
+}
+
+/* The kernels of the box's collectives labelled like the row. */
+static int colls_hits(const tt_mstats *m, const tt_ms_row *r, tt_hits *hits)
+{
+    const tt_collview *cv = m->cv;
+    for (size_t k = 0; k < m->n_colls; k++) {
+        const tt_cgroup *c = &cv->g[m->cgroups[k]];
+        if (strcmp(cv->label[cv->c.v[c->first].name], r->label) != 0)
+            continue;
+        for (size_t x = c->first; x < c->first + c->n; x++) {
+            const tt_coll *e = &cv->c.v[x];
+            tt_hits *h = &hits[e->rank];
+            uint32_t *np = realloc(h->pos[e->ev.lane], (h->n[e->ev.lane] + 1) * sizeof *np);
+            if (!np)
+                return -1;
+            h->pos[e->ev.lane] = np;
+            np[h->n[e->ev.lane]++] = e->ev.idx;
+            h->total++;
+        }
+    }
+    for (size_t i = 0; i < m->n_rk; i++)
+        for (uint32_t l = 0; l < hits[i].n_lanes; l++)
+            if (hits[i].n[l] > 1 &&
+                tt_sort(hits[i].pos[l], hits[i].n[l], sizeof *hits[i].pos[l], cmp_u32, NULL))
+                return -1;
+    return 0;
+}
+
+int tt_ms_row_hits(const tt_mstats *m, size_t row, tt_hits *hits, uint64_t *total)
+{
+    int rc = 0;
+    *total = 0;
+    if (!m->valid || row >= m->n_rows)
+        return -1;
+    for (size_t i = 0; i < m->n_rk && rc == 0; i++)
+        rc = hits_alloc(&hits[i], m->rk[i].tr);
+    if (rc == 0)
+        rc = m->kind == TT_MS_RANKS ? ranks_hits(m, &m->rows[row], hits)
+                                    : colls_hits(m, &m->rows[row], hits);
+    for (size_t i = 0; i < m->n_rk; i++) {
+        if (rc)
+            tt_hits_fini(&hits[i]);
+        else
+            *total += hits[i].total;
+    }
+    return rc ? -1 : 0;
+}
+
+static const char *rank_file(const tt_vrank *r)
+{
+    return r->path ? r->path : r->file;
+}
+
+/* The report's order of its collectives rows: first arrival, name,
+ * sequence, rank. */
+static int cmp_coll_row(const void *pa, const void *pb, void *ctx)
+{
+    const tt_box_coll *a = pa, *b = pb;
+    int k;
+    (void)ctx;
+    if (a->start - a->offset != b->start - b->offset)
+        return a->start - a->offset < b->start - b->offset ? -1 : 1;
+    if ((k = strcmp(a->name, b->name)) != 0)
+        return k;
+    if (a->seq != b->seq)
+        return a->seq < b->seq ? -1 : 1;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+static int export_colls(const tt_mstats *m, const char *path, tt_error *err)
+{
+    const tt_collview *cv = m->cv;
+    size_t n = 0, k = 0;
+    tt_box_coll *rows;
+    int rc;
+    for (size_t i = 0; i < m->n_colls; i++)
+        n += cv->g[m->cgroups[i]].n;
+    if (!(rows = malloc((n ? n : 1) * sizeof *rows)))
+        return nomem(err);
+    for (size_t i = 0; i < m->n_colls; i++) {
+        const tt_cgroup *c = &cv->g[m->cgroups[i]];
+        for (size_t x = c->first; x < c->first + c->n; x++) {
+            const tt_coll *e = &cv->c.v[x];
+            tt_box_coll *o = &rows[k++];
+            o->rank = m->rk[e->rank].rank;
+            o->name = tt_coll_name(&cv->c, e);
+            o->seq = e->seq;
+            o->start = e->start;
+            o->offset = e->offset;
+            o->dur = e->dur;
+            o->wait = e->wait;
+            o->ranks = e->ranks;
+            o->trace = rank_file(&m->rk[e->rank]);
+        }
+    }
+    rc = tt_sort(rows, n, sizeof *rows, cmp_coll_row, NULL) ? nomem(err)
+         : tt_box_export_colls(path, rows, n, err);
+    free(rows);
+    return rc ? -1 : 0;
+}
+
+/* Does anything in a rank's part of the box carry bytes? */
+static int part_transfers(const tt_mstats *m, const tt_ms_rank *p, bool *any, tt_error *err)
+{
+    tt_transfers *x = NULL;
+    tt_key name_key;
+    memset(&name_key, 0, sizeof name_key);
+    name_key.kind = TT_KEY_NAME;
+    if (tt_transfers_compute(m->rk[p->rank].tr, &p->sel, &name_key, &x, err))
+        return -1;
+    *any = *any || x->all.bytes.n > 0;
+    tt_transfers_free(x);
+    return 0;
+}
+
+int tt_ms_export(const tt_mstats *m, const char *path, size_t *n, char *what, size_t cap,
+                 tt_error *err)
+{
+    tt_box_part *parts;
+    bool xfer = false, gpu = false;
+    int rc = 0;
+    *n = 0;
+    if (!m->valid)
+        return tt_error_set(err, TT_ERR_USAGE, "no box");
+    if (m->kind == TT_MS_COLLS) {
+        if (export_colls(m, path, err))
+            return -1;
+        *n = 1;
+        snprintf(what, cap, "the collectives' rows");
+        return 0;
+    }
+    if (!(parts = calloc(m->n_r ? m->n_r : 1, sizeof *parts)))
+        return nomem(err);
+    for (size_t i = 0; i < m->n_r && rc == 0; i++) {
+        const tt_ms_rank *p = &m->r[i];
+        parts[i].tr = m->rk[p->rank].tr;
+        parts[i].name = rank_file(&m->rk[p->rank]);
+        parts[i].position = p->rank;
+        parts[i].sel = &p->sel;
+        gpu = gpu || p->has_gpu;
+        if (!xfer)
+            rc = part_transfers(m, p, &xfer, err);
+    }
+    if (rc == 0)
+        rc = tt_box_export_ranks(path, parts, m->n_r, &m->key, xfer, gpu, err);
+    free(parts);
+    if (rc)
+        return -1;
+    *n = 2 + xfer + gpu;
+    snprintf(what, cap, "ops, lanes%s%s", xfer ? ", transfers" : "", gpu ? ", gpu" : "");
+    return 0;
 }
 
 int tt_ms_build(tt_mstats *m, int width, bool utf8)

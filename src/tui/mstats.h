@@ -20,8 +20,15 @@
  * last; per collective name: count, average and largest start spread and
  * the total wait.
  *
+ * From the panel: the events of a breakdown row (in the collectives view:
+ * the kernels of a collective name in the box) on every rank, for the
+ * view to highlight and step through; and the panel's tables written to a
+ * CSV file (boxexport.h: with a Trace column, one group of rows per rank;
+ * in the collectives view the report's rows of the collectives in the
+ * box).
+ *
  * Ownership: tt_mstats borrows the ranks (and collectives) and owns its
- * results and lines. Library code: no I/O.
+ * results and lines. Library code: no I/O but the export's file.
  */
 #ifndef TT_TUI_MSTATS_H
 #define TT_TUI_MSTATS_H
@@ -38,6 +45,7 @@
 #include "tui/collview.h"
 #include "tui/plist.h"
 #include "tui/ranks.h"
+#include "tui/search.h"
 #include "util/error.h"
 
 typedef enum tt_ms_kind {
@@ -90,6 +98,8 @@ typedef struct tt_mstats {
     uint64_t        events;
     tt_ns           total, total_clipped, sum_total;
     size_t          n_colls;      /* collectives in the box */
+    const tt_collview *cv;        /* collectives: borrowed */
+    uint32_t       *cgroups;      /* collectives: those in the box (n_colls) */
     /* lines */
     int             width;
     bool            utf8, built, fresh;
@@ -118,6 +128,19 @@ void tt_ms_cycle_order(tt_mstats *m);
 
 /* (Re)build the lines for an inner width. 0 or -1 on OOM. */
 int tt_ms_build(tt_mstats *m, int width, bool utf8);
+
+/* The events of breakdown row `row` (collectives: the kernels of the
+ * collectives in the box under that row's name), per rank: hits[i] (for
+ * rank index i, n_rk of them, each empty on entry) gets rank i's, on its
+ * trace. *total receives their count. 0, or -1 on OOM (hits are then
+ * emptied). */
+int tt_ms_row_hits(const tt_mstats *m, size_t row, tt_hits *hits, uint64_t *total);
+
+/* Write the panel's tables to path as CSV, atomically (boxexport.h). n
+ * receives the number of tables written and what their names (e.g. "ops,
+ * lanes, gpu"). 0, or non-zero with err set (nothing written then). */
+int tt_ms_export(const tt_mstats *m, const char *path, size_t *n, char *what, size_t cap,
+                 tt_error *err);
 
 /* Panel title: "Box 1.2 ms – 5 ms (3.8 ms) · 6 lanes of 3 ranks". */
 const char *tt_ms_title(const tt_mstats *m, bool utf8, char *buf, size_t n);

@@ -13,6 +13,7 @@
 
 #include "tui/app_impl.h"
 
+#include "tui/boxexport.h"
 #include "tui/table.h"
 #include "tui/timefmt.h"
 #include "util/num.h"
@@ -126,20 +127,239 @@ void tt_app_focus(tt_app *a, size_t rank)
     a->box.a1 = shifted(a->box.a1, d);
     a->box.from = shifted(a->box.from, d);
     a->box.to = shifted(a->box.to, d);
-    a->focus = rank;
-    bind(a);
+    if (tt_app_xhl_on(a)) {
+        /* a highlight over several ranks: hand the parts over */
+        tt_hits_fini(&a->rk[a->focus].xhits);
+        a->rk[a->focus].xhits = a->search;
+        a->search = a->rk[rank].xhits;
+        tt_hits_init(&a->rk[rank].xhits);
+        a->focus = rank;
+        bind(a);
+        a->search_gen++;
+        a->xhl_gen = a->search_gen;
+    } else {
+        a->focus = rank;
+        bind(a);
+        /* a typed search follows the focus; other highlights stay behind */
+        if (a->has_search && !(a->search_text && tt_app_search_rerun(a) == 0)) {
+            tt_hits_fini(&a->search);
+            a->has_search = false;
+        }
+        a->search_gen++;
+    }
     /* what belongs to the other trace */
     a->has_sel = false;
     a->has_occ = false;
     a->has_rank = false;
     tt_details_fini(&a->det);
     tt_details_init(&a->det, a->tr);
-    /* a typed search follows the focus; other highlights stay behind */
-    if (a->has_search && !(a->search_text && tt_app_search_rerun(a) == 0)) {
-        tt_hits_fini(&a->search);
-        a->has_search = false;
+}
+
+/* ------------------------------------------- highlight over several ranks */
+
+bool tt_app_xhl_on(const tt_app *a)
+{
+    return a->multi && a->xhl && a->has_search && a->xhl_gen == a->search_gen;
+}
+
+static const tt_hits *xhits(const tt_app *a, size_t rank)
+{
+    return rank == a->focus ? &a->search : &a->rk[rank].xhits;
+}
+
+const tt_hilite *tt_app_rank_hl(tt_app *a, size_t rank)
+{
+    tt_vrank *r;
+    if (!tt_app_xhl_on(a) || rank >= a->n_rk || rank == a->focus)
+        return NULL;
+    r = &a->rk[rank];
+    if (r->xhits.total == 0)
+        return NULL;
+    if (!r->xhl.valid || r->xhl_id != a->xhl_id) {
+        /* out of memory only costs the highlight */
+        if (tt_hilite_build(&r->xhl, &r->xhits, r->tr, r->lv))
+            return NULL;
+        r->xhl_id = a->xhl_id;
     }
-    a->search_gen++;
+    return &r->xhl;
+}
+
+/* Make hits[0..n_rk) (taken, left empty) the highlight, n N stepping
+ * through every rank's. */
+static void xhl_set(tt_app *a, tt_hits *hits, const char *pat, const char *desc)
+{
+    for (size_t i = 0; i < a->n_rk; i++) {
+        if (i == a->focus)
+            continue;
+        tt_hits_fini(&a->rk[i].xhits);
+        a->rk[i].xhits = hits[i];
+        tt_hits_init(&hits[i]);
+    }
+    tt_app_set_hits(a, &hits[a->focus], pat, desc);
+    a->xhl = true;
+    a->xhl_gen = a->search_gen;
+    a->xhl_id++;
+    a->xhl_has_last = false;
+}
+
+/* A hit on the job's axis. */
+typedef struct xhit {
+    size_t   rank;
+    tt_evref ev;
+    tt_ns    at;   /* aligned start */
+} xhit;
+
+/* Is x before y in job-time order (aligned start, rank, lane, position)? */
+static bool xhit_before(const xhit *x, const xhit *y)
+{
+    if (x->at != y->at)
+        return x->at < y->at;
+    if (x->rank != y->rank)
+        return x->rank < y->rank;
+    if (x->ev.lane != y->ev.lane)
+        return x->ev.lane < y->ev.lane;
+    return x->ev.idx < y->ev.idx;
+}
+
+/* The next (dir > 0) or previous hit over every rank from `from` (a hit
+ * or any event, exclusive), or with from NULL from aligned time t (the
+ * first at or after it, the last at or before it). */
+static bool xhl_find(const tt_app *a, const xhit *from, tt_ns t, int dir, xhit *out)
+{
+    bool found = false;
+    for (size_t i = 0; i < a->n_rk; i++) {
+        const tt_vrank *r = &a->rk[i];
+        const tt_hits *h = xhits(a, i);
+        xhit c;
+        bool got;
+        if (h->total == 0)
+            continue;
+        if (from && from->rank == i) {
+            got = tt_hits_step(h, r->tr, &from->ev, 0, dir, &c.ev);
+        } else {
+            tt_ns ti = tt_sat_add(from ? from->at : t, -r->off);
+            /* the same aligned time: the ranks before `from` come first */
+            if (from && dir > 0 && i < from->rank)
+                ti = tt_sat_add(ti, 1);
+            else if (from && dir < 0 && i > from->rank)
+                ti = tt_sat_add(ti, -1);
+            got = tt_hits_step(h, r->tr, NULL, ti, dir, &c.ev);
+        }
+        if (!got)
+            continue;
+        c.rank = i;
+        c.at = tt_sat_add(tt_trace_event(r->tr, c.ev)->start, r->off);
+        if (!found || (dir > 0 ? xhit_before(&c, out) : xhit_before(out, &c))) {
+            *out = c;
+            found = true;
+        }
+    }
+    return found;
+}
+
+/* 1-based place of hit x among all in job-time order, and their count. */
+static uint64_t xhl_place(const tt_app *a, const xhit *x, uint64_t *total)
+{
+    uint64_t k = 0;
+    *total = 0;
+    for (size_t i = 0; i < a->n_rk; i++) {
+        const tt_vrank *r = &a->rk[i];
+        const tt_hits *h = xhits(a, i);
+        *total += h->total;
+        if (i == x->rank)
+            k += tt_hits_rank(h, r->tr, x->ev);
+        else
+            k += tt_hits_count_before(h, r->tr, tt_sat_add(x->at, -r->off), i < x->rank);
+    }
+    return k;
+}
+
+/* The collective (row of the collectives view) a kernel belongs to. */
+static int64_t coll_of(const tt_app *a, size_t rank, tt_evref ev)
+{
+    for (size_t k = 0; k < a->cv.n; k++) {
+        const tt_cgroup *c = &a->cv.g[k];
+        for (size_t x = c->first; x < c->first + c->n; x++) {
+            const tt_coll *e = &a->cv.c.v[x];
+            if (e->rank == rank && e->ev.lane == ev.lane && e->ev.idx == ev.idx)
+                return (int64_t)k;
+        }
+    }
+    return -1;
+}
+
+/* Show hit x: its rank in focus, the event selected (in the collectives
+ * view: the cursor on its collective). */
+static void xhl_go(tt_app *a, const xhit *x, const char *prefix)
+{
+    uint64_t total, k;
+    char where[600] = "", at[48];
+    if (a->view == TT_VIEW_COLLS) {
+        int64_t g = coll_of(a, x->rank, x->ev);
+        tt_app_focus(a, x->rank);
+        if (g >= 0) {
+            char label[500];
+            a->cur = (size_t)g;
+            tt_app_scroll_to_cursor(a);
+            snprintf(where, sizeof where, ", collective %s",
+                     tt_collview_label(&a->cv, &a->cv.g[g], label, sizeof label));
+        }
+        tt_app_show_time(a, tt_trace_event(a->tr, x->ev)->start);
+    } else {
+        if (a->view == TT_VIEW_RANK && a->focus != x->rank)
+            tt_app_show_rank(a, x->rank);
+        else
+            tt_app_focus(a, x->rank);
+        tt_app_select(a, x->ev);
+    }
+    a->xhl_has_last = true;
+    a->xhl_rank = x->rank;
+    a->xhl_last = x->ev;
+    k = xhl_place(a, x, &total);
+    tt_app_message(a, false, "%srank %lld at %s%s: match %llu of %llu %s", prefix,
+                   (long long)a->rk[x->rank].rank, tt_fmt_dur(at, sizeof at, x->at - a->job0, 6),
+                   where, (unsigned long long)k, (unsigned long long)total, a->search_desc);
+}
+
+int tt_app_xhl_step(tt_app *a, int dir)
+{
+    xhit from, to;
+    bool have = false;
+    if (a->view == TT_VIEW_COLLS) {
+        /* from the hit n N showed last, while the cursor is on its row */
+        if (a->xhl_has_last && a->xhl_rank < a->n_rk &&
+            coll_of(a, a->xhl_rank, a->xhl_last) == (int64_t)a->cur) {
+            from.rank = a->xhl_rank;
+            from.ev = a->xhl_last;
+            have = true;
+        }
+    } else if (a->has_sel) {
+        from.rank = a->focus;
+        from.ev = a->sel;
+        have = true;
+    }
+    if (have)
+        from.at = tt_sat_add(tt_trace_event(a->rk[from.rank].tr, from.ev)->start,
+                             a->rk[from.rank].off);
+    if (xhl_find(a, have ? &from : NULL, a->t_cur + a->off, dir, &to)) {
+        xhl_go(a, &to, "");
+        return REDRAW;
+    }
+    if (xhl_find(a, NULL, dir > 0 ? INT64_MIN : INT64_MAX, dir, &to))
+        xhl_go(a, &to, dir > 0 ? "wrapped to the start: " : "wrapped to the end: ");
+    return REDRAW;
+}
+
+/* Does the collective gi hold a highlighted kernel? */
+static bool coll_lit(const tt_app *a, size_t gi)
+{
+    const tt_cgroup *c = &a->cv.g[gi];
+    for (size_t x = c->first; x < c->first + c->n; x++) {
+        const tt_coll *e = &a->cv.c.v[x];
+        if (tt_hits_has(xhits(a, e->rank), e->ev))
+            return true;
+    }
+    return false;
 }
 
 bool tt_app_row_rank(const tt_app *a, const tt_row *row, size_t *rank)
@@ -449,6 +669,10 @@ void tt_app_draw_view_row(tt_app *a, tt_grid *g, const tt_row *row, int x0, int 
             tt_tl_summary_row(&r->tl, g, x0, y, &r->busy, &r->comm);
     } else if (row->kind == TT_ROW_COLL && row->lane < a->cv.n) {
         tt_collview_row(&a->cv, row->lane, a->rk, g, x0, y, &a->vp, a->off, a->gl);
+        if (tt_app_xhl_on(a) && coll_lit(a, row->lane))
+            for (int x = x0; x < x0 + a->vp.cols && x < g->cols; x++)
+                if (tt_grid_at(g, x, y)->cp != ' ')
+                    tt_grid_restyle(g, x, y, TT_R_HILITE, 0);
     }
 }
 
@@ -883,7 +1107,8 @@ int tt_app_box_views(tt_app *a)
         }
         a->mst.origin = a->job0;
         tt_app_open_panel(a, TT_PANEL_MSTATS);
-        tt_app_message(a, false, "box of %s: %zu collective%s (Enter on a rank: its tab)",
+        tt_app_message(a, false, "box of %s: %zu collective%s (Enter: a rank's tab or a "
+                                 "highlight, e export)",
                        tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3), a->mst.n_colls,
                        plural(a->mst.n_colls));
         return REDRAW;
@@ -939,7 +1164,7 @@ int tt_app_box_views(tt_app *a)
     a->mst.origin = a->job0;
     tt_app_open_panel(a, TT_PANEL_MSTATS);
     tt_app_message(a, false, "box of %s over %zu lanes of %zu ranks: %llu events (b by, o order, "
-                             "z zoom)",
+                             "z zoom, e export)",
                    tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3), a->mst.n_lanes,
                    a->mst.n_r, (unsigned long long)a->mst.events);
     return REDRAW;
@@ -1099,8 +1324,8 @@ void tt_app_draw_panel_views(tt_app *a, tt_grid *g, int y, int w, int ph)
     case TT_PANEL_MSTATS:
         tt_ms_title(&a->mst, a->utf8, title, sizeof title);
         tt_plist_draw(&a->mst.pl, g, 0, y, w, ph, a->gl, title,
-                      a->mst.kind == TT_MS_RANKS ? "b by  o order  z zoom  Esc close"
-                                                 : "Enter rank  z zoom  Esc close");
+                      a->mst.kind == TT_MS_RANKS ? "Enter  b by  o order  z zoom  e export  Esc close"
+                                                 : "Enter  z zoom  e export  Esc close");
         break;
     default:
         break;
@@ -1167,6 +1392,53 @@ int tt_act_ms_order(tt_app *a)
     return REDRAW;
 }
 
+/* Enter on a breakdown row (in the collectives view: a collective's
+ * name): its events on every rank highlighted, the first selected. */
+static int ms_row_hilite(tt_app *a, size_t row)
+{
+    tt_hits *hits = calloc(a->n_rk, sizeof *hits);
+    const tt_ms_row *r;
+    char label[200], desc[400];
+    uint64_t total;
+    xhit first;
+    if (!hits || row >= a->mst.n_rows || tt_ms_row_hits(&a->mst, row, hits, &total)) {
+        free(hits);
+        tt_app_message(a, true, "out of memory");
+        return REDRAW;
+    }
+    r = &a->mst.rows[row];
+    if (r->none) {
+        snprintf(label, sizeof label, "(none)");
+    } else {
+        size_t fit;
+        tt_text_sanitize(r->label, strlen(r->label), label, sizeof label);
+        fit = tt_text_fit(label, 48, NULL);
+        if (fit < strlen(label))
+            snprintf(label + fit, sizeof label - fit, "%s", a->utf8 ? "\xe2\x80\xa6" : "~");
+    }
+    if (a->mst.kind == TT_MS_COLLS)
+        snprintf(desc, sizeof desc, "of collective '%s' in the box", label);
+    else
+        snprintf(desc, sizeof desc, "of %s '%s' in the box", tt_tab_key_title(a->mst.key.kind),
+                 label);
+    xhl_set(a, hits, label, desc);
+    free(hits);
+    /* the first of them, on whichever rank: n N go on from there */
+    if (!xhl_find(a, NULL, INT64_MIN, 1, &first)) {
+        tt_app_message(a, false, "no event %s", desc);
+        return REDRAW;
+    }
+    xhl_go(a, &first, "");
+    {
+        char at[48];
+        tt_app_message(a, false, "%llu event%s %s lit on every rank; the first: rank %lld at %s "
+                                 "(n N step in time order)", (unsigned long long)total,
+                       total == 1 ? "" : "s", desc, (long long)a->rk[first.rank].rank,
+                       tt_fmt_dur(at, sizeof at, first.at - a->job0, 6));
+    }
+    return REDRAW;
+}
+
 int tt_act_ms_enter(tt_app *a)
 {
     const tt_pline *l = tt_plist_picked(&a->mst.pl);
@@ -1204,8 +1476,50 @@ int tt_act_ms_enter(tt_app *a)
         }
         return REDRAW;
     }
-    tt_app_message(a, false, "a breakdown row spans several ranks: box one rank's lanes to "
-                             "highlight its events");
+    if (l->kind == TT_MS_LINE_ROW)
+        return ms_row_hilite(a, (size_t)l->tag);
+    return REDRAW;
+}
+
+int tt_act_ms_export(tt_app *a)
+{
+    char def[4096];
+    size_t first;
+    if (!a->mst.valid) {
+        tt_app_message(a, false, "e writes a box's tables: select a box first (v, or drag)");
+        return REDRAW;
+    }
+    /* beside the (first) rank's trace, named after the box's job times */
+    first = a->mst.kind == TT_MS_RANKS && a->mst.n_r ? a->mst.r[0].rank : 0;
+    tt_box_export_default_as(a->rk[first].path,
+                             a->mst.kind == TT_MS_RANKS ? "ranks-box" : "collectives-box",
+                             a->mst.from - a->mst.origin, a->mst.to - a->mst.origin, def,
+                             sizeof def);
+    tt_app_ask_text(a, TT_ASK_MS_EXPORT, "write the tables to: ", def);
+    return REDRAW;
+}
+
+int tt_app_ms_text(tt_app *a, const char *text)
+{
+    tt_error err;
+    char what[200];
+    size_t n;
+    tt_error_clear(&err);
+    if (!text[0]) {
+        tt_app_message(a, false, "nothing written: no file name");
+        return REDRAW;
+    }
+    if (tt_ms_export(&a->mst, text, &n, what, sizeof what, &err)) {
+        tt_app_message(a, true, "%s: %s", text, err.what);
+        return REDRAW;
+    }
+    if (a->mst.kind == TT_MS_RANKS)
+        tt_app_message(a, false, "%s: written, %zu tables (%s) of %zu ranks, a Trace column "
+                                 "names each rank's file", text, n, what, a->mst.n_r);
+    else
+        tt_app_message(a, false, "%s: written, %s of %zu collective%s (as report --kind "
+                                 "collectives)", text, what, a->mst.n_colls,
+                       plural(a->mst.n_colls));
     return REDRAW;
 }
 

@@ -50,6 +50,8 @@ int tt_vrank_init(tt_vrank *r, const tt_trace *tr, int64_t rank, tt_ns off, cons
                   const char *source, bool devices)
 {
     memset(r, 0, sizeof *r);
+    tt_hits_init(&r->xhits);
+    tt_hilite_init(&r->xhl);
     tt_busy_init(&r->busy);
     tt_busy_init(&r->comm);
     r->tr = tr;
@@ -80,6 +82,8 @@ void tt_vrank_fini(tt_vrank *r)
         tt_tl_fini(&r->tl);
     tt_busy_fini(&r->busy);
     tt_busy_fini(&r->comm);
+    tt_hits_fini(&r->xhits);
+    tt_hilite_fini(&r->xhl);
     free(r->collapsed);
     free(r->match);
     free(r->used[0]);

@@ -32,8 +32,10 @@
 
 #include "model/trace.h"
 #include "tui/busy.h"
+#include "tui/hilite.h"
 #include "tui/layout.h"
 #include "tui/levels.h"
+#include "tui/search.h"
 #include "tui/spark.h"
 #include "tui/timeline.h"
 
@@ -58,6 +60,12 @@ typedef struct tt_vrank {
     tt_viewport    vp;            /* scratch: the app's window on this clock */
     size_t         cur, top;      /* its tab's cursor and first row, when left */
     bool           visited;       /* its tab was shown (cur, top are valid) */
+    /* a highlight over several ranks (a breakdown row of a box over
+     * ranks): this rank's part while another rank has the focus, and the
+     * hits by row for drawing them (built for highlight xhl_id) */
+    tt_hits        xhits;
+    tt_hilite      xhl;
+    uint64_t       xhl_id;
 } tt_vrank;
 
 /* path: the trace file (NULL or "-": none); source: a static string;

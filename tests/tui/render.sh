@@ -98,6 +98,8 @@ ranks-colls-search|ranks|80x24|--disable all|X/broad<Enter>n
 ranks-job-box|ranks|120x40|--disable all|vjjjjjjjllllllllllllllllllll<Enter>
 ranks-job-box1|ranks|100x30|--disable all|jvjllllllllll<Enter>
 ranks-colls-box|ranks|100x30|--disable all|Xkkkvjjjllllllllllllllllllllllllllll<Enter>
+ranks-job-box-hilite|ranks|120x40|--disable all|vjjjjjjjllllllllllllllllllll<Enter>jjjjj<Enter>n
+ranks-colls-box-hilite|ranks|100x30|--disable all|Xkkkvjjjllllllllllllllllllllllllllll<Enter>jjjjj<Enter>n
 ranks-panel|ranks|100x30||#
 ranks-align|ranks|100x30|--align start|#
 ranks-annot|ranks|80x24||!

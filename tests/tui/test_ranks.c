@@ -9,7 +9,10 @@
  *   - a box over several ranks (mstats.h): each rank's part is its own
  *     summary of the box moved to its clock, and the merged breakdown's
  *     rows are every rank's events of that label: count, total, min, max,
- *     median of the clipped durations;
+ *     median of the clipped durations; a row's highlight holds exactly
+ *     those events, per rank and lane in position order; in the
+ *     collectives view a name's highlight holds the kernels of the
+ *     collectives of that name in the box;
  *   - the collectives (collview.h): each one's first and last arrival,
  *     latest end and last rank, and the per-rank sums of a box over them;
  *   - the ranks of loaded traces (multi/rankset.h tt_rankset_adopt): from
@@ -24,6 +27,7 @@
 #include "multi/rankset.h"
 #include "tui/busy.h"
 #include "tui/collview.h"
+#include "tui/hilite.h"
 #include "tui/layout.h"
 #include "tui/mstats.h"
 #include "tui/ranks.h"
@@ -417,6 +421,48 @@ static void test_mstats(void)
             }
             free(vals);
         }
+        /* Enter on a row: every rank's events of its label in the box,
+         * positions ascending per lane */
+        for (size_t row = 0; row < m.n_rows; row++) {
+            tt_hits *h = calloc(j.n, sizeof *h);
+            uint64_t total = 0, want_total = 0;
+            if (!h || tt_ms_row_hits(&m, row, h, &total)) {
+                CHECK(false, "round %d: row hits", round);
+                free(h);
+                continue;
+            }
+            for (size_t i = 0; i < j.n; i++) {
+                CHECK(h[i].n_lanes == j.tr[i]->n_lanes, "round %d: rank %zu's hits span its "
+                      "lanes", round, i);
+                for (uint32_t lane = 0; lane < j.tr[i]->n_lanes && lane < h[i].n_lanes; lane++) {
+                    bool in_box = false;
+                    size_t k = 0;
+                    tt_ns f = from - j.rk[i].off, t = to - j.rk[i].off;
+                    for (size_t q = 0; q < ng; q++)
+                        in_box |= gl[q] == j.base[i] + lane;
+                    for (uint32_t q = 0; in_box && q < j.tr[i]->lanes[lane].n; q++) {
+                        const tt_event *e = &j.tr[i]->lanes[lane].ev[q];
+                        const char *label = tt_str(j.tr[i], m.key.kind == TT_KEY_NAME ? e->name
+                                                            : m.key.kind == TT_KEY_CAT ? e->cat
+                                                                                        : 0);
+                        if (!in_sel(f, t, e) || strcmp(label, m.rows[row].label) != 0)
+                            continue;
+                        CHECK(k < h[i].n[lane] && h[i].pos[lane][k] == q,
+                              "round %d: row '%s', rank %zu lane %u: hit %zu is event %u", round,
+                              m.rows[row].label, i, lane, k, q);
+                        k++;
+                    }
+                    CHECK(k == h[i].n[lane], "round %d: row '%s', rank %zu lane %u: %zu hits, "
+                          "want %zu", round, m.rows[row].label, i, lane, h[i].n[lane], k);
+                    want_total += k;
+                }
+                tt_hits_fini(&h[i]);
+            }
+            CHECK(total == want_total && total == m.rows[row].d.n, "round %d: row '%s': %llu "
+                  "hits for %llu events", round, m.rows[row].label, (unsigned long long)total,
+                  (unsigned long long)m.rows[row].d.n);
+            free(h);
+        }
         {
             /* every selected event is in some row */
             uint64_t sum = 0, events = 0;
@@ -439,7 +485,8 @@ static void test_mstats(void)
         job_free(&j);
     }
     ok(fails == 0, "a box over several ranks: each rank's part, and merged rows = every rank's "
-                   "events of the label (count, total, min, max, median)");
+                   "events of the label (count, total, min, max, median); a row's highlight = "
+                   "those events, rank by rank");
 }
 
 static void test_colls(void)
@@ -543,6 +590,38 @@ static void test_colls(void)
                               m.r[i].late == late,
                           "round %d: rank %zu's collectives in the box", round, i);
                 }
+                /* a name's highlight: the kernels of its collectives in the box */
+                for (size_t row = 0; row < m.n_rows; row++) {
+                    tt_hits *h = calloc(j.n, sizeof *h);
+                    uint64_t total = 0, want = 0;
+                    if (!h || tt_ms_row_hits(&m, row, h, &total)) {
+                        CHECK(false, "round %d: collective hits", round);
+                        free(h);
+                        continue;
+                    }
+                    for (size_t gi = 0; gi < n; gi++) {
+                        const tt_cgroup *g = &cv.g[gi];
+                        if (!(g->t_first < to && (g->e_last > from || g->t_first >= from)) ||
+                            strcmp(cv.label[cv.c.v[g->first].name], m.rows[row].label) != 0)
+                            continue;
+                        for (size_t x = g->first; x < g->first + g->n; x++) {
+                            const tt_coll *e = &cv.c.v[x];
+                            CHECK(tt_hits_has(&h[e->rank], e->ev), "round %d: %s: rank %zu's "
+                                  "kernel is lit", round, m.rows[row].label, e->rank);
+                            want++;
+                        }
+                    }
+                    CHECK(total == want, "round %d: %s: %llu kernels lit, want %llu", round,
+                          m.rows[row].label, (unsigned long long)total, (unsigned long long)want);
+                    for (size_t i = 0; i < j.n; i++) {
+                        for (uint32_t l = 0; l < h[i].n_lanes; l++)
+                            for (size_t q = 1; q < h[i].n[l]; q++)
+                                CHECK(h[i].pos[l][q] > h[i].pos[l][q - 1],
+                                      "round %d: positions ascend", round);
+                        tt_hits_fini(&h[i]);
+                    }
+                    free(h);
+                }
             } else {
                 CHECK(false, "round %d: %s", round, err.what);
             }
@@ -552,7 +631,8 @@ static void test_colls(void)
         job_free(&j);
     }
     ok(fails == 0, "collectives: first and last arrival, latest end and last rank of each; a "
-                   "box over them sums each rank's count, duration, wait and last arrivals");
+                   "box over them sums each rank's count, duration, wait and last arrivals, and "
+                   "a name's highlight lights its collectives' kernels in the box");
 }
 
 static tt_trace *empty_trace(int64_t rank)

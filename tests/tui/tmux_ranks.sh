@@ -116,6 +116,159 @@ for size in 80x24 200x50; do
     is "$(tm_flag alternate_on)" 0 "$t: the terminal is back to the normal screen"
 done
 
+# A box in the combined view over the lanes of two ranks, and one in the
+# collectives view (issue 8: box select works in every view), at 200x50
+# so the panel's batch commands fit on a line each:
+#   - Enter on a breakdown row lights its events on both ranks; n steps
+#     through all of them in job-time order, rank by rank, and wraps;
+#   - e writes the panel's tables: each one, rank by rank, is what
+#     `tracetty report --kind K --window W --lanes L FILE` prints for the
+#     window and lanes the panel names for that rank, behind a Trace cell
+#     with the rank's file;
+#   - in the collectives view, e writes the rows `tracetty report --kind
+#     collectives` prints for the collectives in the box, in its order;
+#     Enter on a collective's name lights its kernels, n steps on.
+size=200x50 loc=C trace=$job
+t="job8 boxes"
+if open_view "$size" "$loc" "'$job'"; then
+    k=jvjjjllllllllllllllllllllllllllllll
+    step "" "$k" "$t: a box from rank 0's lanes to rank 1's = render"
+    step "$k" "<Enter>" "$t: Enter = render"
+    matches "$TMPD/screen" 'Box .* 3 lanes of 2 ranks' "$t: its panel: 3 lanes of 2 ranks"
+    k="$k<Enter>"
+    step "$k" "jjjjj" "$t: to the second breakdown row = render"
+    k="${k}jjjjj"
+    step "$k" "<Enter>" "$t: Enter on it = render"
+    k="$k<Enter>"
+    msg=$(tail -1 "$TMPD/screen")
+    n=$(printf '%s\n' "$msg" | sed -n 's/^\([0-9][0-9]*\) events\{0,1\} of .* lit on every rank.*/\1/p')
+    [ -n "$n" ] && [ "$n" -gt 1 ]
+    ok $? "$t: the row's events are lit on every rank ($msg)"
+    step "$k" n "$t: n = render"
+    k="${k}n"
+    tail -1 "$TMPD/screen" > "$TMPD/steps"
+    i=3
+    while [ -n "$n" ] && [ $i -le $((n + 1)) ]; do
+        tm_text n
+        want=$i
+        [ $i -gt "$n" ] && want=1
+        tm_wait "match $want of $n " 5 || break
+        tm_capture | tail -1 >> "$TMPD/steps"
+        i=$((i + 1))
+    done
+    render_to "$TMPD/want" "$size" "$k$(printf 'n%.0s' $(seq 2 "$n"))" "$trace" "$loc"
+    tm_same "$TMPD/want" "$t: after them all = render"
+    k="$k$(printf 'n%.0s' $(seq 2 "$n"))"
+    # "rank R at T ms: match K of N", K counting up, then wrapping to 1;
+    # T never goes back before the wrap
+    awk -v n="$n" '{
+        w = index($0, "wrapped to the start: ") == 1
+        sub(/^wrapped to the start: /, "")
+        if (!match($0, /^rank [0-9]+ at [0-9.]+ [mun]*s: match [0-9]+ of [0-9]+ /)) { bad = 1; next }
+        split(substr($0, 1, RLENGTH), f, " ")
+        r = f[2]; t = f[4]; u = f[5]; k = f[7]; tot = f[9]
+        sub(/:$/, "", u)
+        ns = t * (u == "ms" ? 1e6 : u == "us" ? 1e3 : u == "s" ? 1e9 : 1)
+        want = NR + 1 > n ? 1 : NR + 1
+        if (k != want || tot != n || (NR + 1 > n) != w) bad = 1
+        if (!w && NR > 1 && ns < last) bad = 1
+        last = ns; seen[r] = 1
+    } END { exit bad || !(0 in seen) || !(1 in seen) }' "$TMPD/steps"
+    ok $? "$t: n steps through all $n in job-time order over ranks 0 and 1, then wraps"
+    step "$k" "<End>" "$t: End = render"
+    k="$k<End>"
+    awk 'index($0, "The same numbers in batch") { on = 1; next }
+         on && /tracetty report --kind ops / { sub(/^[|\342][^ ]* /, ""); sub(/ *[|\342][^ ]*$/, "");
+                                               print }' "$TMPD/screen" > "$TMPD/cmds"
+    is "$(wc -l < "$TMPD/cmds" | tr -d ' ')" 2 "$t: the panel gives a batch command per rank"
+    tm_text e
+    tm_wait 'write the tables to: .*trace-0-of-8\.json\.ranks-box-' 5
+    ok $? "$t: e asks for a file name, beside rank 0's trace"
+    tm_keys C-u
+    tm_text "$TMPD/ranks-box.csv"
+    tm_keys Enter
+    tm_wait_file "$TMPD/ranks-box.csv" 10
+    ok $? "$t: e writes the file"
+    tm_wait 'ranks-box.csv: written, [0-9] tables .* of 2 ranks' 5
+    ok $? "$t: and says what"
+    : > "$TMPD/want.csv"
+    nt=0
+    for kind in ops lanes transfers gpu; do
+        : > "$TMPD/rows"
+        head=
+        any=0
+        while read -r cmd; do
+            args=${cmd#tracetty report --kind ops }
+            file=${args##* }
+            args=${args% *}
+            eval "set -- $args"
+            [ $kind = ops ] || shift 2   # --by KEY
+            "$TRACETTY" report --kind $kind "$@" "$job/$file" > "$TMPD/k.csv"
+            head=$(head -1 "$TMPD/k.csv")
+            sed 1d "$TMPD/k.csv" | sed "s|^|\"$job/$file\",|" >> "$TMPD/rows"
+            case $kind in
+            transfers) [ "$(wc -l < "$TMPD/k.csv")" -gt 1 ] && any=1 ;;
+            gpu) "$TRACETTY" report --kind gpu --format json "$@" "$job/$file" |
+                     grep -q '"kernels":0,"memcpys":0,"memsets":0' || any=1 ;;
+            *) any=1 ;;
+            esac
+        done < "$TMPD/cmds"
+        [ $any = 1 ] || continue
+        [ $nt -gt 0 ] && printf '\r\n' >> "$TMPD/want.csv"
+        printf '"Trace",%s\n' "$head" >> "$TMPD/want.csv"
+        cat "$TMPD/rows" >> "$TMPD/want.csv"
+        nt=$((nt + 1))
+    done
+    same_file "$TMPD/ranks-box.csv" "$TMPD/want.csv" \
+        "$t: the file holds each rank's report tables for its window and lanes, behind its Trace"
+    # the collectives view: a box from the first collective over the left
+    # half of the window
+    tm_keys Escape
+    tm_text X
+    tm_keys Home
+    k=vjjjjjj
+    i=0
+    while [ $i -lt 100 ]; do k="${k}h"; i=$((i + 1)); done
+    tm_text "$k"
+    tm_keys Enter
+    tm_wait 'box of .*: [0-9]+ collectives' 10
+    ok $? "$t: a box in the collectives view"
+    nc=$(tm_capture | sed -n 's/^box of [^:]*: \([0-9][0-9]*\) collectives.*/\1/p')
+    tm_text e
+    tm_wait 'write the tables to: .*collectives-box-' 5
+    ok $? "$t: e asks for a file name"
+    tm_keys C-u
+    tm_text "$TMPD/colls-box.csv"
+    tm_keys Enter
+    tm_wait_file "$TMPD/colls-box.csv" 10
+    ok $? "$t: e writes the collectives' rows"
+    "$TRACETTY" report --kind collectives "$job" > "$TMPD/colls.csv"
+    # every row is the report's, in its order; 8 rows per collective
+    ln=0 inorder=0
+    while IFS= read -r line; do
+        at=$(grep -n -F -x -- "$line" "$TMPD/colls.csv" | head -1 | cut -d: -f1)
+        if [ -z "$at" ] || [ "$at" -le "$ln" ]; then inorder=1; break; fi
+        ln=$at
+    done < "$TMPD/colls-box.csv"
+    ok $inorder "$t: its rows are the report's rows (header too), in the report's order"
+    is "$(($(wc -l < "$TMPD/colls-box.csv") - 1))" "$((${nc:-0} * 8))" \
+        "$t: one row per rank of each of the $nc collectives in the box"
+    tm_text jjjjjjjjjj
+    tm_keys Enter
+    tm_wait "[0-9]+ events of collective '.*' in the box lit on every rank" 5
+    ok $? "$t: Enter on a collective's name lights its kernels"
+    tm_text n
+    tm_wait "^rank [0-9]+ at [0-9.]+ [mun]*s, collective #[0-9]+ .*: match 2 of " 5
+    ok $? "$t: n goes to the next one, on its collective's row"
+    tm_text q
+    tm_text q
+    tm_text q
+    tm_wait FINISHED 10
+    ok $? "$t: quits"
+else
+    ok 1 "$t: the TUI opens"
+fi
+
 two="$(shared_traces)/pytorch/two_ranks"
 if [ -d "$two" ]; then
     for size in 80x24 200x50; do
