@@ -148,11 +148,6 @@ static int cmp_step(const void *pa, const void *pb, void *ctx)
     return a->trace < b->trace ? -1 : a->trace > b->trace;
 }
 
-static bool step_name(const char *name)
-{
-    return strncmp(name, "ProfilerStep#", 13) == 0;
-}
-
 static int steps(const tt_rule_ctx *ctx)
 {
     double factor = tt_rule_param_value(ctx, "step_factor");
@@ -165,7 +160,7 @@ static int steps(const tt_rule_ctx *ctx)
     for (size_t t = 0; t < ctx->n_traces; t++) {
         const tt_trace *tr = ctx->traces[t];
         rule_names sn;
-        if (rule_names_init(&sn, tr, step_name))
+        if (rule_names_init(&sn, tr, rule_is_step_name))
             goto out;
         for (uint32_t l = 0; l < tr->n_lanes; l++) {
             const tt_lane *ln = &tr->lanes[l];

@@ -56,6 +56,11 @@ bool rule_icontains(const char *hay, const char *needle)
     return false;
 }
 
+bool rule_is_step_name(const char *name)
+{
+    return strncmp(name, "ProfilerStep#", 13) == 0;
+}
+
 static void span_note(rule_span *sp, tt_ns s, tt_ns e, uint32_t lane, uint32_t idx,
                       int64_t bytes)
 {

@@ -87,6 +87,7 @@ static void expect_none(const char *id, tt_trace *tr, const char *setting, const
 }
 
 #define K(ts, dur) "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":" #ts ",\"dur\":" #dur "}"
+#define EV(cat, name, pid, tid, ts, dur) "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":" pid ",\"tid\":" tid ",\"ts\":" #ts ",\"dur\":" #dur "}"
 #define CPU(ts, dur) "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":" #dur "}"
 
 static void test_device_idle(void)
@@ -94,7 +95,9 @@ static void test_device_idle(void)
     /* gaps 10, 10, 200 us: median 10 us, so 100 us (x10) = min_gap here */
     const char *g100 = "device-idle.min_gap=100us";
     tt_trace *tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(250, 10) "," CPU(40, 160));
-    expect_one("device-idle", tr, g100, 50000, 250000, "launch-bound", "200 us gap, host 75% busy");
+    expect_one("device-idle", tr, g100, 50000, 250000,
+               "while the host was 75% busy (top: op, 150 us): the device waits for the host",
+               "200 us gap, host 75% busy");
     expect_none("device-idle", tr, NULL, "the default min_gap is 1 ms");
     tt_trace_free(tr);
     tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(250, 10) "," CPU(40, 89));
@@ -110,6 +113,41 @@ static void test_device_idle(void)
     /* default threshold: exactly 1 ms fires */
     tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(1050, 10) "," CPU(40, 1000));
     expect_one("device-idle", tr, NULL, 50000, 1050000, "idle for 1 ms", "1 ms gap at the defaults");
+    tt_trace_free(tr);
+    /* host busy is real work: not the profiler's envelope, steps, or
+     * annotations that merely enclose other events (here before the gap) */
+    tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(250, 10) ","
+                  EV("Trace", "PyTorch Profiler (0)", "\"Spans\"", "\"PyTorch Profiler\"", 0, 260) ","
+                  EV("user_annotation", "ProfilerStep#1", "1", "1", 0, 260) ","
+                  EV("user_annotation", "## forward ##", "1", "1", 20, 230) ","
+                  CPU(20, 25));
+    expect_none("device-idle", tr, g100, "the host only sits in envelopes during the gap");
+    tt_trace_free(tr);
+    tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(250, 10) ","
+                  EV("Operator", "ProfilerStep#5", "1", "1", 0, 260) "," CPU(20, 25));
+    expect_none("device-idle", tr, g100, "a step span is no work (old Kineto schema)");
+    tt_trace_free(tr);
+    tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(250, 10) ","
+                  EV("cuda_runtime", "cudaStreamSynchronize", "1", "1", 45, 210));
+    expect_none("device-idle", tr, g100, "a synchronize call waits for the device");
+    tt_trace_free(tr);
+    /* a leaf annotation is work the profiler did not break down */
+    tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(250, 10) ","
+                  EV("user_annotation", "ProfilerStep#1", "1", "1", 0, 260) ","
+                  EV("user_annotation", "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__",
+                     "1", "1", 60, 180));
+    expect_one("device-idle", tr, g100, 50000, 250000,
+               "90% busy (top: enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__, 180 us)",
+               "the data loader wait");
+    tt_trace_free(tr);
+    /* the top activity is the outermost work: inside an annotation */
+    tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(250, 10) ","
+                  EV("user_annotation", "DistributedDataParallel.forward", "1", "1", 40, 210) ","
+                  EV("cpu_op", "aten::unflatten_dense_tensors", "1", "1", 60, 120) ","
+                  EV("cpu_op", "aten::narrow", "1", "1", 61, 100) ","
+                  EV("cpu_op", "aten::view", "1", "1", 190, 40));
+    expect_one("device-idle", tr, g100, 50000, 250000,
+               "80% busy (top: aten::unflatten_dense_tensors, 120 us)", "named by its outermost op");
     tt_trace_free(tr);
     /* the gap must also be gap_factor times the median gap */
     tr = trace_of(K(0, 10) "," K(200, 10) "," K(400, 10) "," K(600, 10) "," CPU(0, 600));
