@@ -176,18 +176,7 @@ static int idle_device(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, const
     char gname[128], a[32], b[32], d[32], m[32], tt[32];
 
     tt_ivals_init(&iv);
-    for (size_t k = 0; k < rl->n_dev; k++) {
-        const tt_lane *l = &tr->lanes[rl->dev[k]];
-        if (l->group != group)
-            continue;
-        if (nl < sizeof lanes / sizeof lanes[0])
-            lanes[nl++] = rl->dev[k];
-        for (size_t i = 0; i < l->n; i++)
-            if (tt_classifier_gpu(cls, &l->ev[i]) != TT_GPU_NONE &&
-                tt_ivals_push(&iv, l->ev[i].start, tt_event_end(&l->ev[i])))
-                goto out;
-    }
-    if (tt_ivals_normalize(&iv))
+    if (rule_device_work(tr, rl, cls, group, &iv, lanes, sizeof lanes / sizeof lanes[0], &nl))
         goto out;
     if (iv.n < 2) {
         rc = 0;

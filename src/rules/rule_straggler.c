@@ -95,19 +95,8 @@ static int collectives(const tt_rule_ctx *ctx)
         med = rule_median(r->waits, r->n_waits);
         if (med < min_wait)
             continue;
-        for (size_t k = 0; k < r->n_ev; k++) {
-            size_t q;
-            for (q = 0; q < nl && lanes[q] != r->ev[k].lane; q++)
-                ;
-            if (q == nl && nl < 16)
-                lanes[nl++] = r->ev[k].lane;
-        }
-        for (size_t x = 1; x < nl; x++)
-            for (size_t y = x; y > 0 && lanes[y - 1] > lanes[y]; y--) {
-                uint32_t tmp = lanes[y];
-                lanes[y] = lanes[y - 1];
-                lanes[y - 1] = tmp;
-            }
+        for (size_t k = 0; k < r->n_ev; k++)
+            rule_lane_add(lanes, &nl, 16, r->ev[k].lane);
         if (tt_rule_emit(ctx, (int)t, r->first, r->last, lanes, nl, r->ev, r->n_ev, r->late,
                          "rank %lld arrived last at %llu of %llu collectives, making the other "
                          "ranks wait %s (median) each time, between %s and %s",

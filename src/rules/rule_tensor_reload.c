@@ -181,21 +181,10 @@ static int run_trace(const tt_rule_ctx *ctx, int ti, const tt_trace *tr)
             size_t nl = 0, ne = 0;
             char a[32], b[32], sz[32], label[200];
             for (size_t k = i; k < j; k++) {
-                size_t q;
-                for (q = 0; q < nl && lanes[q] != v[k].ev.lane; q++)
-                    ;
-                if (q == nl && nl < 16)
-                    lanes[nl++] = v[k].ev.lane;
+                rule_lane_add(lanes, &nl, 16, v[k].ev.lane);
                 if (ne < TT_ANN_MAX_EVENTS)
                     ev[ne++] = v[k].ev;
             }
-            /* lane lists are sorted for consumers */
-            for (size_t x = 1; x < nl; x++)
-                for (size_t y = x; y > 0 && lanes[y - 1] > lanes[y]; y--) {
-                    uint32_t t = lanes[y];
-                    lanes[y] = lanes[y - 1];
-                    lanes[y - 1] = t;
-                }
             if (v[i].label)
                 snprintf(label, sizeof label, "tensor %s", tt_str(tr, v[i].label));
             else {

@@ -2,7 +2,9 @@
  * or thermal). Evidence comes from a counter whose name or key mentions
  * throttling (a sample above zero holds until the next sample) and from
  * events named like it; spans from every source closer than merge_gap are
- * one finding, whose message names what saw it. */
+ * one finding, whose message names what saw it. Its lanes are those of the
+ * throttle events and, for a counter, the lanes it speaks for
+ * (rule_counter_lanes: the device's engines). */
 #include "config.h"
 
 #include "rules/rules_util.h"
@@ -11,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define MAX_LANES 64
 
 typedef struct tspan {
     tt_ns    s, e;
@@ -96,12 +100,14 @@ static int collect(const tt_trace *tr, tspans *t)
     return 0;
 }
 
-/* One finding for spans v[i..j): what saw it, how long, which lanes. */
-static int emit(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, const tspan *v, size_t n)
+/* One finding for spans v[i..j): what saw it, how long, which lanes (those
+ * of the events, and those a counter speaks for: the device's engines). */
+static int emit(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, tt_classifier *cls,
+                const tspan *v, size_t n)
 {
     tt_ns s = v[0].s, e = v[0].e;
     uint64_t events = 0;
-    uint32_t counter = 0, lanes[16];
+    uint32_t counter = 0, lanes[MAX_LANES], last_counter = 0;
     double peak = 0;
     size_t nl = 0, ne = 0;
     tt_evref ev[TT_ANN_MAX_EVENTS];
@@ -115,25 +121,20 @@ static int emit(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, const tspan 
                 counter = v[k].counter;
                 peak = v[k].peak;
             }
+            if (v[k].counter != last_counter) {
+                uint32_t cl[MAX_LANES];
+                size_t ncl = rule_counter_lanes(tr, cls, v[k].counter - 1, cl, MAX_LANES);
+                for (size_t q = 0; q < ncl; q++)
+                    rule_lane_add(lanes, &nl, MAX_LANES, cl[q]);
+                last_counter = v[k].counter;
+            }
             continue;
         }
         events++;
         if (ne < TT_ANN_MAX_EVENTS)
             ev[ne++] = v[k].ev;
-        {
-            size_t q;
-            for (q = 0; q < nl && lanes[q] != v[k].ev.lane; q++)
-                ;
-            if (q == nl && nl < 16)
-                lanes[nl++] = v[k].ev.lane;
-        }
+        rule_lane_add(lanes, &nl, MAX_LANES, v[k].ev.lane);
     }
-    for (size_t x = 1; x < nl; x++)
-        for (size_t y = x; y > 0 && lanes[y - 1] > lanes[y]; y--) {
-            uint32_t t = lanes[y];
-            lanes[y] = lanes[y - 1];
-            lanes[y - 1] = t;
-        }
     what[0] = '\0';
     if (counter)
         o += (size_t)snprintf(what, sizeof what, "counter %s, peak %.6g",
@@ -153,7 +154,10 @@ static int run(const tt_rule_ctx *ctx)
     for (size_t t = 0; t < ctx->n_traces; t++) {
         const tt_trace *tr = ctx->traces[t];
         tspans sp = {NULL, 0, 0};
+        tt_classifier cls;
         int rc = 0;
+        if (tt_classifier_init(&cls, tr))
+            return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
         if (collect(tr, &sp) || tt_sort(sp.v, sp.n, sizeof *sp.v, cmp_tspan, NULL))
             rc = tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
         for (size_t i = 0; rc == 0 && i < sp.n;) {
@@ -164,10 +168,11 @@ static int run(const tt_rule_ctx *ctx)
                     end = sp.v[j].e;
                 j++;
             }
-            rc = emit(ctx, (int)t, tr, sp.v + i, j - i);
+            rc = emit(ctx, (int)t, tr, &cls, sp.v + i, j - i);
             i = j;
         }
         free(sp.v);
+        tt_classifier_fini(&cls);
         if (rc)
             return -1;
     }

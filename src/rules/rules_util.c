@@ -6,6 +6,35 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+int rule_device_work(const tt_trace *tr, const rule_lanes *rl, tt_classifier *cls,
+                     uint32_t group, tt_ivals *iv, uint32_t *lanes, size_t cap,
+                     size_t *n_lanes)
+{
+    *n_lanes = 0;
+    for (size_t k = 0; k < rl->n_dev; k++) {
+        const tt_lane *l = &tr->lanes[rl->dev[k]];
+        if (l->group != group)
+            continue;
+        if (*n_lanes < cap)
+            lanes[(*n_lanes)++] = rl->dev[k];
+        for (size_t i = 0; i < l->n; i++)
+            if (tt_classifier_gpu(cls, &l->ev[i]) != TT_GPU_NONE &&
+                tt_ivals_push(iv, l->ev[i].start, tt_event_end(&l->ev[i])))
+                return -1;
+    }
+    return tt_ivals_normalize(iv);
+}
+
+/* The lane holds kernels, copies, memsets, instructions or collectives. */
+static bool lane_has_device_work(const tt_lane *ln, tt_classifier *cls)
+{
+    for (size_t i = 0; i < ln->n; i++)
+        if (tt_classifier_gpu(cls, &ln->ev[i]) != TT_GPU_NONE)
+            return true;
+    return false;
+}
 
 int rule_lanes_init(rule_lanes *rl, const tt_trace *tr, tt_classifier *cls)
 {
@@ -18,12 +47,7 @@ int rule_lanes_init(rule_lanes *rl, const tt_trace *tr, tt_classifier *cls)
         return -1;
     }
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
-        const tt_lane *ln = &tr->lanes[l];
-        for (size_t i = 0; i < ln->n; i++)
-            if (tt_classifier_gpu(cls, &ln->ev[i]) != TT_GPU_NONE) {
-                rl->device[l] = true;
-                break;
-            }
+        rl->device[l] = lane_has_device_work(&tr->lanes[l], cls);
         if (rl->device[l])
             rl->dev[rl->n_dev++] = l;
         else
@@ -38,6 +62,54 @@ void rule_lanes_fini(rule_lanes *rl)
     free(rl->dev);
     free(rl->host);
     memset(rl, 0, sizeof *rl);
+}
+
+size_t rule_counter_lanes(const tt_trace *tr, tt_classifier *cls, uint32_t counter,
+                          uint32_t *out, size_t cap)
+{
+    const tt_counter *c = &tr->counters[counter];
+    const tt_group *g = &tr->groups[c->group];
+    const char *cname = tt_str(tr, c->name);
+    size_t n = 0, best = 0;
+    uint32_t end = g->first_lane + g->n_lanes;
+    if (cap == 0)
+        return 0;
+    /* the lane named at the start of the counter's name (longest wins) */
+    for (uint32_t l = g->first_lane; l < end; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        const char *lname = tt_str(tr, ln->name);
+        size_t k;
+        if (!*lname)
+            lname = tt_str(tr, ln->key);
+        k = strlen(lname);
+        if (k >= 2 && k > best && strncasecmp(cname, lname, k) == 0 &&
+            !isalnum((unsigned char)cname[k])) {
+            best = k;
+            out[0] = l;
+            n = 1;
+        }
+    }
+    if (n)
+        return n;
+    for (uint32_t l = g->first_lane; l < end && n < cap; l++)
+        if (lane_has_device_work(&tr->lanes[l], cls))
+            out[n++] = l;
+    if (n == 0)
+        for (uint32_t l = g->first_lane; l < end && n < cap; l++)
+            out[n++] = l;
+    return n;
+}
+
+void rule_lane_add(uint32_t *lanes, size_t *n, size_t cap, uint32_t lane)
+{
+    size_t k = *n;
+    while (k > 0 && lanes[k - 1] > lane)
+        k--;
+    if ((k > 0 && lanes[k - 1] == lane) || *n >= cap)
+        return;
+    memmove(lanes + k + 1, lanes + k, (*n - k) * sizeof *lanes);
+    lanes[k] = lane;
+    (*n)++;
 }
 
 bool rule_icontains(const char *hay, const char *needle)

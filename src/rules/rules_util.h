@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "analysis/classify.h"
+#include "analysis/intervals.h"
 #include "model/trace.h"
 #include "rules/rules.h"
 #include "util/num.h"
@@ -26,6 +27,26 @@ typedef struct rule_lanes {
 /* 0, or -1 (OOM). */
 int rule_lanes_init(rule_lanes *rl, const tt_trace *tr, tt_classifier *cls);
 void rule_lanes_fini(rule_lanes *rl);
+
+/* The work of one device: the union (normalized) of the kernels, copies,
+ * memsets, instructions and collectives on the device lanes of group, into
+ * iv (initialized by the caller), and those lanes into lanes[0..*n_lanes),
+ * at most cap of them. 0, or -1 (OOM). */
+int rule_device_work(const tt_trace *tr, const rule_lanes *rl, tt_classifier *cls,
+                     uint32_t group, tt_ivals *iv, uint32_t *lanes, size_t cap,
+                     size_t *n_lanes);
+
+/* The lanes a counter speaks for, sorted, at most cap: the lane of the
+ * counter's group whose name is the first word(s) of the counter's name
+ * ("TensorMatrix" for "TensorMatrix Utilization"), else the group's lanes
+ * with device work (the engines, streams or queues of that device), else
+ * every lane of the group. Returns how many were written. */
+size_t rule_counter_lanes(const tt_trace *tr, tt_classifier *cls, uint32_t counter,
+                          uint32_t *out, size_t cap);
+
+/* Add lane to the sorted list lanes[0..*n) unless it is there or the list
+ * holds cap lanes already. */
+void rule_lane_add(uint32_t *lanes, size_t *n, size_t cap, uint32_t lane);
 
 /* Case-insensitive substring test. */
 bool rule_icontains(const char *hay, const char *needle);

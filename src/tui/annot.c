@@ -169,6 +169,15 @@ int64_t tt_annview_at_trace(const tt_annview *v, int trace, uint32_t lane, tt_ns
     return best;
 }
 
+const char *tt_annview_msg(const tt_annview *v, const tt_annotation *an, char *buf, size_t n)
+{
+    if (v->ranks && an->trace >= 0)
+        snprintf(buf, n, "[rank %lld clock] %s", (long long)v->ranks[an->trace], an->msg);
+    else
+        snprintf(buf, n, "%s", an->msg);
+    return buf;
+}
+
 int tt_annview_build(tt_annview *v, int width, bool utf8)
 {
     if (v->built && v->width == width && v->utf8 == utf8)
@@ -185,14 +194,20 @@ int tt_annview_build(tt_annview *v, int width, bool utf8)
                           "--list-rules shows them)."))
             return -1;
     }
+    if (v->ranks && v->a.n > 0 &&
+        tt_plist_wrap(&v->pl, TT_R_PANEL_KEY, "Time: from the job's start (aligned); the times "
+                      "in a message count from its rank's own trace start ([rank N clock])",
+                      width))
+        return -1;
     for (size_t i = 0; i < v->a.n; i++) {
         const tt_annotation *an = &v->a.v[i];
-        char t[48], line[1200];
+        char t[48], line[1200], msg[1100];
         tt_pline *l;
         tt_fmt_dur(t, sizeof t, an->start - v->origin, 3);
         if (v->ranks)
             snprintf(line, sizeof line, "%-8s%-17sr%-5lld%11s  %s", tt_severity_name(an->sev),
-                     an->rule, (long long)v->ranks[an->trace], t, an->msg);
+                     an->rule, (long long)v->ranks[an->trace], t,
+                     tt_annview_msg(v, an, msg, sizeof msg));
         else
             snprintf(line, sizeof line, "%-8s%-17s%11s  %s", tt_severity_name(an->sev), an->rule,
                      t, an->msg);

@@ -13,7 +13,9 @@
  * straggler rule compares them) and each annotation says its rank; the
  * view keeps their times on the job's aligned axis (each trace's own time
  * plus its offset), lists the rank of each, and draws an annotation only
- * on rows of its own rank.
+ * on rows of its own rank. The list's time column counts from the job's
+ * start; the times a message quotes stay on its rank's clock (from that
+ * trace's start, as `tracetty check` prints them), and the view says so.
  *
  * Annotations stay in the rules' order (severity, then time) for the list;
  * an index by start time with running maxima of the ends finds those
@@ -92,8 +94,17 @@ int64_t tt_annview_at(const tt_annview *v, uint32_t lane, tt_ns a, tt_ns b);
 /* The same among the annotations of one trace (rank index; -1: any). */
 int64_t tt_annview_at_trace(const tt_annview *v, int trace, uint32_t lane, tt_ns a, tt_ns b);
 
+/* The message of an annotation as the view shows it. With several ranks
+ * the times in a message count from its own rank's trace start (the
+ * rules see one trace at a time) while the view counts from the job's
+ * start on the aligned axis: the message then starts with "[rank N
+ * clock]".
+ * Returns buf. */
+const char *tt_annview_msg(const tt_annview *v, const tt_annotation *an, char *buf, size_t n);
+
 /* Lines of the list panel for an inner width (rebuilt when it changes);
- * times are shown from v->origin. */
+ * times are shown from v->origin (with several ranks a first line says
+ * which clock the column and the messages use). */
 int tt_annview_build(tt_annview *v, int width, bool utf8);
 
 #endif

@@ -16,6 +16,10 @@ int tt_act_annots_panel(tt_app *a)
 {
     a->an.built = false;
     tt_app_open_panel(a, TT_PANEL_ANNOTS);
+    /* on an annotation (with several ranks a line on the clocks comes
+     * first) */
+    if (tt_annview_build(&a->an, a->cols - 4, a->utf8) == 0 && !tt_plist_picked(&a->an.pl))
+        tt_plist_goto_kind(&a->an.pl, TT_AN_LINE);
     if (!a->an.ran)
         tt_app_message(a, false, "the warning rules are off for this view");
     return REDRAW;
@@ -109,8 +113,13 @@ int tt_act_an_enter(tt_app *a)
         tt_app_cursor_into_view(a);
         tt_app_hit(a);
     }
-    tt_app_message(a, an->sev == TT_SEV_ERROR, "%s %s: %s", tt_severity_name(an->sev), an->rule,
-                   an->msg);
+    {
+        char msg[1100], t[48];
+        /* where it starts on the view's axis, and the message as said */
+        tt_app_message(a, an->sev == TT_SEV_ERROR, "%s %s at %s: %s", tt_severity_name(an->sev),
+                       an->rule, tt_fmt_dur(t, sizeof t, an->start - a->an.origin, 3),
+                       tt_annview_msg(&a->an, an, msg, sizeof msg));
+    }
     return REDRAW;
 }
 
@@ -127,5 +136,9 @@ void tt_annots_info(tt_app *a, char *out, size_t cap)
     if (k < 0)
         return;
     an = &a->an.a.v[k];
-    snprintf(out, cap, "! %s %s: %s", tt_severity_name(an->sev), an->rule, an->msg);
+    {
+        char msg[1100];
+        snprintf(out, cap, "! %s %s: %s", tt_severity_name(an->sev), an->rule,
+                 tt_annview_msg(&a->an, an, msg, sizeof msg));
+    }
 }

@@ -8,8 +8,9 @@
 # arrive" waits 0; and the rows come in the report's order. Jobs: the
 # small one the goldens use (absolute and start alignment), a generated
 # 8-rank job with a slow rank, and the two-rank set in ../shared/traces
-# (skipped when absent). Needs python3 to read both sides (skipped
-# without it).
+# (skipped when absent). And the job's annotations panel: job times in
+# its column, each message on its rank's clock as `tracetty check` prints
+# it. Needs python3 to read both sides (skipped without it).
 . "$srcdir/tests/lib.sh"
 
 command -v python3 > /dev/null 2>&1 || skip_all "python3 is not installed"
@@ -104,4 +105,52 @@ EOF
     *) ok 1 "$t: every collective's panel shows the report's numbers"; echo "#   $res" ;;
     esac
 done
+# The annotations panel of a job: its time column counts from the job's
+# start, the message keeps its rank's clock and says so: for each line,
+# the rank's finding as `tracetty check --format csv` gives it (same rule,
+# a message that starts the same), its Start on the rank's clock plus the
+# rank's start in the job (the ranks panel's "Starts at") = the column.
+if [ -d "$TMPD/job8" ]; then
+    t="job8 annotations"
+    "$TRACETTY" check --format csv "$TMPD/job8" > "$TMPD/check.csv"
+    "$TRACETTY" render --size 200x60 --keys '#' "$TMPD/job8" > "$TMPD/ranks"
+    "$TRACETTY" render --size 200x60 --keys '!' "$TMPD/job8" > "$TMPD/annots"
+    res=$(python3 - "$TMPD/check.csv" "$TMPD/ranks" "$TMPD/annots" <<'EOF2'
+import csv, re, sys
+UNITS = {'ns': 1, 'us': 10**3, 'ms': 10**6, 's': 10**9}
+def ns(text):
+    num, unit = text.split()
+    return float(num) * UNITS[unit]
+D = r'(-?[0-9.]+ (?:ns|us|ms|s))'
+rows = list(csv.DictReader(open(sys.argv[1], newline='', encoding='utf-8')))
+starts = {}
+for l in open(sys.argv[2], encoding='utf-8'):
+    m = re.match(r'^\S\s+(\d+) \S+\.json .* ' + D + ' +' + D + ' +' + D + r' +[0-9,]+ \S$', l)
+    if m:
+        starts[int(m.group(1))] = ns(m.group(3))
+bad, checked = [], 0
+text = open(sys.argv[3], encoding='utf-8').read()
+if 'Time: from the job' not in text:
+    bad.append('no line on the clocks')
+for l in text.splitlines():
+    m = re.match(r'^\S (\w+) +([\w-]+) +r(\d+) +' + D + r'  \[rank (\d+) clock\] (.*?)(\u2026|~)? \S$', l)
+    if not m:
+        continue
+    rank, t, msg = int(m.group(3)), ns(m.group(4)), m.group(6).rstrip()
+    if int(m.group(5)) != rank:
+        bad.append('rank %d line says another clock' % rank)
+        continue
+    cand = [r for r in rows if r['Trace'].endswith('trace-%d-of-8.json' % rank) and
+            r['Rule'] == m.group(2) and r['Message'].startswith(msg)]
+    if not any(abs(int(r['Start (ns)']) + starts.get(rank, -1e18) - t) <= 1.5e3 for r in cand):
+        bad.append('r%d %s at %s: no such finding on its clock' % (rank, m.group(2), m.group(4)))
+    checked += 1
+print('ok %d' % checked if not bad and checked > 0 else 'bad: ' + '; '.join(bad[:3]) + ' (%d)' % checked)
+EOF2
+)
+    case $res in
+    "ok "*) ok 0 "$t: the panel's times are job times, each message on its rank's clock as check says it (${res#ok } lines)" ;;
+    *) ok 1 "$t: the panel's times and messages"; echo "#   $res" ;;
+    esac
+fi
 tap_done

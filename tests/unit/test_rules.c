@@ -50,8 +50,14 @@ static size_t run_rule(const char *id, tt_trace **tr, size_t n, tt_annotations *
     tt_rules_config_defaults(&cfg);
     tt_rules_config_enable(&cfg, "all", false, &err);
     tt_rules_config_enable(&cfg, id, true, &err);
-    if (setting && tt_rules_config_set(&cfg, setting, &err))
-        diag("setting %s: %s", setting, err.what);
+    if (setting) {
+        /* "A=1;B=2": several settings */
+        char buf[256], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", setting);
+        for (char *one = strtok_r(buf, ";", &save); one; one = strtok_r(NULL, ";", &save))
+            if (tt_rules_config_set(&cfg, one, &err))
+                diag("setting %s: %s", one, err.what);
+    }
     tt_annotations_init(out);
     if (tt_rules_run(&cfg, (const tt_trace *const *)tr, n, out, &err))
         diag("run %s: %s", id, err.what);
@@ -361,6 +367,85 @@ static void test_counters(void)
                   CTR(2000, "TensorMatrix utilization", 90) "," CTR(3000, "TensorMatrix utilization", 90));
     expect_one("low-utilization", tr, NULL, 1000000, 2000000, "below 30", "exactly min_duration");
     tt_trace_free(tr);
+    /* units come from the naming, not from the largest value: a
+     * utilization is percent unless it says ratio or fraction */
+    tr = trace_of(CTR(0, "TensorMatrix utilization", 0.8) "," CTR(1000, "TensorMatrix utilization", 0.5) ","
+                  CTR(2000, "TensorMatrix utilization", 0.9) "," CTR(3000, "TensorMatrix utilization", 0.9) ","
+                  K(0, 4000));
+    expect_one("low-utilization", tr, NULL, 0, 4000000, "avg 0.8%", "0.8/0.5/0.9 percent is low");
+    tt_trace_free(tr);
+    tr = trace_of(CTR(0, "TensorMatrix utilization ratio", 0.8) "," CTR(1000, "TensorMatrix utilization ratio", 0.2) ","
+                  CTR(2000, "TensorMatrix utilization ratio", 0.25) "," CTR(3000, "TensorMatrix utilization ratio", 0.9) ","
+                  CTR(4000, "TensorMatrix utilization ratio", 0.9));
+    expect_one("low-utilization", tr, NULL, 1000000, 3000000, "avg 22.5%", "a ratio is a fraction of 1");
+    tt_trace_free(tr);
+}
+
+/* The lanes of an annotation, as "lane,lane". */
+static const char *lane_names(const tt_trace *tr, const tt_annotation *an, char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < an->n_lanes && o < n; i++) {
+        char l[128];
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? "," : "",
+                              tt_lane_label(tr, &tr->lanes[an->lanes[i]], l, sizeof l));
+    }
+    return buf;
+}
+
+#define INS(engine, ts, dur) "{\"ph\":\"X\",\"cat\":\"instruction\",\"name\":\"MATMUL\",\"pid\":2,\"tid\":\"" engine "\",\"ts\":" #ts ",\"dur\":" #dur "}"
+
+static void test_counter_lanes(void)
+{
+    /* a counter's findings name the lanes it is about: the engine named in
+     * it, else the engines of its device */
+    tt_trace *tr = trace_of(INS("TensorMatrix", 0, 3000) "," INS("Vector", 0, 3000) ","
+                            "{\"ph\":\"X\",\"name\":\"step\",\"pid\":2,\"tid\":\"host\",\"ts\":0,\"dur\":3000},"
+                            CTR(0, "TensorMatrix utilization", 80) "," CTR(1000, "TensorMatrix utilization", 20) ","
+                            CTR(2000, "TensorMatrix utilization", 90) ","
+                            CTR(0, "Throttling", 0) "," CTR(1000, "Throttling", 50) "," CTR(2000, "Throttling", 0));
+    tt_annotations a;
+    char buf[256];
+    if (is_i64((int64_t)run_rule("low-utilization", &tr, 1, &a, NULL), 1, "low-utilization on TensorMatrix"))
+        is_str(lane_names(tr, &a.v[0], buf, sizeof buf), "TensorMatrix", "its lane is the engine named by the counter");
+    tt_annotations_fini(&a);
+    if (is_i64((int64_t)run_rule("throttle", &tr, 1, &a, NULL), 1, "throttle from the counter"))
+        is_str(lane_names(tr, &a.v[0], buf, sizeof buf), "TensorMatrix,Vector",
+               "a device counter's lanes are the device's engines");
+    tt_annotations_fini(&a);
+    tt_trace_free(tr);
+}
+
+static void test_busy_share(void)
+{
+    /* 1 ms windows; 3 low windows make a finding */
+    const char *set = "low-utilization.window=1ms;low-utilization.min_windows=3";
+    tt_trace *tr = trace_of(K(0, 2000) "," K(2000, 100) "," K(3000, 100) "," K(4000, 100) ","
+                            K(5000, 100) "," K(6000, 2000));
+    tt_annotations a;
+    expect_one("low-utilization", tr, set, 2000000, 6000000, "pid 0 busy 10.0% of 4 ms",
+               "four windows 10% busy");
+    if (is_i64((int64_t)run_rule("low-utilization", &tr, 1, &a, set), 1, "busy share finding"))
+        is_i64((int64_t)a.v[0].n_lanes, 1, "with the device's lane");
+    tt_annotations_fini(&a);
+    expect_none("low-utilization", tr, "low-utilization.window=1ms;low-utilization.min_windows=5",
+                "four low windows are fewer than min_windows 5");
+    expect_none("low-utilization", tr, "low-utilization.window=0;low-utilization.min_windows=3",
+                "window 0 turns the busy share off");
+    expect_none("low-utilization", tr, NULL, "the defaults want 100 ms below 30%");
+    tt_trace_free(tr);
+    /* exactly 30% is not below 30%: runs of 1 and 2 windows remain */
+    tr = trace_of(K(0, 2000) "," K(2000, 100) "," K(3000, 300) "," K(4000, 100) "," K(5000, 100) ","
+                  K(6000, 2000));
+    expect_none("low-utilization", tr, set, "a window exactly 30% busy breaks the stretch");
+    tt_trace_free(tr);
+    /* a device with a utilization counter is judged by the counter */
+    tr = trace_of(K(0, 2000) "," K(2000, 100) "," K(3000, 100) "," K(4000, 100) ","
+                  K(5000, 100) "," K(6000, 2000) ","
+                  "{\"ph\":\"C\",\"name\":\"GPU utilization\",\"pid\":0,\"ts\":0,\"args\":{\"value\":95}}");
+    expect_none("low-utilization", tr, set, "the counter says 95%");
+    tt_trace_free(tr);
 }
 
 #define NC(ts, dur) "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":20,\"ts\":" #ts ",\"dur\":" #dur "}"
@@ -458,6 +543,8 @@ int main(void)
     test_instructions();
     test_tensor_reload();
     test_counters();
+    test_counter_lanes();
+    test_busy_share();
     test_straggler();
     test_config();
     return tap_done();
