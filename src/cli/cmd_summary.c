@@ -1,7 +1,9 @@
 /* cmd_summary.c - `tracetty summary`: what is in a trace, at a glance.
  *
  * Text for people, JSON (stable keys, documented in tracetty(1)) for
- * scripts. Every trace string printed as text is sanitized.
+ * scripts. Every trace string printed as text is sanitized. Several traces
+ * are the ranks of one job, as for `tracetty check`: the annotation counts
+ * include the cross-rank rules.
  */
 #include "config.h"
 
@@ -130,25 +132,43 @@ static void meta_text(FILE *f, const cJSON *meta)
     }
 }
 
-/* Findings per rule with the default configuration; counts[] has one slot
- * per rule. Returns 0, or -1 when the rules could not run. */
-static int annotation_counts(const tt_trace *tr, uint64_t *counts)
+/* Findings of the warning rules, with the default configuration, over
+ * every trace summarized: with several, they are the ranks of one job, as
+ * for `tracetty check`, and the cross-rank rules (straggler) run too. */
+typedef struct summary_rules {
+    bool            ok;       /* the rules ran (else out of memory) */
+    bool            multi;    /* several traces: cross-rank rules ran */
+    tt_annotations  ann;
+} summary_rules;
+
+static void summary_rules_run(summary_rules *sr, const tt_trace *const *traces, size_t n)
 {
     tt_rules_config cfg;
-    tt_annotations a;
     tt_error err;
-    const tt_trace *one[1] = {tr};
-    int rc;
     tt_rules_config_defaults(&cfg);
-    tt_annotations_init(&a);
-    rc = tt_rules_run(&cfg, one, 1, &a, &err);
-    if (rc == 0)
-        tt_annotations_count(&a, counts);
-    tt_annotations_fini(&a);
-    return rc;
+    tt_annotations_init(&sr->ann);
+    tt_error_clear(&err);
+    sr->multi = n > 1;
+    sr->ok = tt_rules_run(&cfg, traces, n, &sr->ann, &err) == 0;
 }
 
-static void summary_text(FILE *f, const tt_trace *tr, const char *compression)
+/* Counts per rule for trace t; false when the rules could not run. A rule
+ * is shown when it ran: the cross-rank ones only for several traces. */
+static bool summary_rules_counts(const summary_rules *sr, int t, uint64_t *counts)
+{
+    if (!sr->ok)
+        return false;
+    tt_annotations_count(&sr->ann, t, counts);
+    return true;
+}
+
+static bool rule_shown(const summary_rules *sr, const tt_rule *r)
+{
+    return !r->multi || sr->multi;
+}
+
+static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
+                         const summary_rules *sr, int t)
 {
     char b1[64], b2[64], label[512], safe[1024];
     size_t nn = 0;
@@ -229,17 +249,12 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression)
         uint64_t counts[32];
         const tt_rule *const *rules = tt_rules();
         fprintf(f, "\nAnnotations (tracetty check)\n");
-        if (annotation_counts(tr, counts)) {
+        if (!summary_rules_counts(sr, t, counts)) {
             fprintf(f, "  could not run the rules (out of memory)\n");
         } else {
-            uint64_t total = 0;
-            for (size_t i = 0; rules[i]; i++) {
-                if (rules[i]->multi)
-                    continue;
-                total += counts[i];
-                fprintf(f, "  %-30s %8llu\n", rules[i]->id, (unsigned long long)counts[i]);
-            }
-            (void)total;
+            for (size_t i = 0; rules[i]; i++)
+                if (rule_shown(sr, rules[i]))
+                    fprintf(f, "  %-30s %8llu\n", rules[i]->id, (unsigned long long)counts[i]);
         }
     }
     fprintf(f, "\nProblems\n");
@@ -261,7 +276,8 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression)
 
 /* ------------------------------------------------------------- json */
 
-static cJSON *summary_json(const tt_trace *tr, const char *compression)
+static cJSON *summary_json(const tt_trace *tr, const char *compression,
+                           const summary_rules *sr, int t)
 {
     cJSON *o = cJSON_CreateObject(), *a, *x;
     char label[512];
@@ -347,10 +363,10 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression)
     {
         uint64_t counts[32];
         const tt_rule *const *rules = tt_rules();
-        if (annotation_counts(tr, counts) == 0) {
+        if (summary_rules_counts(sr, t, counts)) {
             x = cJSON_AddObjectToObject(o, "annotations");
             for (size_t i = 0; rules[i]; i++)
-                if (!rules[i]->multi)
+                if (rule_shown(sr, rules[i]))
                     cJSON_AddNumberToObject(x, rules[i]->id, (double)counts[i]);
         } else {
             cJSON_AddNullToObject(o, "annotations");
@@ -390,6 +406,9 @@ static int summary_exec(int argc, char **argv)
     bool json = false;
     int opt, rc = TT_EXIT_OK;
     cJSON *all = NULL;
+    tt_trace **loaded;        /* the traces that loaded, in order */
+    size_t n_loaded = 0;
+    summary_rules sr;
 
     optind = 1;
     opterr = 0;
@@ -421,16 +440,23 @@ static int summary_exec(int argc, char **argv)
     }
     if (json && argc - optind > 1)
         all = cJSON_CreateArray();
+    /* every trace is loaded first: the rules look across them */
+    if (!(loaded = calloc((size_t)(argc - optind), sizeof *loaded))) {
+        cJSON_Delete(all);
+        tt_cli_error("summary: out of memory");
+        return TT_EXIT_ERROR;
+    }
     for (int i = optind; i < argc; i++) {
-        tt_trace *tr = tt_cli_load_trace(argv[i], &lo);
-        const char *comp;
-        if (!tr) {
+        if ((loaded[n_loaded] = tt_cli_load_trace(argv[i], &lo)))
+            n_loaded++;
+        else
             rc = TT_EXIT_ERROR;
-            continue;
-        }
-        comp = tr->compression;
+    }
+    summary_rules_run(&sr, (const tt_trace *const *)loaded, n_loaded);
+    for (size_t k = 0; k < n_loaded; k++) {
+        const tt_trace *tr = loaded[k];
         if (json) {
-            cJSON *o = summary_json(tr, comp);
+            cJSON *o = summary_json(tr, tr->compression, &sr, (int)k);
             if (all) {
                 cJSON_AddItemToArray(all, o);
             } else {
@@ -438,12 +464,15 @@ static int summary_exec(int argc, char **argv)
                 cJSON_Delete(o);
             }
         } else {
-            if (i > optind)
+            if (k > 0)
                 fputc('\n', stdout);
-            summary_text(stdout, tr, comp);
+            summary_text(stdout, tr, tr->compression, &sr, (int)k);
         }
-        tt_trace_free(tr);
     }
+    tt_annotations_fini(&sr.ann);
+    for (size_t k = 0; k < n_loaded; k++)
+        tt_trace_free(loaded[k]);
+    free(loaded);
     if (all) {
         put_json(all);
         cJSON_Delete(all);

@@ -134,13 +134,13 @@ void tt_annotations_sort_time(tt_annotations *a)
     tt_sort(a->v, a->n, sizeof *a->v, cmp_ann_time, NULL);
 }
 
-void tt_annotations_count(const tt_annotations *a, uint64_t *counts)
+void tt_annotations_count(const tt_annotations *a, int trace, uint64_t *counts)
 {
     size_t nr = tt_rules_count();
     memset(counts, 0, nr * sizeof *counts);
     for (size_t i = 0; i < a->n; i++) {
         int r = rule_index(a->v[i].rule);
-        if (r >= 0)
+        if (r >= 0 && (trace < 0 || a->v[i].trace == trace))
             counts[r]++;
     }
 }

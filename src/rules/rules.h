@@ -64,8 +64,9 @@ void tt_annotations_sort(tt_annotations *a);
 /* Sort by trace and start time (for drawing and time navigation). */
 void tt_annotations_sort_time(tt_annotations *a);
 
-/* Count per rule id: fills counts[i] for tt_rules()[i]. */
-void tt_annotations_count(const tt_annotations *a, uint64_t *counts);
+/* Count per rule id of the annotations about traces[trace] (-1: about
+ * any trace): fills counts[i] for tt_rules()[i]. */
+void tt_annotations_count(const tt_annotations *a, int trace, uint64_t *counts);
 
 /* ---------------------------------------------------------------- rules */
 

@@ -82,6 +82,27 @@ printf '{"rules": ' >"$TMPD/trunc.json"
 "$TRACETTY" check --list-rules >"$TMPD/rules"; ok $? "--list-rules"
 is "$(grep -c '^[a-z-]* *\(info\|warning\|error\) ' "$TMPD/rules")" 9 "nine rules listed"
 
+# several ranks: summary counts the straggler as check reports it
+gen="$builddir/samples/gen-trace"
+if [ -x "$gen" ]; then
+    for r in 0 1 2; do
+        "$gen" kineto --rank $r --world 3 --slow-rank 1 --steps 2 -o "$TMPD/rank$r.json" || break
+    done
+    "$TRACETTY" check --quiet --fail-on never "$TMPD"/rank*.json >"$TMPD/ck"
+    is "$(grep -c 'straggler' "$TMPD/ck")" 1 "check: one straggler finding over 3 ranks"
+    matches "$TMPD/ck" '^.*rank1.json: warning straggler .*rank 1 arrived last' "on the slow rank"
+    "$TRACETTY" summary --quiet "$TMPD"/rank*.json >"$TMPD/sum"
+    is "$(grep '^  straggler ' "$TMPD/sum" | awk '{ print $2 }' | tr '\n' ' ')" "0 1 0 " \
+        "summary of 3 ranks: a straggler row per trace, 1 on the slow rank"
+    "$TRACETTY" summary --quiet --format json "$TMPD"/rank*.json >"$TMPD/sum.json"
+    if command -v python3 >/dev/null 2>&1; then
+        is "$(python3 -c 'import json, sys; print(*[d["annotations"]["straggler"] for d in json.load(open(sys.argv[1]))])' "$TMPD/sum.json")" \
+            "0 1 0" "summary --format json: annotations.straggler per rank"
+    fi
+    "$TRACETTY" summary --quiet "$TMPD/rank1.json" >"$TMPD/one"
+    is "$(grep -c '^  straggler ' "$TMPD/one")" 0 "one trace: no straggler row (it needs ranks)"
+fi
+
 # it completes on every third-party trace (findings or not, never an error)
 traces=$(shared_traces)
 if [ -d "$traces" ]; then
