@@ -9,8 +9,10 @@
  * busy for at least host_busy percent of it.
  *
  * Host busy is the union, clipped to the gap, of the host work on the
- * lanes of the trace without device work. Host work is every slice, at any
- * depth, except what only marks time:
+ * lanes of the trace without device work, but for the process "Overlap
+ * Analysis" of Ascend traces (its Computing, Communication and Free spans
+ * summarize device time). Host work is every slice, at any depth, except
+ * what only marks time:
  *   - instants, async spans and begins without an end;
  *   - the profiler's own spans (category Trace: "PyTorch Profiler (0)")
  *     and step spans (ProfilerStep#N, an Operator in the oldest Kineto
@@ -58,6 +60,7 @@ static bool annotation_category(const char *cat)
 typedef struct host_work {
     rule_names cats, steps, syncs;
     uint32_t   trace_cat;   /* string id of "Trace", TT_STR_ERROR when absent */
+    uint32_t   overlap;     /* name id of "Overlap Analysis", TT_STR_ERROR when absent */
 } host_work;
 
 /* Event i of lane l is host work (see the top of the file). */
@@ -111,6 +114,8 @@ static int host_busy(const tt_trace *tr, const rule_lanes *rl, host_work *hw, tt
     for (size_t h = 0; h < rl->n_host; h++) {
         const tt_lane *l = &tr->lanes[rl->host[h]];
         tt_ns outer_end = INT64_MIN;   /* end of the outermost host work so far */
+        if (tr->groups[l->group].name == hw->overlap)
+            continue;   /* Ascend's summary of device time, not the host */
         buf.n = 0;
         if (tt_index_overlap(l->ev, l->n, s, e, &buf))
             goto out;
@@ -233,6 +238,7 @@ static int run(const tt_rule_ctx *ctx)
         }
         memset(&hw, 0, sizeof hw);
         hw.trace_cat = tt_strtab_find(tr->strings, "Trace", 5);
+        hw.overlap = tt_strtab_find(tr->strings, "Overlap Analysis", 16);
         seen = calloc(tr->n_groups + 1, sizeof *seen);
         if (!seen || rule_names_init(&hw.cats, tr, annotation_category) ||
             rule_names_init(&hw.steps, tr, rule_is_step_name) ||

@@ -137,6 +137,12 @@ static void test_device_idle(void)
                   EV("cuda_runtime", "cudaStreamSynchronize", "1", "1", 45, 210));
     expect_none("device-idle", tr, g100, "a synchronize call waits for the device");
     tt_trace_free(tr);
+    /* Ascend's "Overlap Analysis" process summarizes device time */
+    tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(250, 10) ","
+                  "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":9,\"args\":{\"name\":\"Overlap Analysis\"}},"
+                  EV("", "Free", "9", "3", 50, 200));
+    expect_none("device-idle", tr, g100, "Overlap Analysis / Free is not the host");
+    tt_trace_free(tr);
     /* a leaf annotation is work the profiler did not break down */
     tr = trace_of(K(0, 10) "," K(20, 10) "," K(40, 10) "," K(250, 10) ","
                   EV("user_annotation", "ProfilerStep#1", "1", "1", 0, 260) ","
