@@ -7,7 +7,9 @@
  *   markers export TRACE --set NAME [--format csv|json] [-o FILE]
  *
  * Times are relative to the trace start, with units (12.5ms). The trace
- * itself is not decoded: sets are keyed by the file's identity.
+ * itself is not decoded: sets are keyed by the file's identity. A set
+ * saved in the view of a job has a copy beside every rank's trace, in that
+ * trace's times; list says so (and how the job's times relate).
  */
 #include "config.h"
 
@@ -122,7 +124,7 @@ static int list_sets(const tt_markstore *s, const markers_args *a)
                 cJSON_AddItemToArray(arr, o);
                 ok = cJSON_AddStringToObject(o, "set", set->name) &&
                      cJSON_AddBoolToObject(o, "same_trace", same_trace(set, &a->id)) &&
-                     tt_markset_add_json(o, set);
+                     tt_markset_add_job_json(o, set) && tt_markset_add_json(o, set);
             }
         }
         if (ok && (text = cJSON_Print(arr)))
@@ -148,6 +150,17 @@ static int list_sets(const tt_markstore *s, const markers_args *a)
         tt_cli_put_safe(stdout, set->name);
         printf(": %zu marker%s%s\n", set->n, set->n == 1 ? "" : "s",
                same_trace(set, &a->id) ? "" : " (saved for another trace)");
+        if (set->job.align) {
+            char st[48], off[48];
+            /* the job's times are these minus the job's start */
+            fputs("  saved in the view of a job of ", stdout);
+            printf("%u ranks as rank %lld's copy, clocks aligned ", set->job.ranks,
+                   (long long)set->job.rank);
+            tt_cli_put_safe(stdout, set->job.align);
+            printf(" (offset %s); the job starts at %s on this trace\n",
+                   tt_fmt_dur(off, sizeof off, set->job.offset, 9),
+                   tt_fmt_dur(st, sizeof st, set->job.start, 9));
+        }
         for (size_t k = 0; k < set->n; k++) {
             char t[48];
             printf("  %14s  ", tt_fmt_dur(t, sizeof t, set->m[k].t, 3));

@@ -109,7 +109,10 @@ static tt_markset *load_set(const char *path, const char *name, tt_markstore *st
     set = tt_markstore_find(store, name);
     if (!set) {
         char sname[300];
-        tt_cli_error("report: %s: no marker set named '%s'", safe,
+        /* each trace is cut by its own copy, in its own times */
+        tt_cli_error("report: %s: no marker set named '%s' (a set saved in the view of "
+                     "several ranks has a copy beside each rank's trace; `tracetty markers "
+                     "list` shows a trace's sets)", safe,
                      tt_text_safe(name, sname, sizeof sname));
         return NULL;
     }

@@ -173,6 +173,7 @@ static void markset_fini(tt_markset *set)
     }
     free(set->m);
     free(set->name);
+    free(set->job.align);
     memset(set, 0, sizeof *set);
 }
 
@@ -377,7 +378,35 @@ int tt_markstore_put(tt_markstore *s, const char *name, tt_trace_id id,
     return 0;
 }
 
+int tt_markset_set_job(tt_markset *set, const tt_markjob *job)
+{
+    char *align = NULL;
+    if (job && job->align && !(align = strdup(job->align)))
+        return -1;
+    free(set->job.align);
+    memset(&set->job, 0, sizeof set->job);
+    if (align) {
+        set->job = *job;
+        set->job.align = align;
+    }
+    return 0;
+}
+
 /* ----------------------------------------------------------- JSON form */
+
+bool tt_markset_add_job_json(struct cJSON *obj, const tt_markset *set)
+{
+    const tt_markjob *j = &set->job;
+    cJSON *o;
+    if (!j->align)
+        return true;
+    return (o = cJSON_AddObjectToObject(obj, "job")) &&
+           cJSON_AddStringToObject(o, "align", j->align) &&
+           cJSON_AddNumberToObject(o, "rank", (double)j->rank) &&
+           cJSON_AddNumberToObject(o, "ranks", (double)j->ranks) &&
+           cJSON_AddNumberToObject(o, "offset_ns", (double)j->offset) &&
+           cJSON_AddNumberToObject(o, "job_start_ns", (double)j->start);
+}
 
 bool tt_markset_add_json(struct cJSON *obj, const tt_markset *set)
 {
@@ -409,7 +438,8 @@ static bool add_set_json(cJSON *sets, const tt_markset *set)
     return cJSON_AddStringToObject(o, "name", set->name) &&
            (tr = cJSON_AddObjectToObject(o, "trace")) &&
            cJSON_AddNumberToObject(tr, "size", (double)set->trace.size) &&
-           cJSON_AddStringToObject(tr, "hash", hash) && tt_markset_add_json(o, set);
+           cJSON_AddStringToObject(tr, "hash", hash) && tt_markset_add_job_json(o, set) &&
+           tt_markset_add_json(o, set);
 }
 
 char *tt_markstore_to_json(const tt_markstore *s)
@@ -462,6 +492,32 @@ static int json_int64(const cJSON *v, int64_t *out)
     return 0;
 }
 
+/* The optional "job" record of a set (see tt_markjob). */
+static int job_from_json(tt_markset *set, const cJSON *o, tt_error *err)
+{
+    const cJSON *al;
+    tt_markjob j;
+    int64_t v;
+    if (!o)
+        return 0;
+    al = cJSON_GetObjectItemCaseSensitive(o, "align");
+    if (!cJSON_IsObject(o) || !cJSON_IsString(al))
+        return shape_error(err, "\"job\" must be an object with a string \"align\"", set->name);
+    memset(&j, 0, sizeof j);
+    j.align = al->valuestring;
+    if (json_int64(cJSON_GetObjectItemCaseSensitive(o, "rank"), &j.rank) != 0 ||
+        json_int64(cJSON_GetObjectItemCaseSensitive(o, "offset_ns"), &j.offset) != 0 ||
+        json_int64(cJSON_GetObjectItemCaseSensitive(o, "job_start_ns"), &j.start) != 0 ||
+        json_int64(cJSON_GetObjectItemCaseSensitive(o, "ranks"), &v) != 0 || v < 0 ||
+        v > UINT32_MAX)
+        return shape_error(err, "\"job\" needs integer \"rank\", \"ranks\", \"offset_ns\" "
+                                "and \"job_start_ns\"", set->name);
+    j.ranks = (uint32_t)v;
+    if (tt_markset_set_job(set, &j))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    return 0;
+}
+
 static int markstore_from_json(tt_markstore *s, const cJSON *root, tt_error *err)
 {
     const cJSON *fmt, *ver, *sets, *o;
@@ -499,6 +555,8 @@ static int markstore_from_json(tt_markstore *s, const cJSON *root, tt_error *err
             return shape_error(err, "\"markers\" must be an array", name->valuestring);
         if (!(set = tt_markstore_get(s, name->valuestring, id)))
             return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        if (job_from_json(set, cJSON_GetObjectItemCaseSensitive(o, "job"), err))
+            return -1;
         cJSON_ArrayForEach(m, ms) {
             const cJSON *mn = cJSON_GetObjectItemCaseSensitive(m, "name");
             const cJSON *mt = cJSON_GetObjectItemCaseSensitive(m, "t_ns");

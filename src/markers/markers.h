@@ -37,11 +37,29 @@ typedef struct tt_trace_id {
     uint64_t hash;  /* tt_hash_bytes of its first MiB */
 } tt_trace_id;
 
+/* A set saved in the view of a job of several ranks is written beside
+ * every rank's trace, each copy in that trace's own times; this records
+ * how they were converted from the job's axis (job time = ns from the
+ * job's start on the aligned axis):
+ *   trace time = job time + start
+ * where start = job start (aligned) - offset - the trace's first
+ * timestamp, i.e. where the job starts, counted from this trace's start
+ * (0 or negative). */
+typedef struct tt_markjob {
+    char    *align;   /* owned: the alignment used ("absolute", ...);
+                         NULL: not made in the view of a job */
+    int64_t  rank;    /* this trace's rank */
+    uint32_t ranks;   /* ranks in the job */
+    int64_t  offset;  /* this rank's offset (aligned = own time + offset) */
+    int64_t  start;   /* see above */
+} tt_markjob;
+
 typedef struct tt_markset {
     char       *name;     /* owned */
     tt_trace_id trace;    /* the trace the set was saved for */
     tt_marker  *m;        /* sorted by time, then name */
     size_t      n, cap;
+    tt_markjob  job;      /* job.align != NULL: made in the view of a job */
 } tt_markset;
 
 typedef struct tt_markstore {
@@ -94,6 +112,16 @@ int tt_markstore_rename(tt_markstore *s, const char *from, const char *to, tt_er
 /* Replace (or create) a set with a copy of the given markers. */
 int tt_markstore_put(tt_markstore *s, const char *name, tt_trace_id id,
                      const tt_marker *m, size_t n, tt_error *err);
+
+/* Record (a copy of) job in the set, or with job NULL (or job->align
+ * NULL) forget it. 0, or -1 on OOM. */
+int tt_markset_set_job(tt_markset *set, const tt_markjob *job);
+
+/* Add the set's job record to the JSON object obj as "job": {"align",
+ * "rank", "ranks", "offset_ns", "job_start_ns"} (nothing when it has
+ * none): the sidecar's shape, also `markers list --format json`. false
+ * when out of memory. */
+bool tt_markset_add_job_json(struct cJSON *obj, const tt_markset *set);
 
 /* ------------------------------------------------------------------ set */
 

@@ -22,6 +22,27 @@ static void panel_goto(tt_app *a, int kind, int64_t tag)
         tt_plist_goto_item(&a->mk.pl, kind, tag);
 }
 
+/* Several ranks: marker sets are every rank's, converted through each
+ * rank's place in the job (set up the first time sets are used). */
+static void job_sets(tt_app *a)
+{
+    tt_marks_rank *r;
+    if (!a->multi || tt_marks_is_job(&a->mk))
+        return;
+    if (!(r = calloc(a->n_rk, sizeof *r)))
+        return;
+    for (size_t i = 0; i < a->n_rk; i++) {
+        r[i].path = a->rk[i].path;
+        r[i].rank = a->rk[i].rank;
+        r[i].offset = a->rk[i].off;
+        /* the job's start on this trace's clock, from its first timestamp */
+        r[i].start = a->job0 - a->rk[i].off - a->rk[i].tr->t0;
+    }
+    /* out of memory leaves the first rank's file alone in charge */
+    tt_marks_set_job(&a->mk, r, a->n_rk, a->align);
+    free(r);
+}
+
 int tt_mark_at(tt_app *a, tt_ns t)
 {
     tt_error err;
@@ -78,6 +99,7 @@ int tt_act_marks_panel(tt_app *a)
 {
     tt_error err;
     tt_error_clear(&err);
+    job_sets(a);
     /* a sidecar that cannot be read is said in the panel */
     tt_marks_refresh(&a->mk, &err);
     tt_marks_touch(&a->mk);
@@ -93,39 +115,38 @@ static const tt_pline *picked(tt_app *a, const char *what)
     return l;
 }
 
-static int load_set(tt_app *a, const char *name)
-{
-    tt_error err;
-    bool other = false;
-    tt_error_clear(&err);
-    if (tt_marks_load(&a->mk, name, &other, &err)) {
-        tt_app_message(a, true, "%s", err.what);
-        return REDRAW;
-    }
-    if (other)
-        tt_app_message(a, true, "set '%s' was saved for another trace (its size or content "
-                                "differs): loaded anyway, %zu markers", name,
-                       tt_marks_count(&a->mk));
-    else
-        tt_app_message(a, false, "loaded set '%s': %zu markers ({ } step through them)", name,
-                       tt_marks_count(&a->mk));
-    panel_goto(a, TT_MK_LINE_MARK, 0);
-    return REDRAW;
-}
-
-int tt_app_load_markers(tt_app *a, const char *name, tt_error *err)
+/* Load set `name` and say so. 0, or -1 with err set. */
+static int load_named(tt_app *a, const char *name, tt_error *err)
 {
     bool other = false;
+    const char *note = a->mk.note;
+    job_sets(a);
     if (tt_marks_load(&a->mk, name, &other, err)) {
         tt_app_message(a, true, "%s", err->what);
         return -1;
     }
     if (other)
         tt_app_message(a, true, "set '%s' was saved for another trace (its size or content "
-                                "differs): loaded anyway", name);
+                                "differs): loaded anyway, %zu markers%s%s", name,
+                       tt_marks_count(&a->mk), note[0] ? "; " : "", note);
     else
-        tt_app_message(a, false, "loaded set '%s': %zu markers", name, tt_marks_count(&a->mk));
+        tt_app_message(a, false, "loaded set '%s': %zu markers%s%s ({ } step through them)",
+                       name, tt_marks_count(&a->mk), note[0] ? ", " : "", note);
     return 0;
+}
+
+static int load_set(tt_app *a, const char *name)
+{
+    tt_error err;
+    tt_error_clear(&err);
+    if (load_named(a, name, &err) == 0)
+        panel_goto(a, TT_MK_LINE_MARK, 0);
+    return REDRAW;
+}
+
+int tt_app_load_markers(tt_app *a, const char *name, tt_error *err)
+{
+    return load_named(a, name, err);
 }
 
 int tt_act_mk_enter(tt_app *a)
@@ -291,15 +312,18 @@ int tt_marks_text(tt_app *a, tt_ask ask, const char *text)
             tt_app_message(a, false, "not saved: a set needs a name");
             return REDRAW;
         }
+        job_sets(a);
         if (tt_marks_save(&a->mk, text, &err)) {
             tt_app_message(a, true, "not saved: %s", err.what);
             return REDRAW;
         }
-        tt_app_message(a, false, "saved %zu markers as set '%s' in %s", tt_marks_count(&a->mk),
-                       text, a->mk.sidecar);
+        tt_app_message(a, false, "saved %zu markers as set '%s' in %s%s", tt_marks_count(&a->mk),
+                       text, a->mk.sidecar,
+                       tt_marks_is_job(&a->mk) ? ", each in its trace's own times" : "");
         tt_marks_touch(&a->mk);
         return REDRAW;
     case TT_ASK_SET_RENAME:
+        job_sets(a);
         if (tt_marks_rename_set(&a->mk, a->ask_arg, text, &err)) {
             tt_app_message(a, true, "%s", err.what);
             return REDRAW;
@@ -319,6 +343,7 @@ int tt_marks_yes(tt_app *a, tt_ask ask)
     case TT_ASK_LOAD_SET:
         return load_set(a, a->ask_arg);
     case TT_ASK_DELETE_SET:
+        job_sets(a);
         if (tt_marks_delete_set(&a->mk, a->ask_arg, &err))
             tt_app_message(a, true, "%s", err.what);
         else

@@ -13,6 +13,19 @@
  * Marker names in the current set are unique (so `report --between A:B`
  * can name them); new markers are called m1, m2, ... until renamed.
  *
+ * Several ranks (tt_marks_set_job): the view's markers count from the
+ * job's start on the aligned axis, and the sets are those of every rank's
+ * sidecar. Saving writes the set beside every rank's trace, each copy in
+ * that trace's own times (trace time = job time + the rank's `start`, the
+ * job's start counted from the trace's start: tt_markjob), recording the
+ * job and the alignment, so `report --markers SET --between A:B` over the
+ * ranks cuts each rank at the instants the view shows. Every sidecar is
+ * read first: one that does not parse stops the save before anything is
+ * written. Loading takes a set from the first rank whose sidecar has it
+ * and moves its times to the job's axis through that rank's `start` (a
+ * set saved in one rank's own view works too). Renaming and deleting a
+ * set apply to every rank's sidecar that has it.
+ *
  * Ownership: tt_marks owns its markers, a copy of the trace path and the
  * sets last read from the sidecar. Library code: no printing; file I/O
  * only through src/markers.
@@ -37,6 +50,22 @@ enum {
     TT_MK_LINE_SET         /* tag: set index in disk */
 };
 
+/* One rank of a job, for its marker sets. */
+typedef struct tt_marks_rank {
+    const char *path;    /* its trace file (copied); NULL or "-": none */
+    int64_t     rank;
+    int64_t     offset;  /* aligned = own time + offset */
+    int64_t     start;   /* the job's start, ns from this trace's start */
+} tt_marks_rank;
+
+/* A rank's file as tt_marks keeps it. */
+typedef struct tt_marks_src {
+    char       *path;    /* owned; NULL: none */
+    int64_t     rank, offset, start;
+    tt_trace_id id;
+    bool        has_id;
+} tt_marks_src;
+
 typedef struct tt_marks {
     tt_markstore cur;          /* holds one set: the markers in the view */
     char        *path;         /* the trace file; NULL when it came from stdin */
@@ -50,6 +79,15 @@ typedef struct tt_marks {
     char         sidecar[300];  /* its file name, for the panel (no directory) */
     tt_trace_id  id;            /* identity of the trace (valid when has_id) */
     bool         has_id;
+    /* several ranks: their files; disk merges their sets, each from the
+     * first rank holding one of that name (disk_src[i]), held by
+     * disk_count[i] ranks */
+    tt_marks_src *src;
+    size_t       n_src;
+    char         align[128];
+    size_t      *disk_src;
+    size_t      *disk_count;
+    char         note[300];     /* what the last load did besides loading */
     /* panel */
     int          width;
     bool         utf8, built;
@@ -58,6 +96,11 @@ typedef struct tt_marks {
 
 /* path: the trace file (copied; NULL or "-" = none: sets cannot be kept). */
 int tt_marks_init(tt_marks *m, const char *path);
+
+/* Several ranks: the job's n ranks (in order, copied) and how the clocks
+ * were aligned (a description, recorded in saved sets). 0, or -1 on OOM. */
+int tt_marks_set_job(tt_marks *m, const tt_marks_rank *r, size_t n, const char *align);
+static inline bool tt_marks_is_job(const tt_marks *m) { return m->n_src > 0; }
 void tt_marks_fini(tt_marks *m);
 
 /* The current markers (never NULL after a successful init). */
@@ -95,7 +138,9 @@ int tt_marks_refresh(tt_marks *m, tt_error *err);
 int tt_marks_save(tt_marks *m, const char *name, tt_error *err);
 
 /* Replace the current markers with set `name` from the sidecar. *other is
- * set when the set was saved for another trace (it is loaded anyway). */
+ * set when the set was saved for another trace (it is loaded anyway).
+ * note says what else happened ("" when nothing): with several ranks,
+ * whose file it came from and how its times were moved. */
 int tt_marks_load(tt_marks *m, const char *name, bool *other, tt_error *err);
 
 int tt_marks_delete_set(tt_marks *m, const char *name, tt_error *err);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # markers.sh - `tracetty markers`: add, list, rename, remove, export, the
-# sidecar file, corrupt sidecars and traces that changed.
+# sidecar file, sets saved in the view of a job (a copy per rank), corrupt
+# sidecars and traces that changed.
 . "$srcdir/tests/lib.sh"
 t="$TMPD/run.json"
 cp "$srcdir/samples/demo.json" "$t"
@@ -64,6 +65,44 @@ matches "$TMPD/err" "comes after" "says the window would be reversed"
 "$TRACETTY" report --markers cut --between a:zz "$t" >/dev/null 2>"$TMPD/err"; is "$?" 2 "unknown marker: exit 2"
 matches "$TMPD/err" "no marker named 'zz' in set 'cut'" "names the marker"
 "$TRACETTY" report --markers nosuch --between a:b "$t" >/dev/null 2>"$TMPD/err"; is "$?" 2 "unknown set: exit 2"
+
+# a set saved in the view of a job: each rank's copy, in its own times;
+# list says so, JSON keeps the record, and a report over the ranks cuts
+# each by its own copy (one without it is named, with a hint)
+mkdir "$TMPD/job"
+cp "$srcdir/tests/data/tui/ranks/rank-0.json" "$srcdir/tests/data/tui/ranks/rank-1.json" "$TMPD/job/"
+for r in 0 1; do
+    st=$((r * 100000 - 200000))
+    cat > "$TMPD/job/rank-$r.json.markers.json" <<JSON
+{"format": "tracetty-markers", "version": 1, "sets": [
+ {"name": "job", "trace": {"size": 0, "hash": "0"},
+  "job": {"align": "start", "rank": $r, "ranks": 2, "offset_ns": $((r * 7)), "job_start_ns": $st},
+  "markers": [{"name": "a", "t_ns": $((300000 + st)), "note": ""},
+              {"name": "b", "t_ns": $((900000 + st)), "note": ""}]}]}
+JSON
+done
+"$TRACETTY" markers list "$TMPD/job/rank-1.json" >"$TMPD/jl" 2>&1
+matches "$TMPD/jl" "^  saved in the view of a job of 2 ranks as rank 1's copy, clocks aligned start \(offset 7 ns\); the job starts at -100 us on this trace$" \
+    "list: a job set says whose copy it is and where the job starts"
+matches "$TMPD/jl" '^ +800 us  b' "in this trace's own times"
+"$TRACETTY" markers list --format json "$TMPD/job/rank-0.json" | tr -d ' \t\n' >"$TMPD/jj"
+matches "$TMPD/jj" '"job":\{"align":"start","rank":0,"ranks":2,"offset_ns":0,"job_start_ns":-200000\}' \
+    "list --format json keeps the record"
+"$TRACETTY" markers add "$TMPD/job/rank-0.json" --set job --at 50us --name c 2>/dev/null
+"$TRACETTY" markers list --format json "$TMPD/job/rank-0.json" | tr -d ' \t\n' >"$TMPD/jj"
+matches "$TMPD/jj" '"job":\{"align":"start".*"name":"c"' "a marker added by a script keeps the record"
+"$TRACETTY" report --kind gpu --markers job --between a:b "$TMPD/job" >"$TMPD/jm.csv"; ok $? "report over both ranks"
+for r in 0 1; do
+    "$TRACETTY" report --kind gpu --window "$((100 + r * 100))us:$((700 + r * 100))us" \
+        "$TMPD/job/rank-$r.json" | tail -n 1 >"$TMPD/jw"
+    grep "rank-$r.json\"," "$TMPD/jm.csv" | cut -d, -f2- >"$TMPD/jr"
+    same_file "$TMPD/jr" "$TMPD/jw" "rank $r is cut by its own copy, in its own times"
+done
+rm "$TMPD/job/rank-1.json.markers.json"
+"$TRACETTY" report --kind gpu --markers job --between a:b "$TMPD/job" >/dev/null 2>"$TMPD/err"
+is "$?" 2 "a rank without the set: exit 2"
+matches "$TMPD/err" "rank-1.json: no marker set named 'job' \(a set saved in the view of several ranks has a copy beside each rank's trace" \
+    "names it and says where a job's sets live"
 
 # the trace changed: its sets are marked as made for another trace
 printf ' ' >>"$t"

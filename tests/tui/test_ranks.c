@@ -17,7 +17,11 @@
  *     latest end and last rank, and the per-rank sums of a box over them;
  *   - the ranks of loaded traces (multi/rankset.h tt_rankset_adopt): from
  *     metadata, file name or order, sorted, duplicates refused;
- *   - the window moved to another rank's clock (viewport.h) and back.
+ *   - the window moved to another rank's clock (viewport.h) and back;
+ *   - marker sets of a job (marks.h): saved beside every rank in its own
+ *     times with the job recorded, loaded back on the job's axis, one
+ *     rank's set converted through its start, a corrupt file stopping the
+ *     save, deleted everywhere.
  */
 #include "config.h"
 
@@ -29,12 +33,15 @@
 #include "tui/collview.h"
 #include "tui/hilite.h"
 #include "tui/layout.h"
+#include "tui/marks.h"
 #include "tui/mstats.h"
 #include "tui/ranks.h"
 #include "tui/viewport.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint64_t rng = 0x5eed0f7a11ba5e5ULL;
 static uint64_t rnd(void)
@@ -706,6 +713,133 @@ static void test_viewport(void)
                    "new bounds");
 }
 
+/* ---------------------------------------------------------- marker sets */
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static int edit_put_rank2(tt_markstore *s, void *ctx, tt_error *err)
+{
+    tt_trace_id id = {0, 0};
+    tt_marker m[2] = {{700, (char *)"a", (char *)""}, {900, (char *)"b", (char *)""}};
+    (void)ctx;
+    return tt_markstore_put(s, "own", id, m, 2, err) ? -1 : 0;
+}
+
+/* A set saved in the view of a job: in every rank's file, each in its own
+ * times (job time + the rank's start), with the job recorded; read back
+ * on the job's axis; a set of one rank's file converted through its
+ * start; a corrupt file stops the save before anything is written;
+ * deleting removes every copy. */
+static void test_job_marks(void)
+{
+    char dir[300], path[3][400], side[3][420];
+    const char *tmp = getenv("TMPDIR");
+    tt_marks_rank rk[3];
+    int64_t start[3] = {-2000, 0, -500};
+    tt_marks m;
+    tt_error err;
+    bool other;
+    snprintf(dir, sizeof dir, "%s/tt-jobmarks-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        ok(false, "a temporary directory");
+        return;
+    }
+    for (int i = 0; i < 3; i++) {
+        snprintf(path[i], sizeof path[i], "%s/rank_%d.json", dir, i);
+        snprintf(side[i], sizeof side[i], "%.380s.markers.json", path[i]);
+        put_file(path[i], i == 1 ? "[{\"ph\":\"X\"}]" : "[]");
+        rk[i].path = path[i];
+        rk[i].rank = i;
+        rk[i].offset = 10 * i;
+        rk[i].start = start[i];
+    }
+    tt_error_clear(&err);
+    tt_marks_init(&m, path[0]);
+    ok(tt_marks_set_job(&m, rk, 3, "absolute") == 0 && tt_marks_is_job(&m), "a job of 3 ranks");
+    tt_marks_add(&m, 1000, "m1", &err);
+    tt_marks_add(&m, 3000, "m2", &err);
+    ok(tt_marks_save(&m, "job", &err) == 0, "save set 'job': %s", err.what);
+    fails = 0;
+    for (int i = 0; i < 3; i++) {
+        tt_markstore s;
+        tt_markset *set;
+        tt_markstore_init(&s);
+        if (tt_markstore_read(&s, side[i], &err) || !(set = tt_markstore_find(&s, "job"))) {
+            CHECK(false, "rank %d's file has the set", i);
+        } else {
+            CHECK(set->n == 2 && set->m[0].t == 1000 + start[i] && set->m[1].t == 3000 + start[i],
+                  "rank %d: its times are the job's plus its start", i);
+            CHECK(set->job.align && strcmp(set->job.align, "absolute") == 0 &&
+                      set->job.rank == i && set->job.ranks == 3 &&
+                      set->job.offset == 10 * i && set->job.start == start[i],
+                  "rank %d: the job is recorded", i);
+        }
+        tt_markstore_fini(&s);
+    }
+    ok(fails == 0, "every rank's file holds the set in its own times, with the job");
+    tt_marks_fini(&m);
+
+    tt_marks_init(&m, path[0]);
+    tt_marks_set_job(&m, rk, 3, "absolute");
+    ok(tt_marks_load(&m, "job", &other, &err) == 0 && tt_marks_count(&m) == 2 &&
+           tt_marks_set(&m)->m[0].t == 1000 && tt_marks_set(&m)->m[1].t == 3000 && !other &&
+           m.note[0] == '\0',
+       "loaded in a job view: the job's times again");
+    tt_markstore_update(side[2], edit_put_rank2, NULL, &err);
+    ok(tt_marks_load(&m, "own", &other, &err) == 0 && tt_marks_count(&m) == 2 &&
+           tt_marks_set(&m)->m[0].t == 700 - start[2] && strstr(m.note, "rank 2") != NULL,
+       "a set of rank 2's file: its times moved through rank 2's start (%s)", m.note);
+    {
+        /* a rank's corrupt file: nothing is written anywhere */
+        const char *bad = "{\"format\":\"tracetty-markers\", oops";
+        FILE *f = fopen(side[0], "rb");
+        long n0 = 0;
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            n0 = ftell(f);
+            fclose(f);
+        }
+        put_file(side[1], bad);
+        ok(tt_marks_save(&m, "again", &err) != 0 && strstr(err.what, "rank_1.json") != NULL,
+           "a corrupt file stops the save: %s", err.what);
+        f = fopen(side[0], "rb");
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            ok(ftell(f) == n0, "rank 0's file is untouched");
+            fclose(f);
+        }
+        ok(tt_markstore_update(side[1], edit_put_rank2, NULL, &err) != 0,
+           "and stays as it was");
+        unlink(side[1]);
+    }
+    ok(tt_marks_delete_set(&m, "job", &err) == 0, "delete 'job'");
+    {
+        tt_markstore s;
+        int left = 0;
+        for (int i = 0; i < 3; i++) {
+            tt_markstore_init(&s);
+            if (tt_markstore_read(&s, side[i], &err) == 0 && tt_markstore_find(&s, "job"))
+                left++;
+            tt_markstore_fini(&s);
+        }
+        ok(left == 0, "no rank's file has it any more");
+    }
+    tt_marks_fini(&m);
+    {
+        char cmd[400];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0)
+            diag("cleanup of %s failed", dir);
+    }
+}
+
 int main(void)
 {
     test_busy();
@@ -714,5 +848,6 @@ int main(void)
     test_colls();
     test_adopt();
     test_viewport();
+    test_job_marks();
     return tap_done();
 }

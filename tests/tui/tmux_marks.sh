@@ -14,8 +14,10 @@
 #      the same rows as that panel, and with the first box's --lanes the
 #      same rows as the first box's panel;
 #   6. a marker dropped and not saved: q asks, y quits, the set is intact.
-# And marker names are sanitized: a set written by a script with escape
-# sequences in its names is drawn with them made visible.
+# Then a generated 8-rank job: a set saved in the combined view is every
+# rank's, each in its own times, and cuts reports where the view's box
+# does. And marker names are sanitized: a set written by a script with
+# escape sequences in its names is drawn with them made visible.
 # Comparing the panels' rows needs python3 (skipped without it).
 . "$srcdir/tests/lib.sh"
 . "$srcdir/tests/tui/tmux_lib.sh"
@@ -212,6 +214,112 @@ for trace in $traces; do
         matches "$TMPD/list2" '^iter: 3 markers' "$t: the saved set is unchanged"
     done
 done
+
+# A job of 8 ranks (issue 8: marker sets apply to every rank): two markers
+# dropped in the combined view and saved as set `job` are written beside
+# every rank's trace, each in that trace's own times; boxing m1..m2 from
+# the panel (b) gives each rank the window its copy names, so `report
+# --markers job --between m1:m2` cuts every rank as the view does; the
+# set loads back at the same job times; a set of one rank's file loads
+# through that rank's start in the job.
+gen="$builddir/samples/gen-trace"
+if [ -x "$gen" ]; then
+    job="$TMPD/jobm"
+    mkdir "$job"
+    r=0
+    while [ $r -lt 8 ]; do
+        "$gen" kineto --rank $r --world 8 --slow-rank 5 -o "$job/trace-$r-of-8.json"
+        r=$((r + 1))
+    done
+    t="job8"
+    view 200 50 "$job"
+    i=0 k=m
+    while [ $i -lt 40 ]; do k="${k}l"; i=$((i + 1)); done
+    tm_text "${k}m'"
+    tm_wait 'Markers \(not saved' 10
+    ok $? "$t: m, 40 columns on, m: two markers in the panel"
+    tm_capture | sed -n 's/^| *\([0-9.]* [mun]*s\)  m\([12]\) .*/m\2 \1/p' > "$TMPD/jobtimes"
+    tm_text S
+    tm_keys C-u
+    tm_text job
+    tm_keys Enter
+    tm_wait "saved 2 markers as set 'job' in the 8 ranks' files" 10
+    ok $? "$t: S saves set 'job' in the 8 ranks' files"
+    n=0
+    r=0
+    while [ $r -lt 8 ]; do
+        "$TRACETTY" markers list --format json --set job "$job/trace-$r-of-8.json" |
+            tr -d ' \t\n' | grep -q "\"rank\":$r,\"ranks\":8," && n=$((n + 1))
+        r=$((r + 1))
+    done
+    is "$n" 8 "$t: every rank's file holds 'job', recording its rank of 8"
+    # b on m1: a box between the two over every lane
+    tm_keys Home
+    tm_text jb
+    tm_wait 'statistics between markers m1 and m2|Box .* lanes of 8 ranks' 10
+    ok $? "$t: b boxes m1..m2 over every rank"
+    tm_keys End
+    sleep 0.3
+    tm_capture | awk '/tracetty report --kind ops / { sub(/^[|][^ ]* /, ""); sub(/ *[|]$/, "");
+                                                      print }' > "$TMPD/jobcmds"
+    is "$(wc -l < "$TMPD/jobcmds" | tr -d ' ')" 8 "$t: the panel gives a command per rank"
+    same=0 win=0
+    while read -r cmd; do
+        args=${cmd#tracetty report --kind ops --by name }
+        file=${args##* }
+        args=${args% *}
+        eval "set -- $args"
+        w=$2
+        shift 2
+        # the box's window on this rank's clock is its copy of m1, m2
+        "$TRACETTY" markers list --format json --set job "$job/$file" |
+            tr -d ' \t\n' | sed 's/.*"m1","t_ns":\([-0-9]*\).*"m2","t_ns":\([-0-9]*\).*/\1 \2/' \
+            > "$TMPD/tns"
+        awk -v w="$w" '{ split(w, p, ":"); for (i = 1; i <= 2; i++) { v = p[i]; sub(/ms$/, "", v)
+                         if (sprintf("%.0f", v * 1e6) != $i) exit 1 } }' "$TMPD/tns" &&
+            win=$((win + 1))
+        "$TRACETTY" report --kind ops --by name --window "$w" "$@" "$job/$file" > "$TMPD/a.csv"
+        "$TRACETTY" report --kind ops --by name --markers job --between m1:m2 "$@" \
+            "$job/$file" > "$TMPD/b.csv" && cmp -s "$TMPD/a.csv" "$TMPD/b.csv" && same=$((same + 1))
+    done < "$TMPD/jobcmds"
+    is "$win" 8 "$t: each rank's window in the box is its copy's m1..m2, to the nanosecond"
+    is "$same" 8 "$t: report --markers job --between m1:m2 = the box's report, rank by rank"
+    "$TRACETTY" report --kind gpu --markers job --between m1:m2 "$job" > "$TMPD/gpu.csv"
+    ok $? "$t: report --kind gpu --markers job over the directory runs"
+    is "$(wc -l < "$TMPD/gpu.csv" | tr -d ' ')" 9 "$t: one row per rank"
+    tm_text qq
+    tm_wait FINISHED 10
+    ok $? "$t: quits (the set is saved)"
+    # a set in rank 3's file only, in its own times
+    "$TRACETTY" markers add "$job/trace-3-of-8.json" --set own --at 50ms --name a
+    "$TRACETTY" render --size 200x50 --keys '#' "$job" > "$TMPD/ranks"
+    s3=$(sed -n 's/^| *3 trace-3-of-8\.json .* \([0-9.]* [mun]*s\) *\([0-9.]* [mun]*s\) *[0-9,]* |$/\1/p' \
+         "$TMPD/ranks" | sed -n 's/ ms$//p')
+    want=$(awk -v s="$s3" 'BEGIN { printf "%.3f ms", 50 + s }' | sed 's/\.\{0,1\}0* ms$/ ms/')
+    view 200 50 "$job"
+    tm_text "'"
+    tm_wait "own +1 marker +\(rank 3's file\)" 10
+    ok $? "$t: the panel lists rank 3's set"
+    tm_wait "job +2 markers +\(every rank\)" 2
+    ok $? "$t: and 'job', on every rank"
+    tm_keys End
+    tm_keys Enter
+    tm_wait "loaded set 'own': 1 markers, from rank 3's file" 10
+    ok $? "$t: Enter loads rank 3's set, saying whose it is"
+    matches_screen() { tm_capture > "$TMPD/screen"; grep -Eq -- "$1" "$TMPD/screen"; }
+    matches_screen "^\| +$want  a "
+    ok $? "$t: its marker at 50 ms of rank 3 is at $want of the job (rank 3 starts at ${s3:-?} ms)"
+    tm_keys End
+    tm_keys Up
+    tm_keys Enter
+    tm_wait "loaded set 'job': 2 markers" 10
+    ok $? "$t: 'job' loads back"
+    tm_capture | sed -n 's/^| *\([0-9.]* [mun]*s\)  m\([12]\) .*/m\2 \1/p' > "$TMPD/jobtimes2"
+    same_file "$TMPD/jobtimes2" "$TMPD/jobtimes" "$t: at the job times it was saved at"
+    tm_text qq
+    tm_wait FINISHED 10
+    ok $? "$t: quits"
+fi
 
 # marker names from a file are drawn sanitized
 copy="$TMPD/evil.json"

@@ -1,5 +1,6 @@
 /* test_markers.c - marker sets: round trip, atomic replace, corrupt files
- * left untouched, read-only directories, concurrent writers. */
+ * left untouched, the record of a set saved in the view of a job,
+ * read-only directories, concurrent writers. */
 #include "config.h"
 
 #include "../tap.h"
@@ -7,6 +8,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -145,6 +147,88 @@ static void test_corrupt(void)
     tt_markstore_fini(&s);
 }
 
+/* A set saved in the view of a job: its record survives writing and
+ * reading, a rename and a changed marker; a malformed record is a format
+ * error that leaves the file alone; a set without one reads as before. */
+static int edit_job(tt_markstore *s, void *ctx, tt_error *err)
+{
+    tt_trace_id id = {7, 9};
+    tt_markjob j = {(char *)"event ProfilerStep#2#1", 3, 8, -2006000, -5123456789LL};
+    tt_markset *set;
+    (void)ctx;
+    (void)err;
+    tt_markstore_remove(s, "job");
+    set = tt_markstore_get(s, "job", id);
+    return set && tt_markset_add(set, 1000, "m1", "") >= 0 &&
+                   tt_markset_add(set, -50, "early", "before the trace") >= 0 &&
+                   tt_markset_set_job(set, &j) == 0
+               ? 0
+               : -1;
+}
+
+static int edit_job_touch(tt_markstore *s, void *ctx, tt_error *err)
+{
+    tt_markset *set = tt_markstore_find(s, "job");
+    (void)ctx;
+    if (!set)
+        return tt_error_set(err, TT_ERR_USAGE, "no set"), -1;
+    if (tt_markset_add(set, 5000, "m2", "") < 0)
+        return -1;
+    return tt_markstore_rename(s, "job", "job2", err) ? -1 : 0;
+}
+
+static void test_job_record(void)
+{
+    char side[300], *text, *bad;
+    tt_error err;
+    tt_markstore s;
+    tt_markset *set;
+    snprintf(side, sizeof side, "%s/job.markers.json", dir);
+    tt_error_clear(&err);
+    ok(tt_markstore_update(side, edit_job, NULL, &err) == 0, "save a set with a job record");
+    ok(tt_markstore_update(side, edit_job_touch, NULL, &err) == 0,
+       "add a marker to it and rename it");
+    tt_markstore_init(&s);
+    if (ok(tt_markstore_read(&s, side, &err) == 0, "read back: %s", err.what)) {
+        set = tt_markstore_find(&s, "job2");
+        ok(set && set->job.align && strcmp(set->job.align, "event ProfilerStep#2#1") == 0 &&
+               set->job.rank == 3 && set->job.ranks == 8 && set->job.offset == -2006000 &&
+               set->job.start == -5123456789LL,
+           "the job record: alignment, rank, ranks, offset, start");
+        ok(set && set->n == 3 && set->m[0].t == -50 && strcmp(set->m[0].note,
+           "before the trace") == 0, "its markers, a time before the trace start too");
+        ok(set && tt_markset_set_job(set, NULL) == 0 && set->job.align == NULL,
+           "the record can be dropped");
+    }
+    tt_markstore_fini(&s);
+    text = read_file(side);
+    ok(text && strstr(text, "\"job_start_ns\":\t-5123456789") != NULL,
+       "the sidecar holds the record as whole nanoseconds");
+    /* a record without its numbers: a format error, the file untouched */
+    bad = NULL;
+    if (text) {
+        char *at = strstr(text, "\"offset_ns\"");
+        bad = strdup(text);
+        if (at && bad)
+            memcpy(bad + (at - text), "\"offset_XX\"", 11);
+        write_file(side, bad ? bad : "");
+    }
+    tt_markstore_init(&s);
+    ok(tt_markstore_read(&s, side, &err) != 0 && err.code == TT_ERR_FORMAT &&
+           strstr(err.what, "job") != NULL,
+       "a job record missing a field is a format error: %s", err.what);
+    ok(tt_markstore_update(side, edit_job, NULL, &err) != 0, "and the file is not rewritten");
+    {
+        char *again = read_file(side);
+        ok(again && bad && strcmp(again, bad) == 0, "it is left as it was");
+        free(again);
+    }
+    tt_markstore_fini(&s);
+    free(text);
+    free(bad);
+    unlink(side);
+}
+
 /* Runs in a child: as root (CI) it first drops to nobody, because root
  * ignores directory permissions. Exit status: 0 pass, 1 fail, 2 cannot. */
 static int readonly_child(const char *ro, const char *xdg)
@@ -247,6 +331,7 @@ int main(void)
         return tap_skip_all("cannot create a temporary directory");
     test_round_trip();
     test_corrupt();
+    test_job_record();
     test_readonly_dir();
     test_concurrent();
     {
