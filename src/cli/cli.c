@@ -98,6 +98,30 @@ static void warn_skipped_rows(const char *safe_path, const tt_trace *tr)
                 tt_text_safe(p->example, first, sizeof first));
 }
 
+/* Say what --lenient dropped or skipped (info: NULL when the loader did not
+ * count the bytes). Printed with --quiet too: --quiet is about the
+ * progress line, and data left out must never go unsaid. */
+static void warn_lenient(const char *safe_path, const tt_trace *tr, const tt_load_info *info,
+                         const tt_cli_load *lo)
+{
+    const tt_problem *tail = &tr->problems[TT_PROB_DROPPED_TAIL];
+    if (tail->count) {
+        char what[4 * sizeof tail->example];
+        unsigned long long n = (unsigned long long)tr->n_events;
+        if (info && info->dropped_bytes > 0)
+            tt_cli_warn("%s: incomplete trace: dropped %lld bytes (about %llu event%s) after the "
+                        "last complete event; loaded %llu event%s",
+                        safe_path, (long long)info->dropped_bytes,
+                        (unsigned long long)info->dropped_events,
+                        info->dropped_events == 1 ? "" : "s", n, n == 1 ? "" : "s");
+        else
+            tt_cli_warn("%s: incomplete trace (%s); loaded %llu event%s", safe_path,
+                        tt_text_safe(tail->example, what, sizeof what), n, n == 1 ? "" : "s");
+    }
+    if (lo && lo->lenient)
+        warn_skipped_rows(safe_path, tr);
+}
+
 tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
 {
     tt_load_opts opts;
@@ -165,28 +189,8 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
         free(ce);
     }
 loaded:
-    if (tr->problems[TT_PROB_DROPPED_TAIL].count && !(lo && lo->quiet)) {
-        if (info.dropped_bytes > 0)
-            tt_cli_warn("%s: incomplete trace: dropped %lld bytes (about %llu events) after the "
-                        "last complete event; loaded %llu events",
-                        safe_path, (long long)info.dropped_bytes,
-                        (unsigned long long)info.dropped_events,
-                        (unsigned long long)tr->n_events);
-        else
-            tt_cli_warn("%s: incomplete trace (%s); loaded %llu events", safe_path,
-                        tr->problems[TT_PROB_DROPPED_TAIL].example,
-                        (unsigned long long)tr->n_events);
-    }
-    if (lo && lo->lenient && !lo->quiet)
-        warn_skipped_rows(safe_path, tr);
+    warn_lenient(safe_path, tr, &info, lo);
     return tr;
-}
-
-/* Warn about data --lenient dropped. */
-static void warn_dropped(const char *safe_path, const tt_trace *tr)
-{
-    tt_cli_warn("%s: incomplete trace (%s); loaded %llu events", safe_path,
-                tr->problems[TT_PROB_DROPPED_TAIL].example, (unsigned long long)tr->n_events);
 }
 
 int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out)
@@ -234,11 +238,8 @@ int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_tra
         tt_text_safe(paths[i], safe, sizeof safe);
         if (errs[i].code != TT_OK) {
             tt_cli_error("%s", tt_error_format(&errs[i], safe, msg, sizeof msg));
-        } else if (out[i] && !(lo && lo->quiet)) {
-            if (out[i]->problems[TT_PROB_DROPPED_TAIL].count)
-                warn_dropped(safe, out[i]);
-            if (lo && lo->lenient)
-                warn_skipped_rows(safe, out[i]);
+        } else if (out[i]) {
+            warn_lenient(safe, out[i], NULL, lo);
         }
     }
     free(errs);
