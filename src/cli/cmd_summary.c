@@ -11,6 +11,7 @@
 
 #include "index/index.h"
 #include "rules/rules.h"
+#include "util/json.h"
 #include "util/num.h"
 #include "util/sort.h"
 #include "util/text.h"
@@ -295,9 +296,10 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
         cJSON_AddNullToObject(o, "total_time_ns");
         cJSON_AddNullToObject(o, "total_time");
     } else {
-        cJSON_AddNumberToObject(o, "start_ns", (double)tr->t0);
-        cJSON_AddNumberToObject(o, "end_ns", (double)tr->t1);
-        cJSON_AddNumberToObject(o, "total_time_ns", (double)(tr->t1 - tr->t0));
+        /* exact: epoch timestamps in ns are beyond a double's 2^53 */
+        tt_json_add_int(o, "start_ns", tr->t0);
+        tt_json_add_int(o, "end_ns", tr->t1);
+        tt_json_add_int(o, "total_time_ns", tr->t1 - tr->t0);
         cJSON_AddNumberToObject(o, "total_time", (double)(tr->t1 - tr->t0) / 1e9);
     }
     cJSON_AddNumberToObject(o, "events", (double)tr->n_events);

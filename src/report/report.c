@@ -9,6 +9,7 @@
 #include "analysis/stats.h"
 #include "analysis/transfers.h"
 #include "index/index.h"
+#include "util/json.h"
 #include "util/num.h"
 
 #include <cjson/cJSON.h>
@@ -303,9 +304,7 @@ static double pct(int64_t part, int64_t whole)
 
 static void add_int(cJSON *o, const char *k, int64_t v)
 {
-    char num[32];
-    snprintf(num, sizeof num, "%" PRId64, v);
-    cJSON_AddRawToObject(o, k, num);
+    tt_json_add_int(o, k, v);
 }
 
 /* Lane full name into buf. */

@@ -2,6 +2,7 @@ libtracetty_a_SOURCES += \
 	src/util/arena.c src/util/arena.h \
 	src/util/error.c src/util/error.h \
 	src/util/hash.c src/util/hash.h \
+	src/util/json.c src/util/json.h \
 	src/util/natcmp.c src/util/natcmp.h \
 	src/util/num.c src/util/num.h \
 	src/util/sort.c src/util/sort.h \

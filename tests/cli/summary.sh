@@ -64,4 +64,11 @@ else
     matches "$TMPD/out" '^\[\{' "JSON summary of two files is an array (jq absent: shape only)"
 fi
 
+# Epoch timestamps in ns are beyond a double's 53 bits: the JSON span is
+# written as exact integers.
+printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1682725897226747.001,"dur":1.5}]' >"$TMPD/epoch.json"
+"$TRACETTY" summary --format json "$TMPD/epoch.json" >"$TMPD/out"
+matches "$TMPD/out" '"start_ns":[[:space:]]*1682725897226747001,' "start_ns exact to the ns"
+matches "$TMPD/out" '"end_ns":[[:space:]]*1682725897226748501,' "end_ns exact to the ns"
+
 tap_done
