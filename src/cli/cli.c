@@ -334,6 +334,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: tracetty [TRACE|DIR...]\n"
                "       tracetty COMMAND [OPTIONS] ...\n"
+               "       tracetty --help | -h | --version | -V\n"
                "\n"
                "Terminal trace analyzer for ML accelerator profiles.\n"
                "With a TRACE (default: the bundled demo) and a terminal, browse its timeline\n"
