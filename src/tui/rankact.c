@@ -1,8 +1,10 @@
 /* rankact.c - several ranks in the view: the ranks and the focus, rank
  * tabs, the combined view and the collectives view, their rows, labels,
  * legend and tab bar, and their panels (ranks, one collective, the
- * statistics of a box over several ranks or collectives). See
- * app_impl.h for how the focus and the clocks work.
+ * statistics of a box over several ranks or collectives, with its CSV
+ * export and a breakdown row highlighted on every rank, n N stepping
+ * through it in job-time order). See app_impl.h for how the focus and the
+ * clocks work.
  *
  * Keys: 1..9 show rank 1..9's tab and ` rank 0's, < and > the previous
  * and next rank (in the combined view: its group), R the combined view
