@@ -193,18 +193,42 @@ loaded:
     return tr;
 }
 
+void tt_cli_job_progress_init(tt_cli_job_progress *j, size_t total, const tt_cli_load *lo)
+{
+    char label[64];
+    memset(j, 0, sizeof *j);
+    j->total = total;
+    snprintf(label, sizeof label, "%zu traces", total);
+    tt_progress_init(&j->prog, label, lo && lo->quiet);
+}
+
+/* tt_rankset_progress_fn of one batch: counts on the job's line */
+static void job_files(void *ctx, size_t done, size_t total, int64_t bytes, uint64_t events)
+{
+    tt_cli_job_progress *j = ctx;
+    (void)total;
+    j->batch_bytes = bytes;
+    j->batch_events = events;
+    tt_progress_files(&j->prog, j->done + done, j->total, j->bytes + bytes, j->events + events);
+}
+
 int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out)
+{
+    return tt_cli_load_batch(paths, n, lo, out, NULL);
+}
+
+int tt_cli_load_batch(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out,
+                      tt_cli_job_progress *job)
 {
     tt_load_opts opts;
     tt_rankset_opts ro;
-    tt_progress prog;
+    tt_cli_job_progress own;
     tt_error *errs;
-    char label[64];
     int rc = 0;
 
     for (size_t i = 0; i < n; i++)
         out[i] = NULL;
-    if (n == 1 || (lo && lo->cache)) {
+    if ((n == 1 && !job) || (lo && lo->cache)) {
         for (size_t i = 0; i < n; i++)
             if (!(out[i] = tt_cli_load_trace(paths[i], lo))) {
                 for (size_t k = 0; k < i; k++) {
@@ -224,15 +248,23 @@ int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_tra
     opts.lenient = lo && lo->lenient;
     opts.format = lo ? lo->format : NULL;
     opts.csv_map = lo ? lo->csv_map : NULL;
-    snprintf(label, sizeof label, "%zu traces", n);
-    tt_progress_init(&prog, label, lo && lo->quiet);
+    if (!job) {
+        tt_cli_job_progress_init(&own, n, lo);
+        job = &own;
+    }
     memset(&ro, 0, sizeof ro);
     ro.load = &opts;
-    ro.progress = tt_progress_files;
-    ro.progress_ctx = &prog;
+    ro.progress = job_files;
+    ro.progress_ctx = job;
     if (tt_load_parallel(paths, n, &ro, out, errs))
         rc = -1;
-    tt_progress_done(&prog);
+    /* erased before any message; the next batch redraws it */
+    tt_progress_done(&job->prog);
+    job->done += n;
+    job->bytes += job->batch_bytes;
+    job->events += job->batch_events;
+    job->batch_bytes = 0;
+    job->batch_events = 0;
     for (size_t i = 0; i < n; i++) {
         char safe[512], msg[800];
         tt_text_safe(paths[i], safe, sizeof safe);

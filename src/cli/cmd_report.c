@@ -327,6 +327,7 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
 {
     tt_job_opts jo;
     tt_job *job = NULL;
+    tt_cli_job_progress jp;
     tt_writer_opts wo;
     tt_error err;
     int rc = TT_EXIT_OK;
@@ -341,12 +342,13 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
         tt_cli_error("report: %s", err.what);
         return TT_EXIT_ERROR;
     }
+    tt_cli_job_progress_init(&jp, n, lo);
     for (size_t b = 0; b < n && rc == TT_EXIT_OK; b += batch_size()) {
         size_t nb = n - b < batch_size() ? n - b : batch_size();
         tt_trace *batch[64];
         if (nb > sizeof batch / sizeof batch[0])
             nb = sizeof batch / sizeof batch[0];
-        if (tt_cli_load_many(files + b, nb, lo, batch)) {
+        if (tt_cli_load_batch(files + b, nb, lo, batch, &jp)) {
             rc = TT_EXIT_ERROR;
             break;
         }
@@ -404,6 +406,7 @@ static int report_exec(int argc, char **argv)
     const char *out_path = NULL;
     tt_report *rep = NULL;
     int64_t *fallback = NULL;
+    tt_cli_job_progress jp;
     FILE *f = stdout;
     int opt, rc = TT_EXIT_OK;
     report_marks rm = {NULL, NULL, false};
@@ -551,12 +554,13 @@ static int report_exec(int argc, char **argv)
         tt_cli_error("report: out of memory");
         rc = TT_EXIT_ERROR;
     }
+    tt_cli_job_progress_init(&jp, n_files, &lo);
     for (size_t b = 0; b < n_files && rc == TT_EXIT_OK; b += batch_size()) {
         size_t nb = n_files - b < batch_size() ? n_files - b : batch_size();
         tt_trace *batch[64];
         if (nb > sizeof batch / sizeof batch[0])
             nb = sizeof batch / sizeof batch[0];
-        if (tt_cli_load_many(files + b, nb, &lo, batch)) {
+        if (tt_cli_load_batch(files + b, nb, &lo, batch, &jp)) {
             rc = TT_EXIT_ERROR;
             break;
         }

@@ -36,6 +36,16 @@ script -qec "'$TRACETTY' summary --quiet '$TMPD/fifo' >/dev/null" /dev/null >"$T
 wait
 is "$(wc -c <"$TMPD/tty2" | tr -d ' ')" 0 "--quiet: nothing on stderr"
 
+# a report over ranks loads them in batches: one line counts the whole job
+cp "$demo" "$TMPD/a.json"
+cp "$demo" "$TMPD/b.json"
+feed &
+script -qec "'$TRACETTY' report --kind ranks '$TMPD/a.json' '$TMPD/b.json' '$TMPD/fifo' >/dev/null" \
+    /dev/null >"$TMPD/tty4" 2>&1
+wait
+matches "$TMPD/tty4" 'loading [0-9] of 3 traces done, [0-9.]+ MB, [0-9]+ events' \
+    "report over three traces: the progress line counts all three"
+
 # stderr not a terminal: nothing either
 feed &
 "$TRACETTY" summary "$TMPD/fifo" >/dev/null 2>"$TMPD/err3"
