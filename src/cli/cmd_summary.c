@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 
 #include "index/index.h"
+#include "multi/rankset.h"
 #include "rules/rules.h"
 #include "util/json.h"
 #include "util/num.h"
@@ -409,7 +410,8 @@ static int summary_exec(int argc, char **argv)
     int opt, rc = TT_EXIT_OK;
     cJSON *all = NULL;
     tt_trace **loaded;        /* the traces that loaded, in order */
-    size_t n_loaded = 0;
+    size_t n_loaded = 0, n_files = 0;
+    char **files;             /* the arguments, directories expanded */
     summary_rules sr;
 
     optind = 1;
@@ -440,20 +442,25 @@ static int summary_exec(int argc, char **argv)
         tt_cli_error("summary: no trace given (usage: tracetty %s)", tt_cmd_summary.usage);
         return TT_EXIT_ERROR;
     }
-    if (json && argc - optind > 1)
+    /* a directory stands for every trace in it, as for check and report */
+    if (!(files = tt_cli_expand(argv + optind, (size_t)(argc - optind), &n_files)))
+        return TT_EXIT_ERROR;
+    if (json && n_files > 1)
         all = cJSON_CreateArray();
     /* every trace is loaded first: the rules look across them */
-    if (!(loaded = calloc((size_t)(argc - optind), sizeof *loaded))) {
+    if (!(loaded = calloc(n_files ? n_files : 1, sizeof *loaded))) {
         cJSON_Delete(all);
+        tt_rankset_free_files(files, n_files);
         tt_cli_error("summary: out of memory");
         return TT_EXIT_ERROR;
     }
-    for (int i = optind; i < argc; i++) {
-        if ((loaded[n_loaded] = tt_cli_load_trace(argv[i], &lo)))
+    for (size_t i = 0; i < n_files; i++) {
+        if ((loaded[n_loaded] = tt_cli_load_trace(files[i], &lo)))
             n_loaded++;
         else
             rc = TT_EXIT_ERROR;
     }
+    tt_rankset_free_files(files, n_files);
     summary_rules_run(&sr, (const tt_trace *const *)loaded, n_loaded);
     for (size_t k = 0; k < n_loaded; k++) {
         const tt_trace *tr = loaded[k];
@@ -488,7 +495,7 @@ static int summary_exec(int argc, char **argv)
 
 const tt_command tt_cmd_summary = {
     .name = "summary",
-    .usage = "summary [--format text|json] [--lenient] [--quiet] TRACE...",
+    .usage = "summary [--format text|json] [--lenient] [--quiet] TRACE|DIR...",
     .help = "what a trace holds: span, events, lanes, top names, counters, problems",
     .exec = summary_exec,
 };

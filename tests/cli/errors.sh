@@ -150,7 +150,7 @@ fails "JSON object without traceEvents" \
     "tracetty: object.json: JSON object without a \"traceEvents\" array: not a Chrome trace" \
     summary object.json
 mkdir dir.json
-fails "a directory" "tracetty: dir.json: is a directory, not a trace file" summary dir.json
+fails "a directory without traces" "tracetty: dir.json: no trace files in this directory" summary dir.json
 fails "a missing file" "tracetty: missing.json: cannot open: No such file or directory" \
     summary missing.json
 fails "a path through a regular file" \
@@ -180,7 +180,7 @@ fails "missing option argument" "tracetty: summary: unknown or incomplete option
 fails "bad option argument" "tracetty: summary: unknown format 'xml' (text or json)" \
     summary --format xml comma.json
 fails "no trace given" \
-    "tracetty: summary: no trace given (usage: tracetty summary [--format text|json] [--lenient] [--quiet] TRACE...)" \
+    "tracetty: summary: no trace given (usage: tracetty summary [--format text|json] [--lenient] [--quiet] TRACE|DIR...)" \
     summary
 fails "unknown input format" "tracetty: cut.json: unknown format 'nope'" \
     summary --input-format nope cut.json

@@ -71,4 +71,14 @@ printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1682725897226747.001,"dur":1.
 matches "$TMPD/out" '"start_ns":[[:space:]]*1682725897226747001,' "start_ns exact to the ns"
 matches "$TMPD/out" '"end_ns":[[:space:]]*1682725897226748501,' "end_ns exact to the ns"
 
+# A directory stands for every trace in it (and `tracetty DIR` into a pipe
+# prints that summary, as for one trace)
+mkdir "$TMPD/dir"
+cp nested.json problems.json "$TMPD/dir/"
+"$TRACETTY" summary "$TMPD/dir" >"$TMPD/out" 2>"$TMPD/err"
+ok $? "summary DIR exits 0"
+is "$(grep -c '^File ' "$TMPD/out")" 2 "summary DIR: one summary per trace in it"
+"$TRACETTY" "$TMPD/dir" >"$TMPD/out2" 2>"$TMPD/err"
+same_file "$TMPD/out2" "$TMPD/out" "tracetty DIR into a pipe prints the same"
+
 tap_done
