@@ -17,6 +17,7 @@
 #include "report/job.h"
 #include "report/report.h"
 #include "rules/rules.h"
+#include "util/num.h"
 #include "util/text.h"
 
 #include <getopt.h>
@@ -320,6 +321,31 @@ out:
     return rc;
 }
 
+/* The offsets the alignment chose, on stderr (as view shows them in its
+ * tab bar), when it moved any rank: "aligned by event X: rank 0 +0 ns,
+ * rank 1 -2.006 ms, ...". */
+static void say_offsets(const tt_job *job)
+{
+    size_t n = tt_job_ranks(job), shown = n < 16 ? n : 16;
+    bool moved = false;
+    int64_t rank;
+    for (size_t i = 0; i < n; i++)
+        moved |= tt_job_offset(job, i, &rank) != 0;
+    if (!moved)
+        return;
+    fflush(stdout);
+    fprintf(stderr, "tracetty: report: aligned by %s:", tt_job_alignment(job));
+    for (size_t i = 0; i < shown; i++) {
+        char d[48];
+        tt_ns off = tt_job_offset(job, i, &rank);
+        fprintf(stderr, "%s rank %lld %s%s", i ? "," : "", (long long)rank, off < 0 ? "-" : "+",
+                tt_fmt_dur(d, sizeof d, off < 0 ? -off : off, 3));
+    }
+    if (shown < n)
+        fprintf(stderr, " (and %zu more ranks)", n - shown);
+    fputc('\n', stderr);
+}
+
 /* --kind ranks and collectives: ranks stream through in parallel batches;
  * only their small per-rank facts are kept. */
 static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_report_opts *ro,
@@ -373,6 +399,8 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
             char safe[600];
             tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));
             rc = TT_EXIT_ERROR;
+        } else if (jo.kind == TT_JOB_COLLECTIVES && !lo->quiet) {
+            say_offsets(job);
         }
     }
     tt_job_free(job);

@@ -20,6 +20,7 @@ typedef struct job_rank {
     tt_gpu_time gpu;
     tt_ns       t0, t1;
     tt_ns       event_at;   /* alignment event, when aligning on one */
+    tt_ns       offset;     /* added to its times by the alignment (collectives) */
 } job_rank;
 
 struct tt_job {
@@ -293,6 +294,8 @@ static int write_collectives(tt_job *j, tt_writer *w, tt_error *err)
     tt_align_offsets(&j->o.align, t0, t1, j->o.align.mode == TT_ALIGN_EVENT ? ev : NULL, n, off,
                      &applied);
     tt_align_describe(&j->o.align, applied, j->align_desc, sizeof j->align_desc);
+    for (size_t i = 0; i < n; i++)
+        j->r[i].offset = off[i];
     for (size_t i = 0; i < j->colls.n; i++)
         j->colls.v[i].start += off[j->colls.v[i].rank];
     if (tt_colls_match(&j->colls, err)) {
@@ -382,4 +385,15 @@ int tt_job_write(tt_job *j, FILE *f, const tt_writer_opts *wo, tt_error *err)
 const char *tt_job_alignment(const tt_job *j)
 {
     return j->align_desc[0] ? j->align_desc : "absolute";
+}
+
+size_t tt_job_ranks(const tt_job *j)
+{
+    return j->n;
+}
+
+tt_ns tt_job_offset(const tt_job *j, size_t i, int64_t *rank)
+{
+    *rank = j->r[i].rank;
+    return j->r[i].offset;
 }

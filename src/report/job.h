@@ -63,4 +63,9 @@ int tt_job_write(tt_job *j, FILE *f, const tt_writer_opts *wo, tt_error *err);
  * tt_job_write, for the user. */
 const char *tt_job_alignment(const tt_job *j);
 
+/* After tt_job_write of collectives: the ranks (in the order added) and
+ * the offset the alignment added to rank i's times (*rank: its number). */
+size_t tt_job_ranks(const tt_job *j);
+tt_ns tt_job_offset(const tt_job *j, size_t i, int64_t *rank);
+
 #endif

@@ -83,6 +83,9 @@ matches "$TMPD/err" 'bad\.csv' "names the file"
 
 # alignment on an event
 "$TRACETTY" report --kind collectives --quiet --align event:ProfilerStep#3 "$job" >"$TMPD/al.csv"; ok $? "--align event:ProfilerStep#3"
+"$TRACETTY" report --kind collectives --align event:ProfilerStep#3 "$job" >/dev/null 2>"$TMPD/err"
+matches "$TMPD/err" '^tracetty: report: aligned by event ProfilerStep#3: rank 0 [+-][0-9.]+ [nmu]?s, rank 1 [+-]' \
+    "the offsets chosen are said on stderr"
 "$TRACETTY" report --kind collectives --quiet --align event:NoSuchStep "$job" >/dev/null 2>"$TMPD/err"
 is "$?" 2 "aligning on a missing event: exit 2"
 "$TRACETTY" report --kind gpu --align start "$job" >/dev/null 2>&1; is "$?" 2 "--align only with collectives"
