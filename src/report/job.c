@@ -3,6 +3,8 @@
 
 #include "report/job.h"
 
+#include "report/collrows.h"
+
 #include "analysis/gpu.h"
 #include "multi/collectives.h"
 #include "multi/rankset.h"
@@ -44,17 +46,6 @@ static const tt_col ranks_cols[] = {
     {"Trace", "trace", TT_COL_TEXT, 0, false},
 };
 
-static const tt_col colls_cols[] = {
-    {"Rank", "rank", TT_COL_INT, 0, false},
-    {"Collective", "collective", TT_COL_TEXT, 0, false},
-    {"Sequence", "sequence", TT_COL_INT, 0, false},
-    {"Start (ns)", "start_ns", TT_COL_INT, 0, false},
-    {"Start Offset (ns)", "start_offset_ns", TT_COL_INT, 0, false},
-    {"Duration (ns)", "duration_ns", TT_COL_INT, 0, false},
-    {"Wait (ns)", "wait_ns", TT_COL_INT, 0, false},
-    {"Ranks", "ranks", TT_COL_INT, 0, false},
-    {"Trace", "trace", TT_COL_TEXT, 0, false},
-};
 
 int tt_job_new(const tt_job_opts *o, tt_job **out, tt_error *err)
 {
@@ -311,17 +302,9 @@ static int write_collectives(tt_job *j, tt_writer *w, tt_error *err)
     }
     for (size_t i = 0; i < j->colls.n && rc == 0; i++) {
         const tt_coll *x = &j->colls.v[i];
-        tt_cell c[9];
-        c[0] = tt_cell_int(j->r[x->rank].rank);
-        c[1] = tt_cell_text(tt_coll_name(&j->colls, x));
-        c[2] = tt_cell_int(x->seq);
-        c[3] = tt_cell_int(x->start);
-        c[4] = tt_cell_int(x->offset);
-        c[5] = tt_cell_int(x->dur);
-        c[6] = tt_cell_int(x->wait);
-        c[7] = tt_cell_int(x->ranks);
-        c[8] = tt_cell_text(j->r[x->rank].name);
-        if (tt_writer_row(w, c, 0))
+        tt_coll_row row = {j->r[x->rank].rank, tt_coll_name(&j->colls, x), x->seq, x->start,
+                           x->offset, x->dur, x->wait, x->ranks, j->r[x->rank].name};
+        if (tt_coll_row_write(w, &row))
             rc = tt_error_set(err, TT_ERR_IO, "cannot write the report");
     }
 out:
@@ -364,10 +347,12 @@ int tt_job_write(tt_job *j, FILE *f, const tt_writer_opts *wo, tt_error *err)
     o.bar_title = NULL;
     if (doc)
         cJSON_AddStringToObject(doc, "kind", ranks ? "ranks" : "collectives");
-    w = tt_writer_new(f, &o, ranks ? ranks_cols : colls_cols,
-                      ranks ? sizeof ranks_cols / sizeof ranks_cols[0]
-                            : sizeof colls_cols / sizeof colls_cols[0],
-                      doc);
+    {
+        size_t ncolls;
+        const tt_col *colls = tt_coll_row_columns(&ncolls);
+        w = tt_writer_new(f, &o, ranks ? ranks_cols : colls,
+                          ranks ? sizeof ranks_cols / sizeof ranks_cols[0] : ncolls, doc);
+    }
     if (!w)
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     rc = tt_writer_trace_begin(w, "job", NULL, NULL) ? tt_error_set(err, TT_ERR_NOMEM, "out of memory")

@@ -1,6 +1,7 @@
 # report: report kinds and their CSV/JSON/text writer (`tracetty report`).
 libtracetty_a_SOURCES += \
 	src/report/annotations.c src/report/annotations.h \
+	src/report/collrows.c src/report/collrows.h \
 	src/report/job.c src/report/job.h \
 	src/report/merge.c src/report/merge.h \
 	src/report/report.c src/report/report.h \

@@ -85,60 +85,13 @@ int tt_box_export_ranks(const char *path, const tt_box_part *parts, size_t n, co
     return export_parts(path, parts, n, true, key, transfers, gpu, err);
 }
 
-/* The columns of `tracetty report --kind collectives` (report/job.h). */
-static const tt_col coll_cols[] = {
-    {"Rank", "rank", TT_COL_INT, 0, false},
-    {"Collective", "collective", TT_COL_TEXT, 0, false},
-    {"Sequence", "sequence", TT_COL_INT, 0, false},
-    {"Start (ns)", "start_ns", TT_COL_INT, 0, false},
-    {"Start Offset (ns)", "start_offset_ns", TT_COL_INT, 0, false},
-    {"Duration (ns)", "duration_ns", TT_COL_INT, 0, false},
-    {"Wait (ns)", "wait_ns", TT_COL_INT, 0, false},
-    {"Ranks", "ranks", TT_COL_INT, 0, false},
-    {"Trace", "trace", TT_COL_TEXT, 0, false},
-};
-
-static int write_colls(FILE *f, const tt_box_coll *rows, size_t n)
-{
-    tt_writer_opts o;
-    tt_writer *w;
-    int rc;
-    memset(&o, 0, sizeof o);
-    o.format = TT_OUT_CSV;
-    o.one_table = true;
-    w = tt_writer_new(f, &o, coll_cols, sizeof coll_cols / sizeof coll_cols[0], NULL);
-    if (!w)
-        return -1;
-    rc = tt_writer_trace_begin(w, "job", NULL, NULL);
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        const tt_box_coll *x = &rows[i];
-        tt_cell c[9];
-        c[0] = tt_cell_int(x->rank);
-        c[1] = tt_cell_text(x->name);
-        c[2] = tt_cell_int(x->seq);
-        c[3] = tt_cell_int(x->start);
-        c[4] = tt_cell_int(x->offset);
-        c[5] = tt_cell_int(x->dur);
-        c[6] = tt_cell_int(x->wait);
-        c[7] = tt_cell_int(x->ranks);
-        c[8] = tt_cell_text(x->trace);
-        rc = tt_writer_row(w, c, 0);
-    }
-    if (rc == 0)
-        rc = tt_writer_trace_end(w, NULL, NULL);
-    if (tt_writer_finish(w))
-        rc = -1;
-    tt_writer_free(w);
-    return rc ? -1 : 0;
-}
-
 int tt_box_export_colls(const char *path, const tt_box_coll *rows, size_t n, tt_error *err)
 {
     tt_atomic a;
     memset(&a, 0, sizeof a);
     if (tt_atomic_open(&a, path, err))
         return -1;
-    if (write_colls(tt_atomic_file(&a), rows, n)) {
+    if (tt_coll_rows_csv(tt_atomic_file(&a), rows, n)) {
         tt_atomic_abort(&a);
         return tt_error_set(err, TT_ERR_IO, "cannot write the table");
     }

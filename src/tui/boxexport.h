@@ -36,6 +36,7 @@
 #include "analysis/key.h"
 #include "analysis/select.h"
 #include "model/trace.h"
+#include "report/collrows.h"
 #include "util/error.h"
 
 /* Write the tables of selection sel grouped by key to path. 0, or non-zero
@@ -57,15 +58,7 @@ int tt_box_export_ranks(const char *path, const tt_box_part *parts, size_t n, co
                         bool transfers, bool gpu, tt_error *err);
 
 /* One row of `tracetty report --kind collectives` (strings borrowed). */
-typedef struct tt_box_coll {
-    int64_t     rank;
-    const char *name;     /* the kernel's full name */
-    uint32_t    seq;
-    int64_t     start;    /* on the aligned clock */
-    int64_t     offset, dur, wait;
-    uint32_t    ranks;
-    const char *trace;
-} tt_box_coll;
+typedef tt_coll_row tt_box_coll;   /* report/collrows.h */
 
 /* Write rows[0..n), in the order given, as that report's table. */
 int tt_box_export_colls(const char *path, const tt_box_coll *rows, size_t n, tt_error *err);
