@@ -11,6 +11,7 @@ TUI_UNIT_TESTS = \
 	tests/tui/test_boxexport \
 	tests/tui/test_marks \
 	tests/tui/test_ranks \
+	tests/tui/test_screen \
 	tests/unit/test_report_sel
 check_PROGRAMS += $(TUI_UNIT_TESTS)
 TESTS += $(TUI_UNIT_TESTS)
@@ -21,6 +22,7 @@ tests_tui_test_box_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_boxexport_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_marks_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_ranks_LDADD = $(TT_TEST_LDADD)
+tests_tui_test_screen_LDADD = $(TT_TEST_LDADD)
 # report.c's tt_report_add_sel, added for the box export
 tests_unit_test_report_sel_LDADD = $(TT_TEST_LDADD)
 

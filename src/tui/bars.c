@@ -173,11 +173,78 @@ void tt_bars_label(tt_app *a, tt_grid *g, const tt_row *row, int y, bool cur)
 
 /* ---------------------------------------------------------------- header */
 
+/* Cut a sanitized string to maxw columns in its middle: its start and its
+ * end stay (a file name keeps its extension), joined by the ellipsis. A
+ * title of several parts ("rank 1 · rank-1.json") keeps all but its last
+ * whole when it can. */
+static void cut_middle(const tt_app *a, char *s, size_t cap, int maxw)
+{
+    const char *ell = a->utf8 ? "\xe2\x80\xa6" : "~", *sep = tt_tab_sep(a->utf8), *p, *last;
+    char tail[256];
+    size_t head, i = 0, n = strlen(s);
+    int w = tt_grid_text_width(s), keep_head, keep_tail;
+    if (w <= maxw)
+        return;
+    for (last = NULL, p = strstr(s, sep); p; p = strstr(p + 1, sep))
+        last = p + strlen(sep);
+    if (last) {
+        char lead[256];
+        int lw;
+        snprintf(lead, sizeof lead, "%.*s", (int)(last - s), s);
+        lw = tt_grid_text_width(lead);
+        if (maxw - lw >= 6) {
+            cut_middle(a, (char *)last, cap - (size_t)(last - s), maxw - lw);
+            return;
+        }
+    }
+    if (maxw < 3) {
+        cut(a, s, cap, maxw);
+        return;
+    }
+    keep_tail = (maxw - 1) / 2;
+    keep_head = maxw - 1 - keep_tail;
+    /* the shortest suffix that starts on a character and fits keep_tail */
+    while (i < n && tt_grid_text_width(s + i) > keep_tail) {
+        uint32_t cp;
+        size_t k = tt_utf8_decode((const unsigned char *)s + i, n - i, &cp);
+        i += k ? k : 1;
+    }
+    snprintf(tail, sizeof tail, "%s", s + i);
+    head = tt_text_fit(s, keep_head, NULL);
+    if (head + strlen(ell) + strlen(tail) + 1 > cap)
+        return;
+    memcpy(s + head, ell, strlen(ell));
+    memcpy(s + head + strlen(ell), tail, strlen(tail) + 1);
+}
+
+enum { HF_FILE, HF_FMT, HF_WIN, HF_ZOOM, HF__N };
+
+/* The header's width: the brand, then each shown field (width > 0) with a
+ * blank either side, but none after the last. */
+static int header_width(bool brand, int brand_w, const int *fw, int skip)
+{
+    int w = brand ? brand_w : 0, shown = 0;
+    for (int i = 0; i < HF__N; i++)
+        if (i != skip && fw[i] > 0) {
+            w += fw[i] + 2;
+            shown++;
+        }
+    return shown ? w - 1 : w;
+}
+
+/* Narrowest the file name is cut to before something else gives way. */
+#define HEADER_FILE_MIN 14
+#define HEADER_FILE_MIN_NARROW 6
+
 void tt_bars_header(tt_app *a, tt_grid *g)
 {
-    int y = a->scr.header_y, x, cols = a->cols;
-    char win[160], s0[48], s1[48], w[48], zoom[48], fmt[80];
+    static const char brand_txt[] = " tracetty ";
+    int y = a->scr.header_y, x, cols = a->cols, fw[HF__N], brand_w, tw, file_min;
+    char win[160], win_short[110], s0[48], s1[48], w[48], zoom[56], zoom_short[48], fmt[80],
+        t[256];
+    const char *txt[HF__N];
     tt_ns res = a->vp.span / (a->vp.cols > 0 ? a->vp.cols : 1);
+    bool brand = true;
     if (y < 0)
         return;
     tt_grid_fill(g, 0, y, cols, ' ', TT_R_HEADER, 0);
@@ -191,42 +258,68 @@ void tt_bars_header(tt_app *a, tt_grid *g)
         tt_fmt_dur_unit(s1, sizeof s1, r1, unit, dec);
     }
     tt_fmt_dur(w, sizeof w, a->vp.span, 3);
-    snprintf(win, sizeof win, "%s%s%s (%s)", s0, tt_tab_dash(a->utf8), s1, w);
+    snprintf(win_short, sizeof win_short, "%s%s%s", s0, tt_tab_dash(a->utf8), s1);
+    snprintf(win, sizeof win, "%s (%s)", win_short, w);
     {
         double z = tt_vp_zoom_factor(&a->vp);
-        if (z < 10)
-            snprintf(zoom, sizeof zoom, "zoom %s%.1f", a->utf8 ? "\xc3\x97" : "x", z);
-        else
-            snprintf(zoom, sizeof zoom, "zoom %s%.0f", a->utf8 ? "\xc3\x97" : "x", z);
+        snprintf(zoom_short, sizeof zoom_short, z < 10 ? "%s%.1f" : "%s%.0f",
+                 a->utf8 ? "\xc3\x97" : "x", z);
+        snprintf(zoom, sizeof zoom, "zoom %s", zoom_short);
     }
     snprintf(fmt, sizeof fmt, "%s", a->tr->format ? a->tr->format : "");
-    x = tt_grid_text(g, 0, y, cols, " tracetty ", TT_R_HEADER_KEY, 0);
-    {
-        /* what fits, in this order: the window, the file (cut if need
-         * be), the zoom, the format */
-        char t[256];
-        int ww = tt_grid_text_width(win), zw = tt_grid_text_width(zoom),
-            fw = tt_grid_text_width(fmt), room = cols - x, tw;
-        bool show_z = true, show_f = fw > 0;
-        tt_app_header_title(a, t, sizeof t);
-        tw = tt_grid_text_width(t);
-        if (tw + 2 + fw + 2 + ww + 2 + zw + 1 > room)
-            show_f = false;
-        if (tw + 2 + ww + 2 + zw + 1 > room)
-            show_z = false;
-        if (tw > 0 && tw + 2 + ww + 1 > room) {
-            cut(a, t, sizeof t, room - ww - 3);
-            if (room - ww - 3 < 6)
-                t[0] = '\0';
-        }
-        if (t[0])
-            x += 1 + tt_grid_text(g, x + 1, y, cols - x - 1, t, TT_R_HEADER, 0) + 1;
-        if (show_f)
-            x += 1 + tt_grid_text(g, x + 1, y, cols - x - 1, fmt, TT_R_HEADER, 0) + 1;
-        x += 1 + tt_grid_text(g, x + 1, y, cols - x - 1, win, TT_R_HEADER_KEY, 0) + 1;
-        if (show_z)
-            tt_grid_text(g, x + 1, y, cols - x - 1, zoom, TT_R_HEADER, 0);
+    tt_app_header_title(a, t, sizeof t);
+    txt[HF_FILE] = t;
+    txt[HF_FMT] = fmt;
+    txt[HF_WIN] = win;
+    txt[HF_ZOOM] = zoom;
+    for (int i = 0; i < HF__N; i++)
+        fw[i] = tt_grid_text_width(txt[i]);
+    tw = fw[HF_FILE];
+    brand_w = tt_grid_text_width(brand_txt);
+    file_min = HEADER_FILE_MIN;
+    /* Every field fits, else the program's name goes, then the word
+     * "zoom", then the file name is cut in its middle to what is left.
+     * When even that leaves too little, these give way in turn: more of
+     * the file name, the format, the file name, the window's width, the
+     * zoom. The window itself is clipped last. */
+    if (header_width(brand, brand_w, fw, -1) > cols)
+        brand = false;
+    if (header_width(brand, brand_w, fw, -1) > cols) {
+        txt[HF_ZOOM] = zoom_short;
+        fw[HF_ZOOM] = tt_grid_text_width(zoom_short);
     }
+    for (int step = 0;; step++) {
+        int others = header_width(brand, brand_w, fw, HF_FILE);
+        if (fw[HF_FILE] > 0) {
+            int left = cols - others - 2;
+            if (left >= (tw < file_min ? tw : file_min)) {
+                cut_middle(a, t, sizeof t, left);
+                fw[HF_FILE] = tt_grid_text_width(t);
+                break;
+            }
+        } else if (others <= cols) {
+            break;
+        }
+        if (step == 0) {
+            file_min = HEADER_FILE_MIN_NARROW;
+        } else if (step == 1) {
+            fw[HF_FMT] = 0;
+        } else if (step == 2) {
+            fw[HF_FILE] = 0;
+        } else if (step == 3) {
+            txt[HF_WIN] = win_short;
+            fw[HF_WIN] = tt_grid_text_width(win_short);
+        } else if (step == 4) {
+            fw[HF_ZOOM] = 0;
+        } else {
+            break;
+        }
+    }
+    x = brand ? tt_grid_text(g, 0, y, cols, brand_txt, TT_R_HEADER_KEY, 0) : 0;
+    for (int i = 0; i < HF__N; i++)
+        if (fw[i] > 0 && x + 1 < cols)
+            x += 1 + tt_grid_text(g, x + 1, y, cols - x - 1, txt[i],
+                                  i == HF_WIN ? TT_R_HEADER_KEY : TT_R_HEADER, 0) + 1;
 }
 
 /* ---------------------------------------------------------------- status */

@@ -1,0 +1,164 @@
+/* test_screen.c - what the timeline screen shows, read back from the cell
+ * grid the app draws (the grid `render` prints and the TUI copies), on the
+ * demo trace and the test traces:
+ *   - the header keeps its fields (file, format, window, zoom) at 80
+ *     columns, cutting a long file name in its middle first, and gives
+ *     way field by field down to 20 columns.
+ */
+#include "config.h"
+
+#include "../tap.h"
+#include "decode/decode.h"
+#include "rules/rules.h"
+#include "tui/app.h"
+#include "tui/grid.h"
+#include "tui/input.h"
+#include "util/text.h"
+
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char demo[4096], basic[4096];
+
+/* A frame of trace tr at cols x rows after keys (NULL with a diagnostic on
+ * failure). */
+static tt_grid *frame(const tt_trace *tr, int cols, int rows, const char *title, bool utf8,
+                      bool rules, const char *keys)
+{
+    tt_rules_config cfg;
+    tt_app_opts o;
+    tt_error err;
+    tt_input *in = NULL;
+    size_t n = 0;
+    tt_app *a;
+    tt_grid *g = NULL;
+    memset(&o, 0, sizeof o);
+    o.title = title;
+    o.utf8 = utf8;
+    tt_rules_config_defaults(&cfg);
+    o.rules = rules ? &cfg : NULL;
+    tt_error_clear(&err);
+    if (tt_keys_parse(keys, &in, &n, &err)) {
+        diag("keys %s: %s", keys, err.what);
+        return NULL;
+    }
+    a = tt_app_new(tr, cols, rows, &o, &err);
+    if (a) {
+        for (size_t i = 0; i < n; i++)
+            tt_app_input(a, &in[i]);
+        g = tt_grid_new(cols, rows);
+        if (g && tt_app_draw(a, g)) {
+            tt_grid_free(g);
+            g = NULL;
+        }
+    }
+    if (!g)
+        diag("cannot draw %dx%d after %s", cols, rows, keys);
+    tt_app_free(a);
+    free(in);
+    return g;
+}
+
+/* Row y as text (cap >= 4 * cols + 1). */
+static char *row_text(const tt_grid *g, int y, char *out)
+{
+    size_t n = 0;
+    for (int x = 0; x < g->cols; x++) {
+        const tt_cell *c = &g->cells[(size_t)y * (size_t)g->cols + (size_t)x];
+        if (c->width)
+            n += (size_t)tt_grid_utf8(c->cp, out + n);
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* ---------------------------------------------------------------- header */
+
+static void test_header(const tt_trace *tr)
+{
+    static const char *title = "resnet50_workers0.pt.trace.json.gz";
+    char h[4096], keys[64];
+    tt_grid *g = frame(tr, 80, 24, title, true, false, "");
+    if (g) {
+        row_text(g, 0, h);
+        ok(strstr(h, "chrome-json") != NULL, "80 columns: the header names the format: %s", h);
+        ok(strstr(h, "\xc3\x97" "1.0") != NULL, "and the zoom");
+        ok(strstr(h, "0 ms \xe2\x80\x93 300 ms (299.735 ms)") != NULL, "and the window");
+        ok(strstr(h, "resnet50") != NULL && strstr(h, "\xe2\x80\xa6") != NULL &&
+               strstr(h, "json.gz") != NULL,
+           "and the file name, cut in its middle");
+        tt_grid_free(g);
+    }
+    /* far in: long window ends and a large zoom factor */
+    memset(keys, 'w', 30);
+    keys[30] = '\0';
+    g = frame(tr, 80, 24, title, true, false, keys);
+    if (g) {
+        const char *x;
+        row_text(g, 0, h);
+        x = strstr(h, "\xc3\x97");
+        ok(strstr(h, "chrome-json") != NULL, "zoomed in: the format stays: %s", h);
+        ok(x && x[2] >= '1' && x[2] <= '9', "and the zoom factor");
+        ok(strstr(h, "res") != NULL && strstr(h, "gz") != NULL, "and some of the file name");
+        ok(strstr(h, "s (") != NULL && strstr(h, "s)") != NULL, "and the window's width");
+        tt_grid_free(g);
+    }
+    g = frame(tr, 80, 24, title, false, false, keys);
+    if (g) {
+        row_text(g, 0, h);
+        ok(strstr(h, "chrome-json") != NULL && strstr(h, "~") != NULL && strstr(h, " x") != NULL,
+           "the same in ASCII: %s", h);
+        tt_grid_free(g);
+    }
+    /* narrower and narrower: something sensible down to 20 columns */
+    for (int cols = 200; cols >= 20; cols -= 5) {
+        bool good = true;
+        for (int z = 0; z < 2 && good; z++) {
+            g = frame(tr, cols, cols < 30 ? 6 : 24, title, true, false, z ? keys : "");
+            if (!g) {
+                good = false;
+                break;
+            }
+            row_text(g, 0, h);
+            /* the window's start is always there, after one blank */
+            good = h[0] == ' ' && (strstr(h, " 0 ms") || strstr(h, " 1") || strstr(h, " 2"));
+            if (!good)
+                diag("%d columns: %s", cols, h);
+            tt_grid_free(g);
+        }
+        if (!good) {
+            ok(0, "the header shows the window at %d columns", cols);
+            break;
+        }
+        if (cols == 20)
+            ok(1, "the header shows the window from 200 down to 20 columns");
+    }
+    g = frame(tr, 20, 6, title, true, false, "");
+    if (g) {
+        is_str(row_text(g, 0, h), " 0 ms \xe2\x80\x93 300 ms  \xc3\x97" "1.0",
+               "20 columns: the window and the zoom");
+        tt_grid_free(g);
+    }
+}
+
+int main(void)
+{
+    const char *src = getenv("srcdir");
+    tt_trace *dtr = NULL, *btr = NULL;
+    tt_error err;
+    if (!setlocale(LC_ALL, "C.UTF-8") && !setlocale(LC_ALL, "en_US.UTF-8"))
+        return tap_skip_all("no UTF-8 locale");
+    tt_text_set_utf8(true);
+    snprintf(demo, sizeof demo, "%s/samples/demo.json", src ? src : ".");
+    snprintf(basic, sizeof basic, "%s/tests/data/tui/basic.json", src ? src : ".");
+    tt_error_clear(&err);
+    if (tt_load(demo, NULL, &dtr, NULL, &err) || tt_load(basic, NULL, &btr, NULL, &err)) {
+        tt_trace_free(dtr);
+        return tap_skip_all("no samples/demo.json or tests/data/tui/basic.json");
+    }
+    test_header(dtr);
+    tt_trace_free(dtr);
+    tt_trace_free(btr);
+    return tap_done();
+}
