@@ -606,6 +606,12 @@ void tt_bars_legend(tt_app *a, tt_grid *g)
         tt_app_legend_views(a, g, x, y);
         return;
     }
+    /* folded groups show their lanes' activity: their events count too */
+    for (int i = 0, lh = tt_app_lanes_h(a); i < lh && a->top + (size_t)i < a->list.n; i++) {
+        const tt_row *row = &a->list.v[a->top + (size_t)i];
+        if (row->kind == TT_ROW_GROUP && a->collapsed && a->collapsed[row->group])
+            tt_tl_group_tally(a->tl, row->group);
+    }
     /* the keys covering most cells in this frame, most first */
     for (size_t k = 0; k < 24; k++) {
         uint32_t best = 0, bestn = 0;

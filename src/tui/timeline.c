@@ -322,21 +322,34 @@ int tt_tl_lane_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t lane, uint32_t 
     return 0;
 }
 
+/* The lane of group gr busiest in [a, b) (the first one covering all of
+ * it, if any) and how long it is busy there; -1 when no lane is. */
+static int64_t group_busiest(const tt_tl *t, const tt_group *gr, tt_ns a, tt_ns b, tt_ns *busy)
+{
+    int64_t best_lane = -1;
+    tt_ns best = 0;
+    for (uint32_t l = gr->first_lane; l < gr->first_lane + gr->n_lanes; l++) {
+        const tt_lane *ln = &t->tr->lanes[l];
+        tt_ns v = tt_index_busy(ln->ev, ln->n, a, b);
+        if (v > best) {
+            best = v;
+            best_lane = l;
+        }
+        if (best >= b - a)
+            break;
+    }
+    *busy = best;
+    return best_lane;
+}
+
 void tt_tl_group_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t group)
 {
     const tt_group *gr = &t->tr->groups[group];
     const tt_viewport *vp = t->vp;
     for (int c = 0; c < vp->cols; c++) {
-        tt_ns a = tt_vp_time(vp, c), b = tt_vp_time(vp, c + 1), best = 0, wt = b - a;
+        tt_ns a = tt_vp_time(vp, c), b = tt_vp_time(vp, c + 1), best, wt = b - a;
         uint8_t k;
-        for (uint32_t l = gr->first_lane; l < gr->first_lane + gr->n_lanes; l++) {
-            const tt_lane *ln = &t->tr->lanes[l];
-            tt_ns busy = tt_index_busy(ln->ev, ln->n, a, b);
-            if (busy > best)
-                best = busy;
-            if (best >= wt)
-                break;
-        }
+        group_busiest(t, gr, a, b, &best);
         if (best <= 0 || wt <= 0)
             continue;
         if ((i128)best * 8 >= (i128)wt * 7)
@@ -348,6 +361,20 @@ void tt_tl_group_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t group)
         else
             k = K_SH1;
         tt_grid_set(g, x0 + c, y, glyph_of(t->gl, k), TT_R_SUMMARY, 0);
+    }
+}
+
+void tt_tl_group_tally(tt_tl *t, uint32_t group)
+{
+    const tt_group *gr = &t->tr->groups[group];
+    for (int c = 0; c < t->vp->cols; c++) {
+        tt_ns a = tt_vp_time(t->vp, c), b = tt_vp_time(t->vp, c + 1), busy;
+        int64_t lane = group_busiest(t, gr, a, b, &busy), i;
+        if (lane < 0 || busy <= 0)
+            continue;
+        i = tt_tl_hit(t, (uint32_t)lane, 0, c);
+        if (i >= 0)
+            tally(t, tt_tl_key(t->tr, &t->tr->lanes[lane].ev[i], t->by));
     }
 }
 

@@ -14,7 +14,8 @@
  * (fewer when the whole name fits).
  *
  * Group header rows show the group's activity: the largest busy fraction
- * of its lanes per cell, from the interval index.
+ * of its lanes per cell, from the interval index. A folded group's cells
+ * count for the legend by the event of that busiest lane.
  *
  * The same dominant-event rule answers "what is under this cell" (tt_tl_hit),
  * so what the user selects is what is drawn.
@@ -91,6 +92,11 @@ int tt_tl_lane_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t lane, uint32_t 
 
 /* Draw a group's activity summary at row y. */
 void tt_tl_group_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t group);
+
+/* Count a folded group's cells for the legend, as its lanes would count
+ * if they were drawn: per cell, the key of the event drawn (depth 0) on
+ * the lane busiest there. */
+void tt_tl_group_tally(tt_tl *t, uint32_t group);
 
 /* A rank's summary lane (combined view) at row y: per cell, how much of it
  * `all` (the union of the rank's device work) covers, in the glyphs of an

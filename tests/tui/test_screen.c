@@ -3,7 +3,8 @@
  * demo trace and the test traces:
  *   - the header keeps its fields (file, format, window, zoom) at 80
  *     columns, cutting a long file name in its middle first, and gives
- *     way field by field down to 20 columns.
+ *     way field by field down to 20 columns;
+ *   - the legend counts the events of folded groups.
  */
 #include "config.h"
 
@@ -71,6 +72,15 @@ static char *row_text(const tt_grid *g, int y, char *out)
     }
     out[n] = '\0';
     return out;
+}
+
+static int find_row(const tt_grid *g, const char *prefix)
+{
+    char buf[4096];
+    for (int y = 0; y < g->rows; y++)
+        if (strncmp(row_text(g, y, buf), prefix, strlen(prefix)) == 0)
+            return y;
+    return -1;
 }
 
 /* ---------------------------------------------------------------- header */
@@ -142,6 +152,25 @@ static void test_header(const tt_trace *tr)
     }
 }
 
+/* ---------------------------------------------------------------- legend */
+
+static void test_legend(const tt_trace *tr)
+{
+    char l[4096];
+    tt_grid *g = frame(tr, 80, 24, "demo.json", true, false, "C");
+    int y;
+    if (!g)
+        return;
+    y = find_row(g, "by name:");
+    ok(y > 0, "the legend is drawn with every group folded");
+    if (y > 0) {
+        row_text(g, y, l);
+        ok(strstr(l, "no events in view") == NULL && strstr(l, "ProfilerStep") != NULL,
+           "and names what the folded groups hold: %s", l);
+    }
+    tt_grid_free(g);
+}
+
 int main(void)
 {
     const char *src = getenv("srcdir");
@@ -158,6 +187,7 @@ int main(void)
         return tap_skip_all("no samples/demo.json or tests/data/tui/basic.json");
     }
     test_header(dtr);
+    test_legend(dtr);
     tt_trace_free(dtr);
     tt_trace_free(btr);
     return tap_done();
