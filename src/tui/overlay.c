@@ -6,8 +6,10 @@
  * anything narrower than a cell still takes its cell. Each overlay keeps
  * the events readable: an empty cell gets the overlay's glyph, an event
  * glyph keeps its shape and palette color and only changes its
- * background; selected and highlighted cells are left alone. The text a
- * plain `render` prints shows every overlay by its glyphs:
+ * background; selected and highlighted cells are left alone. A marker's
+ * line, one column wide, goes through everything, an event's color
+ * becoming its background, a name's character keeping its place. The
+ * text a plain `render` prints shows every overlay by its glyphs:
  *
  *   annotation  '!' at the start of its span (ruler, unless a tick label
  *               is there, and its lanes' first row), '~' in the empty
@@ -16,6 +18,8 @@
  *   box         '[' ']' around its range in the ruler, a dotted fill in
  *               its empty cells, a heavy separator beside its rows' labels
  *   marker      its glyph and name in the ruler, a line down the lanes
+ *               through everything in its column (on an event's color;
+ *               an event name's character stays, in the marker's color)
  * Trace strings and marker names are sanitized before they are drawn.
  *
  * Annotation times are on the job's aligned axis (app_impl.h): a->off
@@ -61,6 +65,29 @@ static uint8_t sev_role(tt_severity s)
 static bool blank(const tt_cell *c)
 {
     return c->width == 1 && (c->cp == ' ' || c->role == TT_R_BOX || c->role == TT_R_ANN_SPAN);
+}
+
+/* Does the cell show an event's glyph in its palette color, whatever
+ * overlay or selection styles it? */
+static bool event_glyph(const tt_cell *c)
+{
+    switch ((tt_role)c->role) {
+    case TT_R_EV:
+    case TT_R_EV_BOX:
+    case TT_R_EV_ANN:
+    case TT_R_SEL:
+    case TT_R_HILITE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Is the cell a character of an event's name? */
+static bool event_name(const tt_cell *c)
+{
+    return c->width == 1 && (c->role == TT_R_EV_NAME || c->role == TT_R_SEL_NAME ||
+                             c->role == TT_R_HILITE_NAME);
 }
 
 /* ---------------------------------------------------------------- rows */
@@ -155,9 +182,18 @@ static void marker_rows(tt_app *a, tt_grid *g, int lh)
             continue;
         for (int r = 0; r < lh; r++) {
             int y = s->area_y + r;
+            const tt_cell *cell;
             if (a->top + (size_t)r >= a->list.n)
                 break;
-            if (blank(tt_grid_at(g, x, y)))
+            cell = tt_grid_at(g, x, y);
+            /* the line on every row; over an event's glyph it takes the
+             * event's color as its background, so both still show; a
+             * character of a name stays, in the marker's color */
+            if (event_name(cell))
+                tt_grid_restyle(g, x, y, TT_R_MARKER, 0);
+            else if (event_glyph(cell))
+                tt_grid_set(g, x, y, a->gl->marker_line, TT_R_EV_MARKER, cell->color);
+            else
                 tt_grid_set(g, x, y, a->gl->marker_line, TT_R_MARKER, 0);
         }
     }

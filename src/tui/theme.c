@@ -61,8 +61,9 @@ typedef struct role_style {
 #define U TT_A_UNDERLINE
 #define D TT_A_DIM
 
-/* Palette roles (EV, EV_NAME, SWATCH, EV_BOX, EV_ANN) take their foreground (and
- * EV_NAME its background) from the palette entry in tt_theme_style. */
+/* Palette roles (EV, EV_NAME, SWATCH, EV_BOX, EV_ANN, EV_MARKER) take their
+ * foreground (and EV_NAME and EV_MARKER their background) from the palette
+ * entry in tt_theme_style. */
 static const role_style styles[TT_R__COUNT] = {
     [TT_R_DEFAULT]       = {-1, -1, 0, -1, -1, 0, 0},
     [TT_R_HEADER]        = {253, 236, 0, 7, 4, 0, R},
@@ -103,6 +104,7 @@ static const role_style styles[TT_R__COUNT] = {
     [TT_R_HILITE]        = {231, 127, B, 7, 5, B, B | U},
     [TT_R_HILITE_NAME]   = {231, 127, B | U, 7, 5, B | U, R | B | U},
     [TT_R_MARKER]        = {213, -1, B, 5, -1, B, B},
+    [TT_R_EV_MARKER]     = {-1, -1, B, -1, -1, B, R | B},
     [TT_R_ANN_ERR]       = {196, -1, B, 1, -1, B, B | R},
     [TT_R_ANN_WARN]      = {214, -1, B, 3, -1, B, B},
     [TT_R_ANN_INFO]      = {81, -1, 0, 6, -1, 0, 0},
@@ -137,7 +139,7 @@ tt_style tt_theme_style(tt_color_depth depth, tt_role role, uint8_t color)
         if (role == TT_R_EV || role == TT_R_SWATCH || role == TT_R_EV_BOX ||
             role == TT_R_EV_ANN) {
             s.fg = pal8(color);
-        } else if (role == TT_R_EV_NAME) {
+        } else if (role == TT_R_EV_NAME || role == TT_R_EV_MARKER) {
             s.fg = pal8_text(color);
             s.bg = pal8(color);
         }
@@ -149,7 +151,7 @@ tt_style tt_theme_style(tt_color_depth depth, tt_role role, uint8_t color)
         if (role == TT_R_EV || role == TT_R_SWATCH || role == TT_R_EV_BOX ||
             role == TT_R_EV_ANN) {
             s.fg = pal256(color);
-        } else if (role == TT_R_EV_NAME) {
+        } else if (role == TT_R_EV_NAME || role == TT_R_EV_MARKER) {
             s.fg = pal256_text(color);
             s.bg = pal256(color);
         }

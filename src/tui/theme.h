@@ -57,6 +57,7 @@ typedef enum tt_role {
     TT_R_HILITE,        /* glyphs of highlighted events (search, breakdown row) */
     TT_R_HILITE_NAME,
     TT_R_MARKER,        /* marker line, glyph and label */
+    TT_R_EV_MARKER,     /* marker line over an event: on its palette entry */
     TT_R_ANN_ERR,       /* annotation marks by severity: ruler and labels */
     TT_R_ANN_WARN,
     TT_R_ANN_INFO,

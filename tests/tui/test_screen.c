@@ -4,7 +4,9 @@
  *   - the header keeps its fields (file, format, window, zoom) at 80
  *     columns, cutting a long file name in its middle first, and gives
  *     way field by field down to 20 columns;
- *   - the legend counts the events of folded groups.
+ *   - the legend counts the events of folded groups;
+ *   - a marker's line shows on every row of the lanes, busy or not (a
+ *     name's character stays, in the marker's color).
  */
 #include "config.h"
 
@@ -81,6 +83,11 @@ static int find_row(const tt_grid *g, const char *prefix)
         if (strncmp(row_text(g, y, buf), prefix, strlen(prefix)) == 0)
             return y;
     return -1;
+}
+
+static const tt_cell *cell(const tt_grid *g, int x, int y)
+{
+    return &g->cells[(size_t)y * (size_t)g->cols + (size_t)x];
 }
 
 /* ---------------------------------------------------------------- header */
@@ -171,6 +178,49 @@ static void test_legend(const tt_trace *tr)
     tt_grid_free(g);
 }
 
+/* ---------------------------------------------------------------- markers */
+
+/* The first timeline column: the one after the separator of the lanes'
+ * labels. */
+static int timeline_x(const tt_grid *g)
+{
+    for (int x = 0; x < g->cols; x++)
+        if (cell(g, x, 2)->role == TT_R_SEP)
+            return x + 1;
+    return -1;
+}
+
+static void test_marker_lines(const tt_trace *tr)
+{
+    const tt_glyphs *gl = tt_theme_glyphs(true);
+    tt_grid *g = frame(tr, 80, 24, "t", true, false, "m<Right><Right><Right><Right><Right>mwwww");
+    int x0, legend, cols[2], nc = 0, rows = 0, on_events = 0, missing = 0;
+    if (!g)
+        return;
+    x0 = timeline_x(g);
+    legend = find_row(g, "by name:");
+    /* a marker's glyph, or the cursor's mark over it before its name */
+    for (int x = x0; x >= 0 && x + 1 < g->cols && nc < 2; x++)
+        if (cell(g, x, 1)->cp == gl->marker ||
+            (cell(g, x, 1)->role == TT_R_RULER_MARK && cell(g, x + 1, 1)->role == TT_R_MARKER))
+            cols[nc++] = x;
+    is_i64(nc, 2, "two markers in the ruler");
+    for (int i = 0; i < nc; i++)
+        for (int y = 2; y < legend; y++) {
+            const tt_cell *c = cell(g, cols[i], y);
+            rows++;
+            /* the cursor's cell is drawn last, over anything */
+            if (c->cp != gl->marker_line && c->role != TT_R_MARKER && c->role != TT_R_CURSOR)
+                missing++;
+            else if (c->role == TT_R_EV_MARKER && c->color <= TT_COLOR_NONE)
+                on_events++;
+        }
+    ok(rows > 10 && missing == 0, "the markers' lines cross every row (%d of %d missing)",
+       missing, rows);
+    ok(on_events > 0, "over events too, on the event's color (%d cells)", on_events);
+    tt_grid_free(g);
+}
+
 int main(void)
 {
     const char *src = getenv("srcdir");
@@ -188,6 +238,7 @@ int main(void)
     }
     test_header(dtr);
     test_legend(dtr);
+    test_marker_lines(dtr);
     tt_trace_free(dtr);
     tt_trace_free(btr);
     return tap_done();
