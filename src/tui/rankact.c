@@ -756,9 +756,10 @@ void tt_app_row_info(tt_app *a, const tt_row *row, char *out, size_t cap)
             busy = tt_busy_in(&r->busy, ws, we);
             comm = tt_busy_in(&r->comm, ws, we);
         }
-        snprintf(out, cap, "rank %lld%s%s%s%zu device lane%s%sin the window: busy %.1f%%, "
+        snprintf(out, cap, "rank %lld%s%s%s%zu %slane%s%sin the window: busy %.1f%%, "
                            "communication %.1f%%%soffset %s%s%s",
-                 (long long)r->rank, tt_tab_sep(a->utf8), r->file, tt_tab_sep(a->utf8), r->n_dev, plural(r->n_dev), tt_tab_sep(a->utf8),
+                 (long long)r->rank, tt_tab_sep(a->utf8), r->file, tt_tab_sep(a->utf8), r->n_dev,
+                 r->no_device ? "" : "device ", plural(r->n_dev), tt_tab_sep(a->utf8),
                  a->vp.span > 0 ? 100.0 * (double)busy / (double)a->vp.span : 0.0,
                  a->vp.span > 0 ? 100.0 * (double)comm / (double)a->vp.span : 0.0, tt_tab_sep(a->utf8),
                  tt_fmt_dur(off, sizeof off, r->off, 9), tt_tab_sep(a->utf8),

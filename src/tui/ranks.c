@@ -17,7 +17,9 @@ static const char *base_name(const char *path)
 }
 
 /* Device lanes: those holding any device work. A host lane is read to
- * its end; a device lane stops at its first event. */
+ * its end; a device lane stops at its first event. A trace without any
+ * (a CPU-only profile) shows all its lanes in the combined view rather
+ * than none. */
 static int find_device_lanes(tt_vrank *r)
 {
     const tt_trace *tr = r->tr;
@@ -41,6 +43,15 @@ static int find_device_lanes(tt_vrank *r)
                 r->dev[r->n_dev++] = l;
                 break;
             }
+    }
+    if (r->n_dev == 0) {
+        for (uint32_t l = 0; l < tr->n_lanes; l++) {
+            r->dev[l] = l;
+            if (l > 0 && tr->lanes[l].group != tr->lanes[0].group)
+                r->dev_groups = true;
+        }
+        r->n_dev = tr->n_lanes;
+        r->no_device = tr->n_lanes > 0;
     }
     tt_classifier_fini(&cls);
     return 0;
@@ -96,6 +107,7 @@ void tt_vrank_fini(tt_vrank *r)
 typedef struct keep_ctx {
     tt_classifier cls;
     bool          comm_only;
+    bool          any;         /* no device work: every slice is the rank's work */
 } keep_ctx;
 
 static bool keep_device(void *ctx, uint32_t lane, const tt_event *e)
@@ -104,7 +116,7 @@ static bool keep_device(void *ctx, uint32_t lane, const tt_event *e)
     (void)lane;
     if (k->comm_only)
         return tt_classifier_gpu(&k->cls, e) == TT_GPU_COMM;
-    return tt_classifier_category(&k->cls, e) != TT_CAT_OTHER;
+    return k->any ? e->kind == TT_EV_SLICE : tt_classifier_category(&k->cls, e) != TT_CAT_OTHER;
 }
 
 int tt_vrank_busy(tt_vrank *r)
@@ -116,6 +128,7 @@ int tt_vrank_busy(tt_vrank *r)
     if (tt_classifier_init(&k.cls, r->tr))
         return -1;
     k.comm_only = false;
+    k.any = r->no_device;
     rc = tt_busy_build(&r->busy, r->tr, r->dev, r->n_dev, keep_device, &k);
     if (rc == 0) {
         k.comm_only = true;

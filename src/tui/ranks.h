@@ -55,6 +55,7 @@ typedef struct tt_vrank {
     uint32_t      *dev;           /* device lanes, in lane order */
     size_t         n_dev;
     bool           dev_groups;    /* device lanes in more than one group */
+    bool           no_device;     /* no device work: dev holds every lane */
     bool           has_busy;      /* busy and comm are built */
     tt_busy        busy, comm;    /* union of the device work, of communication */
     tt_viewport    vp;            /* scratch: the app's window on this clock */

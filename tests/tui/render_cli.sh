@@ -94,4 +94,15 @@ matches "$TMPD/help" '^  view ' "--help lists view"
 matches "$TMPD/help" '^  render ' "--help lists render"
 "$TRACETTY" help render > "$TMPD/hr"
 matches "$TMPD/hr" 'render \[--size COLSxROWS\] \[--keys KEYS\] \[--ansi\]' "help render shows its usage"
+# ranks without any device work (CPU-only profiles): the combined view
+# shows all their lanes rather than empty rank rows
+for r in 0 1; do
+    printf '[{"ph":"X","name":"work","pid":1,"tid":1,"ts":0,"dur":%s},{"ph":"X","name":"idle","pid":1,"tid":2,"ts":500,"dur":10}]' \
+        "$(( r == 0 ? 1000 : 400 ))" >"$TMPD/cpu-rank$r.json"
+done
+"$TRACETTY" render --size 80x8 "$TMPD/cpu-rank0.json" "$TMPD/cpu-rank1.json" >"$TMPD/cpu" 2>&1
+ok $? "render two CPU-only ranks"
+matches "$TMPD/cpu" '^>. rank 0 +.[#█]{20}' "rank 0's summary row shows its work"
+matches "$TMPD/cpu" 'rank 0 . cpu-rank0.json . 2 lanes . in the window: busy 100\.0%' \
+    "its status counts every lane as the rank's work"
 tap_done
