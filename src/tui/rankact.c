@@ -420,6 +420,17 @@ static void relabel(tt_app *a)
     tt_app_relayout(a);
 }
 
+/* An alignment offset to the ns when it is short, with fewer decimals
+ * when it is not: ranks on different epoch clocks are start-aligned by
+ * decades (-1736413969.979 s), which must still fit a column. */
+static const char *fmt_offset(char *buf, size_t n, tt_ns off)
+{
+    for (int d = 9; d >= 0; d--)
+        if (strlen(tt_fmt_dur(buf, n, off, d)) <= 15)
+            break;
+    return buf;
+}
+
 static const char *plural(size_t n)
 {
     return n == 1 ? "" : "s";
@@ -465,7 +476,7 @@ int tt_app_show_rank(tt_app *a, size_t rank)
     tt_app_hit(a);
     tt_app_message(a, false, "rank %lld: %s%soffset %s (%zu of %zu; < > step, R all ranks)",
                    (long long)r->rank, r->file, a->utf8 ? " \xc2\xb7 " : " | ",
-                   tt_fmt_dur(off, sizeof off, r->off, 9), rank + 1, a->n_rk);
+                   fmt_offset(off, sizeof off, r->off), rank + 1, a->n_rk);
     return REDRAW;
 }
 
@@ -762,7 +773,7 @@ void tt_app_row_info(tt_app *a, const tt_row *row, char *out, size_t cap)
                  r->no_device ? "" : "device ", plural(r->n_dev), tt_tab_sep(a->utf8),
                  a->vp.span > 0 ? 100.0 * (double)busy / (double)a->vp.span : 0.0,
                  a->vp.span > 0 ? 100.0 * (double)comm / (double)a->vp.span : 0.0, tt_tab_sep(a->utf8),
-                 tt_fmt_dur(off, sizeof off, r->off, 9), tt_tab_sep(a->utf8),
+                 fmt_offset(off, sizeof off, r->off), tt_tab_sep(a->utf8),
                  a->rfold[row->rank] ? "folded (Space unfolds)" : "Space folds");
     }
 }
@@ -985,7 +996,7 @@ void tt_app_tabs_draw(tt_app *a, tt_grid *g)
         char info[400], off[48];
         snprintf(info, sizeof info, "aligned: %s%srank %lld offset %s", a->align, tt_tab_sep(a->utf8),
                  (long long)a->rk[a->focus].rank,
-                 tt_fmt_dur(off, sizeof off, a->rk[a->focus].off, 9));
+                 fmt_offset(off, sizeof off, a->rk[a->focus].off));
         if (rx + tt_grid_text_width(info) + 1 > cols)
             snprintf(info, sizeof info, "aligned: %s", a->align);
         if (rx + tt_grid_text_width(info) + 1 <= cols)
@@ -1256,7 +1267,7 @@ static int build_ranks_panel(tt_app *a, int width)
         line[o] = '\0';
         tt_tab_col(line, sizeof line, &o, r->file, fw, true, a->utf8);
         tt_tab_col(line, sizeof line, &o, r->source, 11, true, a->utf8);
-        tt_tab_col(line, sizeof line, &o, tt_fmt_dur(off, sizeof off, r->off, 9), 16, false,
+        tt_tab_col(line, sizeof line, &o, fmt_offset(off, sizeof off, r->off), 16, false,
                    a->utf8);
         if (wd)
             tt_tab_col(line, sizeof line, &o,

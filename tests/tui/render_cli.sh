@@ -105,4 +105,10 @@ ok $? "render two CPU-only ranks"
 matches "$TMPD/cpu" '^>. rank 0 +.[#█]{20}' "rank 0's summary row shows its work"
 matches "$TMPD/cpu" 'rank 0 . cpu-rank0.json . 2 lanes . in the window: busy 100\.0%' \
     "its status counts every lane as the rank's work"
+# ranks on clocks decades apart are start-aligned by a huge offset: the
+# ranks panel still shows it whole, with fewer decimals
+printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":10,"dur":100}]' >"$TMPD/far0.json"
+printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1682725897226747.001,"dur":100}]' >"$TMPD/far1.json"
+"$TRACETTY" render --size 100x10 --keys '#' "$TMPD/far0.json" "$TMPD/far1.json" >"$TMPD/far" 2>&1
+matches "$TMPD/far" ' 1 far1\.json +order +-1682725897\.2 s ' "a decades-long offset fits its column"
 tap_done
