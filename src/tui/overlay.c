@@ -12,15 +12,19 @@
  * text a plain `render` prints shows every overlay by its glyphs:
  *
  *   annotation  '!' at the start of its span (ruler, unless a tick label
- *               is there, and its lanes' first row), '~' in the empty
- *               cells of the span on its lanes, '!' before those lanes'
- *               labels
- *   box         '[' ']' around its range in the ruler, a dotted fill in
+ *               is there or starts right after it, and its lanes' first
+ *               row), '~' in the empty cells of the span on its lanes, '!'
+ *               before those lanes' labels
+ *   box         '[' ']' around its range in the ruler (just outside it
+ *               where the cursor's mark takes its edge), a dotted fill in
  *               its empty cells, a heavy separator beside its rows' labels
  *   marker      its glyph and name in the ruler, a line down the lanes
  *               through everything in its column (on an event's color;
  *               an event name's character stays, in the marker's color)
- * Trace strings and marker names are sanitized before they are drawn.
+ * The ruler's tick labels are laid out again clear of the cursor's mark,
+ * the brackets and the markers (ruler.h), so none of these lands inside
+ * or against a label. Trace strings and marker names are sanitized before
+ * they are drawn.
  *
  * Annotation times are on the job's aligned axis (app_impl.h): a->off
  * takes them to the window's clock. A rank's tab shows its own
@@ -32,9 +36,11 @@
 
 #include "tui/app_impl.h"
 
+#include "tui/ruler.h"
 #include "util/text.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Columns [*c0, *c1] showing [from, to) (at least one column for a span
@@ -243,6 +249,81 @@ static void bracket(tt_app *a, tt_grid *g, int y, int x, uint32_t cp)
     tt_grid_set(g, x, y, cp, TT_R_RULER_BOX, 0);
 }
 
+/* Where the box's brackets go in the ruler (-1: not on screen): its first
+ * and last columns, or the column just outside when the cursor mark
+ * (drawn last) takes that one, as it does at the end of a mouse drag. */
+static void box_brackets(const tt_app *a, int64_t cur, int64_t *lb, int64_t *rb)
+{
+    int64_t c0, c1;
+    *lb = *rb = -1;
+    if (!a->box.shown || !span_cols(a, a->box.from, a->box.to, &c0, &c1))
+        return;
+    if (a->box.from >= a->vp.start)
+        *lb = c0 == cur && c0 > 0 ? c0 - 1 : c0;
+    if (a->box.to <= a->vp.start + a->vp.span && (c1 > c0 || a->box.from < a->vp.start))
+        *rb = c1 == cur && c1 + 1 < a->vp.cols ? c1 + 1 : c1;
+}
+
+/* Marker i's column in the ruler (false: not in the window) and the name
+ * drawn after it (safe; empty when there is no room), cut before the next
+ * marker and to 12 columns; *w is the name's width. */
+static bool marker_label(const tt_app *a, const tt_markset *set, size_t i, int64_t *col,
+                         char *safe, size_t cap, int *w)
+{
+    int64_t c = tt_vp_col(&a->vp, a->origin + set->m[i].t), next = a->vp.cols;
+    int room;
+    safe[0] = '\0';
+    *w = 0;
+    *col = c;
+    if (c < 0 || c >= a->vp.cols)
+        return false;
+    for (size_t k = i + 1; k < set->n; k++) {
+        int64_t ck = tt_vp_col(&a->vp, a->origin + set->m[k].t);
+        if (ck > c) {
+            next = ck;
+            break;
+        }
+    }
+    room = (int)(next - c - 1);
+    if (room > 12)
+        room = 12;
+    if (room >= 2) {
+        int tw;
+        tt_text_sanitize(set->m[i].name, strlen(set->m[i].name), safe, cap);
+        tw = tt_grid_text_width(safe);
+        *w = tw < room ? tw : room;
+    }
+    return true;
+}
+
+/* Draw the tick labels again, clear of the glyphs that go over them: the
+ * cursor mark, the box's brackets, the markers and their names (the
+ * annotations' marks give way to labels instead). */
+static void ruler_relayout(tt_app *a, tt_grid *g, int64_t cur, int64_t lb, int64_t rb)
+{
+    const tt_markset *set = tt_marks_set(&a->mk);
+    uint8_t *taken;
+    char safe[4 * TT_MARK_NAME_MAX + 8];
+    if (a->vp.cols <= 0 || !(taken = calloc((size_t)a->vp.cols, 1)))
+        return;   /* out of memory: the labels stay where they are */
+    taken[cur] = 1;
+    if (lb >= 0)
+        taken[lb] = 1;
+    if (rb >= 0)
+        taken[rb] = 1;
+    for (size_t i = 0; i < set->n; i++) {
+        int64_t c;
+        int w;
+        if (marker_label(a, set, i, &c, safe, sizeof safe, &w)) {
+            taken[c] = 1;
+            for (int64_t k = c + 1; k <= c + w && k < a->vp.cols; k++)
+                taken[k] = 2;
+        }
+    }
+    tt_ruler_draw_around(g, a->scr.tl_x, a->scr.ruler_y, &a->vp, a->origin, a->gl, taken);
+    free(taken);
+}
+
 void tt_overlay_ruler(tt_app *a, tt_grid *g)
 {
     const tt_screen *s = &a->scr;
@@ -250,9 +331,11 @@ void tt_overlay_ruler(tt_app *a, tt_grid *g)
     tt_ns ws = a->vp.start, we = a->vp.start + a->vp.span;
     tt_ns aws = ws + a->off, awe = we + a->off;   /* the window on the job's axis */
     int y = s->ruler_y;
-    int64_t c0, c1;
+    int64_t c0, c1, lb, rb, cur = tt_app_cursor_col(a);
     if (y < 0)
         return;
+    box_brackets(a, cur, &lb, &rb);
+    ruler_relayout(a, g, cur, lb, rb);
     if (a->an.shown && a->an.ran) {
         /* the marks first, while blank cells and tick labels can still be
          * told apart; the worst severity last, so its mark stays */
@@ -261,6 +344,7 @@ void tt_overlay_ruler(tt_app *a, tt_grid *g)
                 const tt_annotation *an = tt_annview_get(&a->an, i);
                 tt_cell *cell;
                 int x;
+                bool before_label;
                 if (an->start >= awe)
                     break;
                 if ((int)an->sev != sev || an->start < aws || !tt_app_ann_in_view(a, an, true) ||
@@ -268,10 +352,12 @@ void tt_overlay_ruler(tt_app *a, tt_grid *g)
                     continue;
                 x = s->tl_x + (int)c0;
                 cell = tt_grid_at(g, x, y);
-                /* over a tick label only the color says it: the ruler
-                 * stays readable */
-                if ((cell->cp == ' ' && cell->role == TT_R_DEFAULT) || cell->cp == a->gl->tick ||
-                    (cell->cp == a->gl->ann_mark && cell->role != TT_R_RULER))
+                /* over a tick label, or right before one (its tick), only
+                 * the color says it: the ruler stays readable */
+                before_label = x + 1 < g->cols && ruler_label(tt_grid_at(g, x + 1, y), a->gl);
+                if (!before_label &&
+                    ((cell->cp == ' ' && cell->role == TT_R_DEFAULT) || cell->cp == a->gl->tick ||
+                     (cell->cp == a->gl->ann_mark && cell->role != TT_R_RULER)))
                     tt_grid_set(g, x, y, a->gl->ann_mark, sev_role(an->sev), 0);
                 else
                     tt_grid_restyle(g, x, y, sev_role(an->sev), 0);
@@ -291,38 +377,26 @@ void tt_overlay_ruler(tt_app *a, tt_grid *g)
         }
     }
     if (a->box.shown && span_cols(a, a->box.from, a->box.to, &c0, &c1)) {
-        if (a->box.from >= ws)
-            bracket(a, g, y, s->tl_x + (int)c0, '[');
-        if (a->box.to <= we && (c1 > c0 || a->box.from < ws))
-            bracket(a, g, y, s->tl_x + (int)c1, ']');
+        if (lb >= 0)
+            bracket(a, g, y, s->tl_x + (int)lb, '[');
+        if (rb >= 0)
+            bracket(a, g, y, s->tl_x + (int)rb, ']');
         for (int64_t c = c0; c <= c1; c++)
             tt_grid_restyle(g, s->tl_x + (int)c, y, TT_R_RULER_BOX, 0);
     }
     /* markers: the glyph at its time, its name after it, cut before the
      * next marker */
     for (size_t i = 0; i < set->n; i++) {
-        int64_t c = tt_vp_col(&a->vp, a->origin + set->m[i].t), next = a->vp.cols;
         char safe[4 * TT_MARK_NAME_MAX + 8];
-        int room;
-        if (c < 0 || c >= a->vp.cols)
+        int64_t c;
+        int w;
+        if (!marker_label(a, set, i, &c, safe, sizeof safe, &w))
             continue;
-        for (size_t k = i + 1; k < set->n; k++) {
-            int64_t ck = tt_vp_col(&a->vp, a->origin + set->m[k].t);
-            if (ck > c) {
-                next = ck;
-                break;
-            }
-        }
-        room = (int)(next - c - 1);
-        if (room > 12)
-            room = 12;
         {
             int x = s->tl_x + (int)c, end = x + 1;
             tt_grid_set(g, x, y, a->gl->marker, TT_R_MARKER, 0);
-            if (room >= 2) {
-                tt_text_sanitize(set->m[i].name, strlen(set->m[i].name), safe, sizeof safe);
-                end += tt_grid_text_fit(g, x + 1, y, room, safe, TT_R_MARKER, 0, a->gl->ellipsis);
-            }
+            if (w > 0)
+                end += tt_grid_text_fit(g, x + 1, y, w, safe, TT_R_MARKER, 0, a->gl->ellipsis);
             clear_label_rest(a, g, y, x, end);
         }
     }

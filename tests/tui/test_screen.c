@@ -6,7 +6,10 @@
  *     way field by field down to 20 columns;
  *   - the legend counts the events of folded groups;
  *   - a marker's line shows on every row of the lanes, busy or not (a
- *     name's character stays, in the marker's color).
+ *     name's character stays, in the marker's color);
+ *   - the ruler's tick labels stay whole and apart from the glyphs drawn
+ *     over the ruler (cursor, annotations, box brackets, markers) at every
+ *     cursor position, and a box's brackets both show after a mouse drag.
  */
 #include "config.h"
 
@@ -221,6 +224,123 @@ static void test_marker_lines(const tt_trace *tr)
     tt_grid_free(g);
 }
 
+/* ---------------------------------------------------------------- ruler */
+
+static bool label_char(uint32_t cp)
+{
+    return (cp >= '0' && cp <= '9') || cp == '.' || cp == '-' || cp == 'n' || cp == 'u' ||
+           cp == 'm' || cp == 's' || cp == ' ';
+}
+
+/* Every tick label in the ruler row y is whole ("0.2 ms", "140 ms") with a
+ * tick or a blank before it and a blank, a tick or the edge after it (or
+ * an annotation's mark): no overlay glyph inside or before it, none but
+ * that after it. Returns NULL or what is wrong. */
+static const char *ruler_bad(const tt_grid *g, int y, const tt_glyphs *gl)
+{
+    static char why[1200];
+    char m[1024];
+    int x0 = timeline_x(g), n = 0;
+    if (x0 < 0)
+        return "no timeline";
+    /* the row as classes: T tick, A an annotation's mark, G another
+     * overlay glyph or a marker's name, else the label character itself */
+    for (int x = x0; x < g->cols && n < (int)sizeof m - 1; x++) {
+        const tt_cell *c = cell(g, x, y);
+        if (c->cp == gl->tick)
+            m[n++] = 'T';
+        else if (c->cp == gl->ann_mark)
+            m[n++] = 'A';
+        else if (c->role == TT_R_MARKER || c->role == TT_R_RULER_MARK || !label_char(c->cp))
+            m[n++] = 'G';
+        else
+            m[n++] = (char)c->cp;
+    }
+    m[n] = '\0';
+    for (int i = 0; i < n;) {
+        int j = i, k;
+        if (m[i] == ' ' || m[i] == 'T' || m[i] == 'G' || m[i] == 'A') {
+            i++;
+            continue;
+        }
+        /* a number, one blank, a unit */
+        while (j < n && ((m[j] >= '0' && m[j] <= '9') || m[j] == '.' || m[j] == '-'))
+            j++;
+        k = j + 1;
+        if (j == i || m[j] != ' ' ||
+            !(strncmp(m + k, "ns", 2) == 0 || strncmp(m + k, "us", 2) == 0 ||
+              strncmp(m + k, "ms", 2) == 0 || m[k] == 's')) {
+            snprintf(why, sizeof why, "a broken label at column %d: [%s]", x0 + i, m);
+            return why;
+        }
+        k += m[k] == 's' ? 1 : 2;
+        if ((i > 0 && m[i - 1] != 'T' && m[i - 1] != ' ') || (k < n && m[k] != ' ' && m[k] != 'T' && m[k] != 'A')) {
+            snprintf(why, sizeof why, "a glyph against the label at column %d: [%s]", x0 + i, m);
+            return why;
+        }
+        i = k;
+    }
+    return NULL;
+}
+
+/* Walk the cursor over the whole window (steps of one column), checking
+ * the ruler at each position. */
+static void cursor_walk(const tt_trace *tr, int cols, int rows, bool utf8, bool rules,
+                        const char *before, const char *what)
+{
+    const tt_glyphs *gl = tt_theme_glyphs(utf8);
+    char keys[2048], *p;
+    const char *bad = NULL;
+    int steps = 0;
+    snprintf(keys, sizeof keys, "%s<Home>", before);
+    p = keys + strlen(keys);
+    for (int i = 0; i <= cols && !bad; i++) {
+        tt_grid *g;
+        p[0] = '\0';
+        g = frame(tr, cols, rows, "t", utf8, rules, keys);
+        if (!g)
+            return;
+        bad = ruler_bad(g, 1, gl);
+        tt_grid_free(g);
+        steps++;
+        if ((size_t)(p - keys) + 8 < sizeof keys) {
+            strcpy(p, "l");
+            p++;
+        }
+    }
+    ok(!bad, "%s: tick labels whole at every cursor position (%d)%s%s", what, steps,
+       bad ? ": " : "", bad ? bad : "");
+}
+
+static void test_ruler(const tt_trace *demo_tr, const tt_trace *basic_tr)
+{
+    const tt_glyphs *gl;
+    char r[4096];
+    tt_grid *g;
+    /* the cursor: <Home> puts it in the window's first column */
+    cursor_walk(demo_tr, 80, 12, true, false, "", "demo, UTF-8");
+    cursor_walk(demo_tr, 80, 12, false, false, "", "demo, ASCII");
+    cursor_walk(demo_tr, 120, 12, false, false, "www", "demo zoomed in, ASCII");
+    /* with the warning annotations' marks */
+    cursor_walk(demo_tr, 80, 12, true, true, "", "demo with annotations");
+    cursor_walk(basic_tr, 80, 12, false, true, "", "basic with annotations, ASCII");
+    /* markers and their names */
+    cursor_walk(demo_tr, 80, 12, false, false, "mlllllllllllllm", "demo with two markers");
+    /* a box drawn by the mouse ends where the cursor is: both brackets
+     * still show */
+    gl = tt_theme_glyphs(true);
+    g = frame(basic_tr, 100, 30, "t", true, false,
+              "<Press:30,4><Drag:45,6><Drag:60,11><Release:60,11>");
+    if (g) {
+        const char *bad = ruler_bad(g, 1, gl);
+        row_text(g, 1, r);
+        ok(strchr(r, '[') && strchr(r, ']') && strstr(r, "\xe2\x96\xbc"),
+           "a box by mouse: '[', ']' and the cursor mark in the ruler: %s", r);
+        ok(!bad, "and the labels are whole%s%s", bad ? ": " : "", bad ? bad : "");
+        tt_grid_free(g);
+    }
+}
+
 int main(void)
 {
     const char *src = getenv("srcdir");
@@ -239,6 +359,7 @@ int main(void)
     test_header(dtr);
     test_legend(dtr);
     test_marker_lines(dtr);
+    test_ruler(dtr, btr);
     tt_trace_free(dtr);
     tt_trace_free(btr);
     return tap_done();
