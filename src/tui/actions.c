@@ -614,14 +614,16 @@ static void goto_submit(tt_app *a, const char *text)
     }
     x = tt_sat_add(a->origin, x);
     if (x < a->vp.t0 || x > a->vp.t1) {
+        /* go to the nearer edge, and say so */
         char right[48];
+        const char *edge = x < a->vp.t0 ? "start" : "end";
         if (a->vp.t0 == a->origin)
-            tt_app_message(a, false, "that time is outside the trace (0 to %s)",
-                           tt_fmt_dur(left, sizeof left, a->vp.t1 - a->origin, 3));
+            tt_app_message(a, false, "that time is outside the trace (0 to %s): at its %s",
+                           tt_fmt_dur(left, sizeof left, a->vp.t1 - a->origin, 3), edge);
         else
-            tt_app_message(a, false, "that time is outside this rank (%s to %s)",
+            tt_app_message(a, false, "that time is outside this rank (%s to %s): at its %s",
                            tt_fmt_dur(left, sizeof left, a->vp.t0 - a->origin, 3),
-                           tt_fmt_dur(right, sizeof right, a->vp.t1 - a->origin, 3));
+                           tt_fmt_dur(right, sizeof right, a->vp.t1 - a->origin, 3), edge);
     }
     if (x > a->vp.t1)
         x = a->vp.t1;

@@ -174,8 +174,10 @@ int tt_app_panel_h(const tt_app *a)
         return 0;
     if (h < 10)
         return h;
+    /* half the screen; on tall terminals up to two thirds, so a long
+     * breakdown shows more rows while the timeline stays in view */
     p = h / 2 + 1;
-    return p > 24 ? 24 : p;
+    return p > 24 ? (h * 2 / 3 > 24 ? h * 2 / 3 : 24) : p;
 }
 
 void tt_app_open_panel(tt_app *a, tt_panel p)

@@ -111,4 +111,12 @@ printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":10,"dur":100}]' >"$TMPD/far0.
 printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1682725897226747.001,"dur":100}]' >"$TMPD/far1.json"
 "$TRACETTY" render --size 100x10 --keys '#' "$TMPD/far0.json" "$TMPD/far1.json" >"$TMPD/far" 2>&1
 matches "$TMPD/far" ' 1 far1\.json +order +-1682725897\.2 s ' "a decades-long offset fits its column"
+# a tall terminal gives the statistics panel more rows (two thirds)
+"$TRACETTY" render --size 100x100 --keys 'v<End>G<Enter>' "$trace" >"$TMPD/tall" 2>&1
+is "$(grep -c '^[|│].*[|│]$' "$TMPD/tall" | awk '{ print ($1 > 40) }')" 1 \
+    "100 rows: the panel is taller than 40 rows"
+# ':' to a time outside the trace goes to the nearer edge and says so
+"$TRACETTY" render --size 100x24 --keys ':5s<Enter>' "$trace" >"$TMPD/far-go" 2>&1
+matches "$TMPD/far-go" 'that time is outside the trace \(0 to [0-9.]+ ms\): at its end' \
+    ":5s past the end: at its end, and said"
 tap_done
