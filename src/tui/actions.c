@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define REDRAW TT_REACT_REDRAW
 
@@ -679,6 +680,10 @@ static int confirm_key(tt_app *a, uint32_t key)
         a->msg[0] = '\0';
         if (ask == TT_ASK_QUIT)
             return TT_REACT_QUIT;
+        if (ask == TT_ASK_REPLACE)
+            return tt_box_text(a, TT_ASK_EXPORT, a->ask_path);
+        if (ask == TT_ASK_MS_REPLACE)
+            return tt_app_ms_text(a, a->ask_path);
         return tt_marks_yes(a, ask);
     case 'n':
     case 'N':
@@ -704,6 +709,15 @@ int tt_app_prompt_key(tt_app *a, uint32_t key)
         a->mode = TT_MODE_MAIN;
         a->msg[0] = '\0';
         if (m == TT_MODE_TEXT) {
+            if ((a->ask == TT_ASK_EXPORT || a->ask == TT_ASK_MS_EXPORT) && text[0] &&
+                access(text, F_OK) == 0) {
+                /* never replace a file without asking */
+                char safe[300];
+                snprintf(a->ask_path, sizeof a->ask_path, "%s", text);
+                tt_app_ask_yes(a, a->ask == TT_ASK_EXPORT ? TT_ASK_REPLACE : TT_ASK_MS_REPLACE,
+                               "%s exists: replace it? y/n", tt_text_safe(text, safe, sizeof safe));
+                return REDRAW;
+            }
             if (a->ask == TT_ASK_EXPORT)
                 return tt_box_text(a, a->ask, text);
             if (a->ask == TT_ASK_MS_EXPORT)

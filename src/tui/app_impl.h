@@ -82,7 +82,9 @@ typedef enum tt_ask {
     TT_ASK_QUIT,         /* quit with unsaved markers? */
     TT_ASK_LOAD_SET,     /* replace unsaved markers with set ask_arg? */
     TT_ASK_DELETE_SET,   /* delete set ask_arg? */
-    TT_ASK_MS_EXPORT     /* file name for the tables of a box over ranks */
+    TT_ASK_MS_EXPORT,    /* file name for the tables of a box over ranks */
+    TT_ASK_REPLACE,      /* ask_path exists: overwrite it (TT_ASK_EXPORT)? */
+    TT_ASK_MS_REPLACE    /* the same for TT_ASK_MS_EXPORT */
 } tt_ask;
 
 /* The box select: a time window over the lanes of a range of rows. */
@@ -158,6 +160,7 @@ struct tt_app {
     long             ask_idx;
     char             ask_arg[TT_MARK_NAME_MAX + 1];
     char             ask_label[64];
+    char             ask_path[1024];   /* TT_ASK_REPLACE, TT_ASK_MS_REPLACE */
     char             question[400];
     char             last_search[1024];
     char             last_goto[1024];

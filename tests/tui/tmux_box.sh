@@ -176,6 +176,25 @@ run_case() {   # trace size how keys
     # the ops table is by the panel's key; the report above had it too
     same_file "$TMPD/box.csv" "$TMPD/want.csv" \
         "$t: the file holds the report's tables for that window and lanes"
+    # the same name again: asked before replacing; n keeps the file, y replaces
+    echo keep > "$TMPD/box.csv"
+    for answer in n y; do
+        tm_text e
+        tm_wait 'write the tables to: ' 5
+        tm_keys C-u
+        tm_text "$TMPD/box.csv"
+        tm_keys Enter
+        tm_wait 'box\.csv exists: replace it\? y/n' 5
+        ok $? "$t: an existing file: asked before replacing ($answer)"
+        tm_text $answer
+        if [ $answer = n ]; then
+            sleep 0.3
+            is "$(cat "$TMPD/box.csv")" keep "$t: n keeps the file"
+        else
+            tm_wait 'box.csv: written' 5
+            same_file "$TMPD/box.csv" "$TMPD/want.csv" "$t: y replaces it"
+        fi
+    done
     rm -f "$TMPD/box.csv"
     tm_text q
     tm_text q
