@@ -42,10 +42,40 @@ typedef struct markers_args {
 
 static void print_error(const char *what, const char *file, const tt_error *err)
 {
-    char msg[800], safe[512];
-    tt_text_safe(file, safe, sizeof safe);
-    tt_error_format(err, safe, msg, sizeof msg);
-    tt_cli_error("markers %s: %s", what, msg);
+    char msg[800], safe[1000];
+    /* names in the message may come from the sidecar: sanitize it all */
+    tt_error_format(err, file, msg, sizeof msg);
+    tt_cli_error("markers %s: %s", what, tt_text_safe(msg, safe, sizeof safe));
+}
+
+/* err = "set 'S': " + err (names are unique per set; say which set). */
+static int in_set(tt_error *err, const char *set)
+{
+    char msg[sizeof err->what];
+    snprintf(msg, sizeof msg, "%s", err->what);
+    return tt_error_set(err, err->code, "set '%s': %s", set, msg);
+}
+
+/* The marker --name of set: its index, or -1 with err set. A name that
+ * several markers have (a file an older version wrote, before names were
+ * unique) means the first in time, with a warning, so a script can still
+ * remove or rename them one by one. */
+static long find_marker(const tt_markset *set, const markers_args *a, tt_error *err)
+{
+    long i = tt_markset_find(set, a->name);
+    size_t k;
+    if (i < 0)
+        return tt_error_set(err, TT_ERR_USAGE, "no marker named '%s' in set '%s'", a->name,
+                            a->set), -1;
+    if ((k = tt_markset_count(set, a->name)) > 1) {
+        char at[48], msg[600], safe[800];
+        snprintf(msg, sizeof msg, "%zu markers of set '%s' are named '%s' (an older version "
+                                  "allowed it): %s the first, at %s", k, a->set, a->name,
+                 strcmp(a->sub, "remove") == 0 ? "removing" : "renaming",
+                 tt_fmt_dur(at, sizeof at, set->m[i].t, 3));
+        tt_cli_warn("%s", tt_text_safe(msg, safe, sizeof safe));
+    }
+    return i;
 }
 
 /* ------------------------------------------------------------- edits */
@@ -57,9 +87,11 @@ static int edit_add(tt_markstore *s, void *ctx, tt_error *err)
     tt_markset *set;
     if (tt_parse_duration(a->at, &t) != TT_NUM_OK)
         return tt_error_set(err, TT_ERR_USAGE, "--at '%s' is not a time (e.g. 12.5ms)", a->at), -1;
-    set = tt_markstore_get(s, a->set, a->id);
-    if (!set || tt_markset_add(set, t, a->name, a->note ? a->note : "") < 0)
+    if (!(set = tt_markstore_get(s, a->set, a->id)))
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    /* a name the set has already is refused: --between names markers */
+    if (tt_markset_add(set, t, a->name, a->note ? a->note : "", err) < 0)
+        return in_set(err, a->set), -1;
     if (set->trace.size != a->id.size || set->trace.hash != a->id.hash)
         tt_cli_warn("set '%s' was saved for another trace (size or content differs)", a->set);
     return 0;
@@ -76,9 +108,8 @@ static int edit_remove(tt_markstore *s, void *ctx, tt_error *err)
         tt_markstore_remove(s, a->set);
         return 0;
     }
-    if ((i = tt_markset_find(set, a->name)) < 0)
-        return tt_error_set(err, TT_ERR_USAGE, "no marker named '%s' in set '%s'", a->name,
-                            a->set), -1;
+    if ((i = find_marker(set, a, err)) < 0)
+        return -1;
     tt_markset_remove(set, (size_t)i);
     return 0;
 }
@@ -92,11 +123,10 @@ static int edit_rename(tt_markstore *s, void *ctx, tt_error *err)
         return tt_error_set(err, TT_ERR_USAGE, "no marker set named '%s'", a->set), -1;
     if (!a->name)
         return tt_markstore_rename(s, a->set, a->to, err) ? -1 : 0;
-    if ((i = tt_markset_find(set, a->name)) < 0)
-        return tt_error_set(err, TT_ERR_USAGE, "no marker named '%s' in set '%s'", a->name,
-                            a->set), -1;
-    if (tt_markset_rename(set, (size_t)i, a->to))
-        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    if ((i = find_marker(set, a, err)) < 0)
+        return -1;
+    if (tt_markset_rename(set, (size_t)i, a->to, err))
+        return in_set(err, a->set), -1;
     return 0;
 }
 

@@ -271,7 +271,9 @@ static int marker_before(const tt_marker *a, int64_t t, const char *name)
     return strcmp(a->name, name) <= 0;
 }
 
-long tt_markset_add(tt_markset *set, int64_t t, const char *name, const char *note)
+/* Insert a marker at its place in (time, name) order, names unchecked.
+ * Returns its index or -1 on OOM. */
+static long markset_insert(tt_markset *set, int64_t t, const char *name, const char *note)
 {
     size_t pos;
     tt_marker mk;
@@ -307,6 +309,54 @@ long tt_markset_find(const tt_markset *set, const char *name)
     return -1;
 }
 
+size_t tt_markset_count(const tt_markset *set, const char *name)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < set->n; i++)
+        k += strcmp(set->m[i].name, name) == 0;
+    return k;
+}
+
+/* Is `name` taken by a marker other than `self` (SIZE_MAX: none)? Then
+ * err says by which. */
+static bool name_taken(const tt_markset *set, const char *name, size_t self, tt_error *err)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        char at[48];
+        if (i == self || strcmp(set->m[i].name, name) != 0)
+            continue;
+        tt_error_set(err, TT_ERR_USAGE, "there is a marker named '%s' already (at %s)", name,
+                     tt_fmt_dur(at, sizeof at, set->m[i].t, 3));
+        return true;
+    }
+    return false;
+}
+
+long tt_markset_add(tt_markset *set, int64_t t, const char *name, const char *note,
+                    tt_error *err)
+{
+    long i;
+    if (name_taken(set, name ? name : "", SIZE_MAX, err))
+        return -1;
+    if ((i = markset_insert(set, t, name, note)) < 0)
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    return i;
+}
+
+int tt_markset_assign(tt_markset *set, const tt_marker *m, size_t n, int64_t shift,
+                      tt_error *err)
+{
+    while (set->n)
+        tt_markset_remove(set, set->n - 1);
+    for (size_t i = 0; i < n; i++)
+        if (markset_insert(set, m[i].t + shift, m[i].name, m[i].note) < 0) {
+            while (set->n)
+                tt_markset_remove(set, set->n - 1);
+            return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        }
+    return 0;
+}
+
 void tt_markset_remove(tt_markset *set, size_t i)
 {
     if (i >= set->n)
@@ -317,12 +367,16 @@ void tt_markset_remove(tt_markset *set, size_t i)
     set->n--;
 }
 
-int tt_markset_rename(tt_markset *set, size_t i, const char *name)
+int tt_markset_rename(tt_markset *set, size_t i, const char *name, tt_error *err)
 {
     char *nn;
     tt_marker mk;
-    if (i >= set->n || !(nn = strdup(name)))
+    if (i >= set->n)
+        return tt_error_set(err, TT_ERR_USAGE, "no such marker");
+    if (name_taken(set, name, i, err))
         return -1;
+    if (!(nn = strdup(name)))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     /* the order is (time, name): take the marker out and put it back */
     mk = set->m[i];
     free(mk.name);
@@ -353,6 +407,12 @@ int tt_markset_note(tt_markset *set, size_t i, const char *note)
 int tt_markset_resolve(const tt_markset *set, const char *ref, int64_t *t, tt_error *err)
 {
     long i = set ? tt_markset_find(set, ref) : -1;
+    size_t k;
+    if (i >= 0 && (k = tt_markset_count(set, ref)) > 1)
+        /* only a file an older version wrote holds a name twice */
+        return tt_error_set(err, TT_ERR_USAGE, "marker name '%s' is ambiguous: %zu markers of "
+                                               "set '%s' have it (rename all but one)",
+                            ref, k, set->name);
     if (i >= 0) {
         *t = set->m[i].t;
         return 0;
@@ -372,10 +432,7 @@ int tt_markstore_put(tt_markstore *s, const char *name, tt_trace_id id,
     set = tt_markstore_get(s, name, id);
     if (!set)
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        if (tt_markset_add(set, m[i].t, m[i].name, m[i].note) < 0)
-            return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-    return 0;
+    return tt_markset_assign(set, m, n, 0, err);
 }
 
 int tt_markset_set_job(tt_markset *set, const tt_markjob *job)
@@ -565,7 +622,8 @@ static int markstore_from_json(tt_markstore *s, const cJSON *root, tt_error *err
             if (!cJSON_IsString(mn) || json_int64(mt, &t) != 0)
                 return shape_error(err, "a marker needs a string \"name\" and an integer \"t_ns\"",
                                    name->valuestring);
-            if (tt_markset_add(set, t, mn->valuestring,
+            /* a name twice (an older version allowed it) still loads */
+            if (markset_insert(set, t, mn->valuestring,
                                cJSON_IsString(note) ? note->valuestring : "") < 0)
                 return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
         }

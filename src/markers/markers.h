@@ -14,6 +14,11 @@
  * leaves the old file. A sidecar that does not parse is reported with its
  * position and never overwritten.
  *
+ * Marker names are unique within a set (`report --between A:B` names
+ * them): adding or renaming to a name the set has is an error. A file
+ * written by an older version may hold a name twice; it still loads, and
+ * naming such a marker in tt_markset_resolve is an error that says so.
+ *
  * Ownership: a tt_markstore owns its sets, markers and strings;
  * tt_markstore_fini() frees them. Library code: no printing.
  */
@@ -109,7 +114,8 @@ bool tt_markstore_remove(tt_markstore *s, const char *name);
 /* Rename a set; errors when the new name is taken or the set is missing. */
 int tt_markstore_rename(tt_markstore *s, const char *from, const char *to, tt_error *err);
 
-/* Replace (or create) a set with a copy of the given markers. */
+/* Replace (or create) a set with a copy of the given markers (kept as
+ * they are, see tt_markset_assign). */
 int tt_markstore_put(tt_markstore *s, const char *name, tt_trace_id id,
                      const tt_marker *m, size_t n, tt_error *err);
 
@@ -125,22 +131,40 @@ bool tt_markset_add_job_json(struct cJSON *obj, const tt_markset *set);
 
 /* ------------------------------------------------------------------ set */
 
-/* Add a marker (copies the strings) keeping time order. Returns its index
- * or -1 on OOM. */
-long tt_markset_add(tt_markset *set, int64_t t, const char *name, const char *note);
+/* Add a marker (copies the strings) keeping time order. A name that a
+ * marker of the set has already is refused (TT_ERR_USAGE: "there is a
+ * marker named 'a' already (at 10 ms)"). Returns its index, or -1 with err
+ * set (name taken, out of memory). */
+long tt_markset_add(tt_markset *set, int64_t t, const char *name, const char *note,
+                    tt_error *err);
 
-/* Index of the marker with this name, or -1. */
+/* Replace the set's markers with copies of m[0..n), each time plus shift,
+ * as they are: names are not checked, so a set read from an older file
+ * that holds a name twice can be copied, loaded and saved again. 0, or -1
+ * with err set (out of memory; the set is then empty). */
+int tt_markset_assign(tt_markset *set, const tt_marker *m, size_t n, int64_t shift,
+                      tt_error *err);
+
+/* Index of the (first, in time order) marker with this name, or -1. */
 long tt_markset_find(const tt_markset *set, const char *name);
+
+/* How many markers have this name: 0 or 1, more only in a set read from
+ * a file an older version wrote. */
+size_t tt_markset_count(const tt_markset *set, const char *name);
 
 /* Remove marker i. */
 void tt_markset_remove(tt_markset *set, size_t i);
 
-/* Rename / set the note of marker i (copies). 0 or -1 on OOM. */
-int tt_markset_rename(tt_markset *set, size_t i, const char *name);
+/* Rename marker i (copies); a name another marker has is refused as in
+ * tt_markset_add. 0, or -1 with err set. */
+int tt_markset_rename(tt_markset *set, size_t i, const char *name, tt_error *err);
+
+/* Set the note of marker i (copies). 0 or -1 on OOM. */
 int tt_markset_note(tt_markset *set, size_t i, const char *note);
 
 /* Resolve a marker reference: a marker name, or (when no marker has that
- * name) a time with a unit ("12.5ms"). Returns 0 and *t, or an error. */
+ * name) a time with a unit ("12.5ms"). Returns 0 and *t, or an error: no
+ * such marker, or a name that several markers have (an older file). */
 int tt_markset_resolve(const tt_markset *set, const char *ref, int64_t *t, tt_error *err);
 
 /* ------------------------------------------------------------- changes */

@@ -118,16 +118,12 @@ long tt_marks_add(tt_marks *m, int64_t t, const char *name, tt_error *err)
                 break;
         }
         name = auto_name;
-    } else {
-        if (!valid_name(name, err))
-            return -1;
-        if (tt_markset_find(set, name) >= 0)
-            return tt_error_set(err, TT_ERR_USAGE, "there is a marker named '%s' already", name),
-                   -1;
+    } else if (!valid_name(name, err)) {
+        return -1;
     }
-    i = tt_markset_add(set, t, name, "");
-    if (i < 0)
-        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    /* the library refuses a name the set has already */
+    if ((i = tt_markset_add(set, t, name, "", err)) < 0)
+        return -1;
     changed(m);
     return i;
 }
@@ -135,18 +131,14 @@ long tt_marks_add(tt_marks *m, int64_t t, const char *name, tt_error *err)
 long tt_marks_rename(tt_marks *m, size_t i, const char *name, tt_error *err)
 {
     tt_markset *set = tt_marks_set(m);
-    long other;
     char old[TT_MARK_NAME_MAX + 1];
     if (i >= set->n)
         return tt_error_set(err, TT_ERR_USAGE, "no such marker"), -1;
     if (!valid_name(name, err))
         return -1;
-    other = tt_markset_find(set, name);
-    if (other >= 0 && (size_t)other != i)
-        return tt_error_set(err, TT_ERR_USAGE, "there is a marker named '%s' already", name), -1;
     snprintf(old, sizeof old, "%s", set->m[i].name);
-    if (tt_markset_rename(set, i, name))
-        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    if (tt_markset_rename(set, i, name, err))
+        return -1;
     for (int k = 0; k < 2; k++)
         if (strcmp(m->chosen[k], old) == 0)
             snprintf(m->chosen[k], sizeof m->chosen[k], "%s", name);
@@ -523,11 +515,8 @@ static int load_job(tt_marks *m, size_t i, bool *other, tt_error *err)
     if (src_id(x, err))
         return -1;
     *other = from->trace.size != x->id.size || from->trace.hash != x->id.hash;
-    while (cur->n)
-        tt_markset_remove(cur, cur->n - 1);
-    for (size_t j = 0; j < from->n; j++)
-        if (tt_markset_add(cur, from->m[j].t - x->start, from->m[j].name, from->m[j].note) < 0)
-            return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    if (tt_markset_assign(cur, from->m, from->n, -x->start, err))
+        return -1;
     if (from->job.align && m->disk_count[i] == m->n_src && strcmp(from->job.align, m->align) == 0)
         m->note[0] = '\0';
     else if (from->job.align && strcmp(from->job.align, m->align) != 0)
@@ -671,11 +660,8 @@ int tt_marks_load(tt_marks *m, const char *name, bool *other, tt_error *err)
         return -1;
     *other = from->trace.size != m->id.size || from->trace.hash != m->id.hash;
     cur = tt_marks_set(m);
-    while (cur->n)
-        tt_markset_remove(cur, cur->n - 1);
-    for (size_t i = 0; i < from->n; i++)
-        if (tt_markset_add(cur, from->m[i].t, from->m[i].name, from->m[i].note) < 0)
-            return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    if (tt_markset_assign(cur, from->m, from->n, 0, err))
+        return -1;
 loaded:
     snprintf(m->loaded, sizeof m->loaded, "%s", name);
     m->dirty = false;

@@ -40,6 +40,43 @@ matches "$TMPD/err" "no marker set named 'nope'" "says which set"
 "$TRACETTY" markers frobnicate "$t" 2>/dev/null; is "$?" 2 "unknown subcommand: exit 2"
 "$TRACETTY" markers list - </dev/null 2>"$TMPD/err"; is "$?" 2 "stdin has no sidecar: exit 2"
 
+# marker names are unique within a set (--between names them)
+d="$TMPD/dup.json"
+cp "$srcdir/samples/demo.json" "$d"
+"$TRACETTY" markers add "$d" --set dup --at 10ms --name a; ok $? "dup: add a"
+"$TRACETTY" markers add "$d" --set dup --at 50ms --name a 2>"$TMPD/err"; is "$?" 2 "a second 'a': exit 2"
+is "$(wc -l <"$TMPD/err" | tr -d ' ')" 1 "one line on stderr"
+matches "$TMPD/err" "^tracetty: markers add: .*dup.json: set 'dup': there is a marker named 'a' already \(at 10 ms\)$" \
+    "says the name is taken, and where"
+"$TRACETTY" markers add "$d" --set other --at 50ms --name a; ok $? "the same name in another set is fine"
+"$TRACETTY" markers add "$d" --set dup --at 30ms --name b; ok $? "dup: add b"
+"$TRACETTY" markers rename "$d" --set dup --name b --to a 2>"$TMPD/err"; is "$?" 2 "renaming b to a: exit 2"
+matches "$TMPD/err" "set 'dup': there is a marker named 'a' already \(at 10 ms\)$" "says the name is taken"
+"$TRACETTY" markers list "$d" --set dup >"$TMPD/list"
+printf 'dup: 2 markers\n           10 ms  a\n           30 ms  b  (+20 ms)\n' >"$TMPD/want"
+same_file "$TMPD/list" "$TMPD/want" "the refused edits changed nothing"
+# a sidecar an older version wrote with a name twice: it loads, --between
+# names the ambiguity, and remove/rename take the first with a warning
+cat >"$d.markers.json" <<'JSON'
+{"format": "tracetty-markers", "version": 1, "sets": [
+ {"name": "dup", "trace": {"size": 0, "hash": "0"},
+  "markers": [{"name": "a", "t_ns": 10000000, "note": ""},
+              {"name": "a", "t_ns": 50000000, "note": ""},
+              {"name": "b", "t_ns": 30000000, "note": ""}]}]}
+JSON
+"$TRACETTY" markers list "$d" --set dup >"$TMPD/list" 2>/dev/null; ok $? "an old sidecar with a name twice loads"
+matches "$TMPD/list" '^dup: 3 markers \(saved for another trace\)$' "with all its markers"
+"$TRACETTY" report --markers dup --between b:a "$d" >"$TMPD/out" 2>"$TMPD/err"
+is "$?" 2 "--between an ambiguous name: exit 2"
+matches "$TMPD/err" "^tracetty: report: .*marker name 'a' is ambiguous: 2 markers of set 'dup' have it" \
+    "says the name is ambiguous"
+"$TRACETTY" markers rename "$d" --set dup --name a --to a0 2>"$TMPD/err"; ok $? "rename an ambiguous name"
+matches "$TMPD/err" "warning: 2 markers of set 'dup' are named 'a' .*: renaming the first, at 10 ms" \
+    "says which one it renamed"
+"$TRACETTY" report --kind gpu --markers dup --between b:a "$d" >"$TMPD/m.ba"; ok $? "then --between b:a works"
+"$TRACETTY" report --kind gpu --window 30ms:50ms "$d" >"$TMPD/w.ba"
+same_file "$TMPD/m.ba" "$TMPD/w.ba" "and cuts 30ms:50ms"
+
 # reports cut by markers are the same as reports over the same window
 "$TRACETTY" markers add "$t" --set cut --at 12.5ms --name a && \
 "$TRACETTY" markers add "$t" --set cut --at 80ms --name b && \

@@ -1,6 +1,7 @@
 /* test_markers.c - marker sets: round trip, atomic replace, corrupt files
- * left untouched, the record of a set saved in the view of a job,
- * read-only directories, concurrent writers. */
+ * left untouched, unique marker names (and older files that hold a name
+ * twice), the record of a set saved in the view of a job, read-only
+ * directories, concurrent writers. */
 #include "config.h"
 
 #include "../tap.h"
@@ -52,8 +53,7 @@ static int edit_add(tt_markstore *s, void *ctx, tt_error *err)
     add_ctx *a = ctx;
     tt_trace_id id = {42, 0xabcdefULL};
     tt_markset *set = tt_markstore_get(s, a->set, id);
-    (void)err;
-    return set && tt_markset_add(set, a->t, a->name, "") >= 0 ? 0 : -1;
+    return set && tt_markset_add(set, a->t, a->name, "", err) >= 0 ? 0 : -1;
 }
 
 static void test_round_trip(void)
@@ -81,7 +81,7 @@ static void test_round_trip(void)
             is_str(set->m[0].name, "load", "sorted by time: load first");
             is_i64(set->m[1].t, 2500, "fwd_start at 2500 ns");
             ok(set->trace.size == 42 && set->trace.hash == 0xabcdefULL, "identity kept");
-            ok(tt_markset_rename(set, 0, "zzz") == 0 && strcmp(set->m[0].name, "zzz") == 0,
+            ok(tt_markset_rename(set, 0, "zzz", &err) == 0 && strcmp(set->m[0].name, "zzz") == 0,
                "rename keeps the time order");
         }
         {
@@ -147,6 +147,79 @@ static void test_corrupt(void)
     tt_markstore_fini(&s);
 }
 
+/* Names are unique within a set: adding or renaming onto a name taken is
+ * refused and leaves the set as it was. */
+static void test_unique(void)
+{
+    tt_markstore s;
+    tt_markset *set;
+    tt_trace_id id = {1, 2};
+    tt_error err;
+    tt_markstore_init(&s);
+    tt_error_clear(&err);
+    set = tt_markstore_get(&s, "dup", id);
+    ok(set && tt_markset_add(set, 10000000, "a", "", &err) == 0, "add a at 10 ms");
+    ok(tt_markset_add(set, 50000000, "a", "", &err) < 0 && err.code == TT_ERR_USAGE,
+       "a second 'a' is refused");
+    is_str(err.what, "there is a marker named 'a' already (at 10 ms)", "the message says where");
+    ok(set->n == 1, "and the set is unchanged");
+    ok(tt_markset_add(set, 30000000, "b", "", &err) == 1, "add b at 30 ms");
+    ok(tt_markset_rename(set, 1, "a", &err) != 0 && err.code == TT_ERR_USAGE &&
+           strcmp(set->m[1].name, "b") == 0,
+       "renaming b to a is refused, b keeps its name");
+    ok(tt_markset_rename(set, 0, "a", &err) == 0, "renaming a marker to its own name is fine");
+    is_i64((int64_t)tt_markset_count(set, "a"), 1, "one 'a'");
+    tt_markstore_fini(&s);
+}
+
+/* A sidecar an older version wrote with a name twice still loads, keeps
+ * both markers through an edit, and naming the ambiguous marker in a
+ * reference is an error that says so. */
+static int edit_add_c(tt_markstore *s, void *ctx, tt_error *err)
+{
+    tt_markset *set = tt_markstore_find(s, "dup");
+    (void)ctx;
+    return set && tt_markset_add(set, 70000000, "c", "", err) >= 0 ? 0 : -1;
+}
+
+static void test_old_duplicates(void)
+{
+    char side[300];
+    tt_markstore s, copy;
+    tt_markset *set;
+    tt_error err;
+    int64_t t;
+    snprintf(side, sizeof side, "%s/dup.markers.json", dir);
+    write_file(side, "{\"format\":\"tracetty-markers\",\"version\":1,\"sets\":[{\"name\":\"dup\","
+                     "\"trace\":{\"size\":0,\"hash\":\"0\"},\"markers\":["
+                     "{\"name\":\"a\",\"t_ns\":10000000},{\"name\":\"a\",\"t_ns\":50000000},"
+                     "{\"name\":\"b\",\"t_ns\":30000000}]}]}\n");
+    tt_markstore_init(&s);
+    tt_error_clear(&err);
+    ok(tt_markstore_update(side, edit_add_c, NULL, &err) == 0,
+       "a sidecar holding a name twice loads and takes an edit: %s", err.what);
+    if (ok(tt_markstore_read(&s, side, &err) == 0, "and reads back") &&
+        ok((set = tt_markstore_find(&s, "dup")) != NULL && set->n == 4, "all four markers kept")) {
+        is_i64((int64_t)tt_markset_count(set, "a"), 2, "both markers named 'a' kept");
+        ok(tt_markset_resolve(set, "a", &t, &err) != 0 && err.code == TT_ERR_USAGE,
+           "resolving the ambiguous name is an error");
+        is_str(err.what, "marker name 'a' is ambiguous: 2 markers of set 'dup' have it "
+                         "(rename all but one)", "which says so");
+        ok(tt_markset_resolve(set, "b", &t, &err) == 0 && t == 30000000,
+           "other names still resolve");
+        tt_markstore_init(&copy);
+        ok(tt_markstore_put(&copy, "dup", set->trace, set->m, set->n, &err) == 0 &&
+               copy.n == 1 && copy.sets[0].n == 4,
+           "a copy of the set keeps both (what the view loads and saves)");
+        ok(tt_markset_assign(&copy.sets[0], set->m, set->n, 5, &err) == 0 &&
+               copy.sets[0].n == 4 && copy.sets[0].m[0].t == 10000005,
+           "assign copies with a time shift");
+        tt_markstore_fini(&copy);
+    }
+    tt_markstore_fini(&s);
+    unlink(side);
+}
+
 /* A set saved in the view of a job: its record survives writing and
  * reading, a rename and a changed marker; a malformed record is a format
  * error that leaves the file alone; a set without one reads as before. */
@@ -156,11 +229,10 @@ static int edit_job(tt_markstore *s, void *ctx, tt_error *err)
     tt_markjob j = {(char *)"event ProfilerStep#2#1", 3, 8, -2006000, -5123456789LL};
     tt_markset *set;
     (void)ctx;
-    (void)err;
     tt_markstore_remove(s, "job");
     set = tt_markstore_get(s, "job", id);
-    return set && tt_markset_add(set, 1000, "m1", "") >= 0 &&
-                   tt_markset_add(set, -50, "early", "before the trace") >= 0 &&
+    return set && tt_markset_add(set, 1000, "m1", "", err) >= 0 &&
+                   tt_markset_add(set, -50, "early", "before the trace", err) >= 0 &&
                    tt_markset_set_job(set, &j) == 0
                ? 0
                : -1;
@@ -172,7 +244,7 @@ static int edit_job_touch(tt_markstore *s, void *ctx, tt_error *err)
     (void)ctx;
     if (!set)
         return tt_error_set(err, TT_ERR_USAGE, "no set"), -1;
-    if (tt_markset_add(set, 5000, "m2", "") < 0)
+    if (tt_markset_add(set, 5000, "m2", "", err) < 0)
         return -1;
     return tt_markstore_rename(s, "job", "job2", err) ? -1 : 0;
 }
@@ -331,6 +403,8 @@ int main(void)
         return tap_skip_all("cannot create a temporary directory");
     test_round_trip();
     test_corrupt();
+    test_unique();
+    test_old_duplicates();
     test_job_record();
     test_readonly_dir();
     test_concurrent();
