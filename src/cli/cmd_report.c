@@ -84,53 +84,56 @@ static int usage_error(const char *what)
     return TT_EXIT_ERROR;
 }
 
-/* The marker set `name` of a trace (read from its sidecar into store).
- * Errors are printed; returns NULL then. */
-static tt_markset *load_set(const char *path, const char *name, tt_markstore *store)
+/* The cut of one trace by --markers: its set, resolved with every other
+ * trace's before the report writes anything (a missing set or marker
+ * then prints nothing on stdout, and -o creates no file). */
+typedef struct trace_cut {
+    tt_markstore   store;
+    tt_markset    *set;       /* in store; NULL: the trace has no such set */
+    tt_trace_id    id;
+    tt_window_spec between;   /* with --between */
+} trace_cut;
+
+static void free_cuts(trace_cut *cuts, size_t n)
+{
+    if (!cuts)
+        return;
+    for (size_t i = 0; i < n; i++)
+        tt_markstore_fini(&cuts[i].store);
+    free(cuts);
+}
+
+/* Read the sidecar of a trace into c->store, c->set = the set `name`
+ * (NULL when it has none). 0, or -1 after printing why. */
+static int read_cut(const char *path, const char *name, trace_cut *c)
 {
     tt_error err;
-    tt_trace_id id;
     char *side;
-    tt_markset *set;
     char safe[600], msg[800];
     tt_text_safe(path, safe, sizeof safe);
     tt_error_clear(&err);
-    if (tt_trace_id_of(path, &id, &err) || !(side = tt_markers_sidecar(path, false, &err))) {
+    if (tt_trace_id_of(path, &c->id, &err) || !(side = tt_markers_sidecar(path, false, &err))) {
         tt_cli_error("report: %s", tt_error_format(&err, safe, msg, sizeof msg));
-        return NULL;
+        return -1;
     }
-    if (tt_markstore_read(store, side, &err)) {
+    if (tt_markstore_read(&c->store, side, &err)) {
         char sside[600];
         tt_text_safe(side, sside, sizeof sside);
         tt_cli_error("report: %s", tt_error_format(&err, sside, msg, sizeof msg));
         free(side);
-        return NULL;
+        return -1;
     }
     free(side);
-    set = tt_markstore_find(store, name);
-    if (!set) {
-        char sname[300];
-        /* each trace is cut by its own copy, in its own times */
-        tt_cli_error("report: %s: no marker set named '%s' (a set saved in the view of "
-                     "several ranks has a copy beside each rank's trace; `tracetty markers "
-                     "list` shows a trace's sets)", safe,
-                     tt_text_safe(name, sname, sizeof sname));
-        return NULL;
-    }
-    if (set->trace.size != id.size || set->trace.hash != id.hash) {
-        char sname[300];
-        tt_cli_warn("%s: marker set '%s' was saved for another trace", safe,
-                    tt_text_safe(name, sname, sizeof sname));
-    }
-    return set;
+    c->set = tt_markstore_find(&c->store, name);
+    return 0;
 }
 
 /* Window between two marker references "A:B" of a set. */
-static int between_window(const tt_markset *set, const char *spec, tt_window_spec *w,
-                          char *label, size_t n)
+static int between_window(const char *path, const tt_markset *set, const char *spec,
+                          tt_window_spec *w)
 {
     const char *colon = strchr(spec, ':');
-    char a[256], b[256];
+    char a[256], b[256], safe[600];
     tt_error err;
     if (!colon || colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof a) {
         tt_cli_error("report: --between expects A:B (two marker names or times)");
@@ -141,71 +144,99 @@ static int between_window(const tt_markset *set, const char *spec, tt_window_spe
     snprintf(b, sizeof b, "%s", colon + 1);
     memset(w, 0, sizeof *w);
     w->has_from = w->has_to = true;
+    tt_text_safe(path, safe, sizeof safe);
     if (tt_markset_resolve(set, a, &w->from, &err) || tt_markset_resolve(set, b, &w->to, &err)) {
-        char safe[600];
-        tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));
+        char msg[600];
+        tt_cli_error("report: %s: %s", safe, tt_text_safe(err.what, msg, sizeof msg));
         return -1;
     }
     if (w->to < w->from) {
         char sa[300], sb[300];
-        tt_cli_error("report: marker '%s' comes after '%s': the window would end before it "
-                     "starts", tt_text_safe(a, sa, sizeof sa), tt_text_safe(b, sb, sizeof sb));
+        tt_cli_error("report: %s: marker '%s' comes after '%s': the window would end before "
+                     "it starts", safe, tt_text_safe(a, sa, sizeof sa),
+                     tt_text_safe(b, sb, sizeof sb));
         return -1;
     }
-    snprintf(label, n, "%s..%s", a, b);
     return 0;
 }
 
-/* Add one trace to the report: its whole window, the window between two
- * markers, or one group per consecutive marker pair. */
-static int add_trace(tt_report *rep, const tt_trace *tr, const char *path, size_t position,
-                     const report_marks *rm, bool several, bool *none, tt_error *err)
+/* Every trace's cut by rm (see trace_cut), checked: the set exists beside
+ * each trace, --between names markers of it in order, and (pairs) it has
+ * two markers for --per-interval. Returns the cuts (free_cuts), or NULL
+ * after printing why. */
+static trace_cut *resolve_cuts(char *const *files, size_t n, const report_marks *rm, bool pairs)
 {
-    tt_markstore store;
-    tt_markset *set;
+    trace_cut *cuts = calloc(n ? n : 1, sizeof *cuts);
+    if (!cuts) {
+        tt_cli_error("report: out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        tt_markstore_init(&cuts[i].store);
+        if (read_cut(files[i], rm->set, &cuts[i])) {
+            free_cuts(cuts, n);
+            return NULL;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const tt_markset *set = cuts[i].set;
+        char safe[600], sname[300];
+        tt_text_safe(files[i], safe, sizeof safe);
+        tt_text_safe(rm->set, sname, sizeof sname);
+        if (!set) {
+            /* each trace is cut by its own copy, in its own times */
+            tt_cli_error("report: %s: no marker set named '%s' (a set saved in the view of "
+                         "several ranks has a copy beside each rank's trace; `tracetty markers "
+                         "list` shows a trace's sets)", safe, sname);
+            free_cuts(cuts, n);
+            return NULL;
+        }
+        if (rm->between && between_window(files[i], set, rm->between, &cuts[i].between)) {
+            free_cuts(cuts, n);
+            return NULL;
+        }
+        if (rm->per_interval && pairs && set->n < 2) {
+            tt_cli_error("report: %s: --per-interval needs at least two markers in set '%s'",
+                         safe, sname);
+            free_cuts(cuts, n);
+            return NULL;
+        }
+        if (set->trace.size != cuts[i].id.size || set->trace.hash != cuts[i].id.hash)
+            tt_cli_warn("%s: marker set '%s' was saved for another trace", safe, sname);
+    }
+    return cuts;
+}
+
+/* Add one trace to the report: its whole window, the window between two
+ * markers, or one group per consecutive marker pair (cut: resolved by
+ * resolve_cuts; NULL without --markers). */
+static int add_trace(tt_report *rep, const tt_trace *tr, const char *path, size_t position,
+                     const report_marks *rm, const trace_cut *cut, bool several, bool *none,
+                     tt_error *err)
+{
+    const tt_markset *set;
     int rc = 0;
-    if (!rm->set)
+    if (!cut)
         return tt_report_add(rep, tr, path, position, none, err);
-    tt_markstore_init(&store);
-    if (!(set = load_set(path, rm->set, &store))) {
-        tt_markstore_fini(&store);
-        return 1;   /* already reported */
-    }
-    if (rm->between) {
+    set = cut->set;
+    if (rm->between)
+        return tt_report_add_window(rep, tr, path, position, &cut->between, none, err);
+    for (size_t i = 0; rc == 0 && i + 1 < set->n; i++) {
         tt_window_spec w;
-        char label[600], name[1200];
-        if (between_window(set, rm->between, &w, label, sizeof label)) {
-            tt_markstore_fini(&store);
-            return 1;
-        }
-        snprintf(name, sizeof name, "%s", path);
-        rc = tt_report_add_window(rep, tr, name, position, &w, none, err);
-    } else {
-        if (set->n < 2) {
-            char safe[300];
-            tt_cli_error("report: --per-interval needs at least two markers in set '%s'",
-                         tt_text_safe(set->name, safe, sizeof safe));
-            tt_markstore_fini(&store);
-            return 1;
-        }
-        for (size_t i = 0; rc == 0 && i + 1 < set->n; i++) {
-            tt_window_spec w;
-            char name[1200];
-            bool this_none = false;
-            memset(&w, 0, sizeof w);
-            w.has_from = w.has_to = true;
-            w.from = set->m[i].t;
-            w.to = set->m[i + 1].t;
-            if (several)
-                snprintf(name, sizeof name, "%s: %s..%s", path, set->m[i].name, set->m[i + 1].name);
-            else
-                snprintf(name, sizeof name, "%s..%s", set->m[i].name, set->m[i + 1].name);
-            rc = tt_report_add_window(rep, tr, name, position, &w, &this_none, err);
-            *none = *none || this_none;
-        }
+        char name[1200];
+        bool this_none = false;
+        memset(&w, 0, sizeof w);
+        w.has_from = w.has_to = true;
+        w.from = set->m[i].t;
+        w.to = set->m[i + 1].t;
+        if (several)
+            snprintf(name, sizeof name, "%s: %s..%s", path, set->m[i].name, set->m[i + 1].name);
+        else
+            snprintf(name, sizeof name, "%s..%s", set->m[i].name, set->m[i + 1].name);
+        rc = tt_report_add_window(rep, tr, name, position, &w, &this_none, err);
+        *none = *none || this_none;
     }
-    tt_markstore_fini(&store);
-    return rc ? -1 : 0;
+    return rc;
 }
 
 /* Does an annotation fall in the selection (window and lane patterns)? */
@@ -227,7 +258,7 @@ static bool annotation_selected(const tt_annotation *a, const tt_sel *sel, const
  * compares them), findings in the window and lanes written as a table. */
 static int report_annotations(char **paths, size_t n, const tt_cli_load *lo,
                               const tt_report_opts *ro, const report_marks *rm,
-                              const tt_rules_config *cfg, FILE *f)
+                              const trace_cut *cuts, const tt_rules_config *cfg, FILE *f)
 {
     tt_trace **traces = calloc(n, sizeof *traces);
     tt_annotations all, keep;
@@ -260,22 +291,14 @@ static int report_annotations(char **paths, size_t n, const tt_cli_load *lo,
     for (size_t t = 0; t < n && rc == TT_EXIT_OK; t++) {
         tt_sel sel;
         tt_laneset ls;
-        tt_window_spec w, *wp = (tt_window_spec *)ro->window;
-        tt_markstore store;
-        tt_markset *set = NULL;
+        tt_window_spec w;
+        const tt_window_spec *wp = ro->window;
         memset(&sel, 0, sizeof sel);
         tt_laneset_init(&ls);
-        tt_markstore_init(&store);
-        if (rm->set) {
-            char label[600];
-            if (!(set = load_set(paths[t], rm->set, &store)) ||
-                (rm->between && between_window(set, rm->between, &w, label, sizeof label))) {
-                tt_markstore_fini(&store);
-                rc = TT_EXIT_ERROR;
-                break;
-            }
+        if (cuts) {
+            const tt_markset *set = cuts[t].set;
             if (rm->between) {
-                wp = &w;
+                wp = &cuts[t].between;
             } else if (set->n >= 1) {
                 /* per interval: the span of the markers */
                 memset(&w, 0, sizeof w);
@@ -285,7 +308,6 @@ static int report_annotations(char **paths, size_t n, const tt_cli_load *lo,
                 wp = &w;
             }
         }
-        tt_markstore_fini(&store);
         tt_sel_window(traces[t], wp, &sel);
         if (ro->lanes && tt_laneset_match(traces[t], ro->lanes, &ls, &err)) {
             tt_cli_error("report: %s", err.what);
@@ -444,6 +466,7 @@ static int report_exec(int argc, char **argv)
     bool align_given = false;
     char **files = NULL;
     size_t n_files = 0;
+    trace_cut *cuts = NULL;
 
     tt_rules_config_defaults(&rules);
     memset(&align, 0, sizeof align);
@@ -554,12 +577,19 @@ static int report_exec(int argc, char **argv)
         return usage_error("--by does not apply to --kind annotations");
     }
 
+    /* the markers are checked before anything is written, as --window is */
+    if (rm.set &&
+        !(cuts = resolve_cuts(files, n_files, &rm, ro.kind != TT_REPORT_ANNOTATIONS))) {
+        tt_rankset_free_files(files, n_files);
+        return TT_EXIT_ERROR;
+    }
     to_file = out_path && strcmp(out_path, "-") != 0;
     if (to_file) {
         catch_signals();
         if (tt_atomic_open(&out, out_path, &err)) {
             char safe[600];
             tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));
+            free_cuts(cuts, n_files);
             tt_rankset_free_files(files, n_files);
             return TT_EXIT_ERROR;
         }
@@ -569,7 +599,7 @@ static int report_exec(int argc, char **argv)
         ro.sanitize = isatty(fileno(stdout));
     }
     if (ro.kind == TT_REPORT_ANNOTATIONS) {
-        rc = report_annotations(files, n_files, &lo, &ro, &rm, &rules, f);
+        rc = report_annotations(files, n_files, &lo, &ro, &rm, cuts, &rules, f);
         goto finish;
     }
     if (ro.kind == TT_REPORT_RANKS || ro.kind == TT_REPORT_COLLECTIVES) {
@@ -605,11 +635,8 @@ static int report_exec(int argc, char **argv)
             if (!rep && tt_report_new(f, &ro, &rep, &err)) {
                 tt_cli_error("report: %s", err.what);
                 rc = TT_EXIT_ERROR;
-            } else if ((rc = add_trace(rep, batch[k], path, (size_t)fallback[b + k], &rm,
-                                       n_files > 1, &none,
-                                       &err)) > 0) {
-                rc = TT_EXIT_ERROR;   /* reported already */
-            } else if (rc < 0) {
+            } else if (add_trace(rep, batch[k], path, (size_t)fallback[b + k], &rm,
+                                 cuts ? &cuts[b + k] : NULL, n_files > 1, &none, &err)) {
                 char msg[600];
                 tt_cli_error("report: %s: %s", tt_text_safe(path, safe, sizeof safe),
                              tt_text_safe(err.what, msg, sizeof msg));
@@ -624,6 +651,7 @@ static int report_exec(int argc, char **argv)
     }
 finish:
     free(fallback);
+    free_cuts(cuts, n_files);
     if (rc == TT_EXIT_OK && rep && tt_report_finish(rep, &err)) {
         tt_cli_error("report: %s", err.what);
         rc = TT_EXIT_ERROR;

@@ -99,9 +99,24 @@ same_file "$TMPD/p.bc" "$TMPD/w.bc" "the b..c group equals the 80ms:150ms window
 "$TRACETTY" report --markers cut "$t" >/dev/null 2>&1; is "$?" 2 "--markers alone: exit 2"
 "$TRACETTY" report --markers cut --between b:a "$t" >/dev/null 2>"$TMPD/err"; is "$?" 2 "b before a: exit 2"
 matches "$TMPD/err" "comes after" "says the window would be reversed"
-"$TRACETTY" report --markers cut --between a:zz "$t" >/dev/null 2>"$TMPD/err"; is "$?" 2 "unknown marker: exit 2"
+"$TRACETTY" report --markers cut --between a:zz "$t" >"$TMPD/out" 2>"$TMPD/err"; is "$?" 2 "unknown marker: exit 2"
 matches "$TMPD/err" "no marker named 'zz' in set 'cut'" "names the marker"
-"$TRACETTY" report --markers nosuch --between a:b "$t" >/dev/null 2>"$TMPD/err"; is "$?" 2 "unknown set: exit 2"
+# the markers are checked before the report starts: nothing on stdout, no -o file
+for fmt in csv json text; do
+    "$TRACETTY" report --format $fmt --markers cut --between a:zz "$t" >"$TMPD/out" 2>"$TMPD/err"
+    is "$?:$(wc -c <"$TMPD/out" | tr -d ' '):$(wc -l <"$TMPD/err" | tr -d ' ')" "2:0:1" \
+        "unknown marker, --format $fmt: exit 2, nothing on stdout, one line on stderr"
+done
+"$TRACETTY" report --markers cut --between a:zz -o "$TMPD/cut.csv" "$t" 2>/dev/null
+is "$?:$(test -e "$TMPD/cut.csv"; echo $?)" "2:1" "unknown marker with -o: exit 2, no file"
+"$TRACETTY" report --kind annotations --markers cut --between b:a "$t" >"$TMPD/out" 2>/dev/null
+is "$?:$(wc -c <"$TMPD/out" | tr -d ' ')" "2:0" "--kind annotations, reversed markers: nothing on stdout"
+"$TRACETTY" report --markers nosuch --between a:b "$t" >"$TMPD/out" 2>"$TMPD/err"; is "$?" 2 "unknown set: exit 2"
+is "$(wc -c <"$TMPD/out" | tr -d ' ')" 0 "unknown set: nothing on stdout"
+"$TRACETTY" markers add "$t" --set one --at 1ms --name a
+"$TRACETTY" report --markers one --per-interval "$t" >"$TMPD/out" 2>"$TMPD/err"
+is "$?:$(wc -c <"$TMPD/out" | tr -d ' ')" "2:0" "--per-interval over one marker: exit 2, nothing on stdout"
+matches "$TMPD/err" "needs at least two markers in set 'one'" "says why"
 
 # a set saved in the view of a job: each rank's copy, in its own times;
 # list says so, JSON keeps the record, and a report over the ranks cuts
@@ -135,9 +150,12 @@ for r in 0 1; do
     grep "rank-$r.json\"," "$TMPD/jm.csv" | cut -d, -f2- >"$TMPD/jr"
     same_file "$TMPD/jr" "$TMPD/jw" "rank $r is cut by its own copy, in its own times"
 done
+"$TRACETTY" report --kind gpu --markers job --between a:zz "$TMPD/job" >"$TMPD/out" 2>/dev/null
+is "$?:$(wc -c <"$TMPD/out" | tr -d ' ')" "2:0" "a marker neither rank has: nothing on stdout"
 rm "$TMPD/job/rank-1.json.markers.json"
-"$TRACETTY" report --kind gpu --markers job --between a:b "$TMPD/job" >/dev/null 2>"$TMPD/err"
+"$TRACETTY" report --kind gpu --markers job --between a:b "$TMPD/job" >"$TMPD/out" 2>"$TMPD/err"
 is "$?" 2 "a rank without the set: exit 2"
+is "$(wc -c <"$TMPD/out" | tr -d ' ')" 0 "nothing on stdout (not rank 0's table)"
 matches "$TMPD/err" "rank-1.json: no marker set named 'job' \(a set saved in the view of several ranks has a copy beside each rank's trace" \
     "names it and says where a job's sets live"
 
@@ -151,6 +169,9 @@ matches "$TMPD/err" "saved for another trace" "with a warning"
 # a corrupt sidecar is reported and left untouched
 printf '{"format": "tracetty-markers", "version": 1, "sets": [\n' >"$t.markers.json"
 cp "$t.markers.json" "$TMPD/corrupt.copy"
+"$TRACETTY" report --format json --markers a --between x:y "$t" >"$TMPD/out" 2>"$TMPD/err"
+is "$?:$(wc -c <"$TMPD/out" | tr -d ' ')" "2:0" "report over a corrupt sidecar: exit 2, nothing on stdout"
+matches "$TMPD/err" 'markers.json: line 2, column 1: marker file is not valid JSON' "says where"
 "$TRACETTY" markers add "$t" --set a --at 1ms --name b 2>"$TMPD/err"; is "$?" 2 "corrupt sidecar: exit 2"
 matches "$TMPD/err" 'markers.json: line 2, column 1: marker file is not valid JSON' "positioned message"
 same_file "$t.markers.json" "$TMPD/corrupt.copy" "corrupt sidecar untouched"
