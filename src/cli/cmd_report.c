@@ -128,6 +128,60 @@ static int read_cut(const char *path, const char *name, trace_cut *c)
     return 0;
 }
 
+/* " (rank N)" when the file name says the rank, else "". */
+static const char *rank_note(const char *path, char *buf, size_t n)
+{
+    int64_t r = tt_rank_from_name(path);
+    if (r < 0)
+        return "";
+    snprintf(buf, n, " (rank %lld)", (long long)r);
+    return buf;
+}
+
+/* Trace i has no set `name`: say so, and, over several traces, whether
+ * another has one and where a job's sets come from. */
+static void say_missing(char *const *files, size_t n, size_t i, const trace_cut *cuts,
+                        const char *name)
+{
+    char safe[600], sname[300], rk[48], msg[2400];
+    size_t other = n, missing = 0;
+    tt_text_safe(files[i], safe, sizeof safe);
+    tt_text_safe(name, sname, sizeof sname);
+    for (size_t k = 0; k < n; k++) {
+        if (!cuts[k].set)
+            missing++;
+        else if (other == n)
+            other = k;
+    }
+    if (other == n) {
+        if (n == 1)
+            snprintf(msg, sizeof msg, "%s: no marker set named '%s' (`tracetty markers list "
+                                      "TRACE` shows a trace's sets)", safe, sname);
+        else
+            snprintf(msg, sizeof msg, "none of the %zu traces has a marker set named '%s' "
+                                      "(`tracetty markers list TRACE` shows a trace's sets; "
+                                      "a set saved in the view of the job, S in `tracetty "
+                                      "view DIR`, has a copy beside every rank's trace)",
+                     n, sname);
+    } else {
+        const tt_markset *o = cuts[other].set;
+        char sother[600], job[120], more[96];
+        const char *base = strrchr(files[other], '/');
+        tt_text_safe(base ? base + 1 : files[other], sother, sizeof sother);
+        job[0] = more[0] = '\0';
+        if (o->job.align)
+            snprintf(job, sizeof job, ", saved in the view of a job of %u ranks", o->job.ranks);
+        if (missing > 1)
+            snprintf(more, sizeof more, " (%zu of the %zu traces lack it)", missing, n);
+        snprintf(msg, sizeof msg, "%s%s: no marker set named '%s'%s; %s has one%s. Each "
+                                  "rank is cut by its own copy: save the set in the view of "
+                                  "the job (S in `tracetty view DIR`) to write one beside "
+                                  "every rank's trace",
+                 safe, rank_note(files[i], rk, sizeof rk), sname, more, sother, job);
+    }
+    tt_cli_error("report: %s", msg);
+}
+
 /* Window between two marker references "A:B" of a set. */
 static int between_window(const char *path, const tt_markset *set, const char *spec,
                           tt_window_spec *w)
@@ -178,19 +232,17 @@ static trace_cut *resolve_cuts(char *const *files, size_t n, const report_marks 
             return NULL;
         }
     }
+    for (size_t i = 0; i < n; i++)
+        if (!cuts[i].set) {
+            say_missing(files, n, i, cuts, rm->set);
+            free_cuts(cuts, n);
+            return NULL;
+        }
     for (size_t i = 0; i < n; i++) {
         const tt_markset *set = cuts[i].set;
         char safe[600], sname[300];
         tt_text_safe(files[i], safe, sizeof safe);
         tt_text_safe(rm->set, sname, sizeof sname);
-        if (!set) {
-            /* each trace is cut by its own copy, in its own times */
-            tt_cli_error("report: %s: no marker set named '%s' (a set saved in the view of "
-                         "several ranks has a copy beside each rank's trace; `tracetty markers "
-                         "list` shows a trace's sets)", safe, sname);
-            free_cuts(cuts, n);
-            return NULL;
-        }
         if (rm->between && between_window(files[i], set, rm->between, &cuts[i].between)) {
             free_cuts(cuts, n);
             return NULL;
@@ -201,8 +253,16 @@ static trace_cut *resolve_cuts(char *const *files, size_t n, const report_marks 
             free_cuts(cuts, n);
             return NULL;
         }
-        if (set->trace.size != cuts[i].id.size || set->trace.hash != cuts[i].id.hash)
-            tt_cli_warn("%s: marker set '%s' was saved for another trace", safe, sname);
+    }
+    /* only once the report will run */
+    for (size_t i = 0; i < n; i++) {
+        const tt_markset *set = cuts[i].set;
+        if (set->trace.size != cuts[i].id.size || set->trace.hash != cuts[i].id.hash) {
+            char safe[600], sname[300];
+            tt_cli_warn("%s: marker set '%s' was saved for another trace",
+                        tt_text_safe(files[i], safe, sizeof safe),
+                        tt_text_safe(rm->set, sname, sizeof sname));
+        }
     }
     return cuts;
 }

@@ -156,8 +156,12 @@ rm "$TMPD/job/rank-1.json.markers.json"
 "$TRACETTY" report --kind gpu --markers job --between a:b "$TMPD/job" >"$TMPD/out" 2>"$TMPD/err"
 is "$?" 2 "a rank without the set: exit 2"
 is "$(wc -c <"$TMPD/out" | tr -d ' ')" 0 "nothing on stdout (not rank 0's table)"
-matches "$TMPD/err" "rank-1.json: no marker set named 'job' \(a set saved in the view of several ranks has a copy beside each rank's trace" \
-    "names it and says where a job's sets live"
+is "$(wc -l <"$TMPD/err" | tr -d ' ')" 1 "one line on stderr"
+matches "$TMPD/err" "rank-1.json \(rank 1\): no marker set named 'job'; rank-0.json has one, saved in the view of a job of 2 ranks\. Each rank is cut by its own copy: save the set in the view of the job \(S in \`tracetty view DIR\`\) to write one beside every rank's trace$" \
+    "names the rank, which rank has the set, and that a job's sets are saved from the job's view"
+"$TRACETTY" report --kind gpu --markers nope --between a:b "$TMPD/job" >/dev/null 2>"$TMPD/err"
+matches "$TMPD/err" "^tracetty: report: none of the 2 traces has a marker set named 'nope'" \
+    "a set no rank has: says so once"
 
 # the trace changed: its sets are marked as made for another trace
 printf ' ' >>"$t"
