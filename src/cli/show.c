@@ -4,6 +4,7 @@
 
 #include "cli/show.h"
 
+#include "markers/markers.h"
 #include "util/text.h"
 
 #include <stdio.h>
@@ -136,6 +137,47 @@ static void job_title(char *const *paths, size_t n, size_t n_files, char *buf, s
     }
 }
 
+/* --markers SET, before anything loads: every trace's sidecar parses
+ * and (one of) them has the set. 0, or -1 after printing why. */
+static int check_markers(const char *cmd, const char *name, char *const *files, size_t n)
+{
+    char safe[600], sname[300], msg[800];
+    bool found = false;
+    tt_text_safe(name, sname, sizeof sname);
+    for (size_t i = 0; i < n; i++) {
+        tt_markstore st;
+        tt_error err;
+        char *side;
+        tt_error_clear(&err);
+        if (!(side = tt_markers_sidecar(files[i], false, &err))) {
+            tt_error_format(&err, strcmp(files[i], "-") == 0 ? "(stdin)" : files[i], msg,
+                            sizeof msg);
+            tt_cli_error("%s: --markers: %s", cmd, tt_text_safe(msg, safe, sizeof safe));
+            return -1;
+        }
+        tt_markstore_init(&st);
+        if (tt_markstore_read(&st, side, &err)) {
+            tt_error_format(&err, side, msg, sizeof msg);
+            tt_cli_error("%s: --markers: %s", cmd, tt_text_safe(msg, safe, sizeof safe));
+            free(side);
+            return -1;
+        }
+        found |= tt_markstore_find(&st, name) != NULL;
+        tt_markstore_fini(&st);
+        free(side);
+    }
+    if (found)
+        return 0;
+    if (n == 1)
+        tt_cli_error("%s: --markers: %s: no marker set named '%s' (`tracetty markers list "
+                     "TRACE` shows its sets)", cmd, tt_text_safe(files[0], safe, sizeof safe),
+                     sname);
+    else
+        tt_cli_error("%s: --markers: none of the %zu traces has a marker set named '%s' "
+                     "(`tracetty markers list TRACE` shows a trace's sets)", cmd, n, sname);
+    return -1;
+}
+
 void tt_show_init(tt_show *s)
 {
     memset(s, 0, sizeof *s);
@@ -181,6 +223,10 @@ int tt_show_open(tt_show *s, const char *cmd, char *const *paths, size_t n)
         tt_cli_error("%s: --align lines up several traces (a directory or several files)", cmd);
         return -1;
     }
+    /* a set that is not there is an error before the view starts, not a
+     * status message in it */
+    if (s->markers && check_markers(cmd, s->markers, s->files ? s->files : paths, s->n_files))
+        return -1;
     s->opts.utf8 = tt_text_utf8();
     s->opts.rules = &s->rules;
     s->opts.markers = s->markers;

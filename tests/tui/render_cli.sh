@@ -49,6 +49,36 @@ expect_error "missing file" "no-such-file" \
 expect_error "malformed trace" "cut.json: line 1, column" \
     "$TRACETTY" render "$TMPD/cut.json"
 
+# --markers SET names a set beside the trace: one that is not there, or a
+# sidecar that does not parse, is an error before the view starts
+cp "$trace" "$TMPD/mk.json"
+expect_error "an unknown marker set" "^tracetty: render: --markers: .*mk.json: no marker set named 'nope'" \
+    "$TRACETTY" render --markers nope "$TMPD/mk.json"
+expect_error "an unknown marker set over two ranks" "none of the 2 traces has a marker set named 'nope'" \
+    "$TRACETTY" render --markers nope "$TMPD/mk.json" "$TMPD/mk.json"
+expect_error "--markers with stdin" "--markers: \(stdin\): markers need a trace file" \
+    "$TRACETTY" render --markers nope - < "$trace"
+printf '{"format": "tracetty-markers",\n' > "$TMPD/mk.json.markers.json"
+expect_error "a corrupt sidecar" "mk.json.markers.json: line 2, column 1: marker file is not valid JSON" \
+    "$TRACETTY" render --markers iter "$TMPD/mk.json"
+rm "$TMPD/mk.json.markers.json"
+"$TRACETTY" markers add "$TMPD/mk.json" --set iter --at 1us --name a
+"$TRACETTY" render --markers iter "$TMPD/mk.json" > "$TMPD/mk" 2> "$TMPD/mk.err"
+is "$?:$(wc -c < "$TMPD/mk.err" | tr -d ' ')" "0:0" "a set that is there renders, quietly"
+matches "$TMPD/mk" "loaded set 'iter'" "with the set loaded"
+if command -v script > /dev/null 2>&1 && command -v timeout > /dev/null 2>&1; then
+    # view, on a terminal: the same error before the screen is taken (a
+    # view that did start waits for keys: the timeout ends it)
+    timeout 10 script -qec "$TRACETTY view --markers nope $TMPD/mk.json" /dev/null \
+        > "$TMPD/vw" 2>&1 < /dev/null
+    is "$?" 2 "view --markers nope: exit 2"
+    matches "$TMPD/vw" "^tracetty: view: --markers: .*mk.json: no marker set named 'nope'" \
+        "view --markers nope: says so"
+else
+    ok 0 "view --markers nope # SKIP no script(1) or timeout(1)"
+    ok 0 "view --markers nope: says so # SKIP no script(1) or timeout(1)"
+fi
+
 # render: default size 80x24, deterministic
 "$TRACETTY" render "$trace" > "$TMPD/a"
 "$TRACETTY" render --size 80x24 --keys '' "$trace" > "$TMPD/b"
