@@ -1,13 +1,14 @@
 /* cmd_markers.c - `tracetty markers`: marker sets from scripts.
  *
  *   markers list   TRACE [--set NAME] [--format text|json]
- *   markers add    TRACE --set NAME --at TIME --name NAME [--note TEXT]
+ *   markers add    TRACE --set NAME --at TIME --name NAME [--note TEXT] [LOAD-OPTIONS]
  *   markers remove TRACE --set NAME [--name MARKER]
  *   markers rename TRACE --set NAME [--name MARKER] --to NEW
  *   markers export TRACE --set NAME [--format csv|json] [-o FILE]
  *
- * Times are relative to the trace start, with units (12.5ms). The trace
- * itself is not decoded: sets are keyed by the file's identity. A set
+ * Times are relative to the trace start, with units (12.5ms). Sets are
+ * keyed by the file's identity; only add decodes the trace, to warn when
+ * --at falls outside it (a marker may be put there on purpose). A set
  * saved in the view of a job has a copy beside every rank's trace, in that
  * trace's times; list says so (and how the job's times relate).
  */
@@ -38,6 +39,7 @@ typedef struct markers_args {
     const char *format;
     const char *output;
     tt_trace_id id;
+    int64_t     t;          /* add: --at */
 } markers_args;
 
 static void print_error(const char *what, const char *file, const tt_error *err)
@@ -83,14 +85,11 @@ static long find_marker(const tt_markset *set, const markers_args *a, tt_error *
 static int edit_add(tt_markstore *s, void *ctx, tt_error *err)
 {
     markers_args *a = ctx;
-    int64_t t;
     tt_markset *set;
-    if (tt_parse_duration(a->at, &t) != TT_NUM_OK)
-        return tt_error_set(err, TT_ERR_USAGE, "--at '%s' is not a time (e.g. 12.5ms)", a->at), -1;
     if (!(set = tt_markstore_get(s, a->set, a->id)))
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
     /* a name the set has already is refused: --between names markers */
-    if (tt_markset_add(set, t, a->name, a->note ? a->note : "", err) < 0)
+    if (tt_markset_add(set, a->t, a->name, a->note ? a->note : "", err) < 0)
         return in_set(err, a->set), -1;
     if (set->trace.size != a->id.size || set->trace.hash != a->id.hash)
         tt_cli_warn("set '%s' was saved for another trace (size or content differs)", a->set);
@@ -301,6 +300,27 @@ static int export_set(const tt_markstore *s, const markers_args *a)
 
 /* ------------------------------------------------------------- main */
 
+/* add: where --at falls against the trace (loaded with the load options).
+ * A time before its start or after its end is kept, since a marker may be
+ * put there on purpose, but *why says so ("" inside). 0, or -1 after
+ * printing why the trace does not load. */
+static int check_at(const markers_args *a, const tt_cli_load *lo, char *why, size_t n)
+{
+    tt_trace *tr;
+    char end[48], at[300];
+    why[0] = '\0';
+    if (!(tr = tt_cli_load_trace(a->trace, lo)))
+        return -1;
+    tt_text_safe(a->at, at, sizeof at);
+    if (a->t < 0)
+        snprintf(why, n, "%s is before the start of the trace", at);
+    else if (a->t > tr->t1 - tr->t0)
+        snprintf(why, n, "%s is after the end of the trace (%s)", at,
+                 tt_fmt_dur(end, sizeof end, tr->t1 - tr->t0, 3));
+    tt_trace_free(tr);
+    return 0;
+}
+
 static int usage_error(const char *msg)
 {
     tt_cli_error("markers: %s (usage: tracetty %s)", msg, tt_cmd_markers.usage);
@@ -318,19 +338,25 @@ static int markers_exec(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
+        TT_CLI_LOAD_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
     markers_args a;
+    tt_cli_load lo = {0};
     tt_error err;
-    char *sidecar;
+    char *sidecar, outside[400] = "";
     int opt, rc;
-    bool writing;
+    bool writing, load_given = false;
 
     memset(&a, 0, sizeof a);
     optind = 1;
     opterr = 0;
     /* permute: options may come before or after the subcommand and trace */
     while ((opt = getopt_long(argc, argv, "s:n:t:N:a:f:o:h", longopts, NULL)) != -1) {
+        if (tt_cli_load_option(opt, optarg, &lo)) {
+            load_given = true;
+            continue;
+        }
         switch (opt) {
         case 's': a.set = optarg; break;
         case 'n': a.name = optarg; break;
@@ -355,6 +381,12 @@ static int markers_exec(int argc, char **argv)
     if (strcmp(a.sub, "add") == 0) {
         if (!a.set || !a.at || !a.name)
             return usage_error("add needs --set, --at and --name");
+        if (tt_parse_duration(a.at, &a.t) != TT_NUM_OK) {
+            char safe[300];
+            tt_cli_error("markers add: --at '%s' is not a time (e.g. 12.5ms)",
+                         tt_text_safe(a.at, safe, sizeof safe));
+            return TT_EXIT_ERROR;
+        }
     } else if (strcmp(a.sub, "remove") == 0) {
         if (!a.set)
             return usage_error("remove needs --set");
@@ -370,12 +402,16 @@ static int markers_exec(int argc, char **argv)
     if (a.format && strcmp(a.sub, "list") == 0 && strcmp(a.format, "json") != 0 &&
         strcmp(a.format, "text") != 0)
         return usage_error("list --format is text or json");
+    if (load_given && strcmp(a.sub, "add") != 0)
+        return usage_error("the load options apply to add (which reads the trace)");
 
     tt_error_clear(&err);
     if (tt_trace_id_of(a.trace, &a.id, &err)) {
         print_error(a.sub, a.trace, &err);
         return TT_EXIT_ERROR;
     }
+    if (strcmp(a.sub, "add") == 0 && check_at(&a, &lo, outside, sizeof outside))
+        return TT_EXIT_ERROR;
     writing = strcmp(a.sub, "list") != 0 && strcmp(a.sub, "export") != 0;
     sidecar = tt_markers_sidecar(a.trace, writing, &err);
     if (!sidecar) {
@@ -389,6 +425,8 @@ static int markers_exec(int argc, char **argv)
         rc = tt_markstore_update(sidecar, fn, &a, &err) ? TT_EXIT_ERROR : TT_EXIT_OK;
         if (rc)
             print_error(a.sub, err.code == TT_ERR_USAGE ? a.trace : sidecar, &err);
+        else if (outside[0])
+            tt_cli_warn("%s; added anyway", outside);
     } else {
         tt_markstore s;
         tt_markstore_init(&s);
@@ -411,7 +449,8 @@ static int markers_exec(int argc, char **argv)
 const tt_command tt_cmd_markers = {
     .name = "markers",
     .usage = "markers list|add|remove|rename|export TRACE [--set NAME] [--at TIME] "
-             "[--name MARKER] [--to NEW] [--note TEXT] [--format F] [-o FILE]",
+             "[--name MARKER] [--to NEW] [--note TEXT] [--format F] [-o FILE] "
+             "[LOAD-OPTIONS]",
     .help = "named marker sets kept beside the trace, for scripts",
     .exec = markers_exec,
 };

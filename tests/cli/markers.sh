@@ -40,6 +40,29 @@ matches "$TMPD/err" "no marker set named 'nope'" "says which set"
 "$TRACETTY" markers frobnicate "$t" 2>/dev/null; is "$?" 2 "unknown subcommand: exit 2"
 "$TRACETTY" markers list - </dev/null 2>"$TMPD/err"; is "$?" 2 "stdin has no sidecar: exit 2"
 
+# add reads the trace: a time before its start or after its end is kept,
+# with a warning (demo.json spans 299.735 ms)
+e="$TMPD/edge.json"
+cp "$srcdir/samples/demo.json" "$e"
+"$TRACETTY" markers add "$e" --set edge --at 5s --name late 2>"$TMPD/err"; is "$?" 0 "--at after the end: exit 0"
+is "$(cat "$TMPD/err")" "tracetty: warning: 5s is after the end of the trace (299.735 ms); added anyway" \
+    "with a warning that says where the trace ends"
+"$TRACETTY" markers add "$e" --set edge --at -5ms --name early 2>"$TMPD/err"; is "$?" 0 "--at before the start: exit 0"
+is "$(cat "$TMPD/err")" "tracetty: warning: -5ms is before the start of the trace; added anyway" "with a warning"
+"$TRACETTY" markers add "$e" --set edge --at 299.735ms --name end 2>"$TMPD/err"; is "$?" 0 "--at the very end"
+is "$(wc -c <"$TMPD/err" | tr -d ' ')" 0 "is inside: no warning"
+"$TRACETTY" markers list "$e" >"$TMPD/list"
+printf 'edge: 3 markers\n           -5 ms  early\n      299.735 ms  end  (+304.735 ms)\n             5 s  late  (+4.7 s)\n' >"$TMPD/want"
+same_file "$TMPD/list" "$TMPD/want" "all three kept"
+"$TRACETTY" markers add "$e" --set edge --at 6s --name late 2>"$TMPD/err"; is "$?" 2 "a taken name outside the trace: exit 2"
+is "$(wc -l <"$TMPD/err" | tr -d ' ')" 1 "one line, no warning"
+printf '[{"ph":"X","name":"a","ts":1,"dur":2},{"ph":"X"' >"$TMPD/cut.json"
+"$TRACETTY" markers add "$TMPD/cut.json" --set s --at 1us --name a 2>"$TMPD/err"; is "$?" 2 "a trace that does not load: exit 2"
+matches "$TMPD/err" "cut.json: line 1, column .*--lenient" "with the loader's message"
+"$TRACETTY" markers add "$TMPD/cut.json" --set s --at 1us --name a --lenient --quiet 2>/dev/null
+is "$?" 0 "--lenient loads what is complete"
+"$TRACETTY" markers list "$e" --lenient 2>/dev/null; is "$?" 2 "load options with list: exit 2"
+
 # marker names are unique within a set (--between names them)
 d="$TMPD/dup.json"
 cp "$srcdir/samples/demo.json" "$d"
