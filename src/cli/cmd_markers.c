@@ -4,7 +4,7 @@
  *   markers add    TRACE --set NAME --at TIME --name NAME [--note TEXT] [LOAD-OPTIONS]
  *   markers remove TRACE --set NAME [--name MARKER]
  *   markers rename TRACE --set NAME [--name MARKER] --to NEW
- *   markers export TRACE --set NAME [--format csv|json] [-o FILE]
+ *   markers export TRACE [--set NAME] [--format csv|json|text] [-o FILE]
  *
  * Times are relative to the trace start, with units (12.5ms). Sets are
  * keyed by the file's identity; only add decodes the trace, to warn when
@@ -215,29 +215,42 @@ static const tt_col export_cols[] = {
     {"Note", "note", TT_COL_TEXT, 0, false},
 };
 
-/* Write one set as CSV (default), JSON or text to f. 0 or -1. */
-static int write_set(FILE *f, const tt_markset *set, tt_out_format fmt, bool sanitize)
+/* Write the markers of set `only` (NULL: of every set, in name order) as
+ * one table, CSV (default), JSON or text, to f: the trace is the table's
+ * trace (JSON "trace"), each row says its set. 0 or -1. */
+static int write_sets(FILE *f, const tt_markstore *s, const char *only, const char *trace,
+                      tt_out_format fmt, bool sanitize)
 {
     tt_writer_opts o;
     tt_writer *w;
+    cJSON *doc = cJSON_CreateObject();
     int rc = 0;
     memset(&o, 0, sizeof o);
     o.format = fmt;
     o.sanitize = sanitize;
     o.utf8 = tt_text_utf8();
-    w = tt_writer_new(f, &o, export_cols, sizeof export_cols / sizeof export_cols[0], NULL);
+    if (!doc || !cJSON_AddStringToObject(doc, "kind", "markers")) {
+        cJSON_Delete(doc);
+        return -1;
+    }
+    w = tt_writer_new(f, &o, export_cols, sizeof export_cols / sizeof export_cols[0], doc);
     if (!w)
         return -1;
-    if (tt_writer_trace_begin(w, set->name, NULL, NULL))
+    if (tt_writer_trace_begin(w, trace, NULL, NULL))
         rc = -1;
-    for (size_t k = 0; rc == 0 && k < set->n; k++) {
-        tt_cell c[4];
-        c[0] = tt_cell_text(set->name);
-        c[1] = tt_cell_text(set->m[k].name);
-        c[2] = tt_cell_int(set->m[k].t);
-        c[3] = tt_cell_text(set->m[k].note);
-        if (tt_writer_row(w, c, 0))
-            rc = -1;
+    for (size_t i = 0; rc == 0 && i < s->n; i++) {
+        const tt_markset *set = &s->sets[i];
+        if (only && strcmp(set->name, only) != 0)
+            continue;
+        for (size_t k = 0; rc == 0 && k < set->n; k++) {
+            tt_cell c[4];
+            c[0] = tt_cell_text(set->name);
+            c[1] = tt_cell_text(set->m[k].name);
+            c[2] = tt_cell_int(set->m[k].t);
+            c[3] = tt_cell_text(set->m[k].note);
+            if (tt_writer_row(w, c, 0))
+                rc = -1;
+        }
     }
     if (rc == 0 && tt_writer_trace_end(w, NULL, NULL))
         rc = -1;
@@ -247,16 +260,17 @@ static int write_set(FILE *f, const tt_markset *set, tt_out_format fmt, bool san
     return rc;
 }
 
-static int export_set(const tt_markstore *s, const markers_args *a)
+static int export_sets(const tt_markstore *s, const markers_args *a)
 {
-    const tt_markset *set = NULL;
     tt_out_format fmt = TT_OUT_CSV;
     tt_error err;
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->sets[i].name, a->set) == 0)
-            set = &s->sets[i];
-    if (!set) {
-        tt_cli_error("markers export: no marker set named '%s'", a->set);
+    bool found = !a->set;   /* without --set: every set */
+    for (size_t i = 0; !found && i < s->n; i++)
+        found = strcmp(s->sets[i].name, a->set) == 0;
+    if (!found) {
+        char safe[300];
+        tt_cli_error("markers export: no marker set named '%s'",
+                     tt_text_safe(a->set, safe, sizeof safe));
         return TT_EXIT_ERROR;
     }
     if (a->format) {
@@ -273,7 +287,7 @@ static int export_set(const tt_markstore *s, const markers_args *a)
     }
     tt_error_clear(&err);
     if (!a->output || strcmp(a->output, "-") == 0) {
-        if (write_set(stdout, set, fmt, isatty(STDOUT_FILENO))) {
+        if (write_sets(stdout, s, a->set, a->trace, fmt, isatty(STDOUT_FILENO))) {
             tt_cli_error("markers export: cannot write output");
             return TT_EXIT_ERROR;
         }
@@ -285,7 +299,7 @@ static int export_set(const tt_markstore *s, const markers_args *a)
             print_error("export", a->output, &err);
             return TT_EXIT_ERROR;
         }
-        if (write_set(tt_atomic_file(&out), set, fmt, false)) {
+        if (write_sets(tt_atomic_file(&out), s, a->set, a->trace, fmt, false)) {
             tt_atomic_abort(&out);
             tt_cli_error("markers export: cannot write %s", a->output);
             return TT_EXIT_ERROR;
@@ -393,10 +407,7 @@ static int markers_exec(int argc, char **argv)
     } else if (strcmp(a.sub, "rename") == 0) {
         if (!a.set || !a.to)
             return usage_error("rename needs --set and --to");
-    } else if (strcmp(a.sub, "export") == 0) {
-        if (!a.set)
-            return usage_error("export needs --set");
-    } else if (strcmp(a.sub, "list") != 0) {
+    } else if (strcmp(a.sub, "list") != 0 && strcmp(a.sub, "export") != 0) {
         return usage_error("unknown subcommand (list, add, remove, rename or export)");
     }
     if (a.format && strcmp(a.sub, "list") == 0 && strcmp(a.format, "json") != 0 &&
@@ -434,7 +445,7 @@ static int markers_exec(int argc, char **argv)
             print_error(a.sub, sidecar, &err);
             rc = TT_EXIT_ERROR;
         } else {
-            rc = strcmp(a.sub, "list") == 0 ? list_sets(&s, &a) : export_set(&s, &a);
+            rc = strcmp(a.sub, "list") == 0 ? list_sets(&s, &a) : export_sets(&s, &a);
         }
         tt_markstore_fini(&s);
     }

@@ -24,6 +24,26 @@ printf '"Set","Marker","Time (ns)","Note"\r\n"iter","load",1250000,"data loader"
 same_file "$TMPD/csv" "$TMPD/want" "export as CSV, times in ns"
 "$TRACETTY" markers export "$t" --set iter -o "$TMPD/out.csv"; ok $? "export -o"
 same_file "$TMPD/out.csv" "$TMPD/want" "export -o writes the same"
+"$TRACETTY" markers export "$t" --set iter --format json >"$TMPD/ej"; ok $? "export as JSON"
+matches "$TMPD/ej" '^\{"kind":"markers","traces":\[$' "a markers document"
+is "$(grep -c '"trace":' "$TMPD/ej")" 1 "one trace"
+grep -F "{\"trace\":\"$t\",\"rows\":[" "$TMPD/ej" >/dev/null; ok $? "whose \"trace\" is the trace file, not the set"
+matches "$TMPD/ej" '^\{"set":"iter","marker":"fwd_start","t_ns":12500000,"note":""\},$' "rows say their set"
+# without --set: every set, in name order, in one table
+"$TRACETTY" markers add "$t" --set aaa --at 2ms --name first
+"$TRACETTY" markers export "$t" >"$TMPD/all.csv"; ok $? "export without --set"
+printf '"Set","Marker","Time (ns)","Note"\r\n"aaa","first",2000000,""\r\n"iter","load",1250000,"data loader"\r\n"iter","fwd_start",12500000,""\r\n"iter","step_end",80000000,""\r\n' >"$TMPD/want"
+same_file "$TMPD/all.csv" "$TMPD/want" "every set, with the Set column"
+"$TRACETTY" markers export "$t" --format json >"$TMPD/all.json"
+is "$(grep -c '"trace":' "$TMPD/all.json"):$(grep -c '"set":"aaa"' "$TMPD/all.json"):$(grep -c '"set":"iter"' "$TMPD/all.json")" \
+    "1:1:3" "as JSON: one document, one trace, the rows of both sets"
+"$TRACETTY" markers remove "$t" --set aaa
+"$TRACETTY" markers export "$t" --set nope >"$TMPD/out" 2>"$TMPD/err"
+is "$?:$(wc -c <"$TMPD/out" | tr -d ' ')" "2:0" "export of an unknown set: exit 2, nothing on stdout"
+cp "$srcdir/samples/demo.json" "$TMPD/bare.json"
+"$TRACETTY" markers export "$TMPD/bare.json" >"$TMPD/out"; ok $? "export of a trace without sets"
+printf '"Set","Marker","Time (ns)","Note"\r\n' >"$TMPD/want"
+same_file "$TMPD/out" "$TMPD/want" "is the header alone"
 "$TRACETTY" markers list "$t" --format json >"$TMPD/json"; ok $? "list as JSON"
 matches "$TMPD/json" '"t_ns":[[:space:]]*12500000' "JSON has exact ns"
 
