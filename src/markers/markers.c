@@ -317,6 +317,17 @@ size_t tt_markset_count(const tt_markset *set, const char *name)
     return k;
 }
 
+int tt_marker_name_check(const char *name, tt_error *err)
+{
+    if (!name[0])
+        return tt_error_set(err, TT_ERR_USAGE, "a marker name cannot be empty");
+    /* "A:B" of report --between splits at the first colon */
+    if (strchr(name, ':'))
+        return tt_error_set(err, TT_ERR_USAGE,
+                            "a marker name cannot hold ':' (report --between A:B splits there)");
+    return 0;
+}
+
 /* Is `name` taken by a marker other than `self` (SIZE_MAX: none)? Then
  * err says by which. */
 static bool name_taken(const tt_markset *set, const char *name, size_t self, tt_error *err)
@@ -336,7 +347,8 @@ long tt_markset_add(tt_markset *set, int64_t t, const char *name, const char *no
                     tt_error *err)
 {
     long i;
-    if (name_taken(set, name ? name : "", SIZE_MAX, err))
+    if ((name && tt_marker_name_check(name, err)) ||
+        name_taken(set, name ? name : "", SIZE_MAX, err))
         return -1;
     if ((i = markset_insert(set, t, name, note)) < 0)
         tt_error_set(err, TT_ERR_NOMEM, "out of memory");
@@ -373,7 +385,7 @@ int tt_markset_rename(tt_markset *set, size_t i, const char *name, tt_error *err
     tt_marker mk;
     if (i >= set->n)
         return tt_error_set(err, TT_ERR_USAGE, "no such marker");
-    if (name_taken(set, name, i, err))
+    if (tt_marker_name_check(name, err) || name_taken(set, name, i, err))
         return -1;
     if (!(nn = strdup(name)))
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");

@@ -131,7 +131,12 @@ bool tt_markset_add_job_json(struct cJSON *obj, const tt_markset *set);
 
 /* ------------------------------------------------------------------ set */
 
-/* Add a marker (copies the strings) keeping time order. A name that a
+/* A name a marker can have: not empty, and without ':' (report --between
+ * A:B splits there). 0, or -1 with err set (TT_ERR_USAGE). */
+int tt_marker_name_check(const char *name, tt_error *err);
+
+/* Add a marker (copies the strings) keeping time order. Its name must pass
+ * tt_marker_name_check() (NULL: no name). A name that a
  * marker of the set has already is refused (TT_ERR_USAGE: "there is a
  * marker named 'a' already (at 10 ms)"). Returns its index, or -1 with err
  * set (name taken, out of memory). */
@@ -155,8 +160,9 @@ size_t tt_markset_count(const tt_markset *set, const char *name);
 /* Remove marker i. */
 void tt_markset_remove(tt_markset *set, size_t i);
 
-/* Rename marker i (copies); a name another marker has is refused as in
- * tt_markset_add. 0, or -1 with err set. */
+/* Rename marker i (copies); a name tt_marker_name_check() refuses, or
+ * that another marker has, is refused as in tt_markset_add. 0, or -1 with
+ * err set. */
 int tt_markset_rename(tt_markset *set, size_t i, const char *name, tt_error *err);
 
 /* Set the note of marker i (copies). 0 or -1 on OOM. */

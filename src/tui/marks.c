@@ -90,20 +90,14 @@ static void changed(tt_marks *m)
     m->built = false;
 }
 
+/* What any marker name must be (markers.h), and short enough for the
+ * panel's column. */
 static bool valid_name(const char *name, tt_error *err)
 {
-    size_t n = strlen(name);
-    if (n == 0)
-        return tt_error_set(err, TT_ERR_USAGE, "a name cannot be empty"), false;
-    if (n > TT_MARK_NAME_MAX)
+    if (strlen(name) > TT_MARK_NAME_MAX)
         return tt_error_set(err, TT_ERR_USAGE, "names are at most %d bytes", TT_MARK_NAME_MAX),
                false;
-    /* "A:B" of report --between splits at the first colon */
-    if (strchr(name, ':'))
-        return tt_error_set(err, TT_ERR_USAGE,
-                            "a marker name cannot hold ':' (report --between A:B splits there)"),
-               false;
-    return true;
+    return tt_marker_name_check(name, err) == 0;
 }
 
 long tt_marks_add(tt_marks *m, int64_t t, const char *name, tt_error *err)

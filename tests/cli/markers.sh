@@ -96,7 +96,12 @@ matches "$TMPD/err" "^tracetty: markers add: .*dup.json: set 'dup': there is a m
 "$TRACETTY" markers rename "$d" --set dup --name b --to a 2>"$TMPD/err"; is "$?" 2 "renaming b to a: exit 2"
 matches "$TMPD/err" "set 'dup': there is a marker named 'a' already \(at 10 ms\)$" "says the name is taken"
 "$TRACETTY" markers list "$d" --set dup >"$TMPD/list"
+# a ':' would split --between A:B
+"$TRACETTY" markers add "$d" --set dup --at 40ms --name 'x:y' 2>"$TMPD/err"; is "$?" 2 "a name with ':': exit 2"
+matches "$TMPD/err" "a marker name cannot hold ':'" "says why"
+"$TRACETTY" markers rename "$d" --set dup --name b --to 'b:c' 2>"$TMPD/err"; is "$?" 2 "renaming to a name with ':': exit 2"
 printf 'dup: 2 markers\n           10 ms  a\n           30 ms  b  (+20 ms)\n' >"$TMPD/want"
+"$TRACETTY" markers list "$d" --set dup >"$TMPD/list"
 same_file "$TMPD/list" "$TMPD/want" "the refused edits changed nothing"
 # a sidecar an older version wrote with a name twice: it loads, --between
 # names the ambiguity, and remove/rename take the first with a warning
