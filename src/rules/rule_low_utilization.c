@@ -130,27 +130,42 @@ static int from_busy_share(const tt_rule_ctx *ctx, int ti, const tt_trace *tr,
         goto out;
     t0 = iv.v[0].s;
     nw = (size_t)((iv.v[iv.n - 1].e - t0) / w);   /* whole windows only */
-    for (size_t k = 0; k <= nw && rc == 0; k++) {
+    /* Windows that no interval touches (busy 0) or that one interval covers
+     * (busy w) come in stretches, each taken in one step: the cost grows
+     * with the intervals, not with the span (a stray timestamp years away
+     * makes billions of windows). */
+    for (size_t k = 0; k < nw && rc == 0;) {
         tt_ns ws = t0 + (tt_ns)k * w, we = ws + w, busy = 0;
-        bool low = false;
-        if (k < nw) {
+        size_t count = 1;
+        bool low;
+        while (j < iv.n && iv.v[j].e <= ws)
+            j++;
+        if (j == iv.n || iv.v[j].s >= we) {
+            size_t next = j == iv.n ? nw : (size_t)((iv.v[j].s - t0) / w);
+            count = (next < nw ? next : nw) - k;
+        } else if (iv.v[j].s <= ws && iv.v[j].e >= we) {
+            size_t past = (size_t)((iv.v[j].e - t0) / w);
+            count = (past < nw ? past : nw) - k;
+            busy = w;
+        } else {
             /* union intervals are sorted and disjoint: walk them once */
-            while (j < iv.n && iv.v[j].e <= ws)
-                j++;
             for (size_t q = j; q < iv.n && iv.v[q].s < we; q++)
                 busy += (iv.v[q].e < we ? iv.v[q].e : we) - (iv.v[q].s > ws ? iv.v[q].s : ws);
-            low = 100.0 * (double)busy < threshold * (double)w;
         }
+        low = 100.0 * (double)busy < threshold * (double)w;
         if (low) {
-            run++;
-            run_busy += busy;
-            continue;
+            run += count;
+            run_busy += busy * (tt_ns)count;
+        } else {
+            if (run >= min_windows)
+                rc = emit_share(ctx, ti, tr, group, lanes, nl, t0, w, k - run, k, run_busy);
+            run = 0;
+            run_busy = 0;
         }
-        if (run >= min_windows)
-            rc = emit_share(ctx, ti, tr, group, lanes, nl, t0, w, k - run, k, run_busy);
-        run = 0;
-        run_busy = 0;
+        k += count;
     }
+    if (rc == 0 && run >= min_windows)
+        rc = emit_share(ctx, ti, tr, group, lanes, nl, t0, w, nw - run, nw, run_busy);
 out:
     tt_ivals_fini(&iv);
     return rc;
