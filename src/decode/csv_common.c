@@ -71,6 +71,7 @@ typedef struct reader {
     /* a last row cut off mid-write: it stops short of the header's columns
      * without a line end (fields it has), or inside a quoted field */
     size_t         short_tail;
+    bool           short_rows;   /* a complete row had fewer fields than the header */
     bool           quoted_tail;
     /* --lenient: bytes given to libcsv and where the current row began
      * (after the last line end outside quotes), to measure a cut-off tail */
@@ -140,8 +141,11 @@ static void on_row(int c, void *data)
     reader *r = data;
     tt_csv_row row;
     /* c is -1 for a last row without a line end: with fewer fields than
-     * the header it was cut off mid-write */
-    if (c == -1 && r->n < r->job->n_hdr && !r->stop && !r->discard)
+     * the header it was cut off mid-write, unless complete rows are short
+     * too (a table whose rows leave empty cells out) */
+    if (c != -1 && r->n < r->job->n_hdr)
+        r->short_rows = true;
+    if (c == -1 && r->n < r->job->n_hdr && !r->short_rows && !r->stop && !r->discard)
         r->short_tail = r->n;
     if (r->stop || r->discard || r->short_tail) {
         r->n = r->len = 0;

@@ -61,6 +61,11 @@ is "$(cat err)" 'tracetty: short.csv: row 3, column 3: the file ends in the midd
   "a last row short of columns without a line end is cut off too"
 "$TRACETTY" summary --lenient short.csv >out 2>err
 matches out '^Events +1 in the timeline' "--lenient keeps the complete row"
+# but a table whose complete rows leave cells out too is not cut off there
+printf 'Name,Start Time(us),Duration(us),Block Dim\na,1,2\nb,5,1' >sparse.csv
+"$TRACETTY" summary sparse.csv >out 2>err
+is "$?" 0 "short rows throughout, no final line end: loads"
+matches out '^Events +2 in the timeline' "with both rows"
 
 printf 'when,len,what\n1,2,x\n' >plain.csv
 "$TRACETTY" summary plain.csv >out 2>err
