@@ -403,6 +403,25 @@ out:
     return rc;
 }
 
+/* Rows stream out as traces load, so a rank that metadata gives only once
+ * loaded cannot take part in the numbering (tt_report_fallback_ranks):
+ * say when trace i then has a rank an earlier one has. ranks[0..i) hold
+ * the ranks used so far; ranks[i] becomes trace i's. */
+static void warn_same_rank(char *const *files, int64_t *ranks, size_t i, const tt_trace *tr)
+{
+    ranks[i] = tt_report_rank(tr, files[i], ranks[i]);
+    for (size_t k = 0; k < i; k++)
+        if (ranks[k] == ranks[i]) {
+            char a[300], b[300];
+            tt_cli_warn("%s and %s both have rank %lld here: this report numbers a trace "
+                        "before knowing later traces' metadata (view and --kind ranks do not; "
+                        "rank names in the file names, rank_N, give all the same numbers)",
+                        tt_text_safe(files[k], a, sizeof a), tt_text_safe(files[i], b, sizeof b),
+                        (long long)ranks[i]);
+            return;
+        }
+}
+
 /* The offsets the alignment chose, on stderr (as view shows them in its
  * tab bar), when it moved any rank: "aligned by event X: rank 0 +0 ns,
  * rank 1 -2.006 ms, ...". */
@@ -706,6 +725,8 @@ static int report_exec(int argc, char **argv)
                             tt_text_safe(path, safe, sizeof safe),
                             tt_text_safe(ro.lanes, pat, sizeof pat));
             }
+            if (rc == TT_EXIT_OK && n_files > 1)
+                warn_same_rank(files, fallback, b + k, batch[k]);
             tt_trace_free(batch[k]);
         }
     }

@@ -106,6 +106,15 @@ is "$?" 2 "two traces claiming rank 0: exit 2"
 matches "$TMPD/err" "both claim rank 0" "says which"
 is "$(wc -c <"$TMPD/out" | tr -d ' ')" 0 "and writes nothing"
 
+# streaming kinds number a trace before later traces' metadata is known:
+# when that gives two traces one rank, they say so
+mkdir "$TMPD/meta"
+printf '[{"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":1,"dur":5}]' >"$TMPD/meta/a.json"
+printf '{"distributedInfo":{"rank":0},"traceEvents":[{"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":1,"dur":5}]}' \
+    >"$TMPD/meta/b.json"
+"$TRACETTY" report --kind gpu --quiet "$TMPD/meta" >/dev/null 2>"$TMPD/err"
+matches "$TMPD/err" "warning: .*a\.json and .*b\.json both have rank 0 here" "gpu: a rank given twice is said"
+
 # merged deviations print as one run prints them (no "-0.0")
 for r in 0 1 2; do
     printf '[{"ph":"X","name":"ProfilerStep#1","cat":"user_annotation","pid":1,"tid":1,"ts":0,"dur":100},{"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":1,"dur":%s}]' \
