@@ -4,6 +4,7 @@
 #include "report/collrows.h"
 
 #include "report/writer.h"
+#include "util/sort.h"
 
 #include <string.h>
 
@@ -38,6 +39,25 @@ int tt_coll_row_write(tt_writer *w, const tt_coll_row *x)
     c[7] = tt_cell_int(x->ranks);
     c[8] = tt_cell_text(x->trace);
     return tt_writer_row(w, c, 0) ? -1 : 0;
+}
+
+static int cmp_rows(const void *pa, const void *pb, void *ctx)
+{
+    const tt_coll_row *a = pa, *b = pb;
+    int k;
+    (void)ctx;
+    if (a->start - a->offset != b->start - b->offset)
+        return a->start - a->offset < b->start - b->offset ? -1 : 1;
+    if ((k = strcmp(a->name, b->name)) != 0)
+        return k;
+    if (a->seq != b->seq)
+        return a->seq < b->seq ? -1 : 1;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+int tt_coll_rows_sort(tt_coll_row *rows, size_t n)
+{
+    return tt_sort(rows, n, sizeof *rows, cmp_rows, NULL) ? -1 : 0;
 }
 
 int tt_coll_rows_csv(FILE *f, const tt_coll_row *rows, size_t n)

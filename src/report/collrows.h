@@ -33,6 +33,11 @@ const struct tt_col *tt_coll_row_columns(size_t *n);
  * failed. */
 int tt_coll_row_write(struct tt_writer *w, const tt_coll_row *x);
 
+/* Sort rows in the table's order (the order merge-reports reproduces):
+ * the collective's earliest arrival (start - offset), its name, sequence,
+ * then rank. 0, or -1 when out of memory. */
+int tt_coll_rows_sort(tt_coll_row *rows, size_t n);
+
 /* rows[0..n), in the order given, as the whole CSV table: 0 or -1. */
 int tt_coll_rows_csv(FILE *f, const tt_coll_row *rows, size_t n);
 

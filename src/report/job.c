@@ -243,35 +243,13 @@ static int write_ranks(tt_job *j, tt_writer *w, tt_error *err)
     return rc;
 }
 
-typedef struct coll_order {
-    const tt_job *j;
-} coll_order;
-
-/* Rows in the order merge-reports reproduces: by the collective's earliest
- * start, its name, sequence, then rank number. */
-static int cmp_coll_rows(const void *pa, const void *pb, void *ctx)
-{
-    const tt_job *j = ((const coll_order *)ctx)->j;
-    const tt_coll *a = pa, *b = pb;
-    tt_ns fa = a->start - a->offset, fb = b->start - b->offset;
-    int k;
-    if (fa != fb)
-        return fa < fb ? -1 : 1;
-    if ((k = strcmp(tt_coll_name(&j->colls, a), tt_coll_name(&j->colls, b))) != 0)
-        return k;
-    if (a->seq != b->seq)
-        return a->seq < b->seq ? -1 : 1;
-    if (j->r[a->rank].rank != j->r[b->rank].rank)
-        return j->r[a->rank].rank < j->r[b->rank].rank ? -1 : 1;
-    return 0;
-}
-
 static int write_collectives(tt_job *j, tt_writer *w, tt_error *err)
 {
     size_t n = j->n;
     tt_ns *t0 = calloc(n + 1, sizeof *t0), *t1 = calloc(n + 1, sizeof *t1);
     tt_ns *ev = calloc(n + 1, sizeof *ev), *off = calloc(n + 1, sizeof *off);
     tt_align_mode applied;
+    tt_coll_row *rows = NULL;
     int rc = 0;
     if (!t0 || !t1 || !ev || !off) {
         rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory");
@@ -293,21 +271,25 @@ static int write_collectives(tt_job *j, tt_writer *w, tt_error *err)
         rc = -1;
         goto out;
     }
-    {
-        coll_order co = {j};
-        if (tt_sort(j->colls.v, j->colls.n, sizeof *j->colls.v, cmp_coll_rows, &co)) {
-            rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-            goto out;
-        }
+    if (!(rows = malloc((j->colls.n ? j->colls.n : 1) * sizeof *rows))) {
+        rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        goto out;
     }
-    for (size_t i = 0; i < j->colls.n && rc == 0; i++) {
+    for (size_t i = 0; i < j->colls.n; i++) {
         const tt_coll *x = &j->colls.v[i];
         tt_coll_row row = {j->r[x->rank].rank, tt_coll_name(&j->colls, x), x->seq, x->start,
                            x->offset, x->dur, x->wait, x->ranks, j->r[x->rank].name};
-        if (tt_coll_row_write(w, &row))
-            rc = tt_error_set(err, TT_ERR_IO, "cannot write the report");
+        rows[i] = row;
     }
+    if (tt_coll_rows_sort(rows, j->colls.n)) {
+        rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < j->colls.n && rc == 0; i++)
+        if (tt_coll_row_write(w, &rows[i]))
+            rc = tt_error_set(err, TT_ERR_IO, "cannot write the report");
 out:
+    free(rows);
     free(t0);
     free(t1);
     free(ev);

@@ -757,22 +757,6 @@ static const char *rank_file(const tt_vrank *r)
     return r->path ? r->path : r->file;
 }
 
-/* The report's order of its collectives rows: first arrival, name,
- * sequence, rank. */
-static int cmp_coll_row(const void *pa, const void *pb, void *ctx)
-{
-    const tt_box_coll *a = pa, *b = pb;
-    int k;
-    (void)ctx;
-    if (a->start - a->offset != b->start - b->offset)
-        return a->start - a->offset < b->start - b->offset ? -1 : 1;
-    if ((k = strcmp(a->name, b->name)) != 0)
-        return k;
-    if (a->seq != b->seq)
-        return a->seq < b->seq ? -1 : 1;
-    return (a->rank > b->rank) - (a->rank < b->rank);
-}
-
 static int export_colls(const tt_mstats *m, const char *path, tt_error *err)
 {
     const tt_collview *cv = m->cv;
@@ -799,7 +783,7 @@ static int export_colls(const tt_mstats *m, const char *path, tt_error *err)
             o->trace = rank_file(&m->rk[e->rank]);
         }
     }
-    rc = tt_sort(rows, n, sizeof *rows, cmp_coll_row, NULL) ? nomem(err)
+    rc = tt_coll_rows_sort(rows, n) ? nomem(err)
          : tt_box_export_colls(path, rows, n, err);
     free(rows);
     return rc ? -1 : 0;
