@@ -691,6 +691,11 @@ static int confirm_key(tt_app *a, uint32_t key)
     case TT_KEY_ESC:
         a->mode = TT_MODE_MAIN;
         a->msg[0] = '\0';
+        if (ask == TT_ASK_REPLACE || ask == TT_ASK_MS_REPLACE) {
+            char safe[300];
+            tt_app_message(a, false, "nothing written: %s is kept",
+                           tt_text_safe(a->ask_path, safe, sizeof safe));
+        }
         return REDRAW;
     default:
         return TT_REACT_NONE;   /* only an answer ends the question */

@@ -188,7 +188,8 @@ run_case() {   # trace size how keys
         ok $? "$t: an existing file: asked before replacing ($answer)"
         tm_text $answer
         if [ $answer = n ]; then
-            sleep 0.3
+            tm_wait 'nothing written: .*box\.csv is kept' 5
+            ok $? "$t: n says nothing was written"
             is "$(cat "$TMPD/box.csv")" keep "$t: n keeps the file"
         else
             tm_wait 'box.csv: written' 5
