@@ -36,15 +36,23 @@ script -qec "'$TRACETTY' summary --quiet '$TMPD/fifo' >/dev/null" /dev/null >"$T
 wait
 is "$(wc -c <"$TMPD/tty2" | tr -d ' ')" 0 "--quiet: nothing on stderr"
 
-# a report over ranks loads them in batches: one line counts the whole job
-cp "$demo" "$TMPD/a.json"
-cp "$demo" "$TMPD/b.json"
+# a report over ranks loads them a batch (one per core) at a time: one line
+# counts the whole job. More small traces than cores, then the slow FIFO,
+# so that the FIFO's batch is not the first.
+cores=$(nproc 2>/dev/null || echo 2)
+set --
+i=0
+while [ $i -le "$cores" ]; do
+    printf '[{"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":%d,"dur":5}]' $i >"$TMPD/small$i.json"
+    set -- "$@" "'$TMPD/small$i.json'"
+    i=$((i + 1))
+done
+total=$((cores + 2))
 feed &
-script -qec "'$TRACETTY' report --kind ranks '$TMPD/a.json' '$TMPD/b.json' '$TMPD/fifo' >/dev/null" \
-    /dev/null >"$TMPD/tty4" 2>&1
+script -qec "'$TRACETTY' report --kind ranks $* '$TMPD/fifo' >/dev/null" /dev/null >"$TMPD/tty4" 2>&1
 wait
-matches "$TMPD/tty4" 'loading [0-9] of 3 traces done, [0-9.]+ MB, [0-9]+ events' \
-    "report over three traces: the progress line counts all three"
+matches "$TMPD/tty4" "loading [0-9]+ of $total traces done, [0-9.]+ MB, [0-9]+ events" \
+    "report over $total traces in batches of $cores: the progress line counts them all"
 
 # stderr not a terminal: nothing either
 feed &
