@@ -379,7 +379,7 @@ static void usage(FILE *f)
     fprintf(f, "\n"
                "Options for commands that read traces:\n"
                "  --lenient            load the complete events of a cut-off trace\n"
-               "  --quiet              no progress line on stderr\n"
+               "  --quiet              no progress line or notes on stderr\n"
                "  --input-format NAME  skip detection (chrome-json, neuron-json, ascend-csv,\n"
                "                       nsys-csv, csv, hugectr-json, nsys-sqlite, ttz)\n"
                "  --csv-map MAP        columns of a CSV: start=COL,dur=COL|end=COL,name=COL,...\n"
