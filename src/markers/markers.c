@@ -5,6 +5,7 @@
 
 #include "io/atomic.h"
 #include "util/hash.h"
+#include "util/json.h"
 #include "util/num.h"
 
 #include <cjson/cJSON.h>
@@ -473,8 +474,9 @@ bool tt_markset_add_job_json(struct cJSON *obj, const tt_markset *set)
            cJSON_AddStringToObject(o, "align", j->align) &&
            cJSON_AddNumberToObject(o, "rank", (double)j->rank) &&
            cJSON_AddNumberToObject(o, "ranks", (double)j->ranks) &&
-           cJSON_AddNumberToObject(o, "offset_ns", (double)j->offset) &&
-           cJSON_AddNumberToObject(o, "job_start_ns", (double)j->start);
+           /* exact: an epoch-based job start is beyond a double's 2^53 */
+           tt_json_add_int(o, "offset_ns", j->offset) &&
+           tt_json_add_int(o, "job_start_ns", j->start);
 }
 
 bool tt_markset_add_json(struct cJSON *obj, const tt_markset *set)
