@@ -18,6 +18,8 @@
 
 #include "snapshot/snapshot.h"
 
+#include "snapshot/wire.h"
+
 #include "index/index.h"
 #include "io/atomic.h"
 
@@ -69,153 +71,31 @@ enum {
 
 /* ------------------------------------------------------------- buffers */
 
-typedef struct bbuf {
-    unsigned char *p;
-    size_t         n, cap;
-    bool           oom;
-} bbuf;
-
-static void bb_free(bbuf *b)
+static void bb_str(tt_wbuf *b, const char *s, size_t n)
 {
-    free(b->p);
-    memset(b, 0, sizeof *b);
+    tt_wbuf_varint(b, n);
+    tt_wbuf_put(b, s, n);
 }
 
-static bool bb_reserve(bbuf *b, size_t extra)
-{
-    size_t nc;
-    unsigned char *np;
-    if (b->oom)
-        return false;
-    if (b->n + extra <= b->cap)
-        return true;
-    nc = b->cap ? b->cap : 4096;
-    while (nc < b->n + extra)
-        nc *= 2;
-    np = realloc(b->p, nc);
-    if (!np) {
-        b->oom = true;
-        return false;
-    }
-    b->p = np;
-    b->cap = nc;
-    return true;
-}
-
-static void bb_put(bbuf *b, const void *p, size_t n)
-{
-    if (n && bb_reserve(b, n)) {
-        memcpy(b->p + b->n, p, n);
-        b->n += n;
-    }
-}
-
-static inline void bb_varint(bbuf *b, uint64_t v)
-{
-    if (!bb_reserve(b, 10))
-        return;
-    while (v >= 0x80) {
-        b->p[b->n++] = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    b->p[b->n++] = (unsigned char)v;
-}
-
-static inline uint64_t zigzag(int64_t v)
-{
-    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
-static inline int64_t unzigzag(uint64_t v)
-{
-    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
-static inline void bb_svarint(bbuf *b, int64_t v)
-{
-    bb_varint(b, zigzag(v));
-}
-
-static void bb_str(bbuf *b, const char *s, size_t n)
-{
-    bb_varint(b, n);
-    bb_put(b, s, n);
-}
-
-static void bb_cstr(bbuf *b, const char *s)
+static void bb_cstr(tt_wbuf *b, const char *s)
 {
     bb_str(b, s ? s : "", s ? strlen(s) : 0);
 }
 
-static void bb_u32le(bbuf *b, uint32_t v)
+static void bb_u32le(tt_wbuf *b, uint32_t v)
 {
-    bb_put(b, &v, 4);
+    tt_wbuf_put(b, &v, 4);
 }
 
-static void bb_u64le(bbuf *b, uint64_t v)
+static void bb_u64le(tt_wbuf *b, uint64_t v)
 {
-    bb_put(b, &v, 8);
-}
-
-/* Read cursor over one decompressed section. Any overrun sets bad; values
- * read after that are 0, so loops end quickly and the caller checks bad. */
-typedef struct rd {
-    const unsigned char *p, *end;
-    bool                 bad;
-} rd;
-
-static inline uint64_t rd_varint(rd *r)
-{
-    uint64_t v = 0;
-    int shift = 0;
-    while (r->p < r->end) {
-        unsigned char c = *r->p++;
-        if (shift == 63 && c > 1)
-            break;
-        v |= (uint64_t)(c & 0x7f) << shift;
-        if (!(c & 0x80))
-            return v;
-        shift += 7;
-        if (shift > 63)
-            break;
-    }
-    r->bad = true;
-    r->p = r->end;
-    return 0;
-}
-
-static inline int64_t rd_svarint(rd *r)
-{
-    return unzigzag(rd_varint(r));
-}
-
-/* A varint that must fit in uint32 (ids, counts). */
-static inline uint32_t rd_u32(rd *r)
-{
-    uint64_t v = rd_varint(r);
-    if (v > UINT32_MAX) {
-        r->bad = true;
-        return 0;
-    }
-    return (uint32_t)v;
-}
-
-static const unsigned char *rd_bytes(rd *r, size_t n)
-{
-    const unsigned char *p = r->p;
-    if ((size_t)(r->end - r->p) < n) {
-        r->bad = true;
-        r->p = r->end;
-        return NULL;
-    }
-    r->p += n;
-    return p;
+    tt_wbuf_put(b, &v, 8);
 }
 
 /* A length-prefixed string; *n receives its length. */
-static const char *rd_str(rd *r, size_t *n)
+static const char *rd_str(tt_rd *r, size_t *n)
 {
-    uint64_t len = rd_varint(r);
+    uint64_t len = tt_rd_varint(r);
     const unsigned char *p;
     if (len > (uint64_t)(r->end - r->p)) {
         r->bad = true;
@@ -223,7 +103,7 @@ static const char *rd_str(rd *r, size_t *n)
         *n = 0;
         return "";
     }
-    p = rd_bytes(r, (size_t)len);
+    p = tt_rd_bytes(r, (size_t)len);
     *n = (size_t)len;
     return p ? (const char *)p : "";
 }
@@ -247,7 +127,7 @@ typedef struct section {
 } section;
 
 /* Compress raw into a new section. */
-static int section_zstd(section *s, uint32_t id, const bbuf *raw, int level, tt_error *err)
+static int section_zstd(section *s, uint32_t id, const tt_wbuf *raw, int level, tt_error *err)
 {
     ZSTD_CCtx *cc;
     size_t bound = ZSTD_compressBound(raw->n), got;
@@ -273,49 +153,49 @@ static int section_zstd(section *s, uint32_t id, const bbuf *raw, int level, tt_
     return 0;
 }
 
-static void enc_meta(bbuf *b, const tt_trace *tr, const tt_snapshot_source *src,
+static void enc_meta(tt_wbuf *b, const tt_trace *tr, const tt_snapshot_source *src,
                      uint64_t n_samples, uint64_t string_bytes, uint32_t n_blocks,
                      uint32_t n_args)
 {
     char *json;
-    bb_varint(b, tt_strtab_count(tr->strings));
-    bb_varint(b, string_bytes);
-    bb_varint(b, tr->attrs->count);
-    bb_varint(b, n_blocks);
-    bb_varint(b, n_args);
-    bb_varint(b, tr->n_groups);
-    bb_varint(b, tr->n_lanes);
-    bb_varint(b, tr->n_events);
-    bb_varint(b, tr->n_counters);
-    bb_varint(b, n_samples);
-    bb_varint(b, tr->n_flows);
+    tt_wbuf_varint(b, tt_strtab_count(tr->strings));
+    tt_wbuf_varint(b, string_bytes);
+    tt_wbuf_varint(b, tr->attrs->count);
+    tt_wbuf_varint(b, n_blocks);
+    tt_wbuf_varint(b, n_args);
+    tt_wbuf_varint(b, tr->n_groups);
+    tt_wbuf_varint(b, tr->n_lanes);
+    tt_wbuf_varint(b, tr->n_events);
+    tt_wbuf_varint(b, tr->n_counters);
+    tt_wbuf_varint(b, n_samples);
+    tt_wbuf_varint(b, tr->n_flows);
 
     bb_cstr(b, PACKAGE_VERSION);
     bb_cstr(b, tr->format);
     bb_cstr(b, tr->compression);
     bb_cstr(b, tr->source);
-    bb_svarint(b, tr->source_bytes);
-    bb_svarint(b, tr->rank);
-    bb_svarint(b, tr->t0);
-    bb_svarint(b, tr->t1);
+    tt_wbuf_svarint(b, tr->source_bytes);
+    tt_wbuf_svarint(b, tr->rank);
+    tt_wbuf_svarint(b, tr->t0);
+    tt_wbuf_svarint(b, tr->t1);
     bb_cstr(b, tr->note);
 
-    bb_varint(b, src && src->valid);
-    bb_svarint(b, src ? src->size : 0);
-    bb_svarint(b, src ? src->mtime_ns : 0);
-    bb_varint(b, src ? src->content_hash : 0);
-    bb_varint(b, src ? src->options_hash : 0);
+    tt_wbuf_varint(b, src && src->valid);
+    tt_wbuf_svarint(b, src ? src->size : 0);
+    tt_wbuf_svarint(b, src ? src->mtime_ns : 0);
+    tt_wbuf_varint(b, src ? src->content_hash : 0);
+    tt_wbuf_varint(b, src ? src->options_hash : 0);
     bb_cstr(b, src ? src->path : "");
 
-    bb_varint(b, TT_PROB__COUNT);
+    tt_wbuf_varint(b, TT_PROB__COUNT);
     for (int k = 0; k < TT_PROB__COUNT; k++) {
-        bb_varint(b, tr->problems[k].count);
+        tt_wbuf_varint(b, tr->problems[k].count);
         bb_cstr(b, tr->problems[k].example);
     }
-    bb_varint(b, tr->n_phases);
+    tt_wbuf_varint(b, tr->n_phases);
     for (uint32_t i = 0; i < tr->n_phases; i++) {
-        bb_varint(b, tr->phases[i].name);
-        bb_varint(b, tr->phases[i].count);
+        tt_wbuf_varint(b, tr->phases[i].name);
+        tt_wbuf_varint(b, tr->phases[i].count);
     }
     json = tr->meta ? cJSON_PrintUnformatted(tr->meta) : NULL;
     if (tr->meta && !json)
@@ -327,8 +207,8 @@ static void enc_meta(bbuf *b, const tt_trace *tr, const tt_snapshot_source *src,
 /* Argument handles are renumbered in event order (see args_order()), so
  * the column holds 0 (none), 1 (the next new handle) or h + 1 for a handle
  * an earlier event already uses. */
-static void enc_events(bbuf *b, const tt_trace *tr, const uint32_t *arg_map,
-                       bbuf col[COL__COUNT])
+static void enc_events(tt_wbuf *b, const tt_trace *tr, const uint32_t *arg_map,
+                       tt_wbuf col[COL__COUNT])
 {
     uint32_t next_arg = 1;
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
@@ -337,38 +217,38 @@ static void enc_events(bbuf *b, const tt_trace *tr, const uint32_t *arg_map,
         for (size_t i = 0; i < ln->n; i++) {
             const tt_event *e = &ln->ev[i];
             if (i == 0)
-                bb_svarint(&col[COL_START], e->start);
+                tt_wbuf_svarint(&col[COL_START], e->start);
             else
-                bb_varint(&col[COL_START], (uint64_t)(e->start - ln->ev[i - 1].start));
-            bb_varint(&col[COL_DUR], (uint64_t)e->dur);
-            bb_varint(&col[COL_NAME], e->name);
-            bb_varint(&col[COL_CAT], e->cat);
-            bb_varint(&col[COL_ATTRS], e->attrs);
+                tt_wbuf_varint(&col[COL_START], (uint64_t)(e->start - ln->ev[i - 1].start));
+            tt_wbuf_varint(&col[COL_DUR], (uint64_t)e->dur);
+            tt_wbuf_varint(&col[COL_NAME], e->name);
+            tt_wbuf_varint(&col[COL_CAT], e->cat);
+            tt_wbuf_varint(&col[COL_ATTRS], e->attrs);
             if (e->corr) {
-                bb_varint(&col[COL_CORR], zigzag((int64_t)e->corr - last_corr) + 1);
+                tt_wbuf_varint(&col[COL_CORR], tt_zigzag((int64_t)e->corr - last_corr) + 1);
                 last_corr = e->corr;
             } else {
-                bb_varint(&col[COL_CORR], 0);
+                tt_wbuf_varint(&col[COL_CORR], 0);
             }
             if (e->args) {
                 uint32_t h = arg_map[e->args];
                 if (h == next_arg) {
-                    bb_varint(&col[COL_ARGS], 1);
+                    tt_wbuf_varint(&col[COL_ARGS], 1);
                     next_arg++;
                 } else {
-                    bb_varint(&col[COL_ARGS], (uint64_t)h + 1);
+                    tt_wbuf_varint(&col[COL_ARGS], (uint64_t)h + 1);
                 }
             } else {
-                bb_varint(&col[COL_ARGS], 0);
+                tt_wbuf_varint(&col[COL_ARGS], 0);
             }
-            bb_svarint(&col[COL_BYTES], e->bytes);
-            bb_varint(&col[COL_DEPTH], e->depth);
-            bb_varint(&col[COL_KIND], (uint64_t)e->kind | (uint64_t)e->flags << 4);
+            tt_wbuf_svarint(&col[COL_BYTES], e->bytes);
+            tt_wbuf_varint(&col[COL_DEPTH], e->depth);
+            tt_wbuf_varint(&col[COL_KIND], (uint64_t)e->kind | (uint64_t)e->flags << 4);
         }
     }
     for (int c = 0; c < COL__COUNT; c++) {
-        bb_varint(b, col[c].n);
-        bb_put(b, col[c].p, col[c].n);
+        tt_wbuf_varint(b, col[c].n);
+        tt_wbuf_put(b, col[c].p, col[c].n);
         if (col[c].oom)
             b->oom = true;
     }
@@ -407,7 +287,7 @@ static int args_order(const tt_trace *tr, uint32_t **map_out, uint32_t **order_o
 static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, section *sec,
                         uint32_t *n_sec, tt_args **repacked, tt_error *err)
 {
-    bbuf b = {0};
+    tt_wbuf b = {0};
     uint64_t n_samples = 0, string_bytes = 0;
     uint32_t ns = tt_strtab_count(tr->strings), n_blocks;
     uint32_t *arg_map = NULL, *arg_order = NULL;
@@ -453,15 +333,15 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
     FINISH(SEC_META, LEVEL_COLUMNS);
 
     for (uint32_t i = 1; i < ns; i++)
-        bb_varint(&b, tt_strtab_len(tr->strings, i));
+        tt_wbuf_varint(&b, tt_strtab_len(tr->strings, i));
     for (uint32_t i = 1; i < ns; i++)
-        bb_put(&b, tt_strtab_get(tr->strings, i), tt_strtab_len(tr->strings, i));
+        tt_wbuf_put(&b, tt_strtab_get(tr->strings, i), tt_strtab_len(tr->strings, i));
     FINISH(SEC_STRINGS, LEVEL_COLUMNS);
 
     for (uint32_t i = 1; i < tr->attrs->count; i++) {
-        bb_varint(&b, tr->attrs->tuple[i].opcode);
-        bb_varint(&b, tr->attrs->tuple[i].layer);
-        bb_varint(&b, tr->attrs->tuple[i].operand);
+        tt_wbuf_varint(&b, tr->attrs->tuple[i].opcode);
+        tt_wbuf_varint(&b, tr->attrs->tuple[i].layer);
+        tt_wbuf_varint(&b, tr->attrs->tuple[i].operand);
     }
     FINISH(SEC_ATTRS, LEVEL_COLUMNS);
 
@@ -471,14 +351,14 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
         for (uint32_t i = 0; i < n_blocks; i++) {
             tt_args_block_info bi;
             tt_args_block_get(*repacked, i, &bi);
-            bb_varint(&b, bi.count);
-            bb_varint(&b, bi.raw_size);
-            bb_varint(&b, bi.stored);
+            tt_wbuf_varint(&b, bi.count);
+            tt_wbuf_varint(&b, bi.raw_size);
+            tt_wbuf_varint(&b, bi.stored);
         }
         for (uint32_t i = 0; i < n_blocks; i++) {
             tt_args_block_info bi;
             tt_args_block_get(*repacked, i, &bi);
-            bb_put(&b, bi.data, bi.stored);
+            tt_wbuf_put(&b, bi.data, bi.stored);
         }
         if (b.oom) {
             tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
@@ -496,56 +376,56 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
 
     for (uint32_t i = 0; i < tr->n_groups; i++) {
         const tt_group *g = &tr->groups[i];
-        bb_varint(&b, g->key);
-        bb_varint(&b, g->name);
-        bb_varint(&b, g->labels);
-        bb_varint(&b, g->has_sort);
-        bb_svarint(&b, g->sort_index);
-        bb_varint(&b, g->first_lane);
+        tt_wbuf_varint(&b, g->key);
+        tt_wbuf_varint(&b, g->name);
+        tt_wbuf_varint(&b, g->labels);
+        tt_wbuf_varint(&b, g->has_sort);
+        tt_wbuf_svarint(&b, g->sort_index);
+        tt_wbuf_varint(&b, g->first_lane);
     }
     FINISH(SEC_GROUPS, LEVEL_COLUMNS);
 
     for (uint32_t i = 0; i < tr->n_lanes; i++) {
         const tt_lane *l = &tr->lanes[i];
-        bb_varint(&b, l->group);
-        bb_varint(&b, l->key);
-        bb_varint(&b, l->name);
-        bb_varint(&b, l->has_sort);
-        bb_svarint(&b, l->sort_index);
-        bb_varint(&b, l->kind);
-        bb_varint(&b, l->n);
+        tt_wbuf_varint(&b, l->group);
+        tt_wbuf_varint(&b, l->key);
+        tt_wbuf_varint(&b, l->name);
+        tt_wbuf_varint(&b, l->has_sort);
+        tt_wbuf_svarint(&b, l->sort_index);
+        tt_wbuf_varint(&b, l->kind);
+        tt_wbuf_varint(&b, l->n);
     }
     FINISH(SEC_LANES, LEVEL_COLUMNS);
 
     {
-        bbuf col[COL__COUNT];
+        tt_wbuf col[COL__COUNT];
         memset(col, 0, sizeof col);
         enc_events(&b, tr, arg_map, col);
         for (int c = 0; c < COL__COUNT; c++)
-            bb_free(&col[c]);
+            tt_wbuf_free(&col[c]);
     }
     FINISH(SEC_EVENTS, LEVEL_COLUMNS);
 
     for (uint32_t i = 0; i < tr->n_counters; i++) {
         const tt_counter *c = &tr->counters[i];
-        bb_varint(&b, c->group);
-        bb_varint(&b, c->name);
-        bb_varint(&b, c->key);
-        bb_varint(&b, c->unit);
-        bb_varint(&b, c->derived);
-        bb_varint(&b, c->n);
+        tt_wbuf_varint(&b, c->group);
+        tt_wbuf_varint(&b, c->name);
+        tt_wbuf_varint(&b, c->key);
+        tt_wbuf_varint(&b, c->unit);
+        tt_wbuf_varint(&b, c->derived);
+        tt_wbuf_varint(&b, c->n);
     }
     for (uint32_t i = 0; i < tr->n_counters; i++) {
         const tt_counter *c = &tr->counters[i];
         for (size_t j = 0; j < c->n; j++) {
             if (j == 0)
-                bb_svarint(&b, c->t[0]);
+                tt_wbuf_svarint(&b, c->t[0]);
             else
-                bb_varint(&b, (uint64_t)(c->t[j] - c->t[j - 1]));
+                tt_wbuf_varint(&b, (uint64_t)(c->t[j] - c->t[j - 1]));
         }
     }
     for (uint32_t i = 0; i < tr->n_counters; i++)
-        bb_put(&b, tr->counters[i].v, tr->counters[i].n * sizeof(double));
+        tt_wbuf_put(&b, tr->counters[i].v, tr->counters[i].n * sizeof(double));
     FINISH(SEC_COUNTERS, LEVEL_COLUMNS);
 
     {
@@ -554,21 +434,21 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
         int64_t pk = 0;
         for (size_t i = 0; i < tr->n_flows; i++) {
             const tt_flow *f = &tr->flows[i];
-            bb_varint(&b, f->from.lane - pf.lane);
-            bb_varint(&b, f->from.lane == pf.lane ? f->from.idx - pf.idx : f->from.idx);
-            bb_svarint(&b, (int64_t)f->to.lane - pt.lane);
+            tt_wbuf_varint(&b, f->from.lane - pf.lane);
+            tt_wbuf_varint(&b, f->from.lane == pf.lane ? f->from.idx - pf.idx : f->from.idx);
+            tt_wbuf_svarint(&b, (int64_t)f->to.lane - pt.lane);
             if (f->to.lane == pt.lane)
-                bb_svarint(&b, (int64_t)f->to.idx - pt.idx);
+                tt_wbuf_svarint(&b, (int64_t)f->to.idx - pt.idx);
             else
-                bb_svarint(&b, f->to.idx);
-            bb_varint(&b, f->name);
-            bb_varint(&b, f->cat);
+                tt_wbuf_svarint(&b, f->to.idx);
+            tt_wbuf_varint(&b, f->name);
+            tt_wbuf_varint(&b, f->cat);
             pf = f->from;
             pt = f->to;
         }
         for (size_t i = 0; i < tr->n_flows; i++) {
             int64_t kk = tr->flows_by_to ? tr->flows_by_to[i] : (int64_t)i;
-            bb_svarint(&b, kk - pk);
+            tt_wbuf_svarint(&b, kk - pk);
             pk = kk;
         }
     }
@@ -576,7 +456,7 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
 #undef FINISH
     rc = 0;
 out:
-    bb_free(&b);
+    tt_wbuf_free(&b);
     free(arg_map);
     *n_sec = (uint32_t)k;
     return rc;
@@ -588,7 +468,7 @@ out:
 static int write_container(const section *sec, uint32_t n_sec, unsigned char **out, size_t *n,
                            tt_error *err)
 {
-    bbuf hdr = {0}, table = {0};
+    tt_wbuf hdr = {0}, table = {0};
     uint64_t off = HEADER_SIZE + (uint64_t)ENTRY_SIZE * n_sec, total;
     int rc = -1;
 
@@ -602,7 +482,7 @@ static int write_container(const section *sec, uint32_t n_sec, unsigned char **o
         off += sec[i].stored;
     }
     total = off;
-    bb_put(&hdr, TT_SNAPSHOT_MAGIC, TT_SNAPSHOT_MAGIC_LEN);
+    tt_wbuf_put(&hdr, TT_SNAPSHOT_MAGIC, TT_SNAPSHOT_MAGIC_LEN);
     bb_u32le(&hdr, TT_SNAPSHOT_VERSION);
     bb_u32le(&hdr, n_sec);
     bb_u64le(&hdr, total);
@@ -622,8 +502,8 @@ static int write_container(const section *sec, uint32_t n_sec, unsigned char **o
     *n = (size_t)total;
     rc = 0;
 out:
-    bb_free(&hdr);
-    bb_free(&table);
+    tt_wbuf_free(&hdr);
+    tt_wbuf_free(&table);
     return rc;
 }
 
@@ -790,7 +670,7 @@ static int read_layout(reader *r)
 }
 
 /* Cursor over a section's raw bytes, decompressing it first if needed. */
-static int open_section(reader *r, uint32_t id, rd *c)
+static int open_section(reader *r, uint32_t id, tt_rd *c)
 {
     sec_in *s = &r->sec[id];
     if (s->flags & SECF_ZSTD) {
@@ -839,27 +719,27 @@ static const char *static_format(const char *s, size_t n)
 
 static int read_meta(reader *r, tt_snapshot_source *src)
 {
-    rd c;
+    tt_rd c;
     size_t n;
     const char *s;
     tt_trace *tr = r->tr;
     uint64_t v;
     if (open_section(r, SEC_META, &c))
         return -1;
-    v = rd_varint(&c);
+    v = tt_rd_varint(&c);
     if (v == 0 || v > UINT32_MAX)
         return bad(r, SEC_META, "string count");
     r->n_strings = (uint32_t)v;
-    r->string_bytes = rd_varint(&c);
-    r->n_attrs = rd_u32(&c);
-    r->n_blocks = rd_u32(&c);
-    r->n_args = rd_u32(&c);
-    r->n_groups = rd_u32(&c);
-    r->n_lanes = rd_u32(&c);
-    r->n_events = rd_varint(&c);
-    r->n_counters = rd_u32(&c);
-    r->n_samples = rd_varint(&c);
-    r->n_flows = rd_varint(&c);
+    r->string_bytes = tt_rd_varint(&c);
+    r->n_attrs = tt_rd_u32(&c);
+    r->n_blocks = tt_rd_u32(&c);
+    r->n_args = tt_rd_u32(&c);
+    r->n_groups = tt_rd_u32(&c);
+    r->n_lanes = tt_rd_u32(&c);
+    r->n_events = tt_rd_varint(&c);
+    r->n_counters = tt_rd_u32(&c);
+    r->n_samples = tt_rd_varint(&c);
+    r->n_flows = tt_rd_varint(&c);
     if (c.bad || r->n_attrs == 0)
         return bad(r, SEC_META, "counts");
 
@@ -873,10 +753,10 @@ static int read_meta(reader *r, tt_snapshot_source *src)
      * (tt_load_input) has already named the trace after the file opened */
     if (!tr->source && !(tr->source = strndup(s, n)))
         return oom(r);
-    tr->source_bytes = rd_svarint(&c);
-    tr->rank = rd_svarint(&c);
-    tr->t0 = rd_svarint(&c);
-    tr->t1 = rd_svarint(&c);
+    tr->source_bytes = tt_rd_svarint(&c);
+    tr->rank = tt_rd_svarint(&c);
+    tr->t0 = tt_rd_svarint(&c);
+    tr->t1 = tt_rd_svarint(&c);
     s = rd_str(&c, &n);
     if (n >= sizeof tr->note)
         return bad(r, SEC_META, "note too long");
@@ -887,11 +767,11 @@ static int read_meta(reader *r, tt_snapshot_source *src)
         tt_snapshot_source tmp;
         tt_snapshot_source *o = src ? src : &tmp;
         memset(o, 0, sizeof *o);
-        o->valid = rd_varint(&c) != 0;
-        o->size = rd_svarint(&c);
-        o->mtime_ns = rd_svarint(&c);
-        o->content_hash = rd_varint(&c);
-        o->options_hash = rd_varint(&c);
+        o->valid = tt_rd_varint(&c) != 0;
+        o->size = tt_rd_svarint(&c);
+        o->mtime_ns = tt_rd_svarint(&c);
+        o->content_hash = tt_rd_varint(&c);
+        o->options_hash = tt_rd_varint(&c);
         s = rd_str(&c, &n);
         if (n >= sizeof o->path)
             return bad(r, SEC_META, "source path too long");
@@ -899,18 +779,18 @@ static int read_meta(reader *r, tt_snapshot_source *src)
         o->path[n] = '\0';
     }
 
-    v = rd_varint(&c);
+    v = tt_rd_varint(&c);
     if (v > TT_PROB__COUNT)
         return bad(r, SEC_META, "problem kinds from a newer tracetty");
     for (uint64_t k = 0; k < v; k++) {
-        tr->problems[k].count = rd_varint(&c);
+        tr->problems[k].count = tt_rd_varint(&c);
         s = rd_str(&c, &n);
         if (n >= sizeof tr->problems[k].example)
             return bad(r, SEC_META, "problem example too long");
         memcpy(tr->problems[k].example, s, n);
         tr->problems[k].example[n] = '\0';
     }
-    v = rd_varint(&c);
+    v = tt_rd_varint(&c);
     if (c.bad || v > (uint64_t)(c.end - c.p) / 2)
         return bad(r, SEC_META, "phase count");
     if (v) {
@@ -919,8 +799,8 @@ static int read_meta(reader *r, tt_snapshot_source *src)
             return oom(r);
         tr->cap_phases = tr->n_phases = (uint32_t)v;
         for (uint32_t i = 0; i < tr->n_phases; i++) {
-            tr->phases[i].name = rd_u32(&c);
-            tr->phases[i].count = rd_varint(&c);
+            tr->phases[i].name = tt_rd_u32(&c);
+            tr->phases[i].count = tt_rd_varint(&c);
             if (tr->phases[i].name >= r->n_strings)
                 return bad(r, SEC_META, "phase name");
         }
@@ -942,7 +822,7 @@ static int read_meta(reader *r, tt_snapshot_source *src)
 
 static int read_strings(reader *r)
 {
-    rd c, lens;
+    tt_rd c, lens;
     const unsigned char *bytes;
     uint64_t total = 0;
     if (open_section(r, SEC_STRINGS, &c))
@@ -952,12 +832,12 @@ static int read_strings(reader *r)
         return bad(r, SEC_STRINGS, "string count");
     lens = c;
     for (uint32_t i = 1; i < r->n_strings; i++)
-        total += rd_varint(&c);
+        total += tt_rd_varint(&c);
     if (c.bad || total != r->string_bytes || total > (uint64_t)(c.end - c.p))
         return bad(r, SEC_STRINGS, "lengths");
     bytes = c.p;
     for (uint32_t i = 1; i < r->n_strings; i++) {
-        uint64_t len = rd_varint(&lens);
+        uint64_t len = tt_rd_varint(&lens);
         uint32_t id = tt_strtab_intern(r->tr->strings, (const char *)bytes, (size_t)len);
         if (id == TT_STR_ERROR)
             return oom(r);
@@ -971,7 +851,7 @@ static int read_strings(reader *r)
 
 static int read_attrs(reader *r)
 {
-    rd c;
+    tt_rd c;
     if (open_section(r, SEC_ATTRS, &c))
         return -1;
     if ((uint64_t)(r->n_attrs - 1) * 3 > (uint64_t)(c.end - c.p))
@@ -979,9 +859,9 @@ static int read_attrs(reader *r)
     for (uint32_t i = 1; i < r->n_attrs; i++) {
         tt_attr_tuple t;
         uint32_t id;
-        t.opcode = rd_u32(&c);
-        t.layer = rd_u32(&c);
-        t.operand = rd_u32(&c);
+        t.opcode = tt_rd_u32(&c);
+        t.layer = tt_rd_u32(&c);
+        t.operand = tt_rd_u32(&c);
         if (c.bad || t.opcode >= r->n_strings || t.layer >= r->n_strings ||
             t.operand >= r->n_strings)
             return bad(r, SEC_ATTRS, "string id out of range");
@@ -996,7 +876,7 @@ static int read_attrs(reader *r)
 
 static int read_args(reader *r)
 {
-    rd c, hdr;
+    tt_rd c, hdr;
     const unsigned char *data;
     uint64_t total = 0, records = 0;
     if (open_section(r, SEC_ARGS, &c))
@@ -1005,16 +885,16 @@ static int read_args(reader *r)
         return bad(r, SEC_ARGS, "block count");
     hdr = c;
     for (uint32_t i = 0; i < r->n_blocks; i++) {
-        records += rd_varint(&c);
-        rd_varint(&c);
-        total += rd_varint(&c);
+        records += tt_rd_varint(&c);
+        tt_rd_varint(&c);
+        total += tt_rd_varint(&c);
     }
     if (c.bad || total != (uint64_t)(c.end - c.p) || records != r->n_args)
         return bad(r, SEC_ARGS, "block sizes");
     data = c.p;
     for (uint32_t i = 0; i < r->n_blocks; i++) {
-        uint32_t count = rd_u32(&hdr), raw = rd_u32(&hdr);
-        uint64_t stored = rd_varint(&hdr);
+        uint32_t count = tt_rd_u32(&hdr), raw = tt_rd_u32(&hdr);
+        uint64_t stored = tt_rd_varint(&hdr);
         if (hdr.bad || tt_args_block_add(r->tr->args, count, raw, data, (size_t)stored))
             return bad(r, SEC_ARGS, "bad block");
         data += stored;
@@ -1024,7 +904,7 @@ static int read_args(reader *r)
 
 static int read_groups_lanes(reader *r)
 {
-    rd c;
+    tt_rd c;
     tt_trace *tr = r->tr;
     uint32_t *first = NULL;
     uint64_t events = 0;
@@ -1042,12 +922,12 @@ static int read_groups_lanes(reader *r)
         return oom(r);
     for (uint32_t i = 0; i < r->n_groups; i++) {
         tt_group *g = &tr->groups[i];
-        g->key = rd_u32(&c);
-        g->name = rd_u32(&c);
-        g->labels = rd_u32(&c);
-        g->has_sort = rd_varint(&c) != 0;
-        g->sort_index = rd_svarint(&c);
-        first[i] = rd_u32(&c);
+        g->key = tt_rd_u32(&c);
+        g->name = tt_rd_u32(&c);
+        g->labels = tt_rd_u32(&c);
+        g->has_sort = tt_rd_varint(&c) != 0;
+        g->sort_index = tt_rd_svarint(&c);
+        first[i] = tt_rd_u32(&c);
         if (c.bad || g->key >= r->n_strings || g->name >= r->n_strings ||
             g->labels >= r->n_strings) {
             free(first);
@@ -1072,13 +952,13 @@ static int read_groups_lanes(reader *r)
     for (uint32_t i = 0; i < r->n_lanes; i++) {
         tt_lane *l = &tr->lanes[i];
         uint64_t n;
-        l->group = rd_u32(&c);
-        l->key = rd_u32(&c);
-        l->name = rd_u32(&c);
-        l->has_sort = rd_varint(&c) != 0;
-        l->sort_index = rd_svarint(&c);
-        l->kind = (uint8_t)rd_u32(&c);
-        n = rd_varint(&c);
+        l->group = tt_rd_u32(&c);
+        l->key = tt_rd_u32(&c);
+        l->name = tt_rd_u32(&c);
+        l->has_sort = tt_rd_varint(&c) != 0;
+        l->sort_index = tt_rd_svarint(&c);
+        l->kind = (uint8_t)tt_rd_u32(&c);
+        n = tt_rd_varint(&c);
         /* lanes of one group are contiguous, in group order (finalize
          * renumbers them so); group lane ranges are rebuilt from that */
         if (c.bad || l->group >= r->n_groups || l->key >= r->n_strings ||
@@ -1109,13 +989,13 @@ static int read_groups_lanes(reader *r)
 
 static int read_events(reader *r)
 {
-    rd c, col[COL__COUNT];
+    tt_rd c, col[COL__COUNT];
     tt_trace *tr = r->tr;
     uint64_t len[COL__COUNT];
     if (open_section(r, SEC_EVENTS, &c))
         return -1;
     for (int k = 0; k < COL__COUNT; k++) {
-        len[k] = rd_varint(&c);
+        len[k] = tt_rd_varint(&c);
         if (c.bad || len[k] > (uint64_t)(c.end - c.p) || len[k] < r->n_events)
             return bad(r, SEC_EVENTS, "column sizes");
         col[k].p = c.p;
@@ -1136,34 +1016,34 @@ static int read_events(reader *r)
             uint64_t v;
             int64_t sv;
             if (i == 0) {
-                e->start = rd_svarint(&col[COL_START]);
+                e->start = tt_rd_svarint(&col[COL_START]);
             } else {
-                v = rd_varint(&col[COL_START]);
+                v = tt_rd_varint(&col[COL_START]);
                 if (v > INT64_MAX || __builtin_add_overflow(ln->ev[i - 1].start, (int64_t)v, &e->start))
                     return bad(r, SEC_EVENTS, "start out of range");
             }
-            v = rd_varint(&col[COL_DUR]);
+            v = tt_rd_varint(&col[COL_DUR]);
             if (v > INT64_MAX || __builtin_add_overflow(e->start, (int64_t)v, &sv))
                 return bad(r, SEC_EVENTS, "duration out of range");
             e->dur = (int64_t)v;
             /* the order tt_trace_finalize() leaves: start, then longer first */
             if (i > 0 && e->start == ln->ev[i - 1].start && e->dur > ln->ev[i - 1].dur)
                 return bad(r, SEC_EVENTS, "events out of order");
-            e->name = rd_u32(&col[COL_NAME]);
-            e->cat = rd_u32(&col[COL_CAT]);
-            e->attrs = rd_u32(&col[COL_ATTRS]);
+            e->name = tt_rd_u32(&col[COL_NAME]);
+            e->cat = tt_rd_u32(&col[COL_CAT]);
+            e->attrs = tt_rd_u32(&col[COL_ATTRS]);
             if (e->name >= r->n_strings || e->cat >= r->n_strings || e->attrs >= r->n_attrs)
                 return bad(r, SEC_EVENTS, "id out of range");
-            v = rd_varint(&col[COL_CORR]);
+            v = tt_rd_varint(&col[COL_CORR]);
             if (v) {
-                sv = (int64_t)last_corr + unzigzag(v - 1);
+                sv = (int64_t)last_corr + tt_unzigzag(v - 1);
                 if (sv <= 0 || sv > UINT32_MAX)
                     return bad(r, SEC_EVENTS, "correlation id out of range");
                 last_corr = e->corr = (uint32_t)sv;
             } else {
                 e->corr = 0;
             }
-            v = rd_varint(&col[COL_ARGS]);
+            v = tt_rd_varint(&col[COL_ARGS]);
             if (v == 1) {
                 if (next_arg > r->n_args)
                     return bad(r, SEC_EVENTS, "argument handle out of range");
@@ -1175,14 +1055,14 @@ static int read_events(reader *r)
             } else {
                 e->args = 0;
             }
-            e->bytes = rd_svarint(&col[COL_BYTES]);
-            v = rd_varint(&col[COL_DEPTH]);
+            e->bytes = tt_rd_svarint(&col[COL_BYTES]);
+            v = tt_rd_varint(&col[COL_DEPTH]);
             if (v > UINT16_MAX)
                 return bad(r, SEC_EVENTS, "depth out of range");
             e->depth = (uint16_t)v;
             if (e->depth > maxd)
                 maxd = e->depth;
-            v = rd_varint(&col[COL_KIND]);
+            v = tt_rd_varint(&col[COL_KIND]);
             e->kind = (uint8_t)(v & 15);
             e->flags = (uint8_t)(v >> 4);
             if (e->kind > TT_EV_ASYNC || v >> 4 > (TT_EVF_UNCLOSED | TT_EVF_CLAMPED))
@@ -1203,7 +1083,7 @@ static int read_events(reader *r)
 
 static int read_counters(reader *r)
 {
-    rd c;
+    tt_rd c;
     tt_trace *tr = r->tr;
     uint64_t samples = 0;
     const unsigned char *vals;
@@ -1220,12 +1100,12 @@ static int read_counters(reader *r)
     for (uint32_t i = 0; i < r->n_counters; i++) {
         tt_counter *k = &tr->counters[i];
         uint64_t n;
-        k->group = rd_u32(&c);
-        k->name = rd_u32(&c);
-        k->key = rd_u32(&c);
-        k->unit = rd_u32(&c);
-        k->derived = rd_varint(&c) != 0;
-        n = rd_varint(&c);
+        k->group = tt_rd_u32(&c);
+        k->name = tt_rd_u32(&c);
+        k->key = tt_rd_u32(&c);
+        k->unit = tt_rd_u32(&c);
+        k->derived = tt_rd_varint(&c) != 0;
+        n = tt_rd_varint(&c);
         if (c.bad || k->group >= r->n_groups || k->name >= r->n_strings ||
             k->key >= r->n_strings || k->unit >= r->n_strings || n > r->n_samples - samples)
             return bad(r, SEC_COUNTERS, "bad counter");
@@ -1242,9 +1122,9 @@ static int read_counters(reader *r)
             return oom(r);
         for (size_t j = 0; j < k->n; j++) {
             if (j == 0) {
-                k->t[0] = rd_svarint(&c);
+                k->t[0] = tt_rd_svarint(&c);
             } else {
-                uint64_t d = rd_varint(&c);
+                uint64_t d = tt_rd_varint(&c);
                 if (d > INT64_MAX || __builtin_add_overflow(k->t[j - 1], (int64_t)d, &k->t[j]))
                     return bad(r, SEC_COUNTERS, "time out of range");
             }
@@ -1279,7 +1159,7 @@ static int cmp_ref(tt_evref a, tt_evref b)
 
 static int read_flows(reader *r)
 {
-    rd c;
+    tt_rd c;
     tt_trace *tr = r->tr;
     uint8_t *seen;
     if (open_section(r, SEC_FLOWS, &c))
@@ -1298,25 +1178,25 @@ static int read_flows(reader *r)
     int64_t pk = 0;
     for (size_t i = 0; i < r->n_flows; i++) {
         tt_flow *f = &tr->flows[i];
-        uint64_t d = rd_varint(&c);
+        uint64_t d = tt_rd_varint(&c);
         int64_t sd;
         if (d >= tr->n_lanes - (uint64_t)pf.lane) {
             free(seen);
             return bad(r, SEC_FLOWS, "bad flow");
         }
         f->from.lane = pf.lane + (uint32_t)d;
-        d = rd_varint(&c);
+        d = tt_rd_varint(&c);
         if (f->from.lane == pf.lane)
             d += pf.idx;
         f->from.idx = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
-        sd = (int64_t)pt.lane + rd_svarint(&c);
+        sd = (int64_t)pt.lane + tt_rd_svarint(&c);
         f->to.lane = sd < 0 || sd >= tr->n_lanes ? UINT32_MAX : (uint32_t)sd;
-        sd = rd_svarint(&c);
+        sd = tt_rd_svarint(&c);
         if (f->to.lane == pt.lane)
             sd += pt.idx;
         f->to.idx = sd < 0 || sd > UINT32_MAX ? UINT32_MAX : (uint32_t)sd;
-        f->name = rd_u32(&c);
-        f->cat = rd_u32(&c);
+        f->name = tt_rd_u32(&c);
+        f->cat = tt_rd_u32(&c);
         pf = f->from;
         pt = f->to;
         if (c.bad || f->from.lane >= tr->n_lanes || f->to.lane >= tr->n_lanes ||
@@ -1336,7 +1216,7 @@ static int read_flows(reader *r)
         tr->n_flows = i + 1;
     }
     for (size_t i = 0; i < r->n_flows; i++) {
-        int64_t k = pk + rd_svarint(&c);
+        int64_t k = pk + tt_rd_svarint(&c);
         pk = k;
         if (c.bad || k < 0 || (uint64_t)k >= r->n_flows || seen[k]) {
             free(seen);
@@ -1429,7 +1309,7 @@ int tt_snapshot_section(const void *file, size_t n, unsigned id, unsigned char *
                         size_t *len, tt_error *err)
 {
     reader r;
-    rd c;
+    tt_rd c;
     int rc = -1;
     memset(&r, 0, sizeof r);
     r.file = file;
@@ -1466,7 +1346,7 @@ int tt_snapshot_assemble(const unsigned char *const raw[TT_SNAPSHOT_SECTIONS],
     *out = NULL;
     *n = 0;
     for (uint32_t id = 1; id < SEC__END; id++) {
-        bbuf b;
+        tt_wbuf b;
         if (!raw[id])
             continue;
         if (id == SEC_ARGS) {

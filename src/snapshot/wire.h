@@ -1,0 +1,158 @@
+/* wire.h - byte buffers and varints of the .ttz writer and reader
+ * (snapshot.c). Internal to src/snapshot/.
+ *
+ * Values are LEB128 varints; signed values are zigzag-coded first. A
+ * write buffer (tt_wbuf) records a failed allocation in `oom` instead of
+ * returning it from every call; the writer checks it once per section. A
+ * read cursor (tt_rd) turns any overrun into `bad`, after which every read
+ * returns 0, so loops end quickly and the caller checks `bad` once.
+ */
+#ifndef TT_SNAPSHOT_WIRE_H
+#define TT_SNAPSHOT_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tt_wbuf {
+    unsigned char *p;
+    size_t         n, cap;
+    bool           oom;
+} tt_wbuf;
+
+/* Room for `need` elements of `size` bytes in the array whose pointer is at
+ * pp (doubling its capacity *cap). The pointer is copied in and out with
+ * memcpy, so one helper serves arrays of any type. */
+static inline bool tt_grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+    size_t nc;
+    void *p, *np;
+    if (need <= *cap)
+        return true;
+    if (need > SIZE_MAX / 2 / size)
+        return false;
+    nc = *cap ? *cap : 64;
+    while (nc < need)
+        nc *= 2;
+    memcpy(&p, pp, sizeof p);
+    np = realloc(p, nc * size);
+    if (!np)
+        return false;
+    memcpy(pp, &np, sizeof np);
+    *cap = nc;
+    return true;
+}
+
+static inline void tt_wbuf_free(tt_wbuf *b)
+{
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+static inline bool tt_wbuf_reserve(tt_wbuf *b, size_t extra)
+{
+    if (b->oom)
+        return false;
+    if (extra > SIZE_MAX / 4 - b->n || !tt_grow(&b->p, &b->cap, b->n + extra, 1))
+        b->oom = true;
+    return !b->oom;
+}
+
+static inline void tt_wbuf_put(tt_wbuf *b, const void *p, size_t n)
+{
+    if (n && tt_wbuf_reserve(b, n)) {
+        memcpy(b->p + b->n, p, n);
+        b->n += n;
+    }
+}
+
+static inline void tt_wbuf_byte(tt_wbuf *b, unsigned char c)
+{
+    if (tt_wbuf_reserve(b, 1))
+        b->p[b->n++] = c;
+}
+
+static inline void tt_wbuf_varint(tt_wbuf *b, uint64_t v)
+{
+    if (!tt_wbuf_reserve(b, 10))
+        return;
+    while (v >= 0x80) {
+        b->p[b->n++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    b->p[b->n++] = (unsigned char)v;
+}
+
+static inline uint64_t tt_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t tt_unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static inline void tt_wbuf_svarint(tt_wbuf *b, int64_t v)
+{
+    tt_wbuf_varint(b, tt_zigzag(v));
+}
+
+/* Read cursor over decompressed bytes. */
+typedef struct tt_rd {
+    const unsigned char *p, *end;
+    bool                 bad;
+} tt_rd;
+
+static inline uint64_t tt_rd_varint(tt_rd *r)
+{
+    uint64_t v = 0;
+    int shift = 0;
+    while (r->p < r->end) {
+        unsigned char c = *r->p++;
+        if (shift == 63 && c > 1)
+            break;
+        v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            return v;
+        shift += 7;
+        if (shift > 63)
+            break;
+    }
+    r->bad = true;
+    r->p = r->end;
+    return 0;
+}
+
+static inline int64_t tt_rd_svarint(tt_rd *r)
+{
+    return tt_unzigzag(tt_rd_varint(r));
+}
+
+/* A varint that must fit in uint32 (ids, counts). */
+static inline uint32_t tt_rd_u32(tt_rd *r)
+{
+    uint64_t v = tt_rd_varint(r);
+    if (v > UINT32_MAX) {
+        r->bad = true;
+        return 0;
+    }
+    return (uint32_t)v;
+}
+
+/* n bytes, or NULL (and bad) when fewer remain. */
+static inline const unsigned char *tt_rd_bytes(tt_rd *r, size_t n)
+{
+    const unsigned char *p = r->p;
+    if ((size_t)(r->end - r->p) < n) {
+        r->bad = true;
+        r->p = r->end;
+        return NULL;
+    }
+    r->p += n;
+    return p;
+}
+
+#endif
