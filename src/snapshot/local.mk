@@ -1,4 +1,5 @@
 # snapshot: the .ttz format (`tracetty convert`) and the --cache of snapshots.
 libtracetty_a_SOURCES += \
-	src/snapshot/snapshot.c src/snapshot/snapshot.h src/snapshot/wire.h \
+	src/snapshot/snapshot.c src/snapshot/snapshot.h \
+	src/snapshot/argcols.c src/snapshot/argcols.h src/snapshot/wire.h \
 	src/snapshot/cache.c src/snapshot/cache.h

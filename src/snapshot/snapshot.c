@@ -2,12 +2,20 @@
  *
  * Encoding: every section is a sequence of LEB128 varints (signed values
  * zigzag-coded) and byte strings, compressed as one zstd frame. Events are
- * stored column by column over all lanes in display order, starts as
- * deltas, correlation ids and argument handles as deltas against the last
- * non-zero value of the lane: columns of small, repetitive numbers are what
- * zstd compresses best. The index fields (max_end, busy_upto) and every
- * derived value (lane max depth, group lane ranges, counter min/max) are
- * recomputed on reading instead of being trusted.
+ * stored column by column over all lanes in display order, each column
+ * turned into small, repetitive numbers, which is what zstd compresses
+ * best: times divided by the largest unit that divides every time of the
+ * lane (1000 for traces in whole microseconds); starts as the distance
+ * from the previous start or from the previous end, durations as they are
+ * or against the last duration of the same name (whichever compresses
+ * better, tried at write time); categories against the last category of
+ * the same name; depths against the nesting the starts and ends imply;
+ * correlation ids as deltas against the last one of the lane or as
+ * positions among the ids already seen (tried like starts); argument
+ * handles as deltas against the last non-zero one. Argument records are
+ * cut into templates and number columns (argcols.h). The index fields (max_end, busy_upto) and
+ * every derived value (lane max depth, group lane ranges, counter min/max)
+ * are recomputed on reading instead of being trusted.
  *
  * Decoding bounds every allocation by data that is really present: a zstd
  * frame cannot expand by more than ZSTD_MAX_RATIO, and every count is
@@ -18,10 +26,12 @@
 
 #include "snapshot/snapshot.h"
 
+#include "snapshot/argcols.h"
 #include "snapshot/wire.h"
 
 #include "index/index.h"
 #include "io/atomic.h"
+#include "util/u64map.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -40,11 +50,21 @@
 /* A zstd block of at most 128 KiB needs at least 3 bytes: no frame expands
  * by more than this (RLE blocks come closest). */
 #define ZSTD_MAX_RATIO 44000u
-/* Compression levels: columns compress well and decompress at the same
- * speed whatever the level; argument blocks are repacked bigger. */
-#define LEVEL_COLUMNS 9
-#define LEVEL_ARGS 12
-#define ARGS_BLOCK_BYTES ((size_t)1 << 20)
+/* Compression: sections decompress at the same speed whatever the level,
+ * so they are written at a high one; the choices between encodings are
+ * made by compressing each candidate at a fast level. */
+#define LEVEL_SECTIONS 19
+#define LEVEL_TRIAL 3
+/* Sections bigger than level 19's window get a window over all of it (up
+ * to what every zstd decoder accepts) and long-distance matching. */
+#define LDM_FROM ((size_t)8 << 20)
+#define WINDOW_LOG_MAX 27
+/* Match tables of a fixed size for big sections: the writer's memory stays
+ * small (level 19's own tables would take ~90 MB for columns this long)
+ * and the columns compress just as well. */
+#define SMALL_TABLES_FROM ((size_t)1 << 20)
+#define CHAIN_LOG 20
+#define HASH_LOG 19
 
 enum section_id {
     SEC_META = 1,
@@ -120,10 +140,9 @@ static uint32_t crc(const void *p, size_t n)
 typedef struct section {
     uint32_t       id;
     uint32_t       flags;
-    unsigned char *data;      /* stored bytes (owned unless borrowed) */
+    unsigned char *data;      /* stored bytes (owned) */
     size_t         stored;
     uint64_t       raw;
-    bool           borrowed;
 } section;
 
 /* Compress raw into a new section. */
@@ -144,6 +163,19 @@ static int section_zstd(section *s, uint32_t id, const tt_wbuf *raw, int level, 
     ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level);
     ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
     ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 1);
+    if (raw->n > SMALL_TABLES_FROM) {
+        ZSTD_CCtx_setParameter(cc, ZSTD_c_chainLog, CHAIN_LOG);
+        ZSTD_CCtx_setParameter(cc, ZSTD_c_hashLog, HASH_LOG);
+    }
+    if (raw->n > LDM_FROM) {
+        /* a window over the whole section (readers decompress it in one
+         * piece, so the window costs them nothing) */
+        int wlog = 23;
+        while (wlog < WINDOW_LOG_MAX && ((size_t)1 << wlog) < raw->n)
+            wlog++;
+        ZSTD_CCtx_setParameter(cc, ZSTD_c_windowLog, wlog);
+        ZSTD_CCtx_setParameter(cc, ZSTD_c_enableLongDistanceMatching, 1);
+    }
     got = ZSTD_compress2(cc, s->data, bound, raw->p ? raw->p : (const unsigned char *)"", raw->n);
     ZSTD_freeCCtx(cc);
     if (ZSTD_isError(got))
@@ -154,14 +186,12 @@ static int section_zstd(section *s, uint32_t id, const tt_wbuf *raw, int level, 
 }
 
 static void enc_meta(tt_wbuf *b, const tt_trace *tr, const tt_snapshot_source *src,
-                     uint64_t n_samples, uint64_t string_bytes, uint32_t n_blocks,
-                     uint32_t n_args)
+                     uint64_t n_samples, uint64_t string_bytes, uint32_t n_args)
 {
     char *json;
     tt_wbuf_varint(b, tt_strtab_count(tr->strings));
     tt_wbuf_varint(b, string_bytes);
     tt_wbuf_varint(b, tr->attrs->count);
-    tt_wbuf_varint(b, n_blocks);
     tt_wbuf_varint(b, n_args);
     tt_wbuf_varint(b, tr->n_groups);
     tt_wbuf_varint(b, tr->n_lanes);
@@ -204,31 +234,132 @@ static void enc_meta(tt_wbuf *b, const tt_trace *tr, const tt_snapshot_source *s
     free(json);
 }
 
+/* Choices for three event columns, made by trial compression at write
+ * time. Correlation ids: a delta against the lane's last one, or (for ids
+ * that repeat across lanes, such as a kernel's and its launch's) the
+ * position of the id in the list of distinct ids as they first appear,
+ * against the lane's last such position. */
+enum { START_AFTER_START, START_AFTER_END };
+enum { DUR_PLAIN, DUR_BY_NAME };
+enum { CORR_DELTA, CORR_MATCH };
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The unit of a lane's times: the largest number dividing every start and
+ * duration (1000 when they are whole microseconds; 1 when nothing does). */
+static int64_t lane_unit(const tt_lane *ln)
+{
+    uint64_t g = 0;
+    for (size_t i = 0; i < ln->n && g != 1; i++) {
+        int64_t s = ln->ev[i].start;
+        g = gcd64(g, s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s);
+        g = gcd64(g, (uint64_t)ln->ev[i].dur);
+    }
+    return g == 0 || g > INT64_MAX ? 1 : (int64_t)g;
+}
+
+/* The depth starts and ends imply (call-stack nesting, as finalize
+ * computes it for thread lanes): the depth column holds the difference.
+ * Set sp to 0 at each lane. */
+typedef struct nest {
+    tt_ns  *end;
+    size_t  sp, cap;
+} nest;
+
+static bool nest_next(nest *s, tt_ns start, tt_ns end, int64_t *depth)
+{
+    while (s->sp > 0 && s->end[s->sp - 1] <= start)
+        s->sp--;
+    *depth = (int64_t)s->sp;
+    if (!tt_grow(&s->end, &s->cap, s->sp + 1, sizeof *s->end))
+        return false;
+    s->end[s->sp++] = end;
+    return true;
+}
+
+/* The better of two encodings of a column: alt replaces *col (and gets
+ * the old one) when it compresses smaller. Returns whether it did. */
+static bool pick(ZSTD_CCtx *cc, tt_wbuf *col, tt_wbuf *alt, tt_wbuf *tmp)
+{
+    tt_wbuf t;
+    if (tt_wbuf_zsize(cc, alt, LEVEL_TRIAL, tmp) >= tt_wbuf_zsize(cc, col, LEVEL_TRIAL, tmp))
+        return false;
+    t = *col;
+    *col = *alt;
+    *alt = t;
+    return true;
+}
+
 /* Argument handles are renumbered in event order (see args_order()), so
  * the column holds 0 (none), 1 (the next new handle) or h + 1 for a handle
- * an earlier event already uses. */
-static void enc_events(tt_wbuf *b, const tt_trace *tr, const uint32_t *arg_map,
-                       tt_wbuf col[COL__COUNT])
+ * an earlier event already uses. Layout: the start, duration and
+ * correlation choices, each lane's time unit, then the columns, each with
+ * its byte length. */
+static int enc_events(tt_wbuf *b, const tt_trace *tr, const uint32_t *arg_map)
 {
-    uint32_t next_arg = 1;
+    tt_wbuf col[COL__COUNT], start_end = {0}, dur_name = {0}, corr_match = {0}, tmp = {0};
+    uint32_t ns = tt_strtab_count(tr->strings), next_arg = 1, n_corr = 0;
+    tt_u64map corr_pos;
+    int64_t *last_dur = calloc((size_t)ns + 1, sizeof *last_dur);
+    uint32_t *last_cat = calloc((size_t)ns + 1, sizeof *last_cat);
+    int64_t *unit = malloc(((size_t)tr->n_lanes + 1) * sizeof *unit);
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    unsigned start_mode, dur_mode, corr_mode;
+    nest depth = {0};
+    int rc = -1;
+
+    memset(col, 0, sizeof col);
+    tt_u64map_init(&corr_pos);
+    if (!last_dur || !last_cat || !unit || !cc)
+        goto out;
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
         const tt_lane *ln = &tr->lanes[l];
-        uint32_t last_corr = 0;
+        int64_t u = unit[l] = lane_unit(ln), last_pos = -1;
+        uint32_t last_corr = 0, last_new = 0;
+        depth.sp = 0;
         for (size_t i = 0; i < ln->n; i++) {
             const tt_event *e = &ln->ev[i];
-            if (i == 0)
-                tt_wbuf_svarint(&col[COL_START], e->start);
-            else
-                tt_wbuf_varint(&col[COL_START], (uint64_t)(e->start - ln->ev[i - 1].start));
-            tt_wbuf_varint(&col[COL_DUR], (uint64_t)e->dur);
+            int64_t s = e->start / u, d = e->dur / u, pred;
+            if (i == 0) {
+                tt_wbuf_svarint(&col[COL_START], s);
+                tt_wbuf_svarint(&start_end, s);
+            } else {
+                int64_t ps = ln->ev[i - 1].start / u, pe = ps + ln->ev[i - 1].dur / u;
+                tt_wbuf_varint(&col[COL_START], (uint64_t)(s - ps));
+                tt_wbuf_varint(&start_end, s >= pe ? 2 * (uint64_t)(s - pe) + 1
+                                                   : 2 * (uint64_t)(s - ps));
+            }
+            tt_wbuf_varint(&col[COL_DUR], (uint64_t)d);
+            tt_wbuf_svarint(&dur_name, d - last_dur[e->name] / u);
+            last_dur[e->name] = e->dur;
             tt_wbuf_varint(&col[COL_NAME], e->name);
-            tt_wbuf_varint(&col[COL_CAT], e->cat);
+            tt_wbuf_varint(&col[COL_CAT], e->cat == last_cat[e->name] ? 0 : (uint64_t)e->cat + 1);
+            last_cat[e->name] = e->cat;
             tt_wbuf_varint(&col[COL_ATTRS], e->attrs);
             if (e->corr) {
+                uint32_t *pos = tt_u64map_get(&corr_pos, e->corr);
                 tt_wbuf_varint(&col[COL_CORR], tt_zigzag((int64_t)e->corr - last_corr) + 1);
                 last_corr = e->corr;
+                if (pos) {
+                    tt_wbuf_varint(&corr_match, 2 * tt_zigzag((int64_t)*pos - last_pos - 1) + 2);
+                    last_pos = *pos;
+                } else {
+                    tt_wbuf_varint(&corr_match, 2 * tt_zigzag((int64_t)e->corr - last_new) + 1);
+                    last_new = e->corr;
+                    if (tt_u64map_put(&corr_pos, e->corr, n_corr++))
+                        goto out;
+                }
             } else {
                 tt_wbuf_varint(&col[COL_CORR], 0);
+                tt_wbuf_varint(&corr_match, 0);
             }
             if (e->args) {
                 uint32_t h = arg_map[e->args];
@@ -242,29 +373,57 @@ static void enc_events(tt_wbuf *b, const tt_trace *tr, const uint32_t *arg_map,
                 tt_wbuf_varint(&col[COL_ARGS], 0);
             }
             tt_wbuf_svarint(&col[COL_BYTES], e->bytes);
-            tt_wbuf_varint(&col[COL_DEPTH], e->depth);
+            if (!nest_next(&depth, e->start, e->start + e->dur, &pred))
+                goto out;
+            tt_wbuf_svarint(&col[COL_DEPTH], (int64_t)e->depth - pred);
             tt_wbuf_varint(&col[COL_KIND], (uint64_t)e->kind | (uint64_t)e->flags << 4);
         }
     }
+    if (start_end.oom || dur_name.oom || corr_match.oom)
+        goto out;
+    start_mode = pick(cc, &col[COL_START], &start_end, &tmp) ? START_AFTER_END : START_AFTER_START;
+    dur_mode = pick(cc, &col[COL_DUR], &dur_name, &tmp) ? DUR_BY_NAME : DUR_PLAIN;
+    corr_mode = pick(cc, &col[COL_CORR], &corr_match, &tmp) ? CORR_MATCH : CORR_DELTA;
+    tt_wbuf_varint(b, start_mode);
+    tt_wbuf_varint(b, dur_mode);
+    tt_wbuf_varint(b, corr_mode);
+    for (uint32_t l = 0; l < tr->n_lanes; l++)
+        tt_wbuf_varint(b, (uint64_t)unit[l]);
     for (int c = 0; c < COL__COUNT; c++) {
         tt_wbuf_varint(b, col[c].n);
         tt_wbuf_put(b, col[c].p, col[c].n);
         if (col[c].oom)
-            b->oom = true;
+            goto out;
     }
+    rc = b->oom ? -1 : 0;
+out:
+    for (int c = 0; c < COL__COUNT; c++)
+        tt_wbuf_free(&col[c]);
+    tt_wbuf_free(&start_end);
+    tt_wbuf_free(&dur_name);
+    tt_wbuf_free(&corr_match);
+    tt_wbuf_free(&tmp);
+    tt_u64map_fini(&corr_pos);
+    free(depth.end);
+    free(last_dur);
+    free(last_cat);
+    free(unit);
+    ZSTD_freeCCtx(cc);
+    return rc;
 }
 
 /* New argument handles in event order (lane by lane): map[old] = new, and
- * order[new - 1] = old. Records no event uses are left out. */
-static int args_order(const tt_trace *tr, uint32_t **map_out, uint32_t **order_out,
-                      size_t *n_out)
+ * hint[new - 1] describes the event that introduces the record (its
+ * numbers are predicted from it). Records no event uses are left out. */
+static int args_order(const tt_trace *tr, uint32_t **map_out, tt_argcols_hint **hint_out,
+                      uint32_t *n_out)
 {
     uint32_t count = tt_args_count(tr->args), next = 1;
     uint32_t *map = calloc((size_t)count + 1, sizeof *map);
-    uint32_t *order = malloc(((size_t)count + 1) * sizeof *order);
-    if (!map || !order) {
+    tt_argcols_hint *hint = malloc(((size_t)count + 1) * sizeof *hint);
+    if (!map || !hint) {
         free(map);
-        free(order);
+        free(hint);
         return -1;
     }
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
@@ -273,106 +432,91 @@ static int args_order(const tt_trace *tr, uint32_t **map_out, uint32_t **order_o
             uint32_t h = ln->ev[i].args;
             if (h && h <= count && !map[h]) {
                 map[h] = next;
-                order[next - 1] = h;
+                hint[next - 1].corr = ln->ev[i].corr;
+                hint[next - 1].name = ln->ev[i].name;
                 next++;
             }
         }
     }
     *map_out = map;
-    *order_out = order;
+    *hint_out = hint;
     *n_out = next - 1;
     return 0;
 }
 
+/* The ids an event holds index tables while encoding: check them first. */
+static int check_events(const tt_trace *tr, tt_error *err)
+{
+    uint32_t ns = tt_strtab_count(tr->strings), na = tt_args_count(tr->args);
+    for (uint32_t l = 0; l < tr->n_lanes; l++)
+        for (size_t i = 0; i < tr->lanes[l].n; i++) {
+            const tt_event *e = &tr->lanes[l].ev[i];
+            if (e->args > na)
+                return tt_error_set(err, TT_ERR_USAGE, "event with an unknown argument handle");
+            if (e->name >= ns || e->cat >= ns)
+                return tt_error_set(err, TT_ERR_USAGE, "event with an unknown string");
+        }
+    return 0;
+}
+
 static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, section *sec,
-                        uint32_t *n_sec, tt_args **repacked, tt_error *err)
+                        uint32_t *n_sec, tt_error *err)
 {
     tt_wbuf b = {0};
     uint64_t n_samples = 0, string_bytes = 0;
-    uint32_t ns = tt_strtab_count(tr->strings), n_blocks;
-    uint32_t *arg_map = NULL, *arg_order = NULL;
-    size_t n_args = 0;
+    uint32_t ns = tt_strtab_count(tr->strings), n_args = 0;
+    uint32_t *arg_map = NULL;
+    tt_argcols_hint *arg_hint = NULL;
     int k = 0, rc = -1;
 
-    for (uint32_t l = 0; l < tr->n_lanes; l++)
-        for (size_t i = 0; i < tr->lanes[l].n; i++)
-            if (tr->lanes[l].ev[i].args > tt_args_count(tr->args))
-                return tt_error_set(err, TT_ERR_USAGE, "event with an unknown argument handle");
-    /* Argument blocks: the records in event order, repacked bigger and
-     * harder-compressed than loading can afford; stored as they are, they
-     * need no recompression when the snapshot is opened. */
-    if (args_order(tr, &arg_map, &arg_order, &n_args))
+    if (check_events(tr, err))
+        return -1;
+    if (args_order(tr, &arg_map, &arg_hint, &n_args))
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
-    *repacked = tt_args_repack(tr->args, arg_order, n_args, ARGS_BLOCK_BYTES, LEVEL_ARGS);
-    free(arg_order);
-    if (!*repacked) {
-        free(arg_map);
-        return tt_error_set(err, TT_ERR_NOMEM,
-                            "cannot repack the event arguments (out of memory or a corrupt block)");
-    }
-    n_blocks = tt_args_block_count(*repacked);
-
     for (uint32_t i = 1; i < ns; i++)
         string_bytes += tt_strtab_len(tr->strings, i);
     for (uint32_t i = 0; i < tr->n_counters; i++)
         n_samples += tr->counters[i].n;
 
-#define FINISH(id, level)                                                 \
+#define FINISH(id)                                                        \
     do {                                                                  \
         if (b.oom) {                                                      \
             tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot"); \
             goto out;                                                     \
         }                                                                 \
-        if (section_zstd(&sec[k], (id), &b, (level), err))                \
+        if (section_zstd(&sec[k], (id), &b, LEVEL_SECTIONS, err))         \
             goto out;                                                     \
         k++;                                                              \
         b.n = 0;                                                          \
     } while (0)
 
-    enc_meta(&b, tr, src, n_samples, string_bytes, n_blocks, (uint32_t)n_args);
-    FINISH(SEC_META, LEVEL_COLUMNS);
+    enc_meta(&b, tr, src, n_samples, string_bytes, n_args);
+    FINISH(SEC_META);
 
     for (uint32_t i = 1; i < ns; i++)
         tt_wbuf_varint(&b, tt_strtab_len(tr->strings, i));
     for (uint32_t i = 1; i < ns; i++)
         tt_wbuf_put(&b, tt_strtab_get(tr->strings, i), tt_strtab_len(tr->strings, i));
-    FINISH(SEC_STRINGS, LEVEL_COLUMNS);
+    FINISH(SEC_STRINGS);
 
     for (uint32_t i = 1; i < tr->attrs->count; i++) {
         tt_wbuf_varint(&b, tr->attrs->tuple[i].opcode);
         tt_wbuf_varint(&b, tr->attrs->tuple[i].layer);
         tt_wbuf_varint(&b, tr->attrs->tuple[i].operand);
     }
-    FINISH(SEC_ATTRS, LEVEL_COLUMNS);
+    FINISH(SEC_ATTRS);
 
-    {
-        /* block headers first, then the block bytes: one raw section */
-        section *s = &sec[k];
-        for (uint32_t i = 0; i < n_blocks; i++) {
-            tt_args_block_info bi;
-            tt_args_block_get(*repacked, i, &bi);
-            tt_wbuf_varint(&b, bi.count);
-            tt_wbuf_varint(&b, bi.raw_size);
-            tt_wbuf_varint(&b, bi.stored);
-        }
-        for (uint32_t i = 0; i < n_blocks; i++) {
-            tt_args_block_info bi;
-            tt_args_block_get(*repacked, i, &bi);
-            tt_wbuf_put(&b, bi.data, bi.stored);
-        }
-        if (b.oom) {
-            tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
-            goto out;
-        }
-        memset(s, 0, sizeof *s);
-        s->id = SEC_ARGS;
-        s->flags = 0;
-        s->raw = b.n;
-        s->stored = b.n;
-        s->data = b.p;
-        k++;
-        memset(&b, 0, sizeof b);
+    switch (tt_argcols_encode(tr->args, arg_map, n_args, arg_hint, ns, LEVEL_TRIAL, &b)) {
+    case 0:
+        break;
+    case -2:
+        tt_error_set(err, TT_ERR_FORMAT, "cannot read the event arguments (a corrupt block)");
+        goto out;
+    default:
+        b.oom = true;
+        break;
     }
+    FINISH(SEC_ARGS);
 
     for (uint32_t i = 0; i < tr->n_groups; i++) {
         const tt_group *g = &tr->groups[i];
@@ -383,7 +527,7 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
         tt_wbuf_svarint(&b, g->sort_index);
         tt_wbuf_varint(&b, g->first_lane);
     }
-    FINISH(SEC_GROUPS, LEVEL_COLUMNS);
+    FINISH(SEC_GROUPS);
 
     for (uint32_t i = 0; i < tr->n_lanes; i++) {
         const tt_lane *l = &tr->lanes[i];
@@ -395,16 +539,11 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
         tt_wbuf_varint(&b, l->kind);
         tt_wbuf_varint(&b, l->n);
     }
-    FINISH(SEC_LANES, LEVEL_COLUMNS);
+    FINISH(SEC_LANES);
 
-    {
-        tt_wbuf col[COL__COUNT];
-        memset(col, 0, sizeof col);
-        enc_events(&b, tr, arg_map, col);
-        for (int c = 0; c < COL__COUNT; c++)
-            tt_wbuf_free(&col[c]);
-    }
-    FINISH(SEC_EVENTS, LEVEL_COLUMNS);
+    if (enc_events(&b, tr, arg_map))
+        b.oom = true;
+    FINISH(SEC_EVENTS);
 
     for (uint32_t i = 0; i < tr->n_counters; i++) {
         const tt_counter *c = &tr->counters[i];
@@ -426,7 +565,7 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
     }
     for (uint32_t i = 0; i < tr->n_counters; i++)
         tt_wbuf_put(&b, tr->counters[i].v, tr->counters[i].n * sizeof(double));
-    FINISH(SEC_COUNTERS, LEVEL_COLUMNS);
+    FINISH(SEC_COUNTERS);
 
     {
         /* flows are sorted by source event: delta-code the endpoints */
@@ -452,12 +591,13 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
             pk = kk;
         }
     }
-    FINISH(SEC_FLOWS, LEVEL_COLUMNS);
+    FINISH(SEC_FLOWS);
 #undef FINISH
     rc = 0;
 out:
     tt_wbuf_free(&b);
     free(arg_map);
+    free(arg_hint);
     *n_sec = (uint32_t)k;
     return rc;
 }
@@ -510,8 +650,7 @@ out:
 static void free_sections(section sec[SEC__END])
 {
     for (uint32_t i = 0; i < SEC__END; i++)
-        if (!sec[i].borrowed)
-            free(sec[i].data);
+        free(sec[i].data);
 }
 
 int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
@@ -519,7 +658,6 @@ int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
 {
     section sec[SEC__END];
     uint32_t n_sec = 0;
-    tt_args *repacked = NULL;
     int rc = -1;
 
     *out = NULL;
@@ -527,10 +665,9 @@ int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
     if (!tr->finalized)
         return tt_error_set(err, TT_ERR_USAGE, "only a finalized trace can be saved as a snapshot");
     memset(sec, 0, sizeof sec);
-    if (enc_sections(tr, src, sec, &n_sec, &repacked, err) == 0)
+    if (enc_sections(tr, src, sec, &n_sec, err) == 0)
         rc = write_container(sec, n_sec, out, n, err);
     free_sections(sec);
-    tt_args_free(repacked);
     return rc;
 }
 
@@ -590,8 +727,11 @@ typedef struct reader {
     tt_trace            *tr;
     tt_error            *err;
     /* counts from the meta section */
-    uint32_t n_strings, n_attrs, n_blocks, n_args, n_groups, n_lanes, n_counters;
+    uint32_t n_strings, n_attrs, n_args, n_groups, n_lanes, n_counters;
     uint64_t string_bytes, n_events, n_samples, n_flows;
+    /* per argument record, the event that introduces it (read with the
+     * events, used by the arguments) */
+    tt_argcols_hint *hint;
 } reader;
 
 static int bad(reader *r, uint32_t sec, const char *what)
@@ -625,8 +765,8 @@ static int read_layout(reader *r)
     version = get_u32le(f + 8);
     if (version != TT_SNAPSHOT_VERSION)
         return tt_error_at_offset(r->err, TT_ERR_UNSUPPORTED, 8,
-                                  "snapshot version %u is not supported (this tracetty reads "
-                                  "version %u): convert the trace again",
+                                  "snapshot format %u was made by another tracetty version "
+                                  "(this one reads format %u); reconvert the trace",
                                   version, TT_SNAPSHOT_VERSION);
     n_sec = get_u32le(f + 12);
     total = get_u64le(f + 16);
@@ -732,7 +872,6 @@ static int read_meta(reader *r, tt_snapshot_source *src)
     r->n_strings = (uint32_t)v;
     r->string_bytes = tt_rd_varint(&c);
     r->n_attrs = tt_rd_u32(&c);
-    r->n_blocks = tt_rd_u32(&c);
     r->n_args = tt_rd_u32(&c);
     r->n_groups = tt_rd_u32(&c);
     r->n_lanes = tt_rd_u32(&c);
@@ -740,7 +879,8 @@ static int read_meta(reader *r, tt_snapshot_source *src)
     r->n_counters = tt_rd_u32(&c);
     r->n_samples = tt_rd_varint(&c);
     r->n_flows = tt_rd_varint(&c);
-    if (c.bad || r->n_attrs == 0)
+    /* every argument record belongs to an event */
+    if (c.bad || r->n_attrs == 0 || r->n_args > r->n_events)
         return bad(r, SEC_META, "counts");
 
     rd_str(&c, &n);   /* tracetty version that wrote it: informational */
@@ -874,32 +1014,20 @@ static int read_attrs(reader *r)
     return 0;
 }
 
+/* After read_events(): the records come back under the handles the events
+ * hold, predicted from r->hint. */
 static int read_args(reader *r)
 {
-    tt_rd c, hdr;
-    const unsigned char *data;
-    uint64_t total = 0, records = 0;
+    tt_rd c;
+    const char *what;
+    int rc;
     if (open_section(r, SEC_ARGS, &c))
         return -1;
-    if ((uint64_t)r->n_blocks * 3 > (uint64_t)(c.end - c.p))
-        return bad(r, SEC_ARGS, "block count");
-    hdr = c;
-    for (uint32_t i = 0; i < r->n_blocks; i++) {
-        records += tt_rd_varint(&c);
-        tt_rd_varint(&c);
-        total += tt_rd_varint(&c);
-    }
-    if (c.bad || total != (uint64_t)(c.end - c.p) || records != r->n_args)
-        return bad(r, SEC_ARGS, "block sizes");
-    data = c.p;
-    for (uint32_t i = 0; i < r->n_blocks; i++) {
-        uint32_t count = tt_rd_u32(&hdr), raw = tt_rd_u32(&hdr);
-        uint64_t stored = tt_rd_varint(&hdr);
-        if (hdr.bad || tt_args_block_add(r->tr->args, count, raw, data, (size_t)stored))
-            return bad(r, SEC_ARGS, "bad block");
-        data += stored;
-    }
-    return 0;
+    rc = tt_argcols_decode(c.p, (size_t)(c.end - c.p), r->n_args, r->hint, r->n_strings,
+                           r->tr->args, &what);
+    if (rc == -1)
+        return oom(r);
+    return rc ? bad(r, SEC_ARGS, what) : 0;
 }
 
 static int read_groups_lanes(reader *r)
@@ -987,98 +1115,235 @@ static int read_groups_lanes(reader *r)
     return 0;
 }
 
+/* x * u, refusing what leaves int64 or is negative. */
+static bool scale(int64_t x, int64_t u, int64_t *out)
+{
+    return x >= 0 && !__builtin_mul_overflow(x, u, out);
+}
+
+typedef struct ev_state {
+    tt_rd     col[COL__COUNT];
+    unsigned  start_mode, dur_mode, corr_mode;
+    uint32_t *corr;            /* CORR_MATCH: distinct ids, first seen first */
+    size_t    n_corr;
+    /* per lane: the last correlation id, the last new one, the last
+     * position matched */
+    uint32_t  last_corr, last_new;
+    int64_t   last_pos;
+    int64_t  *last_dur;        /* per name */
+    uint32_t *last_cat;        /* per name */
+    uint32_t  next_arg;
+    nest      depth;
+} ev_state;
+
+/* One event (the lane's i-th, whose predecessor is decoded) from the
+ * columns; returns NULL, what is wrong with it, or "" when out of memory. */
+static const char *read_corr(ev_state *st, uint32_t *corr)
+{
+    uint64_t v = tt_rd_varint(&st->col[COL_CORR]);
+    int64_t q;
+    *corr = 0;
+    if (v == 0)
+        return NULL;
+    if (st->corr_mode == CORR_DELTA) {
+        if (__builtin_add_overflow((int64_t)st->last_corr, tt_unzigzag(v - 1), &q) || q <= 0 ||
+            q > UINT32_MAX)
+            return "correlation id out of range";
+        *corr = st->last_corr = (uint32_t)q;
+    } else if (v & 1) {
+        /* an id not seen before */
+        if (__builtin_add_overflow((int64_t)st->last_new, tt_unzigzag(v >> 1), &q) || q <= 0 ||
+            q > UINT32_MAX)
+            return "correlation id out of range";
+        *corr = st->last_new = st->corr[st->n_corr++] = (uint32_t)q;
+    } else {
+        if (__builtin_add_overflow(st->last_pos + 1, tt_unzigzag((v - 2) >> 1), &q) || q < 0 ||
+            (uint64_t)q >= st->n_corr)
+            return "correlation id out of range";
+        *corr = st->corr[q];
+        st->last_pos = q;
+    }
+    return NULL;
+}
+
+static const char *read_event(reader *r, ev_state *st, tt_lane *ln, size_t i, int64_t u)
+{
+    tt_event *e = &ln->ev[i];
+    const tt_event *p = i ? &ln->ev[i - 1] : NULL;
+    const char *why;
+    uint64_t v;
+    int64_t q, base, pred;
+    e->name = tt_rd_u32(&st->col[COL_NAME]);
+    if (e->name >= r->n_strings)
+        return "id out of range";
+    if (!p) {
+        q = tt_rd_svarint(&st->col[COL_START]);
+        if (__builtin_mul_overflow(q, u, &e->start))
+            return "start out of range";
+    } else {
+        v = tt_rd_varint(&st->col[COL_START]);
+        base = p->start;
+        if (st->start_mode == START_AFTER_END) {
+            if (v & 1)
+                base += p->dur;   /* checked when p was read */
+            v >>= 1;
+        }
+        if (v > INT64_MAX || !scale((int64_t)v, u, &q) ||
+            __builtin_add_overflow(base, q, &e->start))
+            return "start out of range";
+    }
+    /* the limits every decoder keeps (model/trace.h): no end overflows */
+    if (!tt_time_ok(e->start))
+        return "start out of range";
+    v = tt_rd_varint(&st->col[COL_DUR]);
+    if (st->dur_mode == DUR_BY_NAME) {
+        if (__builtin_add_overflow(st->last_dur[e->name] / u, tt_unzigzag(v), &q))
+            return "duration out of range";
+    } else {
+        q = v > INT64_MAX ? -1 : (int64_t)v;
+    }
+    if (!scale(q, u, &e->dur) || !tt_dur_ok(e->dur))
+        return "duration out of range";
+    st->last_dur[e->name] = e->dur;
+    /* the order tt_trace_finalize() leaves: start, then longer first */
+    if (p && e->start == p->start && e->dur > p->dur)
+        return "events out of order";
+    v = tt_rd_varint(&st->col[COL_CAT]);
+    if (v > r->n_strings)
+        return "id out of range";
+    e->cat = v ? (uint32_t)(v - 1) : st->last_cat[e->name];
+    st->last_cat[e->name] = e->cat;
+    e->attrs = tt_rd_u32(&st->col[COL_ATTRS]);
+    if (e->attrs >= r->n_attrs)
+        return "id out of range";
+    if ((why = read_corr(st, &e->corr)) != NULL)
+        return why;
+    v = tt_rd_varint(&st->col[COL_ARGS]);
+    if (v == 1) {
+        if (st->next_arg > r->n_args)
+            return "argument handle out of range";
+        r->hint[st->next_arg - 1].corr = e->corr;
+        r->hint[st->next_arg - 1].name = e->name;
+        e->args = st->next_arg++;
+    } else if (v) {
+        if (v - 1 >= st->next_arg)
+            return "argument handle out of range";
+        e->args = (uint32_t)(v - 1);
+    } else {
+        e->args = 0;
+    }
+    e->bytes = tt_rd_svarint(&st->col[COL_BYTES]);
+    if (!nest_next(&st->depth, e->start, e->start + e->dur, &pred))
+        return "";
+    if (__builtin_add_overflow(pred, tt_rd_svarint(&st->col[COL_DEPTH]), &q) || q < 0 ||
+        q > UINT16_MAX)
+        return "depth out of range";
+    e->depth = (uint16_t)q;
+    v = tt_rd_varint(&st->col[COL_KIND]);
+    e->kind = (uint8_t)(v & 15);
+    e->flags = (uint8_t)(v >> 4);
+    if (e->kind > TT_EV_ASYNC || v >> 4 > (TT_EVF_UNCLOSED | TT_EVF_CLAMPED))
+        return "bad event kind";
+    return NULL;
+}
+
 static int read_events(reader *r)
 {
-    tt_rd c, col[COL__COUNT];
+    tt_rd c;
+    ev_state st;
     tt_trace *tr = r->tr;
-    uint64_t len[COL__COUNT];
+    int64_t *unit = NULL;
+    int rc = -1;
     if (open_section(r, SEC_EVENTS, &c))
         return -1;
-    for (int k = 0; k < COL__COUNT; k++) {
-        len[k] = tt_rd_varint(&c);
-        if (c.bad || len[k] > (uint64_t)(c.end - c.p) || len[k] < r->n_events)
-            return bad(r, SEC_EVENTS, "column sizes");
-        col[k].p = c.p;
-        col[k].end = c.p + len[k];
-        col[k].bad = false;
-        c.p += len[k];
+    memset(&st, 0, sizeof st);
+    st.next_arg = 1;
+    st.start_mode = (unsigned)tt_rd_u32(&c);
+    st.dur_mode = (unsigned)tt_rd_u32(&c);
+    st.corr_mode = (unsigned)tt_rd_u32(&c);
+    if (c.bad || st.start_mode > START_AFTER_END || st.dur_mode > DUR_BY_NAME ||
+        st.corr_mode > CORR_MATCH || tr->n_lanes > (size_t)(c.end - c.p))
+        return bad(r, SEC_EVENTS, "encoding");
+    unit = malloc(((size_t)tr->n_lanes + 1) * sizeof *unit);
+    st.last_dur = calloc((size_t)r->n_strings + 1, sizeof *st.last_dur);
+    st.last_cat = calloc((size_t)r->n_strings + 1, sizeof *st.last_cat);
+    r->hint = malloc(((size_t)r->n_args + 1) * sizeof *r->hint);
+    /* n_events is bounded by the section (a byte per event per column) */
+    st.corr = st.corr_mode == CORR_MATCH ? malloc(((size_t)r->n_events + 1) * sizeof *st.corr)
+                                         : NULL;
+    if (!unit || !st.last_dur || !st.last_cat || !r->hint ||
+        (st.corr_mode == CORR_MATCH && !st.corr)) {
+        oom(r);
+        goto out;
     }
-    uint32_t next_arg = 1;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        uint64_t u = tt_rd_varint(&c);
+        if (c.bad || u == 0 || u > INT64_MAX) {
+            bad(r, SEC_EVENTS, "time unit");
+            goto out;
+        }
+        unit[l] = (int64_t)u;
+    }
+    for (int k = 0; k < COL__COUNT; k++) {
+        uint64_t len = tt_rd_varint(&c);
+        if (c.bad || len > (uint64_t)(c.end - c.p) || len < r->n_events) {
+            bad(r, SEC_EVENTS, "column sizes");
+            goto out;
+        }
+        st.col[k].p = c.p;
+        st.col[k].end = c.p + len;
+        st.col[k].bad = false;
+        c.p += len;
+    }
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
         tt_lane *ln = &tr->lanes[l];
-        uint32_t last_corr = 0;
         uint16_t maxd = 0;
         ln->ev = malloc(ln->n * sizeof *ln->ev);
-        if (!ln->ev)
-            return oom(r);
+        if (!ln->ev) {
+            oom(r);
+            goto out;
+        }
+        st.depth.sp = 0;
+        st.last_corr = st.last_new = 0;
+        st.last_pos = -1;
         for (size_t i = 0; i < ln->n; i++) {
-            tt_event *e = &ln->ev[i];
-            uint64_t v;
-            int64_t sv;
-            if (i == 0) {
-                e->start = tt_rd_svarint(&col[COL_START]);
-            } else {
-                v = tt_rd_varint(&col[COL_START]);
-                if (v > INT64_MAX || __builtin_add_overflow(ln->ev[i - 1].start, (int64_t)v, &e->start))
-                    return bad(r, SEC_EVENTS, "start out of range");
+            const char *why = read_event(r, &st, ln, i, unit[l]);
+            if (why) {
+                if (why[0])
+                    bad(r, SEC_EVENTS, why);
+                else
+                    oom(r);
+                goto out;
             }
-            v = tt_rd_varint(&col[COL_DUR]);
-            if (v > INT64_MAX || __builtin_add_overflow(e->start, (int64_t)v, &sv))
-                return bad(r, SEC_EVENTS, "duration out of range");
-            e->dur = (int64_t)v;
-            /* the order tt_trace_finalize() leaves: start, then longer first */
-            if (i > 0 && e->start == ln->ev[i - 1].start && e->dur > ln->ev[i - 1].dur)
-                return bad(r, SEC_EVENTS, "events out of order");
-            e->name = tt_rd_u32(&col[COL_NAME]);
-            e->cat = tt_rd_u32(&col[COL_CAT]);
-            e->attrs = tt_rd_u32(&col[COL_ATTRS]);
-            if (e->name >= r->n_strings || e->cat >= r->n_strings || e->attrs >= r->n_attrs)
-                return bad(r, SEC_EVENTS, "id out of range");
-            v = tt_rd_varint(&col[COL_CORR]);
-            if (v) {
-                sv = (int64_t)last_corr + tt_unzigzag(v - 1);
-                if (sv <= 0 || sv > UINT32_MAX)
-                    return bad(r, SEC_EVENTS, "correlation id out of range");
-                last_corr = e->corr = (uint32_t)sv;
-            } else {
-                e->corr = 0;
-            }
-            v = tt_rd_varint(&col[COL_ARGS]);
-            if (v == 1) {
-                if (next_arg > r->n_args)
-                    return bad(r, SEC_EVENTS, "argument handle out of range");
-                e->args = next_arg++;
-            } else if (v) {
-                if (v - 1 >= next_arg)
-                    return bad(r, SEC_EVENTS, "argument handle out of range");
-                e->args = (uint32_t)(v - 1);
-            } else {
-                e->args = 0;
-            }
-            e->bytes = tt_rd_svarint(&col[COL_BYTES]);
-            v = tt_rd_varint(&col[COL_DEPTH]);
-            if (v > UINT16_MAX)
-                return bad(r, SEC_EVENTS, "depth out of range");
-            e->depth = (uint16_t)v;
-            if (e->depth > maxd)
-                maxd = e->depth;
-            v = tt_rd_varint(&col[COL_KIND]);
-            e->kind = (uint8_t)(v & 15);
-            e->flags = (uint8_t)(v >> 4);
-            if (e->kind > TT_EV_ASYNC || v >> 4 > (TT_EVF_UNCLOSED | TT_EVF_CLAMPED))
-                return bad(r, SEC_EVENTS, "bad event kind");
+            if (ln->ev[i].depth > maxd)
+                maxd = ln->ev[i].depth;
         }
         for (int k = 0; k < COL__COUNT; k++)
-            if (col[k].bad)
-                return bad(r, SEC_EVENTS, "truncated column");
+            if (st.col[k].bad) {
+                bad(r, SEC_EVENTS, "truncated column");
+                goto out;
+            }
         ln->max_depth = maxd;
         tt_index_build(ln->ev, ln->n);
     }
     for (int k = 0; k < COL__COUNT; k++)
-        if (col[k].p != col[k].end)
-            return bad(r, SEC_EVENTS, "column has extra data");
+        if (st.col[k].p != st.col[k].end) {
+            bad(r, SEC_EVENTS, "column has extra data");
+            goto out;
+        }
+    if (st.next_arg - 1 != r->n_args) {
+        bad(r, SEC_EVENTS, "argument records no event holds");
+        goto out;
+    }
     tr->n_events = r->n_events;
-    return 0;
+    rc = 0;
+out:
+    free(unit);
+    free(st.last_dur);
+    free(st.last_cat);
+    free(st.corr);
+    free(st.depth.end);
+    return rc;
 }
 
 static int read_counters(reader *r)
@@ -1129,6 +1394,9 @@ static int read_counters(reader *r)
                     return bad(r, SEC_COUNTERS, "time out of range");
             }
         }
+        /* sorted: the ends tell whether all lie within the limit */
+        if (k->n && (!tt_time_ok(k->t[0]) || !tt_time_ok(k->t[k->n - 1])))
+            return bad(r, SEC_COUNTERS, "time out of range");
     }
     if (c.bad || (uint64_t)(c.end - c.p) != r->n_samples * sizeof(double))
         return bad(r, SEC_COUNTERS, "sample values");
@@ -1290,7 +1558,7 @@ int tt_snapshot_decode(const void *data, size_t n, tt_trace *tr, tt_snapshot_sou
     if (tr->finalized || tr->n_lanes || tt_strtab_count(tr->strings) != 1)
         return tt_error_set(err, TT_ERR_USAGE, "a snapshot is read into a new, empty trace");
     if (read_layout(&r) || read_meta(&r, src) || read_strings(&r) || read_attrs(&r) ||
-        read_args(&r) || read_groups_lanes(&r) || read_events(&r) || read_counters(&r) ||
+        read_groups_lanes(&r) || read_events(&r) || read_args(&r) || read_counters(&r) ||
         read_flows(&r) || check_span(&r))
         goto out;
     tr->finalized = true;
@@ -1298,6 +1566,7 @@ int tt_snapshot_decode(const void *data, size_t n, tt_trace *tr, tt_snapshot_sou
 out:
     for (uint32_t i = 0; i < SEC__END; i++)
         free(r.sec[i].buf);
+    free(r.hint);
     return rc;
 }
 
@@ -1349,14 +1618,6 @@ int tt_snapshot_assemble(const unsigned char *const raw[TT_SNAPSHOT_SECTIONS],
         tt_wbuf b;
         if (!raw[id])
             continue;
-        if (id == SEC_ARGS) {
-            sec[k].id = id;
-            sec[k].raw = sec[k].stored = len[id];
-            sec[k].data = (unsigned char *)raw[id];
-            sec[k].borrowed = true;
-            k++;
-            continue;
-        }
         b.p = (unsigned char *)raw[id];
         b.n = b.cap = len[id];
         b.oom = false;

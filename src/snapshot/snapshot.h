@@ -2,13 +2,16 @@
  * checksummed, zstd-compressed columns.
  *
  * A snapshot holds everything the model holds after tt_trace_finalize():
- * strings, attribute tuples, argument blocks (kept compressed), groups,
- * lanes, events (column by column, delta-coded), counters, flows, metadata,
- * problems and tallies. Reading one restores the finalized arrays directly
- * and only rebuilds the interval index, so reopening is much faster than
- * decoding the source. Nothing in a snapshot is trusted: every checksum,
- * size, id and ordering is checked, and a bad file is an error, never a
- * crash.
+ * strings, attribute tuples, argument records (as templates and number
+ * columns, see argcols.h), groups, lanes, events (column by column, each
+ * turned into small repetitive numbers, see snapshot.c), counters, flows,
+ * metadata, problems and tallies. Reading one restores the finalized
+ * arrays directly, rebuilds the argument store (on several cores) and the
+ * interval index, so reopening is much faster than decoding the source.
+ * Nothing in a snapshot is trusted: every checksum, size, id and ordering
+ * is checked, and a bad file is an error, never a crash. A file of another
+ * format version is refused with a message that says so (the --cache
+ * rebuilds such an entry).
  *
  * File layout (all integers little-endian):
  *   header   magic "\x89TTZ\r\n\x1a\n", u32 version, u32 section count,
@@ -16,9 +19,7 @@
  *            u32 crc32 of the preceding header bytes           (32 bytes)
  *   table    per section: u32 id, u32 flags, u64 offset, u64 stored size,
  *            u64 raw size, u32 crc32 of the stored bytes        (36 bytes)
- *   sections each one zstd frame (with zstd's own content checksum), except
- *            the argument blocks, which are stored as they are held in
- *            memory (already compressed)
+ *   sections each one zstd frame (with zstd's own content checksum)
  *
  * Library code: never prints, never exits. Ownership: encode/write borrow
  * the trace; read fills a trace the caller created and owns.
@@ -36,7 +37,9 @@
 
 #define TT_SNAPSHOT_MAGIC "\x89TTZ\r\n\x1a\n"
 #define TT_SNAPSHOT_MAGIC_LEN 8
-#define TT_SNAPSHOT_VERSION 1u
+/* Format 2: events with per-lane time units and predicted columns,
+ * arguments as templates and number columns. Format 1 files are refused. */
+#define TT_SNAPSHOT_VERSION 2u
 
 /* Identity of the file a snapshot was made from, checked by the cache
  * (src/snapshot/cache.h) before it trusts an entry. */
@@ -79,8 +82,8 @@ int tt_snapshot_section(const void *file, size_t n, unsigned id, unsigned char *
 
 /* A snapshot file from raw section payloads (raw[id], len[id] for id 1 ..
  * TT_SNAPSHOT_SECTIONS - 1; raw[id] NULL leaves the section out),
- * compressed and checksummed as the writer does (the arguments section is
- * stored as given). *out is malloc'ed. Returns 0 or -1. */
+ * compressed and checksummed as the writer does. *out is malloc'ed.
+ * Returns 0 or -1. */
 int tt_snapshot_assemble(const unsigned char *const raw[TT_SNAPSHOT_SECTIONS],
                          const size_t len[TT_SNAPSHOT_SECTIONS], unsigned char **out, size_t *n,
                          tt_error *err);

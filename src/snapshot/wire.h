@@ -1,5 +1,6 @@
-/* wire.h - byte buffers and varints of the .ttz writer and reader
- * (snapshot.c). Internal to src/snapshot/.
+/* wire.h - byte buffers and varints shared by the .ttz writer and reader
+ * (snapshot.c) and the argument-record codec (argcols.c). Internal to
+ * src/snapshot/.
  *
  * Values are LEB128 varints; signed values are zigzag-coded first. A
  * write buffer (tt_wbuf) records a failed allocation in `oom` instead of
@@ -15,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 typedef struct tt_wbuf {
     unsigned char *p;
@@ -98,6 +100,22 @@ static inline int64_t tt_unzigzag(uint64_t v)
 static inline void tt_wbuf_svarint(tt_wbuf *b, int64_t v)
 {
     tt_wbuf_varint(b, tt_zigzag(v));
+}
+
+/* Bytes of b after compression at `level` (cc and tmp are scratch): how
+ * the writer chooses between two encodings of the same data. Data too
+ * small for trial compression to say anything counts its raw size. */
+static inline size_t tt_wbuf_zsize(ZSTD_CCtx *cc, const tt_wbuf *b, int level, tt_wbuf *tmp)
+{
+    size_t bound, got;
+    if (b->n < 256)
+        return b->n;
+    bound = ZSTD_compressBound(b->n);
+    tmp->n = 0;
+    if (!tt_wbuf_reserve(tmp, bound))
+        return b->n;
+    got = ZSTD_compressCCtx(cc, tmp->p, bound, b->p, b->n, level);
+    return ZSTD_isError(got) ? b->n : got;
 }
 
 /* Read cursor over decompressed bytes. */

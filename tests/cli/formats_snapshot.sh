@@ -1,9 +1,11 @@
 #!/bin/sh
 # formats_snapshot.sh - `tracetty convert` and --cache: `summary` and
-# every `report` kind print the same from a trace and from its .ttz; the
-# cache is written once, reused while the source is unchanged, rebuilt
-# when the source changes or the entry is corrupt; convert's errors and
-# its atomic output.
+# every `report` kind print the same from a trace and from its .ttz; a
+# snapshot is at most a third of the gzip'd JSON; one of another format
+# version is refused by name; the cache is written once, reused while the
+# source is unchanged, rebuilt when the source changes or the entry is
+# corrupt or of another format version; convert's errors and its atomic
+# output.
 . "$srcdir/tests/lib.sh"
 
 S="$srcdir/samples"
@@ -46,6 +48,40 @@ same_output "$TMPD/a" "$TMPD/b" "demo.json: breakdown by an argument identical f
 "$TRACETTY" report --quiet --kind events --by "arg:Step Id" --format csv "$TMPD/kernel_details.csv.ttz" >"$TMPD/b" 2>&1
 same_output "$TMPD/a" "$TMPD/b" "kernel_details.csv: events with an argument column identical"
 matches "$TMPD/b" '^[0-9]+,[0-9]+,.*,"?19"?[[:space:]]*$' "the Step Id column is filled"
+
+# size: at most a third of the JSON compressed with gzip -6 (issue 7), for
+# a generated Kineto trace and for the real ones at hand. Sizes only: the
+# encoding is deterministic, so this cannot be flaky.
+ttz_third() {   # ttz_third JSON-OR-GZ TTZ DESCRIPTION
+    case $1 in
+    *.gz) gz=$(gzip -dc "$1" | gzip -6 | wc -c) ;;
+    *) gz=$(gzip -6 -c "$1" | wc -c) ;;
+    esac
+    z=$(wc -c <"$2")
+    ok "$(test $((3 * z)) -le "$gz"; echo $?)" "$3: .ttz $z bytes, gzip -6 $gz bytes"
+}
+GEN="$builddir/samples/gen-trace"
+if [ -x "$GEN" ]; then
+    "$GEN" kineto --events 20000 -o "$TMPD/gen.json" &&
+        "$TRACETTY" convert --quiet "$TMPD/gen.json" -o "$TMPD/gen.ttz"
+    ok $? "convert a generated 20000-event Kineto trace"
+    ttz_third "$TMPD/gen.json" "$TMPD/gen.ttz" "generated Kineto trace: at most a third of gzip -6"
+else
+    ok 0 "# SKIP samples/gen-trace is not built"
+    ok 0 "# SKIP samples/gen-trace is not built"
+fi
+[ -f "$TMPD/nccl_data.json.gz.ttz" ] &&
+    ttz_third "$T/pytorch/nccl_data.json.gz" "$TMPD/nccl_data.json.gz.ttz" "nccl_data.json.gz"
+if [ -f "$T/pytorch/two_ranks/rank-0.json.gz" ]; then
+    "$TRACETTY" convert --quiet "$T/pytorch/two_ranks/rank-0.json.gz" -o "$TMPD/rank-0.ttz"
+    ttz_third "$T/pytorch/two_ranks/rank-0.json.gz" "$TMPD/rank-0.ttz" "two_ranks/rank-0.json.gz"
+fi
+
+# a snapshot of another format version: refused by name
+V1="$srcdir/tests/fuzz/corpus/ttz/v1-nsys.ttz"
+"$TRACETTY" summary "$V1" >"$TMPD/out" 2>&1
+is "$?" 2 "a snapshot of format 1: exit 2"
+matches "$TMPD/out" 'made by another tracetty version.*reconvert' "and says to reconvert"
 
 # convert's errors; an output that cannot be written leaves nothing behind
 "$TRACETTY" convert "$S/neuron.json" >"$TMPD/out" 2>&1
@@ -96,6 +132,11 @@ printf 'junk' >"$entry"
 same_file "$TMPD/c3" "$TMPD/c0" "a corrupt entry is ignored"
 "$TRACETTY" summary --quiet "$entry" >/dev/null 2>&1
 ok $? "and rebuilt"
+cp "$V1" "$entry"
+"$TRACETTY" summary --cache "$TMPD/src.json" >"$TMPD/c3" 2>&1
+same_file "$TMPD/c3" "$TMPD/c0" "an entry of another format version is ignored"
+"$TRACETTY" summary --quiet "$entry" >/dev/null 2>&1
+ok $? "and rebuilt in the current format"
 touch -d '2001-02-03 04:05:06' "$TMPD/src.json"
 ino2=$(ls -i "$entry" | awk '{print $1}')
 "$TRACETTY" summary --cache "$TMPD/src.json" >"$TMPD/c4" 2>&1

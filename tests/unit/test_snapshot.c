@@ -1,20 +1,26 @@
 /* test_snapshot.c - the .ttz snapshot: exact round trips of random traces
  * built with the model builder (every field compared with the original),
- * argument records found again through renumbered handles, rejection of
- * every flipped byte and every truncation, semantic corruption behind valid
- * checksums never crashing, and the argument-store additions (block
- * export/import, ordered repack) it relies on.
+ * argument records found again through renumbered handles (also when they
+ * are cut into several chunks), rejection of every flipped byte and every
+ * truncation, snapshots of another format version rejected by name and
+ * rebuilt by the cache, semantic corruption behind valid checksums never
+ * crashing, and the argument-store additions (block export/import, ordered
+ * repack).
  */
 #include "config.h"
 
 #include "../tap.h"
 
 #include "decode/decode.h"
+#include "snapshot/cache.h"
 #include "snapshot/snapshot.h"
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
 /* -------------------------------------------------------------- random */
 
@@ -373,15 +379,15 @@ static void test_corruption(void)
         tt_trace_free(b);
         free(longer);
     }
-    /* another version: a clear message, not "corrupt" */
+    /* a changed version byte alone breaks the header checksum */
     {
-        unsigned char *v2 = malloc(n);
-        memcpy(v2, buf, n);
-        v2[8] = 2;
-        b = decode(v2, n, NULL, &err);
+        unsigned char *v = malloc(n);
+        memcpy(v, buf, n);
+        v[8] ^= 3;
+        b = decode(v, n, NULL, &err);
         ok(!b && err.code == TT_ERR_FORMAT, "a changed version byte fails the header checksum");
         tt_trace_free(b);
-        free(v2);
+        free(v);
     }
     free(buf);
     tt_trace_free(a);
@@ -532,6 +538,143 @@ static void test_args_store(void)
     tt_args_free(c);
 }
 
+/* buf, rewritten as a snapshot of format `version` (header checksum fixed):
+ * what an older or newer tracetty would have written, as far as the
+ * header tells. */
+static void set_version(unsigned char *buf, uint32_t version)
+{
+    uint32_t c;
+    memcpy(buf + 8, &version, 4);
+    c = (uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), buf, 28);
+    memcpy(buf + 28, &c, 4);
+}
+
+static void test_other_version(void)
+{
+    tt_trace *a = random_trace(11, 300), *b;
+    unsigned char *buf;
+    size_t n;
+    tt_error err;
+    if (!ok(a && tt_snapshot_encode(a, NULL, &buf, &n, &err) == 0, "encode for version tests"))
+        return;
+    for (uint32_t v = 1; v <= TT_SNAPSHOT_VERSION + 1; v += TT_SNAPSHOT_VERSION) {
+        set_version(buf, v);
+        b = decode(buf, n, NULL, &err);
+        ok(!b && err.code == TT_ERR_UNSUPPORTED &&
+               strstr(err.what, "made by another tracetty version") &&
+               strstr(err.what, "reconvert"),
+           "format %u is refused by name: %s", v, b ? "(decoded)" : err.what);
+        tt_trace_free(b);
+    }
+    free(buf);
+    tt_trace_free(a);
+}
+
+/* --cache: an entry written by another format version is stale, never an
+ * error, and is replaced by the current format under the same name. */
+static void test_cache_other_version(void)
+{
+    char dir[] = "/tmp/tt-snapshot-cache.XXXXXX", src[256], cmd[600];
+    tt_cache_entry ce, ce2;
+    tt_load_opts opts;
+    tt_trace *a = NULL, *b = NULL;
+    unsigned char *buf = NULL;
+    size_t n;
+    tt_error err, why;
+    FILE *f;
+    memset(&opts, 0, sizeof opts);
+    if (!ok(mkdtemp(dir) != NULL, "temporary cache directory"))
+        return;
+    setenv("XDG_CACHE_HOME", dir, 1);
+    snprintf(src, sizeof src, "%s/trace.json", dir);
+    f = fopen(src, "w");
+    if (f) {
+        fputs("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 2, "
+              "\"ts\": 5, \"dur\": 3, \"args\": {\"External id\": 9}}]}\n", f);
+        fclose(f);
+    }
+    tt_error_clear(&err);
+    if (!ok(f && tt_cache_prepare(src, &opts, &ce, &err) == 0 && tt_load(src, &opts, &a, NULL, &err) == 0,
+            "a source to cache (%s)", err.what))
+        goto out;
+    /* the entry as a tracetty of another format would have left it */
+    ok(tt_snapshot_encode(a, &ce.id, &buf, &n, &err) == 0, "encode the entry");
+    set_version(buf, TT_SNAPSHOT_VERSION - 1);
+    f = fopen(ce.path, "wb");
+    ok(f && fwrite(buf, 1, n, f) == n && fclose(f) == 0, "write an entry of format %u",
+       TT_SNAPSHOT_VERSION - 1);
+    ok(tt_cache_load(&ce, &b, &why) == 0 && !b && strstr(why.what, "another tracetty version"),
+       "it is not used: %s", why.what);
+    /* the caller rebuilds it: same entry name, current format */
+    ok(tt_cache_prepare(src, &opts, &ce2, &err) == 0 && strcmp(ce.path, ce2.path) == 0,
+       "the entry keeps its name across format versions");
+    ok(tt_cache_store(&ce, a, &err) == 0 && tt_cache_load(&ce, &b, &why) == 1 && b,
+       "the rebuilt entry is used");
+    tt_trace_free(b);
+out:
+    free(buf);
+    tt_trace_free(a);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        diag("could not remove %s", dir);
+}
+
+/* Arguments of more than one chunk (about 16 MB of text each) come back
+ * in order, under the right handles. */
+static void test_big_arguments(void)
+{
+    tt_trace *a = tt_trace_new(), *b;
+    tt_error err;
+    unsigned char *buf, *buf2;
+    size_t n, n2;
+    char pad[3001], text[3200];
+    uint32_t lane;
+    memset(pad, 'x', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    rng_state = 77;
+    if (!a)
+        return;
+    lane = tt_trace_lane(a, tt_trace_group(a, tt_trace_intern_cstr(a, "1")),
+                         tt_trace_intern_cstr(a, "2"), TT_LANE_THREAD);
+    for (int i = 0; i < 12000; i++) {
+        int64_t idx = tt_trace_push_event(a, lane);
+        tt_event *e = &a->lanes[lane].ev[idx];
+        int tn = snprintf(text, sizeof text, "{\"External id\": %d, \"Call stack\": \"%.*s\", "
+                                             "\"dims\": [%d, %d], \"x\": %d.%02d}",
+                          i * 3, (int)(rnd() % 3000), pad, (int)(rnd() % 64),
+                          (int)(rnd() % 9000), (int)(rnd() % 100), (int)(rnd() % 100));
+        e->start = 1000 * i;
+        e->dur = 500;
+        e->name = tt_trace_intern_cstr(a, i % 3 ? "aten::mm" : "aten::add");
+        e->corr = (uint32_t)i + 1;
+        e->args = tt_args_add(a->args, text, (size_t)tn, "", 0);
+    }
+    tt_error_clear(&err);
+    if (!ok(tt_trace_finalize(a, &err) == 0 && tt_args_raw_bytes(a->args) > ((uint64_t)16 << 20),
+            "a trace with %llu bytes of arguments",
+            (unsigned long long)tt_args_raw_bytes(a->args))) {
+        tt_trace_free(a);
+        return;
+    }
+    a->format = "chrome-json";
+    a->compression = "none";
+    a->source = strdup("big.json");
+    if (!ok(tt_snapshot_encode(a, NULL, &buf, &n, &err) == 0, "encode")) {
+        tt_trace_free(a);
+        return;
+    }
+    b = decode(buf, n, NULL, &err);
+    ok(b && diff_traces(a, b) == 0, "arguments in several chunks come back identical");
+    ok(b && tt_snapshot_encode(b, NULL, &buf2, &n2, &err) == 0 && n2 == n &&
+           memcmp(buf, buf2, n) == 0,
+       "and re-encode to the same bytes");
+    if (b)
+        free(buf2);
+    free(buf);
+    tt_trace_free(a);
+    tt_trace_free(b);
+}
+
 static void test_probe_and_decoder(void)
 {
     tt_trace *a = random_trace(3, 1000), *b = NULL;
@@ -560,6 +703,9 @@ int main(void)
     test_round_trips();
     test_probe_and_decoder();
     test_corruption();
+    test_other_version();
+    test_cache_other_version();
+    test_big_arguments();
     test_semantic_corruption();
     return tap_done();
 }

@@ -1,0 +1,1106 @@
+/* argcols.c - argument records as templates and number columns (see
+ * argcols.h).
+ *
+ * The encoder reads the store once in handle order (each block is
+ * decompressed once), cuts every record into a template and its numbers,
+ * and only then walks the records in snapshot order: templates and columns
+ * are numbered by first use in that order, so the payload does not depend
+ * on how the store happened to be laid out (re-encoding a decoded trace
+ * gives the same bytes).
+ */
+#include "config.h"
+
+#include "snapshot/argcols.h"
+
+#include "util/hash.h"
+#include "util/u64map.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { MK_SPLIT = 0, MK_INT = 1, MK_LIT = 2, MK_ESC = 3 };
+enum { CK_INT = 0, CK_LIT = 1 };
+/* predictors of an integer column: nothing, the column's last number, the
+ * record's last number, the correlation id of the record's event, the
+ * column's last number in a record of an event of the same name */
+enum { PM_RAW, PM_COLUMN, PM_RECORD, PM_CORR, PM_NAME, PM__COUNT };
+/* literal columns: the text, or 0 for the text the column had in the last
+ * record of an event of the same name */
+enum { LM_PLAIN, LM_NAME, LM__COUNT };
+
+#define MAX_COLUMNS 4096u   /* further contexts share one overflow column per kind */
+#define MAX_ORDINAL 15u     /* numbers under one key past this share a column */
+#define MAX_TOKEN 64u       /* longer runs of digits stay text */
+#define TRIAL_VALUES 65536u /* the sample of a column that chooses its predictor */
+/* Records are cut into chunks of about this much text, each encoded on its
+ * own, so that readers rebuild them in parallel. */
+#define CHUNK_BYTES ((uint64_t)16 << 20)
+#define MAX_THREADS 8u
+#define TEXT_PER_BYTE 65536u  /* most text a chunk may rebuild per byte of it */
+
+/* ------------------------------------------------------------- encoder */
+
+typedef struct tmpl {
+    size_t   off, len;         /* skeleton in enc.tbytes */
+    size_t   slot0;            /* first entry in enc.tslot */
+    uint32_t nslots;
+    uint32_t next;             /* next template with the same hash + 1 */
+} tmpl;
+
+typedef struct enc {
+    /* templates: skeletons (text with bare slot markers) and the column
+     * (provisional id) of each slot */
+    tt_wbuf   tbytes;
+    tmpl     *t;
+    uint32_t  nt, capt;
+    uint32_t *tslot;
+    size_t    ntslot, captslot;
+    tt_u64map tmap;            /* skeleton hash -> first template + 1 */
+    /* columns, provisional ids in order of creation */
+    tt_u64map cmap;            /* context key -> column */
+    uint8_t  *ckind;
+    uint32_t  nc, capc, overflow[2];
+    /* records by position: template, first value, bytes of text */
+    uint32_t *rtmpl;
+    size_t   *rval;
+    uint64_t *rlen;
+    /* slot values in reading order; a literal is offset << 8 | length in lits */
+    int64_t  *vals;
+    size_t    nv, capv;
+    tt_wbuf   lits;
+    /* the record being cut */
+    tt_wbuf   sk;
+    uint64_t *skey;            /* per slot: kind, key hash and ordinal, mixed */
+    size_t    nskey, capskey;
+    uint64_t  keyset;
+} enc;
+
+static bool grow32(void *pp, uint32_t *cap, uint32_t need, size_t size)
+{
+    size_t c = *cap;
+    if (need > UINT32_MAX / 2 || !tt_grow(pp, &c, need, size))
+        return false;
+    *cap = (uint32_t)c;
+    return true;
+}
+
+/* Text into the skeleton; bytes that mean markers are escaped. */
+static void sk_text(tt_wbuf *sk, const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && s[j] > MK_ESC)
+            j++;
+        tt_wbuf_put(sk, s + i, j - i);
+        if (j < n) {
+            tt_wbuf_byte(sk, MK_ESC);
+            tt_wbuf_byte(sk, s[j]);
+            j++;
+        }
+        i = j;
+    }
+}
+
+static bool is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool is_numch(unsigned char c)
+{
+    return is_digit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+}
+
+/* -?(0|[1-9][0-9]{0,17}) but not "-0": the texts an int64 prints back as. */
+static bool canonical_int(const unsigned char *s, size_t n, int64_t *v)
+{
+    bool neg = s[0] == '-';
+    size_t i = neg ? 1 : 0, digits = n - i;
+    uint64_t u = 0;
+    if (digits == 0 || digits > 18 || (s[i] == '0' && (digits > 1 || neg)))
+        return false;
+    for (; i < n; i++) {
+        if (!is_digit(s[i]))
+            return false;
+        u = u * 10 + (uint64_t)(s[i] - '0');
+    }
+    *v = neg ? -(int64_t)u : (int64_t)u;
+    return true;
+}
+
+static bool add_slot(enc *e, unsigned kind, uint64_t key, unsigned ord, int64_t v)
+{
+    if (!tt_grow(&e->skey, &e->capskey, e->nskey + 1, sizeof *e->skey) ||
+        !tt_grow(&e->vals, &e->capv, e->nv + 1, sizeof *e->vals))
+        return false;
+    e->skey[e->nskey++] = tt_hash_mix(key * 0x9e3779b97f4a7c15ULL + (uint64_t)kind * 31 +
+                                      (ord < MAX_ORDINAL ? ord : MAX_ORDINAL));
+    e->vals[e->nv++] = v;
+    tt_wbuf_byte(&e->sk, kind == CK_INT ? MK_INT : MK_LIT);
+    return !e->sk.oom;
+}
+
+/* Cut one text (a record's args or its extra) into e->sk and slots. */
+static bool cut_text(enc *e, const unsigned char *s, size_t n)
+{
+    uint64_t key = 0;
+    unsigned ord = 0;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c == '"') {
+            size_t j = i + 1, k;
+            while (j < n && s[j] != '"')
+                j += s[j] == '\\' ? 2 : 1;
+            if (j >= n) {   /* unterminated: the rest is text */
+                sk_text(&e->sk, s + i, n - i);
+                break;
+            }
+            sk_text(&e->sk, s + i, j + 1 - i);
+            for (k = j + 1; k < n && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r');)
+                k++;
+            if (k < n && s[k] == ':') {
+                key = tt_hash_bytes(s + i + 1, j - i - 1, 0x6b6579);
+                ord = 0;
+                e->keyset += tt_hash_mix(key);
+            }
+            i = j + 1;
+            continue;
+        }
+        if (c == '-' || is_digit(c)) {
+            size_t j = i + 1;
+            bool digit = is_digit(c);
+            int64_t v;
+            while (j < n && is_numch(s[j])) {
+                digit = digit || is_digit(s[j]);
+                j++;
+            }
+            if (!digit || j - i > MAX_TOKEN) {
+                sk_text(&e->sk, s + i, j - i);
+            } else if (canonical_int(s + i, j - i, &v)) {
+                if (!add_slot(e, CK_INT, key, ord++, v))
+                    return false;
+            } else {
+                size_t at = e->lits.n;
+                tt_wbuf_put(&e->lits, s + i, j - i);
+                if (!add_slot(e, CK_LIT, key, ord++, (int64_t)(at << 8 | (j - i))))
+                    return false;
+            }
+            i = j;
+            continue;
+        }
+        {
+            size_t j = i + 1;
+            while (j < n && s[j] != '"' && s[j] != '-' && !is_digit(s[j]))
+                j++;
+            sk_text(&e->sk, s + i, j - i);
+            i = j;
+        }
+    }
+    return !e->sk.oom && !e->lits.oom;
+}
+
+/* The column of a slot key in a record with this key set. */
+static bool column_of(enc *e, uint64_t skey, unsigned kind, uint32_t *out)
+{
+    uint64_t k = tt_hash_mix(skey ^ e->keyset * 0xc2b2ae3d27d4eb4fULL);
+    uint32_t *v = tt_u64map_get(&e->cmap, k);
+    if (v) {
+        *out = *v;
+        return true;
+    }
+    if (e->nc >= MAX_COLUMNS && e->overflow[kind] != UINT32_MAX) {
+        *out = e->overflow[kind];
+        return true;
+    }
+    if (!grow32(&e->ckind, &e->capc, e->nc + 1, 1))
+        return false;
+    e->ckind[e->nc] = (uint8_t)kind;
+    *out = e->nc++;
+    if (e->nc > MAX_COLUMNS)
+        e->overflow[kind] = *out;
+    return tt_u64map_put(&e->cmap, k, *out) == 0;
+}
+
+/* The template of the record just cut (e->sk, e->skey): found or added. */
+static bool find_template(enc *e, uint32_t *out)
+{
+    uint64_t h = tt_hash_bytes(e->sk.p, e->sk.n, 0x74706c);
+    uint32_t *head = tt_u64map_get(&e->tmap, h), id;
+    tmpl *t;
+    for (uint32_t i = head ? *head : 0; i; i = e->t[i - 1].next) {
+        t = &e->t[i - 1];
+        /* the skeleton spells out the keys, so it fixes the columns too */
+        if (t->len == e->sk.n && memcmp(e->tbytes.p + t->off, e->sk.p, e->sk.n) == 0) {
+            *out = i - 1;
+            return true;
+        }
+    }
+    if (!grow32(&e->t, &e->capt, e->nt + 1, sizeof *e->t) ||
+        !tt_grow(&e->tslot, &e->captslot, e->ntslot + e->nskey, sizeof *e->tslot))
+        return false;
+    id = e->nt++;
+    t = &e->t[id];
+    t->off = e->tbytes.n;
+    t->len = e->sk.n;
+    t->slot0 = e->ntslot;
+    t->nslots = (uint32_t)e->nskey;
+    t->next = head ? *head : 0;
+    tt_wbuf_put(&e->tbytes, e->sk.p, e->sk.n);
+    for (size_t s = 0, k = 0; s < e->nskey; s++) {
+        /* the marker says the kind */
+        while (k < e->sk.n && e->sk.p[k] != MK_INT && e->sk.p[k] != MK_LIT)
+            k += e->sk.p[k] == MK_ESC ? 2 : 1;
+        if (!column_of(e, e->skey[s], e->sk.p[k] == MK_INT ? CK_INT : CK_LIT,
+                       &e->tslot[e->ntslot++]))
+            return false;
+        k++;
+    }
+    *out = id;
+    return !e->tbytes.oom && tt_u64map_put(&e->tmap, h, id + 1) == 0;
+}
+
+static void enc_fini(enc *e)
+{
+    tt_wbuf_free(&e->tbytes);
+    free(e->t);
+    free(e->tslot);
+    tt_u64map_fini(&e->tmap);
+    tt_u64map_fini(&e->cmap);
+    free(e->ckind);
+    free(e->rtmpl);
+    free(e->rval);
+    free(e->rlen);
+    free(e->vals);
+    tt_wbuf_free(&e->lits);
+    tt_wbuf_free(&e->sk);
+    free(e->skey);
+}
+
+/* Read the store in handle order, cutting every record named by map. */
+static int enc_cut(enc *e, const tt_args *store, const uint32_t *map, uint32_t n)
+{
+    tt_args_reader r;
+    uint32_t count = tt_args_count(store), seen = 0;
+    int rc = 0;
+    e->rtmpl = malloc(((size_t)n + 1) * sizeof *e->rtmpl);
+    e->rval = malloc(((size_t)n + 1) * sizeof *e->rval);
+    e->rlen = malloc(((size_t)n + 1) * sizeof *e->rlen);
+    if (!e->rtmpl || !e->rval || !e->rlen)
+        return -1;
+    tt_args_reader_init(&r, store);
+    for (uint32_t h = 1; h <= count && rc == 0; h++) {
+        const char *a, *x;
+        size_t an, xn;
+        uint32_t pos = map[h];
+        if (!pos)
+            continue;
+        if (pos > n || tt_args_read(&r, h, &a, &an, &x, &xn)) {
+            rc = -2;
+            break;
+        }
+        e->sk.n = 0;
+        e->nskey = 0;
+        e->keyset = 0;
+        e->rval[pos - 1] = e->nv;
+        e->rlen[pos - 1] = an + xn;
+        if (!cut_text(e, (const unsigned char *)a, an))
+            rc = -1;
+        tt_wbuf_byte(&e->sk, MK_SPLIT);
+        if (rc == 0 && (!cut_text(e, (const unsigned char *)x, xn) ||
+                        !find_template(e, &e->rtmpl[pos - 1])))
+            rc = -1;
+        seen++;
+    }
+    tt_args_reader_fini(&r);
+    if (rc == 0 && seen != n)
+        rc = -2;
+    return rc;
+}
+
+/* Last value per (column, name), for the by-name predictors. */
+typedef struct byname {
+    tt_u64map map;
+    int64_t  *val;
+    size_t    n, cap;
+} byname;
+
+/* The value of (column, name); *fresh says it was just made (0). NULL
+ * when out of memory. */
+static int64_t *byname_slot(byname *b, uint32_t col, uint32_t name, bool *fresh)
+{
+    uint64_t key = (uint64_t)col << 32 | name;
+    uint32_t *i = tt_u64map_get(&b->map, key);
+    *fresh = i == NULL;
+    if (i)
+        return &b->val[*i];
+    if (b->n >= UINT32_MAX || !tt_grow(&b->val, &b->cap, b->n + 1, sizeof *b->val) ||
+        tt_u64map_put(&b->map, key, (uint32_t)b->n))
+        return NULL;
+    b->val[b->n] = 0;
+    return &b->val[b->n++];
+}
+
+static void byname_fini(byname *b)
+{
+    tt_u64map_fini(&b->map);
+    free(b->val);
+}
+
+static void put_residual(tt_wbuf *b, int64_t v, int64_t ref)
+{
+    tt_wbuf_varint(b, tt_zigzag((int64_t)((uint64_t)v - (uint64_t)ref)));
+}
+
+/* Columns and templates numbered by first use, in record order. */
+typedef struct numbering {
+    uint32_t *ct, *tord, ntc;  /* template -> number, number -> template */
+    uint32_t *cc, *cord, ncc;  /* the same for columns */
+} numbering;
+
+static void numbering_fini(numbering *nb)
+{
+    free(nb->ct);
+    free(nb->tord);
+    free(nb->cc);
+    free(nb->cord);
+}
+
+static bool enc_number(const enc *e, uint32_t lo, uint32_t n, numbering *nb)
+{
+    memset(nb, 0, sizeof *nb);
+    nb->ct = malloc(((size_t)e->nt + 1) * sizeof *nb->ct);
+    nb->tord = malloc(((size_t)e->nt + 1) * sizeof *nb->tord);
+    nb->cc = malloc(((size_t)e->nc + 1) * sizeof *nb->cc);
+    nb->cord = malloc(((size_t)e->nc + 1) * sizeof *nb->cord);
+    if (!nb->ct || !nb->tord || !nb->cc || !nb->cord)
+        return false;
+    memset(nb->ct, 0xff, ((size_t)e->nt + 1) * sizeof *nb->ct);
+    memset(nb->cc, 0xff, ((size_t)e->nc + 1) * sizeof *nb->cc);
+    for (uint32_t i = lo; i < lo + n; i++) {
+        const tmpl *t = &e->t[e->rtmpl[i]];
+        if (nb->ct[e->rtmpl[i]] != UINT32_MAX)
+            continue;
+        nb->tord[nb->ntc] = e->rtmpl[i];
+        nb->ct[e->rtmpl[i]] = nb->ntc++;
+        for (uint32_t s = 0; s < t->nslots; s++) {
+            uint32_t c = e->tslot[t->slot0 + s];
+            if (nb->cc[c] == UINT32_MAX) {
+                nb->cord[nb->ncc] = c;
+                nb->cc[c] = nb->ncc++;
+            }
+        }
+    }
+    return true;
+}
+
+/* The columns' data. Trial (mode NULL): each column's first TRIAL_VALUES
+ * values under every predictor, into col[c * PM__COUNT + m] (literal
+ * columns use the first two, LM_PLAIN and LM_NAME). Final: all values
+ * under predictor mode[c], into col[c * PM__COUNT]. */
+static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t n,
+                        const tt_argcols_hint *hint, const uint8_t *mode, tt_wbuf *col)
+{
+    int64_t *last = calloc((size_t)nb->ncc + 1, sizeof *last);
+    uint32_t *seen = calloc((size_t)nb->ncc + 1, sizeof *seen);
+    byname bn;
+    bool ok = last && seen;
+    memset(&bn, 0, sizeof bn);
+    tt_u64map_init(&bn.map);
+    for (uint32_t i = lo; i < lo + n && ok; i++) {
+        const tmpl *t = &e->t[e->rtmpl[i]];
+        const int64_t *v = e->vals + e->rval[i];
+        int64_t prev = 0;
+        bool have_prev = false;
+        for (uint32_t s = 0; s < t->nslots && ok; s++) {
+            uint32_t c = nb->cc[e->tslot[t->slot0 + s]];
+            tt_wbuf *b = &col[(size_t)c * PM__COUNT];
+            bool fresh, all = !mode && seen[c]++ < TRIAL_VALUES;
+            int64_t *named = byname_slot(&bn, c, hint[i].name, &fresh), ref[PM__COUNT];
+            if (!named) {
+                ok = false;
+                break;
+            }
+            if (e->ckind[e->tslot[t->slot0 + s]] == CK_LIT) {
+                size_t at = (size_t)((uint64_t)v[s] >> 8), len = (size_t)(v[s] & 0xff);
+                size_t pat = (size_t)((uint64_t)*named >> 8), plen = (size_t)(*named & 0xff);
+                if (all || (mode && mode[c] == LM_PLAIN)) {
+                    tt_wbuf_varint(b, len);
+                    tt_wbuf_put(b, e->lits.p + at, len);
+                }
+                if (all || (mode && mode[c] == LM_NAME)) {
+                    tt_wbuf *bn_out = all ? &b[LM_NAME] : b;
+                    if (!fresh && plen == len && memcmp(e->lits.p + pat, e->lits.p + at, len) == 0) {
+                        tt_wbuf_varint(bn_out, 0);
+                    } else {
+                        tt_wbuf_varint(bn_out, len + 1);
+                        tt_wbuf_put(bn_out, e->lits.p + at, len);
+                    }
+                }
+                *named = v[s];
+                continue;
+            }
+            ref[PM_RAW] = 0;
+            ref[PM_COLUMN] = last[c];
+            ref[PM_RECORD] = have_prev ? prev : last[c];
+            ref[PM_CORR] = hint[i].corr ? (int64_t)hint[i].corr : last[c];
+            ref[PM_NAME] = fresh ? last[c] : *named;
+            if (all)
+                for (unsigned m = 0; m < PM__COUNT; m++)
+                    put_residual(&b[m], v[s], ref[m]);
+            else if (mode)
+                put_residual(b, v[s], ref[mode[c]]);
+            *named = last[c] = prev = v[s];
+            have_prev = true;
+        }
+    }
+    for (size_t i = 0; i < ((size_t)nb->ncc + 1) * PM__COUNT; i++)
+        ok = ok && !col[i].oom;
+    free(last);
+    free(seen);
+    byname_fini(&bn);
+    return ok;
+}
+
+/* Each column's predictor: the one whose trial data compresses best. The
+ * trial buffers are emptied for the final data. */
+static bool enc_choose(const enc *e, const numbering *nb, tt_wbuf *col, int level,
+                       uint8_t *mode)
+{
+    ZSTD_CCtx *zc = ZSTD_createCCtx();
+    tt_wbuf tmp = {0};
+    if (!zc)
+        return false;
+    for (uint32_t c = 0; c < nb->ncc; c++) {
+        const tt_wbuf *b = &col[(size_t)c * PM__COUNT];
+        unsigned modes = e->ckind[nb->cord[c]] == CK_LIT ? LM__COUNT : PM__COUNT;
+        size_t best = tt_wbuf_zsize(zc, &b[0], level, &tmp);
+        mode[c] = 0;
+        for (unsigned m = 1; m < modes; m++) {
+            size_t sz = tt_wbuf_zsize(zc, &b[m], level, &tmp);
+            if (sz < best) {
+                best = sz;
+                mode[c] = (uint8_t)m;
+            }
+        }
+        for (unsigned m = 0; m < PM__COUNT; m++)
+            tt_wbuf_free(&col[(size_t)c * PM__COUNT + m]);
+    }
+    tt_wbuf_free(&tmp);
+    ZSTD_freeCCtx(zc);
+    return true;
+}
+
+/* The payload, in the order argcols.h gives. */
+static bool enc_write(const enc *e, const numbering *nb, uint32_t lo, uint32_t n,
+                      const tt_argcols_hint *hint, uint32_t n_names, const tt_wbuf *col,
+                      const uint8_t *mode, tt_wbuf *out)
+{
+    tt_wbuf tb = {0};
+    size_t *tlen = malloc(((size_t)nb->ntc + 1) * sizeof *tlen);
+    uint32_t *last_t = calloc((size_t)n_names + 1, sizeof *last_t);
+    bool ok = tlen && last_t;
+    /* templates with their final column numbers */
+    for (uint32_t k = 0; k < nb->ntc && ok; k++) {
+        const tmpl *t = &e->t[nb->tord[k]];
+        const unsigned char *p = e->tbytes.p + t->off;
+        size_t at = tb.n, slot = t->slot0;
+        for (size_t j = 0; j < t->len; j++) {
+            tt_wbuf_byte(&tb, p[j]);
+            if (p[j] == MK_ESC)
+                tt_wbuf_byte(&tb, p[++j]);
+            else if (p[j] == MK_INT || p[j] == MK_LIT)
+                tt_wbuf_varint(&tb, nb->cc[e->tslot[slot++]]);
+        }
+        tlen[k] = tb.n - at;
+    }
+    tt_wbuf_varint(out, n);
+    tt_wbuf_varint(out, nb->ntc);
+    tt_wbuf_varint(out, nb->ncc);
+    for (uint32_t c = 0; c < nb->ncc && ok; c++) {
+        tt_wbuf_varint(out, (uint64_t)e->ckind[nb->cord[c]] | (uint64_t)mode[c] << 1);
+        tt_wbuf_varint(out, col[(size_t)c * PM__COUNT].n);
+    }
+    for (uint32_t k = 0; k < nb->ntc && ok; k++)
+        tt_wbuf_varint(out, tlen[k]);
+    tt_wbuf_put(out, tb.p, tb.n);
+    /* each record's template: 0 for the one the last record of the same
+     * name had, else the template + 1 */
+    for (uint32_t i = lo; i < lo + n && ok; i++) {
+        uint32_t t = nb->ct[e->rtmpl[i]];
+        tt_wbuf_varint(out, t == last_t[hint[i].name] ? 0 : (uint64_t)t + 1);
+        last_t[hint[i].name] = t;
+    }
+    for (uint32_t c = 0; c < nb->ncc && ok; c++) {
+        const tt_wbuf *b = &col[(size_t)c * PM__COUNT];
+        tt_wbuf_put(out, b->p, b->n);
+    }
+    ok = ok && !out->oom && !tb.oom;
+    tt_wbuf_free(&tb);
+    free(tlen);
+    free(last_t);
+    return ok;
+}
+
+/* One chunk: records [lo, lo + n). */
+static int enc_chunk(const enc *e, uint32_t lo, uint32_t n, const tt_argcols_hint *hint,
+                     uint32_t n_names, int trial_level, tt_wbuf *out)
+{
+    numbering nb;
+    tt_wbuf *col = NULL;
+    uint8_t *mode = NULL;
+    int rc = -1;
+    if (enc_number(e, lo, n, &nb)) {
+        col = calloc(((size_t)nb.ncc + 1) * PM__COUNT, sizeof *col);
+        mode = calloc((size_t)nb.ncc + 1, 1);
+    }
+    if (col && mode && enc_columns(e, &nb, lo, n, hint, NULL, col) &&
+        enc_choose(e, &nb, col, trial_level, mode) &&
+        enc_columns(e, &nb, lo, n, hint, mode, col) &&
+        enc_write(e, &nb, lo, n, hint, n_names, col, mode, out))
+        rc = 0;
+    if (col)
+        for (size_t i = 0; i < ((size_t)nb.ncc + 1) * PM__COUNT; i++)
+            tt_wbuf_free(&col[i]);
+    free(col);
+    free(mode);
+    numbering_fini(&nb);
+    return rc;
+}
+
+int tt_argcols_encode(const tt_args *store, const uint32_t *map, uint32_t n,
+                      const tt_argcols_hint *hint, uint32_t n_names, int trial_level,
+                      tt_wbuf *out)
+{
+    enc e;
+    tt_wbuf body = {0}, table = {0};
+    uint32_t chunks = 0;
+    int rc;
+
+    memset(&e, 0, sizeof e);
+    tt_u64map_init(&e.tmap);
+    tt_u64map_init(&e.cmap);
+    e.overflow[0] = e.overflow[1] = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++)
+        if (hint[i].name >= n_names) {
+            rc = -2;
+            goto out;
+        }
+    if ((rc = enc_cut(&e, store, map, n)) != 0)
+        goto out;
+    /* chunks of about CHUNK_BYTES of text, cut where the text is (so the
+     * same records always give the same chunks) */
+    for (uint32_t lo = 0, i = 0; i < n && rc == 0; lo = i) {
+        uint64_t bytes = 0;
+        size_t at = body.n;
+        while (i < n && bytes < CHUNK_BYTES)
+            bytes += e.rlen[i++];
+        rc = enc_chunk(&e, lo, i - lo, hint, n_names, trial_level, &body);
+        tt_wbuf_varint(&table, i - lo);
+        tt_wbuf_varint(&table, body.n - at);
+        chunks++;
+    }
+    if (rc == 0) {
+        tt_wbuf_varint(out, n);
+        tt_wbuf_varint(out, chunks);
+        tt_wbuf_put(out, table.p, table.n);
+        tt_wbuf_put(out, body.p, body.n);
+        rc = out->oom || table.oom || body.oom ? -1 : 0;
+    }
+out:
+    tt_wbuf_free(&body);
+    tt_wbuf_free(&table);
+    enc_fini(&e);
+    return rc;
+}
+
+/* ------------------------------------------------------------- decoder */
+
+enum { OP_TEXT, OP_INT, OP_LIT, OP_SPLIT };
+
+typedef struct op {
+    uint32_t type, arg;        /* arg: column, or offset in the text */
+    uint32_t len;              /* OP_TEXT */
+} op;
+
+typedef struct column {
+    tt_rd    rd;
+    uint64_t len;
+    int64_t  last;
+    uint8_t  kind, mode;
+} column;
+
+typedef struct dec {
+    const unsigned char *base; /* the payload */
+    column        *c;
+    uint32_t       nc, nt;
+    op            *ops;
+    uint32_t      *top;        /* ops of template k: [top[k], top[k + 1]) */
+    size_t        *room;       /* bytes template k needs, literals aside */
+    size_t         nops, capops;
+    unsigned char *text;       /* template text, unescaped */
+    size_t         ntext;
+    uint32_t      *last_t;     /* per name: the template of its last record */
+    byname         bn;
+    const char    *what;
+} dec;
+
+static int dec_bad(dec *d, const char *what)
+{
+    d->what = what;
+    return -2;
+}
+
+static bool dec_op(dec *d, uint32_t type, uint32_t arg, uint32_t len)
+{
+    if (type == OP_TEXT && len == 0)
+        return true;
+    if (d->nops >= UINT32_MAX - 1 ||
+        !tt_grow(&d->ops, &d->capops, d->nops + 1, sizeof *d->ops))
+        return false;
+    d->ops[d->nops].type = type;
+    d->ops[d->nops].arg = arg;
+    d->ops[d->nops].len = len;
+    d->nops++;
+    return true;
+}
+
+/* Template bytes [p, end) into ops. */
+static int dec_template(dec *d, const unsigned char *p, const unsigned char *end)
+{
+    tt_rd r = {p, end, false};
+    bool split = false;
+    size_t run = d->ntext;
+    while (r.p < r.end) {
+        unsigned char b = *r.p++;
+        if (b >= MK_ESC) {
+            if (b == MK_ESC) {
+                if (r.p == r.end)
+                    return dec_bad(d, "template ends in an escape");
+                b = *r.p++;
+            }
+            d->text[d->ntext++] = b;
+            continue;
+        }
+        if (!dec_op(d, OP_TEXT, (uint32_t)run, (uint32_t)(d->ntext - run)))
+            return -1;
+        run = d->ntext;
+        if (b == MK_SPLIT) {
+            if (split)
+                return dec_bad(d, "template with two ends of the args text");
+            split = true;
+            if (!dec_op(d, OP_SPLIT, 0, 0))
+                return -1;
+        } else {
+            uint32_t c = tt_rd_u32(&r);
+            if (r.bad || c >= d->nc || d->c[c].kind != (b == MK_INT ? CK_INT : CK_LIT))
+                return dec_bad(d, "template names a bad column");
+            if (!dec_op(d, b == MK_INT ? OP_INT : OP_LIT, c, 0))
+                return -1;
+        }
+    }
+    if (!dec_op(d, OP_TEXT, (uint32_t)run, (uint32_t)(d->ntext - run)))
+        return -1;
+    return split ? 0 : dec_bad(d, "template without the end of the args text");
+}
+
+/* Decimal text of v into p (at least 20 bytes); returns its length. */
+static size_t fmt_i64(char *p, int64_t v)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    char tmp[20], *q = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    size_t n;
+    while (u >= 100) {
+        q -= 2;
+        memcpy(q, pairs + 2 * (u % 100), 2);
+        u /= 100;
+    }
+    if (u >= 10) {
+        q -= 2;
+        memcpy(q, pairs + 2 * u, 2);
+    } else {
+        *--q = (char)('0' + u);
+    }
+    n = (size_t)(tmp + sizeof tmp - q);
+    if (v < 0)
+        *p++ = '-';
+    memcpy(p, q, n);
+    return n + (v < 0);
+}
+
+static void dec_fini(dec *d)
+{
+    free(d->c);
+    free(d->ops);
+    free(d->top);
+    free(d->room);
+    free(d->text);
+    free(d->last_t);
+    byname_fini(&d->bn);
+}
+
+/* The next literal of column c into rec. */
+static int dec_literal(dec *d, uint32_t col, uint32_t name, tt_wbuf *rec)
+{
+    column *c = &d->c[col];
+    uint64_t len = tt_rd_varint(&c->rd);
+    const unsigned char *s;
+    if (c->mode == LM_NAME) {
+        bool fresh;
+        int64_t *named = byname_slot(&d->bn, col, name, &fresh);
+        if (!named)
+            return -1;
+        if (len == 0) {
+            /* the text this column had for the same name: offset << 24 | length */
+            if (fresh)
+                return dec_bad(d, "literal repeats nothing");
+            tt_wbuf_put(rec, d->base + ((uint64_t)*named >> 24), (size_t)(*named & 0xffffff));
+            return 0;
+        }
+        len--;
+        if (len > 0xffffff)
+            return dec_bad(d, "literal too long");
+        *named = (int64_t)((uint64_t)(c->rd.p - d->base) << 24 | len);
+    }
+    if (len > (uint64_t)(c->rd.end - c->rd.p) || !(s = tt_rd_bytes(&c->rd, (size_t)len)))
+        return dec_bad(d, "literal column too short");
+    tt_wbuf_put(rec, s, (size_t)len);
+    return 0;
+}
+
+/* The next number of column c. */
+static int dec_number(dec *d, uint32_t col, const tt_argcols_hint *h, int64_t prev,
+                      bool have_prev, int64_t *out)
+{
+    column *c = &d->c[col];
+    int64_t ref = c->last, *named = NULL;
+    uint64_t u;
+    bool fresh = true;
+    if (c->mode == PM_RAW)
+        ref = 0;
+    else if (c->mode == PM_RECORD && have_prev)
+        ref = prev;
+    else if (c->mode == PM_CORR && h->corr)
+        ref = (int64_t)h->corr;
+    else if (c->mode == PM_NAME && !(named = byname_slot(&d->bn, col, h->name, &fresh)))
+        return -1;
+    if (named && !fresh)
+        ref = *named;
+    u = tt_rd_varint(&c->rd);
+    if (c->rd.bad)
+        return dec_bad(d, "number column too short");
+    *out = (int64_t)((uint64_t)ref + (uint64_t)tt_unzigzag(u));
+    c->last = *out;
+    if (named)
+        *named = *out;
+    return 0;
+}
+
+/* Rebuild the records: templates walked, numbers read from their columns. */
+static int dec_records(dec *d, tt_rd *ids, uint32_t n, const tt_argcols_hint *hint,
+                       tt_args *store, uint64_t limit)
+{
+    tt_wbuf rec = {0};
+    uint64_t total = 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        uint64_t t = tt_rd_varint(ids);
+        size_t split = 0;
+        int64_t prev = 0;
+        bool have_prev = false;
+        t = t ? t - 1 : d->last_t[hint[i].name];
+        if (ids->bad || t >= d->nt) {
+            rc = dec_bad(d, "record with a bad template");
+            break;
+        }
+        d->last_t[hint[i].name] = (uint32_t)t;
+        rec.n = 0;
+        /* room for the text and the longest numbers: only literals grow it */
+        if (!tt_wbuf_reserve(&rec, d->room[t])) {
+            rc = -1;
+            break;
+        }
+        for (uint32_t k = d->top[t]; k < d->top[t + 1] && rc == 0; k++) {
+            const op *o = &d->ops[k];
+            if (o->type == OP_TEXT) {
+                memcpy(rec.p + rec.n, d->text + o->arg, o->len);
+                rec.n += o->len;
+            } else if (o->type == OP_SPLIT) {
+                split = rec.n;
+            } else if (o->type == OP_LIT) {
+                rc = dec_literal(d, o->arg, hint[i].name, &rec);
+                if (rc == 0 && !tt_wbuf_reserve(&rec, d->room[t]))
+                    rc = -1;
+            } else if ((rc = dec_number(d, o->arg, &hint[i], prev, have_prev, &prev)) == 0) {
+                rec.n += fmt_i64((char *)rec.p + rec.n, prev);
+                have_prev = true;
+            }
+        }
+        if (rc)
+            break;
+        if (rec.oom) {
+            rc = -1;
+            break;
+        }
+        /* tt_args_add() refuses empty records (no source makes one) */
+        if (rec.n == 0) {
+            rc = dec_bad(d, "empty record");
+            break;
+        }
+        total += rec.n;
+        if (total > limit) {
+            rc = dec_bad(d, "the records expand beyond what any trace holds");
+            break;
+        }
+        if (tt_args_add(store, (const char *)rec.p, split, (const char *)rec.p + split,
+                        rec.n - split) != i + 1)
+            rc = -1;
+    }
+    tt_wbuf_free(&rec);
+    return rc;
+}
+
+/* One chunk: n records from p[0..len) into store. */
+static int dec_chunk(const unsigned char *p, size_t len, uint32_t n, const tt_argcols_hint *hint,
+                     uint32_t n_names, tt_args *store, const char **what)
+{
+    tt_rd r = {p, p + len, false}, ids;
+    dec d;
+    uint64_t total = 0;
+    const unsigned char *tbytes;
+    int rc = -2;
+
+    memset(&d, 0, sizeof d);
+    tt_u64map_init(&d.bn.map);
+    d.base = p;
+    *what = "counts";
+    if (tt_rd_varint(&r) != n || r.bad) {
+        dec_fini(&d);
+        return -2;
+    }
+    d.nt = tt_rd_u32(&r);
+    d.nc = tt_rd_u32(&r);
+    /* every template takes a length byte, every column two bytes */
+    if (r.bad || d.nt > (size_t)(r.end - r.p) || d.nc > (size_t)(r.end - r.p) / 2 ||
+        (n > 0 && d.nt == 0)) {
+        dec_fini(&d);
+        return -2;
+    }
+    d.c = calloc((size_t)d.nc + 1, sizeof *d.c);
+    d.top = malloc(((size_t)d.nt + 1) * sizeof *d.top);
+    d.room = calloc((size_t)d.nt + 1, sizeof *d.room);
+    d.last_t = calloc((size_t)n_names + 1, sizeof *d.last_t);
+    if (!d.c || !d.top || !d.room || !d.last_t) {
+        dec_fini(&d);
+        return -1;
+    }
+    for (uint32_t c = 0; c < d.nc; c++) {
+        uint64_t km = tt_rd_varint(&r), clen = tt_rd_varint(&r);
+        d.c[c].kind = (uint8_t)(km & 1);
+        d.c[c].mode = (uint8_t)(km >> 1);
+        if (km >> 1 >= (d.c[c].kind == CK_LIT ? LM__COUNT : PM__COUNT) || clen > len) {
+            rc = dec_bad(&d, "bad column");
+            goto out;
+        }
+        d.c[c].len = clen;
+        total += clen;
+        if (total > len) {
+            rc = dec_bad(&d, "column sizes");
+            goto out;
+        }
+    }
+    {
+        tt_rd lens = r;
+        uint64_t tbytes_len = 0;
+        for (uint32_t k = 0; k < d.nt && tbytes_len <= len; k++)
+            tbytes_len += tt_rd_u32(&r);   /* no overflow: at most len + 2^32 */
+        if (r.bad || tbytes_len > (uint64_t)(r.end - r.p) || tbytes_len > UINT32_MAX) {
+            rc = dec_bad(&d, "template sizes");
+            goto out;
+        }
+        tbytes = r.p;
+        r.p += tbytes_len;
+        d.text = malloc(tbytes_len ? (size_t)tbytes_len : 1);
+        if (!d.text) {
+            rc = -1;
+            goto out;
+        }
+        for (uint32_t k = 0; k < d.nt; k++) {
+            uint64_t tl = tt_rd_varint(&lens);
+            d.top[k] = (uint32_t)d.nops;
+            if ((rc = dec_template(&d, tbytes, tbytes + tl)) != 0)
+                goto out;
+            /* its text, and 20 bytes for each number it prints */
+            for (size_t o = d.top[k]; o < d.nops; o++)
+                d.room[k] += d.ops[o].type == OP_TEXT ? d.ops[o].len
+                             : d.ops[o].type == OP_INT ? 20
+                                                       : 0;
+            tbytes += tl;
+        }
+        d.top[d.nt] = (uint32_t)d.nops;
+    }
+    /* the template of each record, then the columns */
+    ids = r;
+    for (uint32_t i = 0; i < n; i++)
+        tt_rd_varint(&r);
+    if (r.bad || total != (uint64_t)(r.end - r.p)) {
+        rc = dec_bad(&d, "column sizes");
+        goto out;
+    }
+    for (uint32_t c = 0; c < d.nc; c++) {
+        d.c[c].rd.p = r.p;
+        d.c[c].rd.end = r.p + d.c[c].len;
+        r.p += d.c[c].len;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (hint[i].name >= n_names) {
+            rc = dec_bad(&d, "record of an event with a bad name");
+            goto out;
+        }
+    /* Templates make records repeat text: bound what a forged chunk can
+     * make this loop write (real traces stay below 100 bytes of text per
+     * byte here) */
+    if ((rc = dec_records(&d, &ids, n, hint, store,
+                          (uint64_t)len * TEXT_PER_BYTE + ((uint64_t)1 << 20))) != 0)
+        goto out;
+    for (uint32_t c = 0; c < d.nc; c++)
+        if (d.c[c].rd.p != d.c[c].rd.end) {
+            rc = dec_bad(&d, "column has extra data");
+            goto out;
+        }
+    rc = 0;
+out:
+    if (rc == -2)
+        *what = d.what ? d.what : "counts";
+    dec_fini(&d);
+    return rc;
+}
+
+/* Chunks are rebuilt by several threads, each into a store of its own; the
+ * first chunk goes straight into the caller's store, the others' blocks are
+ * appended to it in order (they are copied, not recompressed). */
+typedef struct chunk {
+    const unsigned char *p;
+    size_t               len;
+    uint32_t             first, n;     /* records */
+    tt_args             *store;
+    int                  rc;
+    const char          *what;
+} chunk;
+
+typedef struct chunk_job {
+    chunk                  *c;
+    uint32_t                n;
+    const tt_argcols_hint  *hint;
+    uint32_t                n_names;
+    atomic_uint             next;
+} chunk_job;
+
+static void *chunk_worker(void *arg)
+{
+    chunk_job *j = arg;
+    for (;;) {
+        unsigned k = atomic_fetch_add(&j->next, 1);
+        chunk *c;
+        if (k >= j->n)
+            return NULL;
+        c = &j->c[k];
+        c->rc = c->store ? dec_chunk(c->p, c->len, c->n, j->hint + c->first, j->n_names,
+                                     c->store, &c->what)
+                         : -1;
+        if (c->rc == 0 && tt_args_seal(c->store))
+            c->rc = -1;
+    }
+}
+
+/* Run the job on up to the machine's cores, this thread included. */
+static void run_chunks(chunk_job *j)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned nt = cores > 1 ? (unsigned)cores : 1, started = 0;
+    pthread_t th[MAX_THREADS];
+    if (nt > MAX_THREADS)
+        nt = MAX_THREADS;
+    if (nt > j->n)
+        nt = j->n ? j->n : 1;
+    for (unsigned t = 1; t < nt; t++) {
+        if (pthread_create(&th[t], NULL, chunk_worker, j) != 0)
+            break;
+        started = t;
+    }
+    chunk_worker(j);
+    for (unsigned t = 1; t <= started; t++)
+        pthread_join(th[t], NULL);
+}
+
+int tt_argcols_decode(const unsigned char *p, size_t len, uint32_t n,
+                      const tt_argcols_hint *hint, uint32_t n_names, tt_args *store,
+                      const char **what)
+{
+    tt_rd r = {p, p + len, false};
+    chunk_job j;
+    uint64_t records = 0, bytes = 0;
+    int rc = 0;
+
+    memset(&j, 0, sizeof j);
+    *what = "chunks";
+    if (tt_rd_varint(&r) != n)
+        return -2;
+    j.n = tt_rd_u32(&r);
+    /* a chunk holds a record at least and takes two bytes of the table */
+    if (r.bad || j.n > n || (n > 0 && j.n == 0) || j.n > (size_t)(r.end - r.p) / 2)
+        return -2;
+    j.c = calloc((size_t)j.n + 1, sizeof *j.c);
+    if (!j.c)
+        return -1;
+    for (uint32_t k = 0; k < j.n; k++) {
+        j.c[k].first = (uint32_t)records;
+        j.c[k].n = tt_rd_u32(&r);
+        j.c[k].len = (size_t)tt_rd_varint(&r);
+        records += j.c[k].n;
+        bytes += j.c[k].len;
+        if (r.bad || j.c[k].n == 0 || records > n || bytes > (uint64_t)(r.end - r.p)) {
+            free(j.c);
+            return -2;
+        }
+    }
+    if (records != n || bytes != (uint64_t)(r.end - r.p)) {
+        free(j.c);
+        return -2;
+    }
+    for (uint32_t k = 0; k < j.n; k++) {
+        j.c[k].p = r.p;
+        r.p += j.c[k].len;
+        j.c[k].store = k == 0 ? store : tt_args_new();
+    }
+    j.hint = hint;
+    j.n_names = n_names;
+    atomic_init(&j.next, 0);
+    run_chunks(&j);
+    for (uint32_t k = 0; k < j.n && rc == 0; k++)
+        if ((rc = j.c[k].rc) != 0)
+            *what = j.c[k].what;
+    /* the other chunks' blocks after the first's */
+    for (uint32_t k = 1; k < j.n && rc == 0; k++)
+        for (uint32_t b = 0; b < tt_args_block_count(j.c[k].store) && rc == 0; b++) {
+            tt_args_block_info bi;
+            if (tt_args_block_get(j.c[k].store, b, &bi) ||
+                tt_args_block_add(store, bi.count, bi.raw_size, bi.data, bi.stored))
+                rc = -1;
+        }
+    for (uint32_t k = 1; k < j.n; k++)
+        tt_args_free(j.c[k].store);
+    free(j.c);
+    if (rc == 0 && tt_args_seal(store))
+        rc = -1;
+    return rc;
+}
