@@ -706,15 +706,29 @@ int tt_markstore_update(const char *sidecar, tt_markstore_edit_fn edit, void *ct
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     memcpy(lockpath, sidecar, n);
     memcpy(lockpath + n, ".lock", sizeof ".lock");
-    lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    free(lockpath);
-    if (lockfd < 0)
-        return tt_error_set(err, TT_ERR_IO, "cannot create the lock file: %s", strerror(errno));
-    while (flock(lockfd, LOCK_EX) != 0) {
-        if (errno != EINTR) {
-            close(lockfd);
-            return tt_error_set(err, TT_ERR_IO, "cannot lock: %s", strerror(errno));
+    /* The lock file is removed when done, so that none is left beside the
+     * trace. A writer that waited on a file its holder then removed finds
+     * the path gone or another file there, and locks again. */
+    for (;;) {
+        struct stat held, now;
+        lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (lockfd < 0) {
+            tt_error_set(err, TT_ERR_IO, "cannot create the lock file: %s", strerror(errno));
+            free(lockpath);
+            return -1;
         }
+        while (flock(lockfd, LOCK_EX) != 0) {
+            if (errno != EINTR) {
+                tt_error_set(err, TT_ERR_IO, "cannot lock: %s", strerror(errno));
+                close(lockfd);
+                free(lockpath);
+                return -1;
+            }
+        }
+        if (fstat(lockfd, &held) == 0 && stat(lockpath, &now) == 0 &&
+            held.st_dev == now.st_dev && held.st_ino == now.st_ino)
+            break;
+        close(lockfd);
     }
     tt_markstore_init(&s);
     if (tt_markstore_read(&s, sidecar, err) == 0) {
@@ -737,6 +751,8 @@ int tt_markstore_update(const char *sidecar, tt_markstore_edit_fn edit, void *ct
         }
     }
     tt_markstore_fini(&s);
+    unlink(lockpath);   /* while still holding it: see above */
+    free(lockpath);
     flock(lockfd, LOCK_UN);
     close(lockfd);
     return rc;
