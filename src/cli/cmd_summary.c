@@ -87,16 +87,52 @@ static void put_padded(FILE *f, const char *safe, int width)
         fputc(' ', f);
 }
 
+/* An object's scalar members as "k=v k=v ..." (as many as fit). */
+static void object_line(const cJSON *obj, char *line, size_t cap)
+{
+    const cJSON *m;
+    size_t o = 0;
+    line[0] = '\0';
+    if (!obj->child)
+        snprintf(line, cap, "(empty)");
+    cJSON_ArrayForEach(m, obj) {
+        if (o >= cap - 40)
+            break;
+        if (cJSON_IsString(m))
+            o += (size_t)snprintf(line + o, cap - o, "%s%s=%s", o ? " " : "", m->string,
+                                  m->valuestring);
+        else if (cJSON_IsNumber(m))
+            o += (size_t)snprintf(line + o, cap - o, "%s%s=%.15g", o ? " " : "", m->string,
+                                  m->valuedouble);
+    }
+}
+
+static void meta_row(FILE *f, const char *key, int width, const char *line)
+{
+    char buf[512];
+    fputs("  ", f);
+    put_padded(f, tt_text_safe(key, buf, sizeof buf), width);
+    fputc(' ', f);
+    tt_cli_put_safe(f, line);
+    fputc('\n', f);
+}
+
 static void meta_text(FILE *f, const cJSON *meta)
 {
     const cJSON *it;
     char buf[512];
+    int width = 20;   /* the longest key, within reason: keys must stay apart */
     if (!meta || !meta->child)
         return;
+    cJSON_ArrayForEach(it, meta) {
+        int w = tt_text_width(tt_text_safe(it->string ? it->string : "", buf, sizeof buf));
+        if (w > width)
+            width = w > 48 ? 48 : w;
+    }
     fprintf(f, "\nMetadata\n");
     cJSON_ArrayForEach(it, meta) {
         char line[400] = "";
-        size_t o = 0;
+        const char *key = it->string ? it->string : "";
         if (cJSON_IsString(it)) {
             snprintf(line, sizeof line, "%s", it->valuestring);
         } else if (cJSON_IsNumber(it)) {
@@ -105,32 +141,33 @@ static void meta_text(FILE *f, const cJSON *meta)
             snprintf(line, sizeof line, "%s", cJSON_IsTrue(it) ? "true" : "false");
         } else if (cJSON_IsNull(it)) {
             snprintf(line, sizeof line, "null");
-        } else if (cJSON_IsArray(it)) {
-            const cJSON *first = it->child, *nm;
-            o = (size_t)snprintf(line, sizeof line, "%d entries", cJSON_GetArraySize(it));
-            nm = cJSON_IsObject(first) ? cJSON_GetObjectItemCaseSensitive(first, "name") : NULL;
-            if (cJSON_IsString(nm))
-                snprintf(line + o, sizeof line - o, " (first: %s)", nm->valuestring);
-        } else if (cJSON_IsObject(it)) {
-            const cJSON *m;
-            if (!it->child)
-                snprintf(line, sizeof line, "(empty)");
-            cJSON_ArrayForEach(m, it) {
-                if (o >= sizeof line - 40)
+        } else if (cJSON_IsArray(it) && cJSON_IsObject(it->child)) {
+            /* e.g. neuron-profile's summary per NeuronCore: one line each */
+            const cJSON *e;
+            int i = 0, n = cJSON_GetArraySize(it);
+            snprintf(line, sizeof line, "%d entries", n);
+            meta_row(f, key, width, line);
+            cJSON_ArrayForEach(e, it) {
+                char k[80];
+                if (i == 8) {
+                    snprintf(line, sizeof line, "(%d more; --format json has them all)", n - i);
+                    meta_row(f, "", width, line);
                     break;
-                if (cJSON_IsString(m))
-                    o += (size_t)snprintf(line + o, sizeof line - o, "%s%s=%s", o ? " " : "",
-                                          m->string, m->valuestring);
-                else if (cJSON_IsNumber(m))
-                    o += (size_t)snprintf(line + o, sizeof line - o, "%s%s=%.15g", o ? " " : "",
-                                          m->string, m->valuedouble);
+                }
+                snprintf(k, sizeof k, "  [%d]", i++);
+                if (cJSON_IsObject(e))
+                    object_line(e, line, sizeof line);
+                else
+                    snprintf(line, sizeof line, "(not an object)");
+                meta_row(f, k, width, line);
             }
+            continue;
+        } else if (cJSON_IsArray(it)) {
+            snprintf(line, sizeof line, "%d entries", cJSON_GetArraySize(it));
+        } else if (cJSON_IsObject(it)) {
+            object_line(it, line, sizeof line);
         }
-        fputs("  ", f);
-        put_padded(f, tt_text_safe(it->string ? it->string : "", buf, sizeof buf), 20);
-        fputc(' ', f);
-        tt_cli_put_safe(f, line);
-        fputc('\n', f);
+        meta_row(f, key, width, line);
     }
 }
 

@@ -81,4 +81,13 @@ is "$(grep -c '^File ' "$TMPD/out")" 2 "summary DIR: one summary per trace in it
 "$TRACETTY" "$TMPD/dir" >"$TMPD/out2" 2>"$TMPD/err"
 same_file "$TMPD/out2" "$TMPD/out" "tracetty DIR into a pipe prints the same"
 
+# metadata: whole key names, and one line per entry of a list of objects
+# (neuron-profile's summary per NeuronCore)
+printf '{"summary":[{"total_time":0.5,"nc_idx":0},{"total_time":0.6,"nc_idx":1,"tensor_engine_instruction_count":7}],"instruction":[{"timestamp":1,"duration":5,"label":"TensorMatrix","opcode":"MATMUL"}]}' \
+    >"$TMPD/ncs.json"
+"$TRACETTY" summary "$TMPD/ncs.json" >"$TMPD/out" 2>"$TMPD/err"
+matches "$TMPD/out" '^  summary +2 entries$' "a list of summaries: its size"
+matches "$TMPD/out" '^    \[1\] +total_time=0\.6 nc_idx=1 tensor_engine_instruction_count=7$' \
+    "and each entry on a line of its own"
+
 tap_done
