@@ -92,6 +92,10 @@ tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *op
     a->t_cur = tt_vp_time_mid(&a->vp, a->vp.cols / 2);
     tt_app_scroll_to_cursor(a);
     tt_app_hit(a);
+    /* what the decoder had to say about the whole trace (a summary-only
+     * neuron file, an export without kernels) is the first thing shown */
+    if (!a->multi && a->tr->note[0])
+        tt_app_message(a, false, "%s", a->tr->note);
     if (opts && opts->rules) {
         tt_error rerr;
         tt_error_clear(&rerr);
