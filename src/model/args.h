@@ -81,14 +81,4 @@ int tt_args_block_get(const tt_args *a, uint32_t i, tt_args_block_info *out);
 int tt_args_block_add(tt_args *a, uint32_t count, uint32_t raw_size, const void *data,
                       size_t stored);
 
-/* A new sealed store packed into blocks of about block_bytes raw bytes
- * compressed at zstd `level` (snapshots use bigger, harder-compressed blocks
- * than loading can afford). With order == NULL it holds the same records
- * under the same handles; otherwise its handle i + 1 holds src's record
- * order[i], for i < n_order (records of one lane side by side compress
- * better). NULL when out of memory, when order names an unknown handle or
- * when a block of src is corrupt. */
-tt_args *tt_args_repack(const tt_args *src, const uint32_t *order, size_t n_order,
-                        size_t block_bytes, int level);
-
 #endif
