@@ -3,7 +3,8 @@
  * any bytes reach it), strictly and with --lenient, and once through
  * format detection; check the model's invariants and abort on a
  * violation, so the fuzzer reports it like a crash. Included by one
- * fuzz_*.c each (static functions, no separate object).
+ * fuzz_*.c each (static inline functions, so a target can leave some
+ * unused; no separate object).
  */
 #ifndef TT_TESTS_FUZZ_FORMATS_H
 #define TT_TESTS_FUZZ_FORMATS_H
@@ -31,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* trusted_args: the argument blocks were written by a decoder in this
  * process, so reading them must succeed; a snapshot's blocks come from the
  * input and may fail to read (never crash). */
-static void fuzz_check_trace(const tt_trace *tr, bool trusted_args)
+static inline void fuzz_check_trace(const tt_trace *tr, bool trusted_args)
 {
     uint64_t total = 0;
     uint32_t nstr = tt_strtab_count(tr->strings);
@@ -91,8 +92,8 @@ static void fuzz_check_trace(const tt_trace *tr, bool trusted_args)
 /* Load an opened input (closed here); the event count, or -1 when the
  * load failed. format NULL: detect. *loaded (when not NULL) receives the
  * format that loaded it. data/size are the input's bytes. */
-static int64_t fuzz_load_input(tt_input *in, const uint8_t *data, size_t size, bool lenient,
-                               const char *format, const char *csv_map, const char **loaded)
+static inline int64_t fuzz_load_input(tt_input *in, const uint8_t *data, size_t size, bool lenient,
+                                      const char *format, const char *csv_map, const char **loaded)
 {
     tt_trace *tr = NULL;
     tt_error err;
@@ -127,8 +128,8 @@ static int64_t fuzz_load_input(tt_input *in, const uint8_t *data, size_t size, b
 }
 
 /* Load data from memory; as fuzz_load_input(). */
-static int64_t fuzz_load_as(const uint8_t *data, size_t size, bool lenient, const char *format,
-                            const char *csv_map, const char **loaded)
+static inline int64_t fuzz_load_as(const uint8_t *data, size_t size, bool lenient,
+                                   const char *format, const char *csv_map, const char **loaded)
 {
     tt_input *in;
     tt_error err;
@@ -140,16 +141,16 @@ static int64_t fuzz_load_as(const uint8_t *data, size_t size, bool lenient, cons
     return fuzz_load_input(in, data, size, lenient, format, csv_map, loaded);
 }
 
-static int64_t fuzz_load(const uint8_t *data, size_t size, bool lenient, const char *format,
-                         const char *csv_map)
+static inline int64_t fuzz_load(const uint8_t *data, size_t size, bool lenient, const char *format,
+                                const char *csv_map)
 {
     return fuzz_load_as(data, size, lenient, format, csv_map, NULL);
 }
 
 /* Strict and lenient loads of one decoder: whatever loads strictly loads
  * leniently with the same events. */
-static int64_t fuzz_decoder(const uint8_t *data, size_t size, const char *format,
-                            const char *map)
+static inline int64_t fuzz_decoder(const uint8_t *data, size_t size, const char *format,
+                                   const char *map)
 {
     int64_t strict = fuzz_load(data, size, false, format, map);
     int64_t lenient = fuzz_load(data, size, true, format, map);
