@@ -302,11 +302,6 @@ static double pct(int64_t part, int64_t whole)
     return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void add_int(cJSON *o, const char *k, int64_t v)
-{
-    tt_json_add_int(o, k, v);
-}
-
 /* Lane full name into buf. */
 static const char *lane_name(const tt_trace *tr, uint32_t lane, char *buf, size_t n)
 {
@@ -339,7 +334,7 @@ static int rows_ops(tt_report *r, const tt_trace *tr, const tt_sel *sel, cJSON *
         }
     }
     if ((*extra = cJSON_CreateObject()))
-        add_int(*extra, "sum_total_ns", b->sum_total);
+        tt_json_add_int(*extra, "sum_total_ns", b->sum_total);
     tt_breakdown_free(b);
     return 0;
 }
@@ -376,14 +371,14 @@ static cJSON *hist_json(const tt_xfer_row *x)
             continue;
         if (!(b = cJSON_CreateObject()))
             break;
-        add_int(b, "from_bytes", tt_xfer_bucket_min(k));
+        tt_json_add_int(b, "from_bytes", tt_xfer_bucket_min(k));
         if (k == 0)
-            add_int(b, "to_bytes", 1);
+            tt_json_add_int(b, "to_bytes", 1);
         else if (k < 63)
-            add_int(b, "to_bytes", (int64_t)1 << k);
+            tt_json_add_int(b, "to_bytes", (int64_t)1 << k);
         else
             cJSON_AddNullToObject(b, "to_bytes");
-        add_int(b, "count", (int64_t)x->hist[k]);
+        tt_json_add_int(b, "count", (int64_t)x->hist[k]);
         cJSON_AddItemToArray(a, b);
     }
     return a;
@@ -470,9 +465,9 @@ static int rows_transfers(tt_report *r, const tt_trace *tr, const tt_sel *sel, c
     if ((*extra = cJSON_CreateObject())) {
         cJSON *all = cJSON_AddObjectToObject(*extra, "all");
         if (all) {
-            add_int(all, "count", (int64_t)t->all.bytes.n);
-            add_int(all, "total_bytes", t->all.bytes.total);
-            add_int(all, "busy_ns", t->all.busy);
+            tt_json_add_int(all, "count", (int64_t)t->all.bytes.n);
+            tt_json_add_int(all, "total_bytes", t->all.bytes.total);
+            tt_json_add_int(all, "busy_ns", t->all.busy);
             cJSON_AddNumberToObject(all, "throughput_mb_s", t->all.throughput / MB);
             cJSON_AddItemToObject(all, "size_histogram", hist_json(&t->all));
         }
@@ -636,15 +631,15 @@ static int add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t po
     if (tt_summary_compute(tr, &sel, &s, err))
         return -1;
     if ((fields = cJSON_CreateObject())) {
-        add_int(fields, "rank", rank);
-        add_int(fields, "from_ns", sel.from - tr->t0);
-        add_int(fields, "to_ns", sel.to - tr->t0);
-        add_int(fields, "window_ns", sel.to - sel.from);
-        add_int(fields, "lanes", (int64_t)s->n_lanes);
-        add_int(fields, "events", (int64_t)s->events);
-        add_int(fields, "total_ns", s->total);
-        add_int(fields, "total_clipped_ns", s->total_clipped);
-        add_int(fields, "busy_ns", s->busy);
+        tt_json_add_int(fields, "rank", rank);
+        tt_json_add_int(fields, "from_ns", sel.from - tr->t0);
+        tt_json_add_int(fields, "to_ns", sel.to - tr->t0);
+        tt_json_add_int(fields, "window_ns", sel.to - sel.from);
+        tt_json_add_int(fields, "lanes", (int64_t)s->n_lanes);
+        tt_json_add_int(fields, "events", (int64_t)s->events);
+        tt_json_add_int(fields, "total_ns", s->total);
+        tt_json_add_int(fields, "total_clipped_ns", s->total_clipped);
+        tt_json_add_int(fields, "busy_ns", s->busy);
         cJSON_AddNumberToObject(fields, "busy_percent", pct(s->busy, sel.to - sel.from));
     }
     if (r->o.format == TT_OUT_TEXT && r->o.kind != TT_REPORT_GPU)
