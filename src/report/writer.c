@@ -3,6 +3,7 @@
 
 #include "report/writer.h"
 
+#include "util/json.h"
 #include "util/num.h"
 #include "util/text.h"
 
@@ -226,9 +227,7 @@ static void json_row(tt_writer *w, const tt_cell *cells)
             v = cJSON_CreateString(txt);
             free(safe);
         } else if (c->type == TT_COL_INT) {
-            char num[32];
-            snprintf(num, sizeof num, "%" PRId64, cells[i].i);
-            v = cJSON_CreateRaw(num);   /* exact beyond 2^53 */
+            v = tt_json_int(cells[i].i);   /* exact beyond 2^53 */
         } else {
             v = cJSON_CreateNumber(isfinite(cells[i].r) ? cells[i].r : 0);
         }

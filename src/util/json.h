@@ -10,6 +10,9 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
+/* v as an exact JSON integer item; NULL when out of memory. */
+cJSON *tt_json_int(int64_t v);
+
 /* Add v to object o under key k as an exact JSON integer; NULL when out of
  * memory (o is then unchanged). */
 cJSON *tt_json_add_int(cJSON *o, const char *k, int64_t v);
