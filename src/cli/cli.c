@@ -193,7 +193,17 @@ loaded:
     return tr;
 }
 
-void tt_cli_job_progress_init(tt_cli_job_progress *j, size_t total, const tt_cli_load *lo)
+/* One progress line over loads in several batches: "loading 12 of 64
+ * traces done, ...". Each batch erases the line when it has loaded
+ * (before any message), so there is nothing to close. */
+typedef struct job_progress {
+    tt_progress prog;
+    size_t      done, total;           /* traces loaded by earlier batches; in all */
+    int64_t     bytes, batch_bytes;    /* of earlier batches; of this one */
+    uint64_t    events, batch_events;
+} job_progress;
+
+static void job_progress_init(job_progress *j, size_t total, const tt_cli_load *lo)
 {
     char label[64];
     memset(j, 0, sizeof *j);
@@ -205,24 +215,49 @@ void tt_cli_job_progress_init(tt_cli_job_progress *j, size_t total, const tt_cli
 /* tt_rankset_progress_fn of one batch: counts on the job's line */
 static void job_files(void *ctx, size_t done, size_t total, int64_t bytes, uint64_t events)
 {
-    tt_cli_job_progress *j = ctx;
+    job_progress *j = ctx;
     (void)total;
     j->batch_bytes = bytes;
     j->batch_events = events;
     tt_progress_files(&j->prog, j->done + done, j->total, j->bytes + bytes, j->events + events);
 }
 
+static int load_batch(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out,
+                      job_progress *job);
+
 int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out)
 {
-    return tt_cli_load_batch(paths, n, lo, out, NULL);
+    return load_batch(paths, n, lo, out, NULL);
 }
 
-int tt_cli_load_batch(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out,
-                      tt_cli_job_progress *job)
+int tt_cli_each_trace(char *const *paths, size_t n, const tt_cli_load *lo, tt_cli_trace_fn fn,
+                      void *ctx)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t per = cores < 1 ? 1 : cores > 64 ? 64 : (size_t)cores;
+    job_progress jp;
+    int rc = 0;
+    job_progress_init(&jp, n, lo);
+    for (size_t b = 0; b < n && rc == 0; b += per) {
+        size_t nb = n - b < per ? n - b : per;
+        tt_trace *batch[64];
+        if (load_batch(paths + b, nb, lo, batch, &jp))
+            return -1;
+        for (size_t k = 0; k < nb; k++) {
+            if (rc == 0 && fn(ctx, b + k, batch[k]))
+                rc = -1;
+            tt_trace_free(batch[k]);
+        }
+    }
+    return rc;
+}
+
+static int load_batch(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out,
+                      job_progress *job)
 {
     tt_load_opts opts;
     tt_rankset_opts ro;
-    tt_cli_job_progress own;
+    job_progress own;
     tt_error *errs;
     int rc = 0;
 
@@ -249,7 +284,7 @@ int tt_cli_load_batch(char *const *paths, size_t n, const tt_cli_load *lo, tt_tr
     opts.format = lo ? lo->format : NULL;
     opts.csv_map = lo ? lo->csv_map : NULL;
     if (!job) {
-        tt_cli_job_progress_init(&own, n, lo);
+        job_progress_init(&own, n, lo);
         job = &own;
     }
     memset(&ro, 0, sizeof ro);

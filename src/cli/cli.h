@@ -13,7 +13,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/progress.h"
 #include "decode/decode.h"
 #include "model/trace.h"
 
@@ -51,23 +50,14 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo);
  * NULL. */
 int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out);
 
-/* One progress line over a job that loads in several tt_cli_load_batch()
- * calls (reports stream ranks in batches so that memory holds one batch
- * at a time): "loading 12 of 64 traces done, ...". */
-typedef struct tt_cli_job_progress {
-    tt_progress prog;
-    size_t      done, total;           /* traces loaded by earlier batches; in all */
-    int64_t     bytes, batch_bytes;    /* of earlier batches; of this one */
-    uint64_t    events, batch_events;
-} tt_cli_job_progress;
-
-/* Each batch erases the line when it has loaded (before any message), so
- * there is nothing to close. */
-void tt_cli_job_progress_init(tt_cli_job_progress *j, size_t total, const tt_cli_load *lo);
-
-/* tt_cli_load_many() for one batch of a job, its progress counted in j. */
-int tt_cli_load_batch(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out,
-                      tt_cli_job_progress *j);
+/* Each of n traces in turn, for reports that keep only a little of each:
+ * loaded a batch (one per core) at a time in parallel, with one progress
+ * line for all, handed to fn as trace i, then freed (fn must not keep
+ * it). Stops at the first load failure (printed) or when fn returns
+ * non-zero, freeing the rest of the batch. Returns 0, or -1. */
+typedef int (*tt_cli_trace_fn)(void *ctx, size_t i, const tt_trace *tr);
+int tt_cli_each_trace(char *const *paths, size_t n, const tt_cli_load *lo, tt_cli_trace_fn fn,
+                      void *ctx);
 
 /* Expand directories into their trace files (multi/rankset.h). Returns a
  * malloc'd list (free with tt_rankset_free_files) or NULL after printing

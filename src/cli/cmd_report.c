@@ -38,14 +38,6 @@ enum {
     OPT_ALIGN,
 };
 
-/* Traces are loaded this many at a time, in parallel, then reported and
- * freed: all cores busy, memory of a few traces. */
-static size_t batch_size(void)
-{
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
-    return c > 0 ? (size_t)c : 1;
-}
-
 /* Marker options: --markers SET with --between A:B or --per-interval. */
 typedef struct report_marks {
     const char *set;
@@ -447,6 +439,26 @@ static void say_offsets(const tt_job *job)
     fputc('\n', stderr);
 }
 
+typedef struct job_ctx {
+    tt_job     *job;
+    char *const *files;
+} job_ctx;
+
+/* tt_cli_trace_fn of --kind ranks and collectives: keep a rank's facts. */
+static int job_trace(void *ctx, size_t i, const tt_trace *tr)
+{
+    job_ctx *c = ctx;
+    tt_error err;
+    tt_error_clear(&err);
+    if (tt_job_add(c->job, tr, c->files[i], tt_report_rank(tr, c->files[i], -1), &err)) {
+        char safe[600], msg[600];
+        tt_cli_error("report: %s: %s", tt_text_safe(c->files[i], safe, sizeof safe),
+                     tt_text_safe(err.what, msg, sizeof msg));
+        return -1;
+    }
+    return 0;
+}
+
 /* --kind ranks and collectives: ranks stream through in parallel batches;
  * only their small per-rank facts are kept. */
 static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_report_opts *ro,
@@ -454,7 +466,7 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
 {
     tt_job_opts jo;
     tt_job *job = NULL;
-    tt_cli_job_progress jp;
+    job_ctx jc;
     tt_writer_opts wo;
     tt_error err;
     int rc = TT_EXIT_OK;
@@ -469,28 +481,10 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
         tt_cli_error("report: %s", err.what);
         return TT_EXIT_ERROR;
     }
-    tt_cli_job_progress_init(&jp, n, lo);
-    for (size_t b = 0; b < n && rc == TT_EXIT_OK; b += batch_size()) {
-        size_t nb = n - b < batch_size() ? n - b : batch_size();
-        tt_trace *batch[64];
-        if (nb > sizeof batch / sizeof batch[0])
-            nb = sizeof batch / sizeof batch[0];
-        if (tt_cli_load_batch(files + b, nb, lo, batch, &jp)) {
-            rc = TT_EXIT_ERROR;
-            break;
-        }
-        for (size_t k = 0; k < nb; k++) {
-            if (rc == TT_EXIT_OK &&
-                tt_job_add(job, batch[k], files[b + k],
-                           tt_report_rank(batch[k], files[b + k], -1), &err)) {
-                char safe[600], msg[600];
-                tt_cli_error("report: %s: %s", tt_text_safe(files[b + k], safe, sizeof safe),
-                             tt_text_safe(err.what, msg, sizeof msg));
-                rc = TT_EXIT_ERROR;
-            }
-            tt_trace_free(batch[k]);
-        }
-    }
+    jc.job = job;
+    jc.files = files;
+    if (tt_cli_each_trace(files, n, lo, job_trace, &jc))
+        rc = TT_EXIT_ERROR;
     if (rc == TT_EXIT_OK) {
         memset(&wo, 0, sizeof wo);
         wo.format = ro->format;
@@ -506,6 +500,48 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
     }
     tt_job_free(job);
     return rc;
+}
+
+/* The other kinds: each trace's rows go out as it loads. */
+typedef struct table_ctx {
+    tt_report         **rep;        /* started with the first trace */
+    FILE               *f;
+    const tt_report_opts *ro;
+    const report_marks *rm;
+    const trace_cut    *cuts;       /* with --markers, else NULL */
+    int64_t            *ranks;      /* fallback ranks in, ranks used out */
+    char *const        *files;
+    size_t              n;
+} table_ctx;
+
+/* tt_cli_trace_fn of the table kinds. */
+static int table_trace(void *ctx, size_t i, const tt_trace *tr)
+{
+    table_ctx *c = ctx;
+    const char *path = c->files[i];
+    char safe[600], pat[300];
+    bool none = false;
+    tt_error err;
+    tt_error_clear(&err);
+    /* The report starts (CSV header, JSON head) only once a trace has
+     * loaded, so a bad first trace prints nothing on stdout. */
+    if (!*c->rep && tt_report_new(c->f, c->ro, c->rep, &err)) {
+        tt_cli_error("report: %s", err.what);
+        return -1;
+    }
+    if (add_trace(*c->rep, tr, path, (size_t)c->ranks[i], c->rm, c->cuts ? &c->cuts[i] : NULL,
+                  c->n > 1, &none, &err)) {
+        char msg[600];
+        tt_cli_error("report: %s: %s", tt_text_safe(path, safe, sizeof safe),
+                     tt_text_safe(err.what, msg, sizeof msg));
+        return -1;
+    }
+    if (none)
+        tt_cli_warn("%s: lane pattern '%s' matches no lane", tt_text_safe(path, safe, sizeof safe),
+                    tt_text_safe(c->ro->lanes, pat, sizeof pat));
+    if (c->n > 1)
+        warn_same_rank(c->files, c->ranks, i, tr);
+    return 0;
 }
 
 static int report_exec(int argc, char **argv)
@@ -535,7 +571,6 @@ static int report_exec(int argc, char **argv)
     const char *out_path = NULL;
     tt_report *rep = NULL;
     int64_t *fallback = NULL;
-    tt_cli_job_progress jp;
     FILE *f = stdout;
     int opt, rc = TT_EXIT_OK;
     report_marks rm = {NULL, NULL, false};
@@ -691,44 +726,10 @@ static int report_exec(int argc, char **argv)
         tt_cli_error("report: out of memory");
         rc = TT_EXIT_ERROR;
     }
-    tt_cli_job_progress_init(&jp, n_files, &lo);
-    for (size_t b = 0; b < n_files && rc == TT_EXIT_OK; b += batch_size()) {
-        size_t nb = n_files - b < batch_size() ? n_files - b : batch_size();
-        tt_trace *batch[64];
-        if (nb > sizeof batch / sizeof batch[0])
-            nb = sizeof batch / sizeof batch[0];
-        if (tt_cli_load_batch(files + b, nb, &lo, batch, &jp)) {
+    if (rc == TT_EXIT_OK) {
+        table_ctx tc = {&rep, f, &ro, &rm, cuts, fallback, files, n_files};
+        if (tt_cli_each_trace(files, n_files, &lo, table_trace, &tc))
             rc = TT_EXIT_ERROR;
-            break;
-        }
-        for (size_t k = 0; k < nb; k++) {
-            const char *path = files[b + k];
-            char safe[600], pat[300];
-            bool none = false;
-            if (rc != TT_EXIT_OK) {
-                tt_trace_free(batch[k]);
-                continue;
-            }
-            /* The report starts (CSV header, JSON head) only once a trace
-             * has loaded, so a bad first trace prints nothing on stdout. */
-            if (!rep && tt_report_new(f, &ro, &rep, &err)) {
-                tt_cli_error("report: %s", err.what);
-                rc = TT_EXIT_ERROR;
-            } else if (add_trace(rep, batch[k], path, (size_t)fallback[b + k], &rm,
-                                 cuts ? &cuts[b + k] : NULL, n_files > 1, &none, &err)) {
-                char msg[600];
-                tt_cli_error("report: %s: %s", tt_text_safe(path, safe, sizeof safe),
-                             tt_text_safe(err.what, msg, sizeof msg));
-                rc = TT_EXIT_ERROR;
-            } else if (none) {
-                tt_cli_warn("%s: lane pattern '%s' matches no lane",
-                            tt_text_safe(path, safe, sizeof safe),
-                            tt_text_safe(ro.lanes, pat, sizeof pat));
-            }
-            if (rc == TT_EXIT_OK && n_files > 1)
-                warn_same_rank(files, fallback, b + k, batch[k]);
-            tt_trace_free(batch[k]);
-        }
     }
 finish:
     free(fallback);
