@@ -560,8 +560,8 @@ static int lane_sort_events(tt_lane *l)
 }
 
 /* Depth of each event: call-stack nesting for thread lanes, first free row
- * for async lanes. */
-static int lane_nest(tt_lane *l)
+ * for async lanes (see trace.h). */
+int tt_lane_nest(tt_lane *l)
 {
     size_t n = l->n, sp = 0, cap = 64;
     tt_ns *stack = malloc(cap * sizeof *stack);
@@ -925,7 +925,7 @@ int tt_trace_finalize(tt_trace *tr, tt_error *err)
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; i < tr->n_lanes; i++) {
         tt_lane *l = &tr->lanes[i];
-        if (lane_sort_events(l) || lane_nest(l))
+        if (lane_sort_events(l) || tt_lane_nest(l))
             return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
         tt_index_build(l->ev, l->n);
         /* give back the growth slack of big lanes */

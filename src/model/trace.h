@@ -270,6 +270,13 @@ int tt_trace_tally_phase(tt_trace *tr, const char *name, size_t n, uint64_t add)
  * read-only. Returns 0, or non-zero with err set (out of memory only). */
 int tt_trace_finalize(tt_trace *tr, tt_error *err);
 
+/* The depth of every event of a lane and the lane's max_depth, from its
+ * events sorted as finalize sorts them (by start, longer first) and its
+ * kind: call-stack nesting for thread lanes, the first free row for async
+ * lanes. tt_trace_finalize() calls it; so does the snapshot reader, which
+ * stores no depths. Returns 0, or -1 when out of memory. */
+int tt_lane_nest(tt_lane *l);
+
 /* ------------------------------------------------------------- queries */
 
 static inline const char *tt_str(const tt_trace *tr, uint32_t id)

@@ -9,13 +9,15 @@
  * from the previous start or from the previous end, durations as they are
  * or against the last duration of the same name (whichever compresses
  * better, tried at write time); categories against the last category of
- * the same name; depths against the nesting the starts and ends imply;
- * correlation ids as deltas against the last one of the lane or as
- * positions among the ids already seen (tried like starts); argument
- * handles as deltas against the last non-zero one. Argument records are
- * cut into templates and number columns (argcols.h). The index fields (max_end, busy_upto) and
- * every derived value (lane max depth, group lane ranges, counter min/max)
- * are recomputed on reading instead of being trusted.
+ * the same name; correlation ids as deltas against the last one of the
+ * lane or as positions among the ids already seen (tried like starts);
+ * argument handles as deltas against the last non-zero one. Argument
+ * records are cut into templates and number columns (argcols.h). Depths
+ * are not stored: the starts, ends and lane kinds imply them, and the
+ * reader nests each lane as tt_trace_finalize() does (tt_lane_nest()).
+ * The index fields (max_end, busy_upto) and every derived value (depths,
+ * lane max depth, group lane ranges, counter min/max) are recomputed on
+ * reading instead of being trusted.
  *
  * Decoding bounds every allocation by data that is really present: a zstd
  * frame cannot expand by more than ZSTD_MAX_RATIO, and every count is
@@ -85,8 +87,8 @@ enum section_flags {
 
 /* Event columns, in file order. */
 enum {
-    COL_START, COL_DUR, COL_NAME, COL_CAT, COL_ATTRS, COL_CORR, COL_ARGS, COL_BYTES,
-    COL_DEPTH, COL_KIND, COL__COUNT
+    COL_START, COL_DUR, COL_NAME, COL_CAT, COL_ATTRS, COL_CORR, COL_ARGS, COL_BYTES, COL_KIND,
+    COL__COUNT
 };
 
 /* ------------------------------------------------------------- buffers */
@@ -266,25 +268,6 @@ static int64_t lane_unit(const tt_lane *ln)
     return g == 0 || g > INT64_MAX ? 1 : (int64_t)g;
 }
 
-/* The depth starts and ends imply (call-stack nesting, as finalize
- * computes it for thread lanes): the depth column holds the difference.
- * Set sp to 0 at each lane. */
-typedef struct nest {
-    tt_ns  *end;
-    size_t  sp, cap;
-} nest;
-
-static bool nest_next(nest *s, tt_ns start, tt_ns end, int64_t *depth)
-{
-    while (s->sp > 0 && s->end[s->sp - 1] <= start)
-        s->sp--;
-    *depth = (int64_t)s->sp;
-    if (!tt_grow(&s->end, &s->cap, s->sp + 1, sizeof *s->end))
-        return false;
-    s->end[s->sp++] = end;
-    return true;
-}
-
 /* The better of two encodings of a column: alt replaces *col (and gets
  * the old one) when it compresses smaller. Returns whether it did. */
 static bool pick(ZSTD_CCtx *cc, tt_wbuf *col, tt_wbuf *alt, tt_wbuf *tmp)
@@ -313,7 +296,6 @@ static int enc_events(tt_wbuf *b, const tt_trace *tr, const uint32_t *arg_map)
     int64_t *unit = malloc(((size_t)tr->n_lanes + 1) * sizeof *unit);
     ZSTD_CCtx *cc = ZSTD_createCCtx();
     unsigned start_mode, dur_mode, corr_mode;
-    nest depth = {0};
     int rc = -1;
 
     memset(col, 0, sizeof col);
@@ -324,10 +306,9 @@ static int enc_events(tt_wbuf *b, const tt_trace *tr, const uint32_t *arg_map)
         const tt_lane *ln = &tr->lanes[l];
         int64_t u = unit[l] = lane_unit(ln), last_pos = -1;
         uint32_t last_corr = 0, last_new = 0;
-        depth.sp = 0;
         for (size_t i = 0; i < ln->n; i++) {
             const tt_event *e = &ln->ev[i];
-            int64_t s = e->start / u, d = e->dur / u, pred;
+            int64_t s = e->start / u, d = e->dur / u;
             if (i == 0) {
                 tt_wbuf_svarint(&col[COL_START], s);
                 tt_wbuf_svarint(&start_end, s);
@@ -373,9 +354,6 @@ static int enc_events(tt_wbuf *b, const tt_trace *tr, const uint32_t *arg_map)
                 tt_wbuf_varint(&col[COL_ARGS], 0);
             }
             tt_wbuf_svarint(&col[COL_BYTES], e->bytes);
-            if (!nest_next(&depth, e->start, e->start + e->dur, &pred))
-                goto out;
-            tt_wbuf_svarint(&col[COL_DEPTH], (int64_t)e->depth - pred);
             tt_wbuf_varint(&col[COL_KIND], (uint64_t)e->kind | (uint64_t)e->flags << 4);
         }
     }
@@ -404,7 +382,6 @@ out:
     tt_wbuf_free(&corr_match);
     tt_wbuf_free(&tmp);
     tt_u64map_fini(&corr_pos);
-    free(depth.end);
     free(last_dur);
     free(last_cat);
     free(unit);
@@ -1133,11 +1110,9 @@ typedef struct ev_state {
     int64_t  *last_dur;        /* per name */
     uint32_t *last_cat;        /* per name */
     uint32_t  next_arg;
-    nest      depth;
 } ev_state;
 
-/* One event (the lane's i-th, whose predecessor is decoded) from the
- * columns; returns NULL, what is wrong with it, or "" when out of memory. */
+/* The next correlation id; returns NULL or what is wrong with it. */
 static const char *read_corr(ev_state *st, uint32_t *corr)
 {
     uint64_t v = tt_rd_varint(&st->col[COL_CORR]);
@@ -1166,13 +1141,15 @@ static const char *read_corr(ev_state *st, uint32_t *corr)
     return NULL;
 }
 
+/* One event (the lane's i-th, whose predecessor is decoded) from the
+ * columns, all but its depth; returns NULL or what is wrong with it. */
 static const char *read_event(reader *r, ev_state *st, tt_lane *ln, size_t i, int64_t u)
 {
     tt_event *e = &ln->ev[i];
     const tt_event *p = i ? &ln->ev[i - 1] : NULL;
     const char *why;
     uint64_t v;
-    int64_t q, base, pred;
+    int64_t q, base;
     e->name = tt_rd_u32(&st->col[COL_NAME]);
     if (e->name >= r->n_strings)
         return "id out of range";
@@ -1233,12 +1210,6 @@ static const char *read_event(reader *r, ev_state *st, tt_lane *ln, size_t i, in
         e->args = 0;
     }
     e->bytes = tt_rd_svarint(&st->col[COL_BYTES]);
-    if (!nest_next(&st->depth, e->start, e->start + e->dur, &pred))
-        return "";
-    if (__builtin_add_overflow(pred, tt_rd_svarint(&st->col[COL_DEPTH]), &q) || q < 0 ||
-        q > UINT16_MAX)
-        return "depth out of range";
-    e->depth = (uint16_t)q;
     v = tt_rd_varint(&st->col[COL_KIND]);
     e->kind = (uint8_t)(v & 15);
     e->flags = (uint8_t)(v >> 4);
@@ -1297,33 +1268,30 @@ static int read_events(reader *r)
     }
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
         tt_lane *ln = &tr->lanes[l];
-        uint16_t maxd = 0;
         ln->ev = malloc(ln->n * sizeof *ln->ev);
         if (!ln->ev) {
             oom(r);
             goto out;
         }
-        st.depth.sp = 0;
         st.last_corr = st.last_new = 0;
         st.last_pos = -1;
         for (size_t i = 0; i < ln->n; i++) {
             const char *why = read_event(r, &st, ln, i, unit[l]);
             if (why) {
-                if (why[0])
-                    bad(r, SEC_EVENTS, why);
-                else
-                    oom(r);
+                bad(r, SEC_EVENTS, why);
                 goto out;
             }
-            if (ln->ev[i].depth > maxd)
-                maxd = ln->ev[i].depth;
         }
         for (int k = 0; k < COL__COUNT; k++)
             if (st.col[k].bad) {
                 bad(r, SEC_EVENTS, "truncated column");
                 goto out;
             }
-        ln->max_depth = maxd;
+        /* depths, as tt_trace_finalize() sets them */
+        if (tt_lane_nest(ln)) {
+            oom(r);
+            goto out;
+        }
         tt_index_build(ln->ev, ln->n);
     }
     for (int k = 0; k < COL__COUNT; k++)
@@ -1342,7 +1310,6 @@ out:
     free(st.last_dur);
     free(st.last_cat);
     free(st.corr);
-    free(st.depth.end);
     return rc;
 }
 
