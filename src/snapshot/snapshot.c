@@ -693,8 +693,8 @@ typedef struct sec_in {
     bool                 present;
     uint32_t             flags;
     uint64_t             offset, stored, raw;
-    const unsigned char *data;     /* stored bytes inside the file */
-    unsigned char       *buf;      /* decompressed (owned), NULL for raw */
+    const unsigned char *data;     /* stored bytes (a zstd frame) inside the file */
+    unsigned char       *buf;      /* decompressed (owned), NULL until opened */
 } sec_in;
 
 typedef struct reader {
@@ -777,8 +777,8 @@ static int read_layout(reader *r)
         s->data = f + s->offset;
         if (get_u32le(e + 32) != crc(s->data, (size_t)s->stored))
             return bad(r, id, "checksum mismatch");
-        if (!(s->flags & SECF_ZSTD) && s->raw != s->stored)
-            return bad(r, id, "size mismatch");
+        if (!(s->flags & SECF_ZSTD))
+            return bad(r, id, "stored uncompressed, which format 2 never writes");
     }
     for (uint32_t id = 1; id < SEC__END; id++)
         if (!r->sec[id].present)
@@ -786,32 +786,25 @@ static int read_layout(reader *r)
     return 0;
 }
 
-/* Cursor over a section's raw bytes, decompressing it first if needed. */
+/* Cursor over a section's raw bytes, decompressing it on first use. */
 static int open_section(reader *r, uint32_t id, tt_rd *c)
 {
     sec_in *s = &r->sec[id];
-    if (s->flags & SECF_ZSTD) {
-        unsigned long long fcs;
+    if (!s->buf) {
         size_t got;
-        if (!s->buf) {
-            if (s->raw > (uint64_t)s->stored * ZSTD_MAX_RATIO + 64 || s->raw > SIZE_MAX - 1)
-                return bad(r, id, "impossible size");
-            fcs = ZSTD_getFrameContentSize(s->data, (size_t)s->stored);
-            if (fcs != s->raw)
-                return bad(r, id, "size mismatch");
-            s->buf = malloc(s->raw ? (size_t)s->raw : 1);
-            if (!s->buf)
-                return oom(r);
-            got = ZSTD_decompress(s->buf, (size_t)s->raw, s->data, (size_t)s->stored);
-            if (ZSTD_isError(got) || got != s->raw)
-                return bad(r, id, ZSTD_isError(got) ? ZSTD_getErrorName(got) : "size mismatch");
-        }
-        c->p = s->buf;
-        c->end = s->buf + s->raw;
-    } else {
-        c->p = s->data;
-        c->end = s->data + s->stored;
+        if (s->raw > (uint64_t)s->stored * ZSTD_MAX_RATIO + 64 || s->raw > SIZE_MAX - 1)
+            return bad(r, id, "impossible size");
+        if (ZSTD_getFrameContentSize(s->data, (size_t)s->stored) != s->raw)
+            return bad(r, id, "size mismatch");
+        s->buf = malloc(s->raw ? (size_t)s->raw : 1);
+        if (!s->buf)
+            return oom(r);
+        got = ZSTD_decompress(s->buf, (size_t)s->raw, s->data, (size_t)s->stored);
+        if (ZSTD_isError(got) || got != s->raw)
+            return bad(r, id, ZSTD_isError(got) ? ZSTD_getErrorName(got) : "size mismatch");
     }
+    c->p = s->buf;
+    c->end = s->buf + s->raw;
     c->bad = false;
     return 0;
 }

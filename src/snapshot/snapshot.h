@@ -17,8 +17,9 @@
  *   header   magic "\x89TTZ\r\n\x1a\n", u32 version, u32 section count,
  *            u64 file size, u32 crc32 of the section table,
  *            u32 crc32 of the preceding header bytes           (32 bytes)
- *   table    per section: u32 id, u32 flags, u64 offset, u64 stored size,
- *            u64 raw size, u32 crc32 of the stored bytes        (36 bytes)
+ *   table    per section: u32 id, u32 flags (bit 0: zstd, always set),
+ *            u64 offset, u64 stored size, u64 raw size,
+ *            u32 crc32 of the stored bytes                      (36 bytes)
  *   sections each one zstd frame (with zstd's own content checksum)
  *
  * Library code: never prints, never exits. Ownership: encode/write borrow

@@ -2,9 +2,10 @@
  * built with the model builder (every field compared with the original),
  * argument records found again through renumbered handles (also when they
  * are cut into several chunks), rejection of every flipped byte and every
- * truncation, snapshots of another format version rejected by name and
- * rebuilt by the cache, semantic corruption behind valid checksums never
- * crashing, and the argument store's block export and import.
+ * truncation, uncompressed sections refused, snapshots of another format
+ * version rejected by name and rebuilt by the cache, semantic corruption
+ * behind valid checksums never crashing, and the argument store's block
+ * export and import.
  */
 #include "config.h"
 
@@ -377,6 +378,26 @@ static void test_corruption(void)
            err.what);
         tt_trace_free(b);
         free(longer);
+    }
+    /* a section the table calls uncompressed (checksums made valid) */
+    {
+        unsigned char *v = malloc(n);
+        uint32_t n_sec, flags, c;
+        memcpy(v, buf, n);
+        memcpy(&n_sec, v + 12, 4);
+        memcpy(&flags, v + 32 + 4, 4);
+        flags &= ~1u;
+        memcpy(v + 32 + 4, &flags, 4);
+        c = (uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), v + 32, (size_t)n_sec * 36);
+        memcpy(v + 24, &c, 4);
+        c = (uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), v, 28);
+        memcpy(v + 28, &c, 4);
+        b = decode(v, n, NULL, &err);
+        ok(!b && err.code == TT_ERR_FORMAT && strstr(err.what, "corrupt snapshot") &&
+               strstr(err.what, "stored uncompressed"),
+           "a section stored uncompressed is refused: %s", b ? "(decoded)" : err.what);
+        tt_trace_free(b);
+        free(v);
     }
     /* a changed version byte alone breaks the header checksum */
     {
