@@ -429,10 +429,8 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
             if (e->ckind[e->tslot[t->slot0 + s]] == CK_LIT) {
                 size_t at = (size_t)((uint64_t)v[s] >> 8), len = (size_t)(v[s] & 0xff);
                 size_t pat = (size_t)((uint64_t)*named >> 8), plen = (size_t)(*named & 0xff);
-                if (all || (mode && mode[c] == LM_PLAIN)) {
-                    tt_wbuf_varint(b, len);
-                    tt_wbuf_put(b, e->lits.p + at, len);
-                }
+                if (all || (mode && mode[c] == LM_PLAIN))
+                    tt_wbuf_str(b, e->lits.p + at, len);
                 if (all || (mode && mode[c] == LM_NAME)) {
                     tt_wbuf *bn_out = all ? &b[LM_NAME] : b;
                     if (!fresh && plen == len && memcmp(e->lits.p + pat, e->lits.p + at, len) == 0) {
@@ -752,28 +750,34 @@ static void dec_fini(dec *d)
 static int dec_literal(dec *d, uint32_t col, uint32_t name, tt_wbuf *rec)
 {
     column *c = &d->c[col];
-    uint64_t len = tt_rd_varint(&c->rd);
-    const unsigned char *s;
-    if (c->mode == LM_NAME) {
+    const char *s;
+    size_t len;
+    if (c->mode == LM_PLAIN) {
+        s = tt_rd_str(&c->rd, &len);
+    } else {
         bool fresh;
         int64_t *named = byname_slot(&d->bn, col, name, &fresh);
+        uint64_t v = tt_rd_varint(&c->rd);
         if (!named)
             return -1;
-        if (len == 0) {
+        if (c->rd.bad)
+            return dec_bad(d, "literal column too short");
+        if (v == 0) {
             /* the text this column had for the same name: offset << 24 | length */
             if (fresh)
                 return dec_bad(d, "literal repeats nothing");
             tt_wbuf_put(rec, d->base + ((uint64_t)*named >> 24), (size_t)(*named & 0xffffff));
             return 0;
         }
-        len--;
-        if (len > 0xffffff)
+        if (v - 1 > 0xffffff)
             return dec_bad(d, "literal too long");
+        len = (size_t)(v - 1);
         *named = (int64_t)((uint64_t)(c->rd.p - d->base) << 24 | len);
+        s = (const char *)tt_rd_bytes(&c->rd, len);
     }
-    if (len > (uint64_t)(c->rd.end - c->rd.p) || !(s = tt_rd_bytes(&c->rd, (size_t)len)))
+    if (c->rd.bad)
         return dec_bad(d, "literal column too short");
-    tt_wbuf_put(rec, s, (size_t)len);
+    tt_wbuf_put(rec, s, len);
     return 0;
 }
 

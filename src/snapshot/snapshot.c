@@ -93,15 +93,9 @@ enum {
 
 /* ------------------------------------------------------------- buffers */
 
-static void bb_str(tt_wbuf *b, const char *s, size_t n)
-{
-    tt_wbuf_varint(b, n);
-    tt_wbuf_put(b, s, n);
-}
-
 static void bb_cstr(tt_wbuf *b, const char *s)
 {
-    bb_str(b, s ? s : "", s ? strlen(s) : 0);
+    tt_wbuf_str(b, s ? s : "", s ? strlen(s) : 0);
 }
 
 static void bb_u32le(tt_wbuf *b, uint32_t v)
@@ -112,22 +106,6 @@ static void bb_u32le(tt_wbuf *b, uint32_t v)
 static void bb_u64le(tt_wbuf *b, uint64_t v)
 {
     tt_wbuf_put(b, &v, 8);
-}
-
-/* A length-prefixed string; *n receives its length. */
-static const char *rd_str(tt_rd *r, size_t *n)
-{
-    uint64_t len = tt_rd_varint(r);
-    const unsigned char *p;
-    if (len > (uint64_t)(r->end - r->p)) {
-        r->bad = true;
-        r->p = r->end;
-        *n = 0;
-        return "";
-    }
-    p = tt_rd_bytes(r, (size_t)len);
-    *n = (size_t)len;
-    return p ? (const char *)p : "";
 }
 
 /* zlib's CRC-32: a stable, standard checksum of the file's own bytes (zstd
@@ -853,12 +831,12 @@ static int read_meta(reader *r, tt_snapshot_source *src)
     if (c.bad || r->n_attrs == 0 || r->n_args > r->n_events)
         return bad(r, SEC_META, "counts");
 
-    rd_str(&c, &n);   /* tracetty version that wrote it: informational */
-    s = rd_str(&c, &n);
+    tt_rd_str(&c, &n);   /* tracetty version that wrote it: informational */
+    s = tt_rd_str(&c, &n);
     tr->format = static_format(s, n);
-    s = rd_str(&c, &n);
+    s = tt_rd_str(&c, &n);
     tr->compression = static_compression(s, n);
-    s = rd_str(&c, &n);
+    s = tt_rd_str(&c, &n);
     /* the path the trace was loaded from; whoever opened the snapshot
      * (tt_load_input) has already named the trace after the file opened */
     if (!tr->source && !(tr->source = strndup(s, n)))
@@ -867,7 +845,7 @@ static int read_meta(reader *r, tt_snapshot_source *src)
     tr->rank = tt_rd_svarint(&c);
     tr->t0 = tt_rd_svarint(&c);
     tr->t1 = tt_rd_svarint(&c);
-    s = rd_str(&c, &n);
+    s = tt_rd_str(&c, &n);
     if (n >= sizeof tr->note)
         return bad(r, SEC_META, "note too long");
     memcpy(tr->note, s, n);
@@ -882,7 +860,7 @@ static int read_meta(reader *r, tt_snapshot_source *src)
         o->mtime_ns = tt_rd_svarint(&c);
         o->content_hash = tt_rd_varint(&c);
         o->options_hash = tt_rd_varint(&c);
-        s = rd_str(&c, &n);
+        s = tt_rd_str(&c, &n);
         if (n >= sizeof o->path)
             return bad(r, SEC_META, "source path too long");
         memcpy(o->path, s, n);
@@ -894,7 +872,7 @@ static int read_meta(reader *r, tt_snapshot_source *src)
         return bad(r, SEC_META, "problem kinds from a newer tracetty");
     for (uint64_t k = 0; k < v; k++) {
         tr->problems[k].count = tt_rd_varint(&c);
-        s = rd_str(&c, &n);
+        s = tt_rd_str(&c, &n);
         if (n >= sizeof tr->problems[k].example)
             return bad(r, SEC_META, "problem example too long");
         memcpy(tr->problems[k].example, s, n);
@@ -915,7 +893,7 @@ static int read_meta(reader *r, tt_snapshot_source *src)
                 return bad(r, SEC_META, "phase name");
         }
     }
-    s = rd_str(&c, &n);
+    s = tt_rd_str(&c, &n);
     if (c.bad)
         return bad(r, SEC_META, "truncated");
     {

@@ -1,12 +1,13 @@
-/* wire.h - byte buffers and varints shared by the .ttz writer and reader
- * (snapshot.c) and the argument-record codec (argcols.c). Internal to
- * src/snapshot/.
+/* wire.h - byte buffers, varints and length-prefixed strings shared by the
+ * .ttz writer and reader (snapshot.c) and the argument-record codec
+ * (argcols.c). Internal to src/snapshot/.
  *
- * Values are LEB128 varints; signed values are zigzag-coded first. A
- * write buffer (tt_wbuf) records a failed allocation in `oom` instead of
- * returning it from every call; the writer checks it once per section. A
- * read cursor (tt_rd) turns any overrun into `bad`, after which every read
- * returns 0, so loops end quickly and the caller checks `bad` once.
+ * Values are LEB128 varints; signed values are zigzag-coded first; a
+ * string is its length, then its bytes. A write buffer (tt_wbuf) records
+ * a failed allocation in `oom` instead of returning it from every call;
+ * the writer checks it once per section. A read cursor (tt_rd) turns any
+ * overrun into `bad`, after which every read returns 0, so loops end
+ * quickly and the caller checks `bad` once.
  */
 #ifndef TT_SNAPSHOT_WIRE_H
 #define TT_SNAPSHOT_WIRE_H
@@ -102,6 +103,13 @@ static inline void tt_wbuf_svarint(tt_wbuf *b, int64_t v)
     tt_wbuf_varint(b, tt_zigzag(v));
 }
 
+/* A length-prefixed string: its length as a varint, then its n bytes. */
+static inline void tt_wbuf_str(tt_wbuf *b, const void *s, size_t n)
+{
+    tt_wbuf_varint(b, n);
+    tt_wbuf_put(b, s, n);
+}
+
 /* Bytes of b after compression at `level` (cc and tmp are scratch): how
  * the writer chooses between two encodings of the same data. Data too
  * small for trial compression to say anything counts its raw size. */
@@ -160,17 +168,28 @@ static inline uint32_t tt_rd_u32(tt_rd *r)
     return (uint32_t)v;
 }
 
-/* n bytes, or NULL (and bad) when fewer remain. */
-static inline const unsigned char *tt_rd_bytes(tt_rd *r, size_t n)
+/* n bytes, or NULL (and bad) when fewer remain. n is as read (any
+ * uint64), so callers need no bound check of their own. */
+static inline const unsigned char *tt_rd_bytes(tt_rd *r, uint64_t n)
 {
     const unsigned char *p = r->p;
-    if ((size_t)(r->end - r->p) < n) {
+    if ((uint64_t)(r->end - r->p) < n) {
         r->bad = true;
         r->p = r->end;
         return NULL;
     }
     r->p += n;
     return p;
+}
+
+/* A length-prefixed string (tt_wbuf_str); *n receives its length. When
+ * the cursor runs out: "", length 0, and bad. */
+static inline const char *tt_rd_str(tt_rd *r, size_t *n)
+{
+    uint64_t len = tt_rd_varint(r);
+    const unsigned char *p = tt_rd_bytes(r, len);
+    *n = p ? (size_t)len : 0;
+    return p ? (const char *)p : "";
 }
 
 #endif
