@@ -475,17 +475,8 @@ static bool enc_choose(const enc *e, const numbering *nb, tt_wbuf *col, int leve
     if (!zc)
         return false;
     for (uint32_t c = 0; c < nb->ncc; c++) {
-        const tt_wbuf *b = &col[(size_t)c * PM__COUNT];
         unsigned modes = e->ckind[nb->cord[c]] == CK_LIT ? LM__COUNT : PM__COUNT;
-        size_t best = tt_wbuf_zsize(zc, &b[0], level, &tmp);
-        mode[c] = 0;
-        for (unsigned m = 1; m < modes; m++) {
-            size_t sz = tt_wbuf_zsize(zc, &b[m], level, &tmp);
-            if (sz < best) {
-                best = sz;
-                mode[c] = (uint8_t)m;
-            }
-        }
+        mode[c] = (uint8_t)tt_wbuf_smallest(zc, &col[(size_t)c * PM__COUNT], modes, level, &tmp);
         for (unsigned m = 0; m < PM__COUNT; m++)
             tt_wbuf_free(&col[(size_t)c * PM__COUNT + m]);
     }

@@ -215,10 +215,11 @@ static void enc_meta(tt_wbuf *b, const tt_trace *tr, const tt_snapshot_source *s
 }
 
 /* Choices for three event columns, made by trial compression at write
- * time. Correlation ids: a delta against the lane's last one, or (for ids
- * that repeat across lanes, such as a kernel's and its launch's) the
- * position of the id in the list of distinct ids as they first appear,
- * against the lane's last such position. */
+ * time (each is the index of its encoding in enc_events()). Correlation
+ * ids: a delta against the lane's last one, or (for ids that repeat
+ * across lanes, such as a kernel's and its launch's) the position of the
+ * id in the list of distinct ids as they first appear, against the lane's
+ * last such position. */
 enum { START_AFTER_START, START_AFTER_END };
 enum { DUR_PLAIN, DUR_BY_NAME };
 enum { CORR_DELTA, CORR_MATCH };
@@ -246,34 +247,24 @@ static int64_t lane_unit(const tt_lane *ln)
     return g == 0 || g > INT64_MAX ? 1 : (int64_t)g;
 }
 
-/* The better of two encodings of a column: alt replaces *col (and gets
- * the old one) when it compresses smaller. Returns whether it did. */
-static bool pick(ZSTD_CCtx *cc, tt_wbuf *col, tt_wbuf *alt, tt_wbuf *tmp)
-{
-    tt_wbuf t;
-    if (tt_wbuf_zsize(cc, alt, LEVEL_TRIAL, tmp) >= tt_wbuf_zsize(cc, col, LEVEL_TRIAL, tmp))
-        return false;
-    t = *col;
-    *col = *alt;
-    *alt = t;
-    return true;
-}
-
 /* Argument handles are renumbered in event order (see args_order()), so
  * the column holds 0 (none), 1 (the next new handle) or h + 1 for a handle
  * an earlier event already uses. Layout: the start, duration and
  * correlation choices, each lane's time unit, then the columns, each with
- * its byte length. */
+ * its byte length. col[c][m] is column c in encoding m: the start,
+ * duration and correlation columns are made in both of theirs, the others
+ * in one (0). */
 static int enc_events(tt_wbuf *b, const tt_trace *tr, const uint32_t *arg_map)
 {
-    tt_wbuf col[COL__COUNT], start_end = {0}, dur_name = {0}, corr_match = {0}, tmp = {0};
+    tt_wbuf col[COL__COUNT][2], tmp = {0};
+    tt_wbuf *start = col[COL_START], *dur = col[COL_DUR], *corr = col[COL_CORR];
+    unsigned mode[COL__COUNT] = {0};
     uint32_t ns = tt_strtab_count(tr->strings), next_arg = 1, n_corr = 0;
     tt_u64map corr_pos;
     int64_t *last_dur = calloc((size_t)ns + 1, sizeof *last_dur);
     uint32_t *last_cat = calloc((size_t)ns + 1, sizeof *last_cat);
     int64_t *unit = malloc(((size_t)tr->n_lanes + 1) * sizeof *unit);
     ZSTD_CCtx *cc = ZSTD_createCCtx();
-    unsigned start_mode, dur_mode, corr_mode;
     int rc = -1;
 
     memset(col, 0, sizeof col);
@@ -288,76 +279,75 @@ static int enc_events(tt_wbuf *b, const tt_trace *tr, const uint32_t *arg_map)
             const tt_event *e = &ln->ev[i];
             int64_t s = e->start / u, d = e->dur / u;
             if (i == 0) {
-                tt_wbuf_svarint(&col[COL_START], s);
-                tt_wbuf_svarint(&start_end, s);
+                tt_wbuf_svarint(&start[START_AFTER_START], s);
+                tt_wbuf_svarint(&start[START_AFTER_END], s);
             } else {
                 int64_t ps = ln->ev[i - 1].start / u, pe = ps + ln->ev[i - 1].dur / u;
-                tt_wbuf_varint(&col[COL_START], (uint64_t)(s - ps));
-                tt_wbuf_varint(&start_end, s >= pe ? 2 * (uint64_t)(s - pe) + 1
-                                                   : 2 * (uint64_t)(s - ps));
+                tt_wbuf_varint(&start[START_AFTER_START], (uint64_t)(s - ps));
+                tt_wbuf_varint(&start[START_AFTER_END], s >= pe ? 2 * (uint64_t)(s - pe) + 1
+                                                                : 2 * (uint64_t)(s - ps));
             }
-            tt_wbuf_varint(&col[COL_DUR], (uint64_t)d);
-            tt_wbuf_svarint(&dur_name, d - last_dur[e->name] / u);
+            tt_wbuf_varint(&dur[DUR_PLAIN], (uint64_t)d);
+            tt_wbuf_svarint(&dur[DUR_BY_NAME], d - last_dur[e->name] / u);
             last_dur[e->name] = e->dur;
-            tt_wbuf_varint(&col[COL_NAME], e->name);
-            tt_wbuf_varint(&col[COL_CAT], e->cat == last_cat[e->name] ? 0 : (uint64_t)e->cat + 1);
+            tt_wbuf_varint(&col[COL_NAME][0], e->name);
+            tt_wbuf_varint(&col[COL_CAT][0],
+                           e->cat == last_cat[e->name] ? 0 : (uint64_t)e->cat + 1);
             last_cat[e->name] = e->cat;
-            tt_wbuf_varint(&col[COL_ATTRS], e->attrs);
+            tt_wbuf_varint(&col[COL_ATTRS][0], e->attrs);
             if (e->corr) {
                 uint32_t *pos = tt_u64map_get(&corr_pos, e->corr);
-                tt_wbuf_varint(&col[COL_CORR], tt_zigzag((int64_t)e->corr - last_corr) + 1);
+                tt_wbuf_varint(&corr[CORR_DELTA], tt_zigzag((int64_t)e->corr - last_corr) + 1);
                 last_corr = e->corr;
                 if (pos) {
-                    tt_wbuf_varint(&corr_match, 2 * tt_zigzag((int64_t)*pos - last_pos - 1) + 2);
+                    tt_wbuf_varint(&corr[CORR_MATCH],
+                                   2 * tt_zigzag((int64_t)*pos - last_pos - 1) + 2);
                     last_pos = *pos;
                 } else {
-                    tt_wbuf_varint(&corr_match, 2 * tt_zigzag((int64_t)e->corr - last_new) + 1);
+                    tt_wbuf_varint(&corr[CORR_MATCH],
+                                   2 * tt_zigzag((int64_t)e->corr - last_new) + 1);
                     last_new = e->corr;
                     if (tt_u64map_put(&corr_pos, e->corr, n_corr++))
                         goto out;
                 }
             } else {
-                tt_wbuf_varint(&col[COL_CORR], 0);
-                tt_wbuf_varint(&corr_match, 0);
+                tt_wbuf_varint(&corr[CORR_DELTA], 0);
+                tt_wbuf_varint(&corr[CORR_MATCH], 0);
             }
             if (e->args) {
                 uint32_t h = arg_map[e->args];
                 if (h == next_arg) {
-                    tt_wbuf_varint(&col[COL_ARGS], 1);
+                    tt_wbuf_varint(&col[COL_ARGS][0], 1);
                     next_arg++;
                 } else {
-                    tt_wbuf_varint(&col[COL_ARGS], (uint64_t)h + 1);
+                    tt_wbuf_varint(&col[COL_ARGS][0], (uint64_t)h + 1);
                 }
             } else {
-                tt_wbuf_varint(&col[COL_ARGS], 0);
+                tt_wbuf_varint(&col[COL_ARGS][0], 0);
             }
-            tt_wbuf_svarint(&col[COL_BYTES], e->bytes);
-            tt_wbuf_varint(&col[COL_KIND], (uint64_t)e->kind | (uint64_t)e->flags << 4);
+            tt_wbuf_svarint(&col[COL_BYTES][0], e->bytes);
+            tt_wbuf_varint(&col[COL_KIND][0], (uint64_t)e->kind | (uint64_t)e->flags << 4);
         }
     }
-    if (start_end.oom || dur_name.oom || corr_match.oom)
-        goto out;
-    start_mode = pick(cc, &col[COL_START], &start_end, &tmp) ? START_AFTER_END : START_AFTER_START;
-    dur_mode = pick(cc, &col[COL_DUR], &dur_name, &tmp) ? DUR_BY_NAME : DUR_PLAIN;
-    corr_mode = pick(cc, &col[COL_CORR], &corr_match, &tmp) ? CORR_MATCH : CORR_DELTA;
-    tt_wbuf_varint(b, start_mode);
-    tt_wbuf_varint(b, dur_mode);
-    tt_wbuf_varint(b, corr_mode);
+    for (int c = 0; c < COL__COUNT; c++)
+        if (col[c][0].oom || col[c][1].oom)
+            goto out;
+    mode[COL_START] = tt_wbuf_smallest(cc, start, 2, LEVEL_TRIAL, &tmp);
+    mode[COL_DUR] = tt_wbuf_smallest(cc, dur, 2, LEVEL_TRIAL, &tmp);
+    mode[COL_CORR] = tt_wbuf_smallest(cc, corr, 2, LEVEL_TRIAL, &tmp);
+    tt_wbuf_varint(b, mode[COL_START]);
+    tt_wbuf_varint(b, mode[COL_DUR]);
+    tt_wbuf_varint(b, mode[COL_CORR]);
     for (uint32_t l = 0; l < tr->n_lanes; l++)
         tt_wbuf_varint(b, (uint64_t)unit[l]);
-    for (int c = 0; c < COL__COUNT; c++) {
-        tt_wbuf_varint(b, col[c].n);
-        tt_wbuf_put(b, col[c].p, col[c].n);
-        if (col[c].oom)
-            goto out;
-    }
+    for (int c = 0; c < COL__COUNT; c++)
+        tt_wbuf_str(b, col[c][mode[c]].p, col[c][mode[c]].n);
     rc = b->oom ? -1 : 0;
 out:
-    for (int c = 0; c < COL__COUNT; c++)
-        tt_wbuf_free(&col[c]);
-    tt_wbuf_free(&start_end);
-    tt_wbuf_free(&dur_name);
-    tt_wbuf_free(&corr_match);
+    for (int c = 0; c < COL__COUNT; c++) {
+        tt_wbuf_free(&col[c][0]);
+        tt_wbuf_free(&col[c][1]);
+    }
     tt_wbuf_free(&tmp);
     tt_u64map_fini(&corr_pos);
     free(last_dur);

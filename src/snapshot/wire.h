@@ -110,9 +110,8 @@ static inline void tt_wbuf_str(tt_wbuf *b, const void *s, size_t n)
     tt_wbuf_put(b, s, n);
 }
 
-/* Bytes of b after compression at `level` (cc and tmp are scratch): how
- * the writer chooses between two encodings of the same data. Data too
- * small for trial compression to say anything counts its raw size. */
+/* Bytes of b after compression at `level` (cc and tmp are scratch). Data
+ * too small for trial compression to say anything counts its raw size. */
 static inline size_t tt_wbuf_zsize(ZSTD_CCtx *cc, const tt_wbuf *b, int level, tt_wbuf *tmp)
 {
     size_t bound, got;
@@ -124,6 +123,24 @@ static inline size_t tt_wbuf_zsize(ZSTD_CCtx *cc, const tt_wbuf *b, int level, t
         return b->n;
     got = ZSTD_compressCCtx(cc, tmp->p, bound, b->p, b->n, level);
     return ZSTD_isError(got) ? b->n : got;
+}
+
+/* Of n encodings of the same data, cand[0..n), the index of the one that
+ * compresses smallest at `level` (the first of equals): how the writer
+ * chooses between encodings. cc and tmp are scratch. */
+static inline unsigned tt_wbuf_smallest(ZSTD_CCtx *cc, const tt_wbuf *cand, unsigned n, int level,
+                                        tt_wbuf *tmp)
+{
+    unsigned best = 0;
+    size_t best_size = tt_wbuf_zsize(cc, &cand[0], level, tmp);
+    for (unsigned i = 1; i < n; i++) {
+        size_t size = tt_wbuf_zsize(cc, &cand[i], level, tmp);
+        if (size < best_size) {
+            best_size = size;
+            best = i;
+        }
+    }
+    return best;
 }
 
 /* Read cursor over decompressed bytes. */
