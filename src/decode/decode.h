@@ -30,6 +30,7 @@ typedef struct tt_load_opts {
     const char    *csv_map;     /* column map for generic CSV (decoders that use it) */
     tt_progress_fn progress;
     void          *progress_ctx;
+    unsigned       threads;     /* most threads the load may use; 0: all cores */
 } tt_load_opts;
 
 /* Outcome details of a load, for the user-facing note on stderr. */

@@ -7,6 +7,7 @@
 #include "analysis/classify.h"
 #include "util/natcmp.h"
 #include "util/num.h"
+#include "util/parallel.h"
 #include "util/sort.h"
 
 #include <ctype.h>
@@ -274,9 +275,9 @@ typedef struct load_job {
     char *const           *files;
     size_t                 n;
     const tt_rankset_opts *o;
+    unsigned               threads;   /* each load's thread budget */
     tt_trace             **traces;
     tt_error              *errs;
-    atomic_size_t          next;
     atomic_size_t          done;
     atomic_int_fast64_t    bytes;
     atomic_uint_fast64_t   events;
@@ -313,28 +314,27 @@ static void on_file_progress(void *ctx, int64_t file_pos, int64_t file_size, int
     report(fp->job);
 }
 
-static void *load_worker(void *arg)
+/* Load file i (tt_parallel_run job); after a failure, the rest are not
+ * tried. */
+static void load_one(void *ctx, size_t i)
 {
-    load_job *j = arg;
-    for (;;) {
-        size_t i = atomic_fetch_add(&j->next, 1);
-        tt_load_opts lo;
-        file_progress fp = {j, 0, 0};
-        if (i >= j->n || atomic_load(&j->failed))
-            break;
-        if (j->o->load)
-            lo = *j->o->load;
-        else
-            memset(&lo, 0, sizeof lo);
-        lo.progress = on_file_progress;
-        lo.progress_ctx = &fp;
-        tt_error_clear(&j->errs[i]);
-        if (tt_load(j->files[i], &lo, &j->traces[i], NULL, &j->errs[i]))
-            atomic_store(&j->failed, 1);
-        atomic_fetch_add(&j->done, 1);
-        report(j);
-    }
-    return NULL;
+    load_job *j = ctx;
+    tt_load_opts lo;
+    file_progress fp = {j, 0, 0};
+    if (atomic_load(&j->failed))
+        return;
+    if (j->o->load)
+        lo = *j->o->load;
+    else
+        memset(&lo, 0, sizeof lo);
+    lo.progress = on_file_progress;
+    lo.progress_ctx = &fp;
+    lo.threads = j->threads;
+    tt_error_clear(&j->errs[i]);
+    if (tt_load(j->files[i], &lo, &j->traces[i], NULL, &j->errs[i]))
+        atomic_store(&j->failed, 1);
+    atomic_fetch_add(&j->done, 1);
+    report(j);
 }
 
 static int cmp_ns_ctx(const void *pa, const void *pb, void *ctx)
@@ -355,47 +355,26 @@ int tt_load_parallel(char *const *files, size_t n, const tt_rankset_opts *o, tt_
                      tt_error *errs)
 {
     load_job j;
-    pthread_t *th;
-    unsigned nt = o->threads;
+    unsigned nt = o->threads ? o->threads : tt_parallel_cores();
     memset(&j, 0, sizeof j);
     j.files = files;
     j.n = n;
     j.o = o;
     j.traces = out;
     j.errs = errs;
-    atomic_init(&j.next, 0);
     atomic_init(&j.done, 0);
     atomic_init(&j.bytes, 0);
     atomic_init(&j.events, 0);
     atomic_init(&j.failed, 0);
     for (size_t i = 0; i < n; i++)
         tt_error_clear(&errs[i]);
-    if (nt == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        nt = c > 0 ? (unsigned)c : 1;
-    }
-    if (nt > n)
-        nt = n ? (unsigned)n : 1;
-    th = calloc(nt, sizeof *th);
-    if (!th) {
-        if (n)
-            tt_error_set(&errs[0], TT_ERR_NOMEM, "out of memory");
-        return -1;
-    }
+    /* The loads share the threads: a load that can use several (a .ttz
+     * rebuilds its arguments in parallel) gets one when there are at least
+     * as many files as threads, and a share of them when there are fewer. */
+    j.threads = n > 0 && n < nt ? nt / (unsigned)n : 1;
     pthread_mutex_init(&j.lock, NULL);
-    {
-        unsigned started = 0;
-        for (unsigned t = 1; t < nt; t++)
-            if (pthread_create(&th[t], NULL, load_worker, &j) == 0)
-                started = t;
-            else
-                break;
-        load_worker(&j);   /* the calling thread works too */
-        for (unsigned t = 1; t <= started; t++)
-            pthread_join(th[t], NULL);
-    }
+    tt_parallel_run(n, nt, load_one, &j);
     pthread_mutex_destroy(&j.lock);
-    free(th);
     for (size_t i = 0; i < n; i++)
         if (!out[i])
             return -1;

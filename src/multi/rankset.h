@@ -99,7 +99,9 @@ int64_t tt_rank_from_name(const char *path);
  * The others take the lowest free ranks in the order given; returns 0. */
 int tt_ranks_resolve(int64_t *ranks, size_t n, size_t *dup_a, size_t *dup_b);
 
-/* Load files[0..n) in parallel into out[0..n) (all NULL on entry). On
+/* Load files[0..n) in parallel into out[0..n) (all NULL on entry), on up
+ * to o->threads threads in all: each load's own budget (tt_load_opts
+ * threads) is 1 when there are at least as many files as threads. On
  * failure of any, returns -1; errs[i] says why file i failed (its code is
  * TT_OK for files that loaded or were not tried) and the traces that did
  * load stay in out for the caller to free. */

@@ -13,14 +13,12 @@
 #include "snapshot/argcols.h"
 
 #include "util/hash.h"
+#include "util/parallel.h"
 #include "util/u64map.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum { MK_SPLIT = 0, MK_INT = 1, MK_LIT = 2, MK_ESC = 3 };
 enum { CK_INT = 0, CK_LIT = 1 };
@@ -997,49 +995,23 @@ typedef struct chunk_job {
     uint32_t                n;
     const tt_argcols_hint  *hint;
     uint32_t                n_names;
-    atomic_uint             next;
 } chunk_job;
 
-static void *chunk_worker(void *arg)
+/* Chunk k (a tt_parallel_run job). */
+static void chunk_run(void *ctx, size_t k)
 {
-    chunk_job *j = arg;
-    for (;;) {
-        unsigned k = atomic_fetch_add(&j->next, 1);
-        chunk *c;
-        if (k >= j->n)
-            return NULL;
-        c = &j->c[k];
-        c->rc = c->store ? dec_chunk(c->p, c->len, c->n, j->hint + c->first, j->n_names,
-                                     c->store, &c->what)
-                         : -1;
-        if (c->rc == 0 && tt_args_seal(c->store))
-            c->rc = -1;
-    }
-}
-
-/* Run the job on up to the machine's cores, this thread included. */
-static void run_chunks(chunk_job *j)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned nt = cores > 1 ? (unsigned)cores : 1, started = 0;
-    pthread_t th[MAX_THREADS];
-    if (nt > MAX_THREADS)
-        nt = MAX_THREADS;
-    if (nt > j->n)
-        nt = j->n ? j->n : 1;
-    for (unsigned t = 1; t < nt; t++) {
-        if (pthread_create(&th[t], NULL, chunk_worker, j) != 0)
-            break;
-        started = t;
-    }
-    chunk_worker(j);
-    for (unsigned t = 1; t <= started; t++)
-        pthread_join(th[t], NULL);
+    chunk_job *j = ctx;
+    chunk *c = &j->c[k];
+    c->rc = c->store ? dec_chunk(c->p, c->len, c->n, j->hint + c->first, j->n_names, c->store,
+                                 &c->what)
+                     : -1;
+    if (c->rc == 0 && tt_args_seal(c->store))
+        c->rc = -1;
 }
 
 int tt_argcols_decode(const unsigned char *p, size_t len, uint32_t n,
-                      const tt_argcols_hint *hint, uint32_t n_names, tt_args *store,
-                      const char **what)
+                      const tt_argcols_hint *hint, uint32_t n_names, unsigned threads,
+                      tt_args *store, const char **what)
 {
     tt_rd r = {p, p + len, false};
     chunk_job j;
@@ -1079,8 +1051,9 @@ int tt_argcols_decode(const unsigned char *p, size_t len, uint32_t n,
     }
     j.hint = hint;
     j.n_names = n_names;
-    atomic_init(&j.next, 0);
-    run_chunks(&j);
+    if (threads == 0)
+        threads = tt_parallel_cores();
+    tt_parallel_run(j.n, threads < MAX_THREADS ? threads : MAX_THREADS, chunk_run, &j);
     for (uint32_t k = 0; k < j.n && rc == 0; k++)
         if ((rc = j.c[k].rc) != 0)
             *what = j.c[k].what;

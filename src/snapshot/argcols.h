@@ -68,11 +68,12 @@ int tt_argcols_encode(const tt_args *store, const uint32_t *map, uint32_t n,
 
 /* Rebuild n records from the payload p[0..len) into store, an empty store
  * (they get handles 1..n), and seal it; hint as for tt_argcols_encode().
- * Chunks are rebuilt in parallel (up to one thread per core). Returns 0,
- * -1 when out of memory, -2 when the payload is corrupt, with *what naming
- * what is wrong (a static string). */
+ * Chunks are rebuilt in parallel, on up to `threads` threads (0: one per
+ * core), and never more than 8. Returns 0, -1 when out of memory, -2 when
+ * the payload is corrupt, with *what naming what is wrong (a static
+ * string). */
 int tt_argcols_decode(const unsigned char *p, size_t len, uint32_t n,
-                      const tt_argcols_hint *hint, uint32_t n_names, tt_args *store,
-                      const char **what);
+                      const tt_argcols_hint *hint, uint32_t n_names, unsigned threads,
+                      tt_args *store, const char **what);
 
 #endif

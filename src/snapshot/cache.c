@@ -200,7 +200,7 @@ int tt_cache_load(const tt_cache_entry *ce, tt_trace **out, tt_error *why)
         tt_error_set(why, TT_ERR_NOMEM, "out of memory");
         return 0;
     }
-    if (tt_snapshot_decode(buf, n, tr, &stored, why)) {
+    if (tt_snapshot_decode(buf, n, 0, tr, &stored, why)) {
         free(buf);
         tt_trace_free(tr);
         return 0;

@@ -671,6 +671,7 @@ typedef struct reader {
     sec_in               sec[SEC__END];
     tt_trace            *tr;
     tt_error            *err;
+    unsigned             threads;  /* for the arguments, 0: one per core */
     /* counts from the meta section */
     uint32_t n_strings, n_attrs, n_args, n_groups, n_lanes, n_counters;
     uint64_t string_bytes, n_events, n_samples, n_flows;
@@ -962,7 +963,7 @@ static int read_args(reader *r)
     if (open_section(r, SEC_ARGS, &c))
         return -1;
     rc = tt_argcols_decode(c.p, (size_t)(c.end - c.p), r->n_args, r->hint, r->n_strings,
-                           r->tr->args, &what);
+                           r->threads, r->tr->args, &what);
     if (rc == -1)
         return oom(r);
     return rc ? bad(r, SEC_ARGS, what) : 0;
@@ -1473,8 +1474,8 @@ static int check_span(reader *r)
     return 0;
 }
 
-int tt_snapshot_decode(const void *data, size_t n, tt_trace *tr, tt_snapshot_source *src,
-                       tt_error *err)
+int tt_snapshot_decode(const void *data, size_t n, unsigned threads, tt_trace *tr,
+                       tt_snapshot_source *src, tt_error *err)
 {
     reader r;
     int rc = -1;
@@ -1483,6 +1484,7 @@ int tt_snapshot_decode(const void *data, size_t n, tt_trace *tr, tt_snapshot_sou
     r.size = n;
     r.tr = tr;
     r.err = err;
+    r.threads = threads;
     if (tr->finalized || tr->n_lanes || tt_strtab_count(tr->strings) != 1)
         return tt_error_set(err, TT_ERR_USAGE, "a snapshot is read into a new, empty trace");
     if (read_layout(&r) || read_meta(&r, src) || read_strings(&r) || read_attrs(&r) ||
@@ -1579,7 +1581,7 @@ static int ttz_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_l
         return tt_error_set(err, TT_ERR_NOMEM, "snapshot too large");
     if (rc)
         return -1;
-    rc = tt_snapshot_decode(buf, len, tr, NULL, err);
+    rc = tt_snapshot_decode(buf, len, opts->threads, tr, NULL, err);
     free(buf);
     if (rc == 0 && opts->progress)
         opts->progress(opts->progress_ctx, tt_input_file_pos(in), tt_input_file_size(in),

@@ -64,11 +64,13 @@ int tt_snapshot_write(const tt_trace *tr, const char *path, const tt_snapshot_so
                       tt_error *err);
 
 /* Decode a snapshot held in memory into tr, a new empty trace from
- * tt_trace_new(). On success tr is finalized (read-only) and, when src is
- * not NULL, *src receives the stored source identity. On failure tr must
- * still be freed by the caller; err names the problem and its offset. */
-int tt_snapshot_decode(const void *data, size_t n, tt_trace *tr, tt_snapshot_source *src,
-                       tt_error *err);
+ * tt_trace_new(), rebuilding the argument records on up to `threads`
+ * threads (0: one per core). On success tr is finalized (read-only) and,
+ * when src is not NULL, *src receives the stored source identity. On
+ * failure tr must still be freed by the caller; err names the problem and
+ * its offset. */
+int tt_snapshot_decode(const void *data, size_t n, unsigned threads, tt_trace *tr,
+                       tt_snapshot_source *src, tt_error *err);
 
 /* ------------------------------------------------ tests and fuzzers
  * Sections are numbered 1 .. TT_SNAPSHOT_SECTIONS - 1. These two let a

@@ -5,6 +5,7 @@ libtracetty_a_SOURCES += \
 	src/util/json.c src/util/json.h \
 	src/util/natcmp.c src/util/natcmp.h \
 	src/util/num.c src/util/num.h \
+	src/util/parallel.c src/util/parallel.h \
 	src/util/sort.c src/util/sort.h \
 	src/util/strtab.c src/util/strtab.h \
 	src/util/u64map.c src/util/u64map.h

@@ -279,7 +279,7 @@ static tt_trace *decode(const unsigned char *buf, size_t n, tt_snapshot_source *
     if (!tr)
         return NULL;
     tt_error_clear(err);
-    if (tt_snapshot_decode(buf, n, tr, src, err)) {
+    if (tt_snapshot_decode(buf, n, 0, tr, src, err)) {
         tt_trace_free(tr);
         return NULL;
     }
