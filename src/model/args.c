@@ -62,20 +62,33 @@ void tt_args_free(tt_args *a)
     free(a);
 }
 
+/* Room for `more` blocks after the a->n_blocks there are. */
+static int args_reserve_blocks(tt_args *a, uint32_t more)
+{
+    uint32_t nc = a->cap_blocks ? a->cap_blocks : 64;
+    args_block *nb;
+    if (more <= a->cap_blocks - a->n_blocks)
+        return 0;
+    if (more > UINT32_MAX / 2 - a->n_blocks)
+        return -1;
+    while (nc < a->n_blocks + more)
+        nc *= 2;
+    nb = realloc(a->blocks, nc * sizeof *nb);
+    if (!nb)
+        return -1;
+    a->blocks = nb;
+    a->cap_blocks = nc;
+    return 0;
+}
+
 /* Compress raw[0..len) holding `count` records into a new block whose
  * first handle is a->cur_first; advance cur_first past it. */
 static int args_store_block(tt_args *a, const unsigned char *raw, size_t len, uint32_t count)
 {
     args_block b;
     size_t bound, csize;
-    if (a->n_blocks == a->cap_blocks) {
-        uint32_t nc = a->cap_blocks ? a->cap_blocks * 2 : 64;
-        args_block *nb = realloc(a->blocks, nc * sizeof *nb);
-        if (!nb)
-            return -1;
-        a->blocks = nb;
-        a->cap_blocks = nc;
-    }
+    if (args_reserve_blocks(a, 1))
+        return -1;
     if (!a->cctx && !(a->cctx = ZSTD_createCCtx()))
         return -1;
     bound = ZSTD_compressBound(len);
@@ -301,64 +314,25 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
     }
 }
 
-/* ------------------------------------------------- snapshot support */
-
-uint32_t tt_args_block_count(const tt_args *a)
+int tt_args_append(tt_args *dst, tt_args *src)
 {
-    return a->cur_count ? 0 : a->n_blocks;
-}
-
-int tt_args_block_get(const tt_args *a, uint32_t i, tt_args_block_info *out)
-{
-    const args_block *b;
-    if (a->cur_count || i >= a->n_blocks)
-        return -1;
-    b = &a->blocks[i];
-    out->first = b->first;
-    out->count = b->count;
-    out->raw_size = b->raw_size;
-    out->stored = b->stored;
-    out->data = b->data;
-    return 0;
-}
-
-int tt_args_block_add(tt_args *a, uint32_t count, uint32_t raw_size, const void *data,
-                      size_t stored)
-{
-    args_block b;
-    /* Each record takes at least two length bytes, so count bounds the
-     * raw size from below; a stored frame never exceeds the raw size
-     * (args_flush keeps incompressible blocks raw). */
-    if (a->cur_count || count == 0 || stored == 0 || stored > raw_size ||
-        raw_size / 2 < count || count >= UINT32_MAX - a->next)
-        return -1;
-    /* a compressed block must be one zstd frame announcing its raw size,
-     * so a damaged size can never make a reader allocate gigabytes */
-    if (stored < raw_size &&
-        (ZSTD_getFrameContentSize(data, stored) != (unsigned long long)raw_size ||
-         raw_size / 44000 > stored))   /* beyond what any zstd frame expands to */
-        return -1;
-    if (a->n_blocks == a->cap_blocks) {
-        uint32_t nc = a->cap_blocks ? a->cap_blocks * 2 : 64;
-        args_block *nb = realloc(a->blocks, nc * sizeof *nb);
-        if (!nb)
-            return -1;
-        a->blocks = nb;
-        a->cap_blocks = nc;
+    uint32_t n = src->next - 1, base = dst->next - 1;
+    int rc = -1;
+    if (args_flush(dst) || args_flush(src) || n > UINT32_MAX - dst->next ||
+        args_reserve_blocks(dst, src->n_blocks))
+        goto out;
+    for (uint32_t i = 0; i < src->n_blocks; i++) {
+        args_block b = src->blocks[i];
+        b.first += base;
+        dst->blocks[dst->n_blocks++] = b;
     }
-    b.data = malloc(stored);
-    if (!b.data)
-        return -1;
-    memcpy(b.data, data, stored);
-    b.first = a->next;
-    b.count = count;
-    b.raw_size = raw_size;
-    b.stored = (uint32_t)stored;
-    a->blocks[a->n_blocks++] = b;
-    a->held += stored;
-    /* record lengths are not known without decompressing: count the block */
-    a->raw_total += raw_size;
-    a->next += count;
-    a->cur_first = a->next;
-    return 0;
+    src->n_blocks = 0;   /* the data is dst's now */
+    dst->next += n;
+    dst->cur_first = dst->next;
+    dst->raw_total += src->raw_total;
+    dst->held += src->held;
+    rc = 0;
+out:
+    tt_args_free(src);
+    return rc;
 }

@@ -54,31 +54,14 @@ void tt_args_reader_fini(tt_args_reader *r);
 int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *alen,
                  const char **extra, size_t *elen);
 
-/* ------------------------------------------------- snapshot support
- * A snapshot (.ttz) keeps the argument blocks as they are, so reopening it
- * costs no recompression. Blocks are listed in handle order; the record
- * layout inside a block stays private to args.c. */
-
-typedef struct tt_args_block_info {
-    uint32_t             first;      /* handle of the block's first record */
-    uint32_t             count;      /* records in the block */
-    uint32_t             raw_size;   /* bytes once decompressed */
-    uint32_t             stored;     /* bytes of data; == raw_size: stored raw */
-    const unsigned char *data;       /* borrowed from the store */
-} tt_args_block_info;
-
-/* Blocks of a sealed store (0 when records are still unsealed). */
-uint32_t tt_args_block_count(const tt_args *a);
-
-/* Block i of a sealed store. Returns 0, or -1 when i is out of range or the
- * store has an unsealed partial block. */
-int tt_args_block_get(const tt_args *a, uint32_t i, tt_args_block_info *out);
-
-/* Append a block read back from a snapshot (data is copied); its records
- * get the next count handles. The store must be sealed (or new). Block
- * contents are not trusted: a corrupt block only makes tt_args_read() fail
- * for its records. Returns 0, or -1 on OOM, bad sizes or an unsealed store. */
-int tt_args_block_add(tt_args *a, uint32_t count, uint32_t raw_size, const void *data,
-                      size_t stored);
+/* Move every record of src after those of dst and free src, whatever the
+ * outcome (takes ownership of src): src's handle h becomes n + h, n being
+ * tt_args_count(dst) before the call. Records of either store not yet in a
+ * block are compressed into one first; src's blocks move without being
+ * copied or recompressed. For joining stores filled in parallel (the
+ * snapshot reader's argument chunks). Returns 0, or -1 when out of memory
+ * or when dst would hold more than UINT32_MAX - 1 records; dst then keeps
+ * just its own records. */
+int tt_args_append(tt_args *dst, tt_args *src);
 
 #endif

@@ -979,8 +979,9 @@ out:
 }
 
 /* Chunks are rebuilt by several threads, each into a store of its own; the
- * first chunk goes straight into the caller's store, the others' blocks are
- * appended to it in order (they are copied, not recompressed). */
+ * first chunk goes straight into the caller's store, the others' stores
+ * are appended to it in order (tt_args_append: their blocks move, they are
+ * not recompressed). */
 typedef struct chunk {
     const unsigned char *p;
     size_t               len;
@@ -1057,16 +1058,13 @@ int tt_argcols_decode(const unsigned char *p, size_t len, uint32_t n,
     for (uint32_t k = 0; k < j.n && rc == 0; k++)
         if ((rc = j.c[k].rc) != 0)
             *what = j.c[k].what;
-    /* the other chunks' blocks after the first's */
-    for (uint32_t k = 1; k < j.n && rc == 0; k++)
-        for (uint32_t b = 0; b < tt_args_block_count(j.c[k].store) && rc == 0; b++) {
-            tt_args_block_info bi;
-            if (tt_args_block_get(j.c[k].store, b, &bi) ||
-                tt_args_block_add(store, bi.count, bi.raw_size, bi.data, bi.stored))
-                rc = -1;
-        }
-    for (uint32_t k = 1; k < j.n; k++)
-        tt_args_free(j.c[k].store);
+    /* the other chunks' records after the first's; each store is freed */
+    for (uint32_t k = 1; k < j.n; k++) {
+        if (rc != 0)
+            tt_args_free(j.c[k].store);
+        else if (tt_args_append(store, j.c[k].store))
+            rc = -1;
+    }
     free(j.c);
     if (rc == 0 && tt_args_seal(store))
         rc = -1;

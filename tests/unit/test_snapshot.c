@@ -4,8 +4,8 @@
  * are cut into several chunks), rejection of every flipped byte and every
  * truncation, uncompressed sections refused, snapshots of another format
  * version rejected by name and rebuilt by the cache, semantic corruption
- * behind valid checksums never crashing, and the argument store's block
- * export and import.
+ * behind valid checksums never crashing, and the argument store's append
+ * (how the reader joins the argument chunks it rebuilds in parallel).
  */
 #include "config.h"
 
@@ -483,32 +483,41 @@ static void test_semantic_corruption(void)
     tt_trace_free(a);
 }
 
-static void test_args_store(void)
+/* tt_args_append(), which joins the stores the snapshot reader fills in
+ * parallel: the same records added to one store, and to four stores (one
+ * empty, two with a partial block not yet sealed) then appended to the
+ * first, read back the same. */
+static void test_args_append(void)
 {
-    tt_args *a = tt_args_new(), *c;
+    static const int cut[] = {0, 2500, 4200, 4200, 6000};   /* part p: [cut[p], cut[p + 1]) */
+    tt_args *a = tt_args_new(), *part[4];
     bool all = true;
     char text[200];
+    for (int p = 0; p < 4; p++)
+        part[p] = tt_args_new();
     /* enough records for several 64 KiB blocks */
-    for (int i = 0; i < 6000; i++) {
+    for (int i = 0, p = 0; i < 6000; i++) {
         int n = snprintf(text, sizeof text, "{\"i\": %d, \"pad\": \"%0*d\"}", i, i % 150, 0);
+        while (i >= cut[p + 1])
+            p++;
         tt_args_add(a, text, (size_t)n, i % 5 ? NULL : "x", i % 5 ? 0 : 1);
+        tt_args_add(part[p], text, (size_t)n, i % 5 ? NULL : "x", i % 5 ? 0 : 1);
     }
     tt_args_seal(a);
-    ok(tt_args_block_count(a) > 5, "%u blocks", tt_args_block_count(a));
-    /* blocks out, blocks in: the same records */
-    c = tt_args_new();
-    for (uint32_t i = 0; i < tt_args_block_count(a); i++) {
-        tt_args_block_info bi;
-        tt_args_block_get(a, i, &bi);
-        if (tt_args_block_add(c, bi.count, bi.raw_size, bi.data, bi.stored))
+    tt_args_seal(part[1]);
+    ok(tt_args_raw_bytes(a) > 5 * 65536, "%llu bytes of records",
+       (unsigned long long)tt_args_raw_bytes(a));
+    for (int p = 1; p < 4; p++)
+        if (tt_args_append(part[0], part[p]))
             all = false;
-    }
-    ok(all && tt_args_count(c) == 6000, "blocks imported");
+    ok(all && tt_args_count(part[0]) == 6000 &&
+           tt_args_raw_bytes(part[0]) == tt_args_raw_bytes(a),
+       "three stores appended to a fourth: all records, handles continued");
     {
         tt_args_reader r1, r2;
         bool same = true;
         tt_args_reader_init(&r1, a);
-        tt_args_reader_init(&r2, c);
+        tt_args_reader_init(&r2, part[0]);
         /* random access order too */
         rng_state = 9;
         for (int k = 0; k < 5000; k++) {
@@ -522,15 +531,21 @@ static void test_args_store(void)
         }
         tt_args_reader_fini(&r1);
         tt_args_reader_fini(&r2);
-        ok(same, "imported blocks read back the same, in random order");
+        ok(same, "appended records read back the same, in random order");
     }
-    ok(tt_args_block_add(c, 0, 10, "x", 1) != 0, "an empty block is refused");
-    ok(tt_args_block_add(c, 3, 4, "abcd", 4) != 0, "a block too small for its records is refused");
-    ok(tt_args_block_add(c, 1, 4, "abcdefgh", 8) != 0, "a block bigger than its raw size is refused");
-    ok(tt_args_block_add(c, 1, 100, "abcdefgh", 8) != 0,
-       "a compressed block that is no zstd frame of its raw size is refused");
+    {
+        tt_args_reader r;
+        const char *x, *y;
+        size_t xn, yn;
+        uint32_t h = tt_args_add(part[0], "{}", 2, NULL, 0);
+        tt_args_reader_init(&r, part[0]);
+        ok(h == 6001 && tt_args_read(&r, h, &x, &xn, &y, &yn) == 0 && xn == 2 &&
+               memcmp(x, "{}", 2) == 0 && yn == 0,
+           "a record added after the append gets the next handle");
+        tt_args_reader_fini(&r);
+    }
     tt_args_free(a);
-    tt_args_free(c);
+    tt_args_free(part[0]);
 }
 
 /* buf, rewritten as a snapshot of format `version` (header checksum fixed):
@@ -694,7 +709,7 @@ static void test_probe_and_decoder(void)
 
 int main(void)
 {
-    test_args_store();
+    test_args_append();
     test_round_trips();
     test_probe_and_decoder();
     test_corruption();
