@@ -67,7 +67,7 @@ static int read_at(int fd, void *buf, size_t n, off_t off)
 
 /* The load options that change the model. Not the snapshot format: an
  * entry another format version wrote keeps its name, is refused when read
- * (tt_snapshot_decode() names the version) and so is rebuilt in place
+ * (tt_snapshot_read_source() names the version) and so is rebuilt in place
  * instead of lingering beside the new one. */
 static uint64_t options_hash(const tt_load_opts *opts)
 {
@@ -194,23 +194,28 @@ int tt_cache_load(const tt_cache_entry *ce, tt_trace **out, tt_error *why)
         return 0;
     }
     fclose(f);
+    /* the identity first: a stale entry is not decoded */
+    if (tt_snapshot_read_source(buf, n, &stored, why)) {
+        free(buf);
+        return 0;
+    }
+    if (!same_source(&stored, &ce->id)) {
+        free(buf);
+        tt_error_set(why, TT_ERR_FORMAT, "cache entry is stale (the trace or the options changed)");
+        return 0;
+    }
     tr = tt_trace_new();
     if (!tr) {
         free(buf);
         tt_error_set(why, TT_ERR_NOMEM, "out of memory");
         return 0;
     }
-    if (tt_snapshot_decode(buf, n, 0, tr, &stored, why)) {
+    if (tt_snapshot_decode(buf, n, 0, tr, NULL, why)) {
         free(buf);
         tt_trace_free(tr);
         return 0;
     }
     free(buf);
-    if (!same_source(&stored, &ce->id)) {
-        tt_trace_free(tr);
-        tt_error_set(why, TT_ERR_FORMAT, "cache entry is stale (the trace or the options changed)");
-        return 0;
-    }
     *out = tr;
     return 1;
 }

@@ -30,10 +30,12 @@ typedef struct tt_cache_entry {
 int tt_cache_prepare(const char *source_path, const tt_load_opts *opts, tt_cache_entry *ce,
                      tt_error *err);
 
-/* Open the entry when it exists and matches ce->id. Returns 1 with *out a
- * finalized trace (its source field still names the path the snapshot was
- * made from); 0 with *out NULL when there is no usable entry, with why set
- * to the reason when an entry existed but was rejected (stale, corrupt). */
+/* Open the entry when it exists and matches ce->id (checked before the
+ * trace is decoded: a stale entry costs its checksums and metadata only).
+ * Returns 1 with *out a finalized trace (its source field still names the
+ * path the snapshot was made from); 0 with *out NULL when there is no
+ * usable entry, with why set to the reason when an entry existed but was
+ * rejected (stale, corrupt). */
 int tt_cache_load(const tt_cache_entry *ce, tt_trace **out, tt_error *why);
 
 /* Save tr as the entry (atomic replace). Returns 0 or -1 with err set. */

@@ -165,10 +165,19 @@ static int section_zstd(section *s, uint32_t id, const tt_wbuf *raw, int level, 
     return 0;
 }
 
+/* The source identity comes first, so that the cache reads it alone
+ * (tt_snapshot_read_source()). */
 static void enc_meta(tt_wbuf *b, const tt_trace *tr, const tt_snapshot_source *src,
                      uint64_t n_samples, uint64_t string_bytes, uint32_t n_args)
 {
     char *json;
+    tt_wbuf_varint(b, src && src->valid);
+    tt_wbuf_svarint(b, src ? src->size : 0);
+    tt_wbuf_svarint(b, src ? src->mtime_ns : 0);
+    tt_wbuf_varint(b, src ? src->content_hash : 0);
+    tt_wbuf_varint(b, src ? src->options_hash : 0);
+    bb_cstr(b, src ? src->path : "");
+
     tt_wbuf_varint(b, tt_strtab_count(tr->strings));
     tt_wbuf_varint(b, string_bytes);
     tt_wbuf_varint(b, tr->attrs->count);
@@ -189,13 +198,6 @@ static void enc_meta(tt_wbuf *b, const tt_trace *tr, const tt_snapshot_source *s
     tt_wbuf_svarint(b, tr->t0);
     tt_wbuf_svarint(b, tr->t1);
     bb_cstr(b, tr->note);
-
-    tt_wbuf_varint(b, src && src->valid);
-    tt_wbuf_svarint(b, src ? src->size : 0);
-    tt_wbuf_svarint(b, src ? src->mtime_ns : 0);
-    tt_wbuf_varint(b, src ? src->content_hash : 0);
-    tt_wbuf_varint(b, src ? src->options_hash : 0);
-    bb_cstr(b, src ? src->path : "");
 
     tt_wbuf_varint(b, TT_PROB__COUNT);
     for (int k = 0; k < TT_PROB__COUNT; k++) {
@@ -796,6 +798,30 @@ static const char *static_format(const char *s, size_t n)
     return "unknown";
 }
 
+/* The source identity at the head of the metadata (*c at its start) into
+ * *src (NULL: skipped). */
+static int read_source(reader *r, tt_rd *c, tt_snapshot_source *src)
+{
+    tt_snapshot_source tmp;
+    tt_snapshot_source *o = src ? src : &tmp;
+    const char *s;
+    size_t n;
+    memset(o, 0, sizeof *o);
+    o->valid = tt_rd_varint(c) != 0;
+    o->size = tt_rd_svarint(c);
+    o->mtime_ns = tt_rd_svarint(c);
+    o->content_hash = tt_rd_varint(c);
+    o->options_hash = tt_rd_varint(c);
+    s = tt_rd_str(c, &n);
+    if (c->bad)
+        return bad(r, SEC_META, "truncated");
+    if (n >= sizeof o->path)
+        return bad(r, SEC_META, "source path too long");
+    memcpy(o->path, s, n);
+    o->path[n] = '\0';
+    return 0;
+}
+
 static int read_meta(reader *r, tt_snapshot_source *src)
 {
     tt_rd c;
@@ -803,7 +829,7 @@ static int read_meta(reader *r, tt_snapshot_source *src)
     const char *s;
     tt_trace *tr = r->tr;
     uint64_t v;
-    if (open_section(r, SEC_META, &c))
+    if (open_section(r, SEC_META, &c) || read_source(r, &c, src))
         return -1;
     v = tt_rd_varint(&c);
     if (v == 0 || v > UINT32_MAX)
@@ -841,22 +867,6 @@ static int read_meta(reader *r, tt_snapshot_source *src)
         return bad(r, SEC_META, "note too long");
     memcpy(tr->note, s, n);
     tr->note[n] = '\0';
-
-    {
-        tt_snapshot_source tmp;
-        tt_snapshot_source *o = src ? src : &tmp;
-        memset(o, 0, sizeof *o);
-        o->valid = tt_rd_varint(&c) != 0;
-        o->size = tt_rd_svarint(&c);
-        o->mtime_ns = tt_rd_svarint(&c);
-        o->content_hash = tt_rd_varint(&c);
-        o->options_hash = tt_rd_varint(&c);
-        s = tt_rd_str(&c, &n);
-        if (n >= sizeof o->path)
-            return bad(r, SEC_META, "source path too long");
-        memcpy(o->path, s, n);
-        o->path[n] = '\0';
-    }
 
     v = tt_rd_varint(&c);
     if (v > TT_PROB__COUNT)
@@ -1497,6 +1507,20 @@ out:
     for (uint32_t i = 0; i < SEC__END; i++)
         free(r.sec[i].buf);
     free(r.hint);
+    return rc;
+}
+
+int tt_snapshot_read_source(const void *data, size_t n, tt_snapshot_source *src, tt_error *err)
+{
+    reader r;
+    tt_rd c;
+    int rc;
+    memset(&r, 0, sizeof r);
+    r.file = data;
+    r.size = n;
+    r.err = err;
+    rc = read_layout(&r) || open_section(&r, SEC_META, &c) || read_source(&r, &c, src) ? -1 : 0;
+    free(r.sec[SEC_META].buf);
     return rc;
 }
 

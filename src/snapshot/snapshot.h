@@ -72,6 +72,14 @@ int tt_snapshot_write(const tt_trace *tr, const char *path, const tt_snapshot_so
 int tt_snapshot_decode(const void *data, size_t n, unsigned threads, tt_trace *tr,
                        tt_snapshot_source *src, tt_error *err);
 
+/* The source identity stored in a snapshot, without decoding the trace:
+ * the header, the section table and every checksum are checked as by
+ * tt_snapshot_decode() (so a file of another format version is refused the
+ * same way), and only the metadata section is decompressed. Returns 0, or
+ * -1 with err set. */
+int tt_snapshot_read_source(const void *data, size_t n, tt_snapshot_source *src,
+                            tt_error *err);
+
 /* ------------------------------------------------ tests and fuzzers
  * Sections are numbered 1 .. TT_SNAPSHOT_SECTIONS - 1. These two let a
  * test corrupt the content of a section while keeping the file's framing

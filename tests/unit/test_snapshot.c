@@ -3,9 +3,10 @@
  * argument records found again through renumbered handles (also when they
  * are cut into several chunks), rejection of every flipped byte and every
  * truncation, uncompressed sections refused, snapshots of another format
- * version rejected by name and rebuilt by the cache, semantic corruption
- * behind valid checksums never crashing, and the argument store's append
- * (how the reader joins the argument chunks it rebuilds in parallel).
+ * version rejected by name and rebuilt by the cache, a stale cache entry
+ * found stale before its trace is decoded, semantic corruption behind
+ * valid checksums never crashing, and the argument store's append (how the
+ * reader joins the argument chunks it rebuilds in parallel).
  */
 #include "config.h"
 
@@ -580,11 +581,48 @@ static void test_other_version(void)
     tt_trace_free(a);
 }
 
+/* A cache of its own: dir (a mkdtemp() template) becomes XDG_CACHE_HOME
+ * and holds a one-event trace, whose path goes to src; *ce is its entry
+ * (for default options) and *a the trace loaded. Returns 0, or -1 (*a
+ * NULL; dir is made when its first check passed). */
+static int cache_setup(char *dir, char src[256], tt_cache_entry *ce, tt_trace **a)
+{
+    tt_load_opts opts;
+    tt_error err;
+    FILE *f;
+    memset(&opts, 0, sizeof opts);
+    *a = NULL;
+    if (!ok(mkdtemp(dir) != NULL, "temporary cache directory"))
+        return -1;
+    setenv("XDG_CACHE_HOME", dir, 1);
+    snprintf(src, 256, "%s/trace.json", dir);
+    f = fopen(src, "w");
+    if (f) {
+        fputs("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 2, "
+              "\"ts\": 5, \"dur\": 3, \"args\": {\"External id\": 9}}]}\n", f);
+        fclose(f);
+    }
+    tt_error_clear(&err);
+    return ok(f && tt_cache_prepare(src, &opts, ce, &err) == 0 &&
+                  tt_load(src, &opts, a, NULL, &err) == 0,
+              "a source to cache (%s)", err.what)
+               ? 0
+               : -1;
+}
+
+static void cache_cleanup(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        diag("could not remove %s", dir);
+}
+
 /* --cache: an entry written by another format version is stale, never an
  * error, and is replaced by the current format under the same name. */
 static void test_cache_other_version(void)
 {
-    char dir[] = "/tmp/tt-snapshot-cache.XXXXXX", src[256], cmd[600];
+    char dir[] = "/tmp/tt-snapshot-cache.XXXXXX", src[256];
     tt_cache_entry ce, ce2;
     tt_load_opts opts;
     tt_trace *a = NULL, *b = NULL;
@@ -593,19 +631,7 @@ static void test_cache_other_version(void)
     tt_error err, why;
     FILE *f;
     memset(&opts, 0, sizeof opts);
-    if (!ok(mkdtemp(dir) != NULL, "temporary cache directory"))
-        return;
-    setenv("XDG_CACHE_HOME", dir, 1);
-    snprintf(src, sizeof src, "%s/trace.json", dir);
-    f = fopen(src, "w");
-    if (f) {
-        fputs("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 2, "
-              "\"ts\": 5, \"dur\": 3, \"args\": {\"External id\": 9}}]}\n", f);
-        fclose(f);
-    }
-    tt_error_clear(&err);
-    if (!ok(f && tt_cache_prepare(src, &opts, &ce, &err) == 0 && tt_load(src, &opts, &a, NULL, &err) == 0,
-            "a source to cache (%s)", err.what))
+    if (cache_setup(dir, src, &ce, &a))
         goto out;
     /* the entry as a tracetty of another format would have left it */
     ok(tt_snapshot_encode(a, &ce.id, &buf, &n, &err) == 0, "encode the entry");
@@ -624,9 +650,82 @@ static void test_cache_other_version(void)
 out:
     free(buf);
     tt_trace_free(a);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        diag("could not remove %s", dir);
+    cache_cleanup(dir);
+}
+
+/* A snapshot of a whose events section (section 7) does not decode,
+ * written to path; *file, *n: its bytes (malloc'ed). Returns 0 or -1. */
+static int damaged_entry(const tt_trace *a, const tt_snapshot_source *id, const char *path,
+                         unsigned char **file, size_t *n)
+{
+    unsigned char *buf = NULL, *sec[TT_SNAPSHOT_SECTIONS];
+    size_t bn, len[TT_SNAPSHOT_SECTIONS];
+    tt_error err;
+    FILE *f;
+    int rc = -1;
+    memset(sec, 0, sizeof sec);
+    *file = NULL;
+    if (tt_snapshot_encode(a, id, &buf, &bn, &err))
+        return -1;
+    for (unsigned k = 1; k < TT_SNAPSHOT_SECTIONS; k++)
+        if (tt_snapshot_section(buf, bn, k, &sec[k], &len[k], &err))
+            goto out;
+    /* the start column's encoding: 127 is none */
+    sec[7][0] = 0x7f;
+    if (tt_snapshot_assemble((const unsigned char *const *)sec, len, file, n, &err))
+        goto out;
+    f = fopen(path, "wb");
+    if (f && fwrite(*file, 1, *n, f) == *n && fclose(f) == 0)
+        rc = 0;
+    else if (f)
+        fclose(f);
+out:
+    for (unsigned k = 1; k < TT_SNAPSHOT_SECTIONS; k++)
+        free(sec[k]);
+    free(buf);
+    return rc;
+}
+
+/* --cache checks an entry's source identity before it decodes the trace:
+ * a stale entry is just stale even when its events are corrupt, and
+ * tt_snapshot_read_source() reads the identity of such a file. */
+static void test_cache_stale_first(void)
+{
+    char dir[] = "/tmp/tt-snapshot-stale.XXXXXX", src[256];
+    tt_cache_entry ce;
+    tt_snapshot_source old, got;
+    tt_trace *a = NULL, *b = NULL;
+    unsigned char *file = NULL;
+    size_t n;
+    tt_error err, why;
+    if (cache_setup(dir, src, &ce, &a))
+        goto out;
+    /* made before the source changed size, and its events damaged since */
+    old = ce.id;
+    old.size++;
+    if (!ok(damaged_entry(a, &old, ce.path, &file, &n) == 0, "a stale entry with corrupt events"))
+        goto out;
+    ok(tt_snapshot_read_source(file, n, &got, &err) == 0 && got.valid && got.size == old.size &&
+           got.mtime_ns == old.mtime_ns && got.content_hash == old.content_hash &&
+           got.options_hash == old.options_hash && strcmp(got.path, old.path) == 0,
+       "tt_snapshot_read_source reads its identity");
+    b = decode(file, n, NULL, &err);
+    ok(!b && strstr(err.what, "events section"), "the entry does not decode: %s",
+       b ? "(decoded)" : err.what);
+    tt_trace_free(b);
+    b = NULL;
+    ok(tt_cache_load(&ce, &b, &why) == 0 && !b && strstr(why.what, "stale"),
+       "the cache finds it stale, without decoding it: %s", why.what);
+    /* the same damage under the current identity is found when decoding */
+    free(file);
+    file = NULL;
+    ok(damaged_entry(a, &ce.id, ce.path, &file, &n) == 0 &&
+           tt_cache_load(&ce, &b, &why) == 0 && !b && strstr(why.what, "events section"),
+       "a current entry with corrupt events is corrupt: %s", why.what);
+out:
+    free(file);
+    tt_trace_free(a);
+    cache_cleanup(dir);
 }
 
 /* Arguments of more than one chunk (about 16 MB of text each) come back
@@ -715,6 +814,7 @@ int main(void)
     test_corruption();
     test_other_version();
     test_cache_other_version();
+    test_cache_stale_first();
     test_big_arguments();
     test_semantic_corruption();
     return tap_done();
