@@ -418,18 +418,22 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
         for (uint32_t s = 0; s < t->nslots && ok; s++) {
             uint32_t c = nb->cc[e->tslot[t->slot0 + s]];
             tt_wbuf *b = &col[(size_t)c * PM__COUNT];
-            bool fresh, all = !mode && seen[c]++ < TRIAL_VALUES;
-            int64_t *named = byname_slot(&bn, c, hint[i].name, &fresh), ref[PM__COUNT];
-            if (!named) {
+            bool lit = e->ckind[e->tslot[t->slot0 + s]] == CK_LIT;
+            bool fresh = true, all = !mode && seen[c]++ < TRIAL_VALUES;
+            int64_t *named = NULL, ref[PM__COUNT];
+            /* the column's last value for this name: for the trials, and
+             * for the columns the final pass predicts by name */
+            if ((all || (mode && mode[c] == (lit ? LM_NAME : PM_NAME))) &&
+                !(named = byname_slot(&bn, c, hint[i].name, &fresh))) {
                 ok = false;
                 break;
             }
-            if (e->ckind[e->tslot[t->slot0 + s]] == CK_LIT) {
+            if (lit) {
                 size_t at = (size_t)((uint64_t)v[s] >> 8), len = (size_t)(v[s] & 0xff);
-                size_t pat = (size_t)((uint64_t)*named >> 8), plen = (size_t)(*named & 0xff);
                 if (all || (mode && mode[c] == LM_PLAIN))
                     tt_wbuf_str(b, e->lits.p + at, len);
-                if (all || (mode && mode[c] == LM_NAME)) {
+                if (named) {
+                    size_t pat = (size_t)((uint64_t)*named >> 8), plen = (size_t)(*named & 0xff);
                     tt_wbuf *bn_out = all ? &b[LM_NAME] : b;
                     if (!fresh && plen == len && memcmp(e->lits.p + pat, e->lits.p + at, len) == 0) {
                         tt_wbuf_varint(bn_out, 0);
@@ -437,8 +441,8 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
                         tt_wbuf_varint(bn_out, len + 1);
                         tt_wbuf_put(bn_out, e->lits.p + at, len);
                     }
+                    *named = v[s];
                 }
-                *named = v[s];
                 continue;
             }
             ref[PM_RAW] = 0;
@@ -451,7 +455,9 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
                     put_residual(&b[m], v[s], ref[m]);
             else if (mode)
                 put_residual(b, v[s], ref[mode[c]]);
-            *named = last[c] = prev = v[s];
+            if (named)
+                *named = v[s];
+            last[c] = prev = v[s];
             have_prev = true;
         }
     }
@@ -573,11 +579,6 @@ int tt_argcols_encode(const tt_args *store, const uint32_t *map, uint32_t n,
     tt_u64map_init(&e.tmap);
     tt_u64map_init(&e.cmap);
     e.overflow[0] = e.overflow[1] = UINT32_MAX;
-    for (uint32_t i = 0; i < n; i++)
-        if (hint[i].name >= n_names) {
-            rc = -2;
-            goto out;
-        }
     if ((rc = enc_cut(&e, store, map, n)) != 0)
         goto out;
     /* chunks of about CHUNK_BYTES of text, cut where the text is (so the
@@ -954,11 +955,6 @@ static int dec_chunk(const unsigned char *p, size_t len, uint32_t n, const tt_ar
         d.c[c].rd.end = r.p + d.c[c].len;
         r.p += d.c[c].len;
     }
-    for (uint32_t i = 0; i < n; i++)
-        if (hint[i].name >= n_names) {
-            rc = dec_bad(&d, "record of an event with a bad name");
-            goto out;
-        }
     /* Templates make records repeat text: bound what a forged chunk can
      * make this loop write (real traces stay below 100 bytes of text per
      * byte here) */

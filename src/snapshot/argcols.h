@@ -53,7 +53,8 @@
  * that introduces it (its first event in snapshot order). */
 typedef struct tt_argcols_hint {
     uint32_t corr;   /* the event's correlation id, 0 for none */
-    uint32_t name;   /* the event's name, below the n_names given */
+    uint32_t name;   /* the event's name, below the n_names given: callers
+                      * check it (it indexes tables of n_names entries) */
 } tt_argcols_hint;
 
 /* Append the payload for n records of `store` to out: map[h] = i + 1 puts
