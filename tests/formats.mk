@@ -48,7 +48,8 @@ tests_fuzz_fuzz_nsys_regress_SOURCES = tests/fuzz/fuzz_nsys.c tests/fuzz/fuzz_ma
 tests_fuzz_fuzz_nsys_regress_CPPFLAGS = $(AM_CPPFLAGS) -DTT_FUZZ_CORPUS='"nsys"'
 tests_fuzz_fuzz_nsys_regress_LDADD = $(TT_TEST_LDADD)
 EXTRA_DIST += tests/fuzz/corpus/neuron tests/fuzz/corpus/csv tests/fuzz/corpus/hugectr \
-	tests/fuzz/corpus/ttz tests/fuzz/corpus/nsys tests/fuzz/make-nsys-corpus.py
+	tests/fuzz/corpus/ttz tests/fuzz/corpus/nsys tests/fuzz/make-nsys-corpus.py \
+	tests/fuzz/make-ttz-corpus.py
 
 if ENABLE_FUZZING
 noinst_PROGRAMS += tests/fuzz/fuzz_neuron tests/fuzz/fuzz_csv tests/fuzz/fuzz_hugectr \

@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Write the seed corpus of the ttz fuzz target (tests/fuzz/corpus/ttz/):
+three snapshots made by `tracetty convert` from inputs in the source tree,
+each beside a .sections file (nine little-endian u16 section lengths,
+then the decompressed payloads of sections 1..9) that the target rebuilds
+snapshots from. v1-nsys.ttz is kept as it is: a format-1 file the reader
+must refuse by name. Needs the zstd command. Rerun after a format change:
+  python3 tests/fuzz/make-ttz-corpus.py ./tracetty . tests/fuzz/corpus/ttz
+"""
+import os
+import struct
+import subprocess
+import sys
+
+tt, src, out = sys.argv[1], sys.argv[2], sys.argv[3]
+inputs = {"counters_flows": ("tests/data", "counters_flows.json"),
+          "neuron_kinds": ("tests/fuzz/corpus", "neuron/kinds.json"),
+          "nsys": ("tests/fuzz/corpus", "csv/nsys.csv")}
+for name, (d, path) in inputs.items():
+    ttz = os.path.join(out, name + ".ttz")
+    subprocess.run([tt, "convert", "--quiet", path, "-o", os.path.abspath(ttz)],
+                   cwd=os.path.join(src, d), check=True)
+    f = open(ttz, "rb").read()
+    nsec = struct.unpack_from("<I", f, 12)[0]
+    raw = {}
+    for i in range(nsec):
+        sid, flags, off, stored, rawn, crc = struct.unpack_from("<IIQQQI", f, 32 + 36 * i)
+        z = f[off:off + stored]
+        r = subprocess.run(["zstd", "-dc"], input=z, stdout=subprocess.PIPE, check=True).stdout
+        assert len(r) == rawn
+        raw[sid] = r
+    body = b"".join(struct.pack("<H", len(raw.get(i, b""))) for i in range(1, 10))
+    body += b"".join(raw.get(i, b"") for i in range(1, 10))
+    open(os.path.join(out, name + ".sections"), "wb").write(body)
