@@ -4,12 +4,14 @@
 
 QA_UNIT_TESTS = \
 	tests/unit/test_util \
+	tests/unit/test_suggest \
 	tests/unit/test_args \
 	tests/unit/test_input \
 	tests/unit/test_model
 check_PROGRAMS += $(QA_UNIT_TESTS)
 TESTS += $(QA_UNIT_TESTS)
 tests_unit_test_util_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_suggest_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_args_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_input_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_model_LDADD = $(TT_TEST_LDADD)
@@ -21,6 +23,7 @@ QA_CLI_TESTS = \
 	tests/cli/summary_inputs.sh \
 	tests/cli/summary_unsafe.sh \
 	tests/cli/errors.sh \
+	tests/cli/options.sh \
 	tests/cli/shared_traces.sh
 TESTS += $(QA_CLI_TESTS)
 EXTRA_DIST += $(QA_CLI_TESTS) tests/golden/summary \

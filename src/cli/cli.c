@@ -7,6 +7,7 @@
 #include "multi/rankset.h"
 #include "rules/rules.h"
 #include "snapshot/cache.h"
+#include "util/suggest.h"
 #include "util/text.h"
 
 #include <langinfo.h>
@@ -15,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Adding a command is adding a file and a line here. */
@@ -433,6 +435,31 @@ static const tt_command *find_command(const char *name)
     return NULL;
 }
 
+/* The command a mistyped name is close to ("summry" -> "summary"), or
+ * NULL. `help` counts as a command here. */
+static const char *close_command(const char *name)
+{
+    tt_suggest s;
+    tt_suggest_init(&s, name);
+    for (size_t i = 0; commands[i]; i++)
+        tt_suggest_offer(&s, commands[i]->name);
+    tt_suggest_offer(&s, "help");
+    return tt_suggest_best(&s);
+}
+
+/* "unknown command 'summry' (did you mean summary?)" when name is no
+ * command but close to one; 0 when it is not close to any. */
+static int unknown_command(const char *name)
+{
+    const char *close = close_command(name);
+    char safe[300];
+    if (!close)
+        return 0;
+    tt_cli_error("unknown command '%s' (did you mean %s?); see 'tracetty --help'",
+                 tt_text_safe(name, safe, sizeof safe), close);
+    return 1;
+}
+
 int tt_cli_main(int argc, char **argv)
 {
     const tt_command *cmd;
@@ -459,11 +486,20 @@ int tt_cli_main(int argc, char **argv)
                 printf("usage: tracetty %s\n%s\n", cmd->usage, cmd->help);
                 return TT_EXIT_OK;
             }
+            if (argc >= 3 && unknown_command(argv[2]))
+                return TT_EXIT_ERROR;
             usage(stdout);
             return argc >= 3 ? TT_EXIT_ERROR : TT_EXIT_OK;
         }
         if ((cmd = find_command(a)))
             return cmd->exec(argc - 1, argv + 1);
+        /* a typo of a command is not a file name to open; an existing
+         * path always wins (a trace may be called "summry") */
+        {
+            struct stat st;
+            if (a[0] != '-' && stat(a, &st) != 0 && unknown_command(a))
+                return TT_EXIT_ERROR;
+        }
         if (a[0] == '-' && a[1] != '\0') {
             tt_cli_error("unknown option '%s' (see 'tracetty --help')", a);
             return TT_EXIT_ERROR;

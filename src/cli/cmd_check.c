@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 
 #include "multi/rankset.h"
 #include "report/annotations.h"
@@ -95,14 +96,14 @@ static int check_exec(int argc, char **argv)
     char **files = NULL;
     size_t n = 0;
     tt_annotations ann;
+    tt_cli_opts op;
 
     tt_rules_config_defaults(&cfg);
     tt_error_clear(&err);
-    optind = 1;
-    opterr = 0;
     /* Options may come before or after the traces (as with report); they
      * apply in order, so --rules FILE then --set overrides it. */
-    while ((opt = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+    tt_cli_opts_init(&op, &tt_cmd_check, argc, argv, "f:h", longopts);
+    while ((opt = tt_cli_opts_next(&op)) != -1) {
         if (tt_cli_load_option(opt, optarg, &lo))
             continue;
         switch (opt) {
@@ -141,7 +142,7 @@ static int check_exec(int argc, char **argv)
             printf("usage: tracetty %s\n", tt_cmd_check.usage);
             return TT_EXIT_OK;
         default:
-            tt_cli_error("check: unknown or incomplete option '%s'", argv[optind - 1]);
+            /* tt_cli_opts_next said why */
             return TT_EXIT_ERROR;
         }
     }
@@ -149,12 +150,12 @@ static int check_exec(int argc, char **argv)
         list_rules(&cfg);
         return TT_EXIT_OK;
     }
-    if (optind >= argc) {
+    if (op.n_operands == 0) {
         tt_cli_error("check: no trace given (usage: tracetty %s)", tt_cmd_check.usage);
         return TT_EXIT_ERROR;
     }
     /* a directory stands for the ranks of a job */
-    if (!(files = tt_cli_expand(argv + optind, (size_t)(argc - optind), &n)))
+    if (!(files = tt_cli_expand(op.operands, op.n_operands, &n)))
         return TT_EXIT_ERROR;
     traces = calloc(n, sizeof *traces);
     if (!traces) {

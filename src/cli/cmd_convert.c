@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 
 #include "snapshot/snapshot.h"
 #include "util/num.h"
@@ -33,10 +34,10 @@ static int convert_exec(int argc, char **argv)
     struct stat st;
     char safe[512], msg[700];
     int opt;
+    tt_cli_opts op;
 
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    tt_cli_opts_init(&op, &tt_cmd_convert, argc, argv, "o:h", longopts);
+    while ((opt = tt_cli_opts_next(&op)) != -1) {
         if (tt_cli_load_option(opt, optarg, &lo))
             continue;
         switch (opt) {
@@ -47,15 +48,15 @@ static int convert_exec(int argc, char **argv)
             printf("usage: tracetty %s\n", tt_cmd_convert.usage);
             return TT_EXIT_OK;
         default:
-            tt_cli_error("convert: unknown or incomplete option '%s'", argv[optind - 1]);
+            /* tt_cli_opts_next said why */
             return TT_EXIT_ERROR;
         }
     }
-    if (optind >= argc) {
+    if (op.n_operands == 0) {
         tt_cli_error("convert: no trace given (usage: tracetty %s)", tt_cmd_convert.usage);
         return TT_EXIT_ERROR;
     }
-    if (argc - optind > 1) {
+    if (op.n_operands > 1) {
         tt_cli_error("convert: one trace at a time (usage: tracetty %s)", tt_cmd_convert.usage);
         return TT_EXIT_ERROR;
     }
@@ -75,14 +76,14 @@ static int convert_exec(int argc, char **argv)
     /* the source path must not be overwritten by its own snapshot */
     {
         struct stat si;
-        if (stat(argv[optind], &si) == 0 && stat(out, &st) == 0 && si.st_dev == st.st_dev &&
+        if (stat(op.operands[0], &si) == 0 && stat(out, &st) == 0 && si.st_dev == st.st_dev &&
             si.st_ino == st.st_ino) {
             tt_cli_error("convert: %s is the input trace itself", safe);
             return TT_EXIT_ERROR;
         }
     }
 
-    tr = tt_cli_load_trace(argv[optind], &lo);
+    tr = tt_cli_load_trace(op.operands[0], &lo);
     if (!tr)
         return TT_EXIT_ERROR;
     tt_error_clear(&err);

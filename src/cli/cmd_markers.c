@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 
 #include "io/atomic.h"
 #include "markers/markers.h"
@@ -360,13 +361,13 @@ static int markers_exec(int argc, char **argv)
     tt_error err;
     char *sidecar, outside[400] = "";
     int opt, rc;
+    tt_cli_opts op;
     bool writing, load_given = false;
 
     memset(&a, 0, sizeof a);
-    optind = 1;
-    opterr = 0;
     /* permute: options may come before or after the subcommand and trace */
-    while ((opt = getopt_long(argc, argv, "s:n:t:N:a:f:o:h", longopts, NULL)) != -1) {
+    tt_cli_opts_init(&op, &tt_cmd_markers, argc, argv, "s:n:t:N:a:f:o:h", longopts);
+    while ((opt = tt_cli_opts_next(&op)) != -1) {
         if (tt_cli_load_option(opt, optarg, &lo)) {
             load_given = true;
             continue;
@@ -383,14 +384,14 @@ static int markers_exec(int argc, char **argv)
             printf("usage: tracetty %s\n", tt_cmd_markers.usage);
             return TT_EXIT_OK;
         default:
-            tt_cli_error("markers: unknown or incomplete option '%s'", argv[optind - 1]);
+            /* tt_cli_opts_next said why */
             return TT_EXIT_ERROR;
         }
     }
-    if (argc - optind != 2)
+    if (op.n_operands != 2)
         return usage_error("expected a subcommand and one TRACE");
-    a.sub = argv[optind];
-    a.trace = argv[optind + 1];
+    a.sub = op.operands[0];
+    a.trace = op.operands[1];
 
     if (strcmp(a.sub, "add") == 0) {
         if (!a.set || !a.at || !a.name)

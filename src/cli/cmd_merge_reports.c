@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 
 #include "io/atomic.h"
 #include "report/merge.h"
@@ -23,9 +24,9 @@ static int merge_exec(int argc, char **argv)
     const char *out_path = NULL;
     tt_error err;
     int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    tt_cli_opts op;
+    tt_cli_opts_init(&op, &tt_cmd_merge_reports, argc, argv, "o:h", longopts);
+    while ((opt = tt_cli_opts_next(&op)) != -1) {
         switch (opt) {
         case 'o':
             out_path = optarg;
@@ -34,11 +35,11 @@ static int merge_exec(int argc, char **argv)
             printf("usage: tracetty %s\n", tt_cmd_merge_reports.usage);
             return TT_EXIT_OK;
         default:
-            tt_cli_error("merge-reports: unknown or incomplete option '%s'", argv[optind - 1]);
+            /* tt_cli_opts_next said why */
             return TT_EXIT_ERROR;
         }
     }
-    if (optind >= argc) {
+    if (op.n_operands == 0) {
         tt_cli_error("merge-reports: no CSV given (usage: tracetty %s)",
                      tt_cmd_merge_reports.usage);
         return TT_EXIT_ERROR;
@@ -47,7 +48,7 @@ static int merge_exec(int argc, char **argv)
     if (out_path && strcmp(out_path, "-") != 0) {
         tt_atomic a = {0};
         if (tt_atomic_open(&a, out_path, &err) ||
-            tt_merge_reports((const char *const *)(argv + optind), (size_t)(argc - optind),
+            tt_merge_reports((const char *const *)op.operands, op.n_operands,
                              tt_atomic_file(&a), &err) ||
             tt_atomic_commit(&a, &err)) {
             char msg[800], safe[600];
@@ -58,7 +59,7 @@ static int merge_exec(int argc, char **argv)
         }
         return TT_EXIT_OK;
     }
-    if (tt_merge_reports((const char *const *)(argv + optind), (size_t)(argc - optind), stdout,
+    if (tt_merge_reports((const char *const *)op.operands, op.n_operands, stdout,
                          &err)) {
         char msg[800], safe[900];
         tt_error_format(&err, NULL, msg, sizeof msg);

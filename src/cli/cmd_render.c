@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/show.h"
 
 #include "tui/app.h"
@@ -59,6 +60,7 @@ static int render_exec(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     tt_show show;
+    tt_cli_opts op;
     int cols = 80, rows = 24, opt, taken, status = TT_EXIT_OK;
     bool ansi = false;
     const char *keys = NULL;
@@ -69,9 +71,8 @@ static int render_exec(int argc, char **argv)
     tt_error err;
 
     tt_show_init(&show);
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    tt_cli_opts_init(&op, &tt_cmd_render, argc, argv, "h", longopts);
+    while ((opt = tt_cli_opts_next(&op)) != -1) {
         if ((taken = tt_show_option(&show, "render", opt, optarg)) != 0) {
             if (taken < 0)
                 return TT_EXIT_ERROR;
@@ -95,12 +96,11 @@ static int render_exec(int argc, char **argv)
             printf("usage: tracetty %s\n", tt_cmd_render.usage);
             return TT_EXIT_OK;
         default:
-            tt_cli_error("render: unknown or incomplete option '%s' (see 'tracetty help render')",
-                         argv[optind - 1]);
+            /* tt_cli_opts_next said why */
             return TT_EXIT_ERROR;
         }
     }
-    if (argc - optind < 1) {
+    if (op.n_operands == 0) {
         tt_cli_error("render: give a TRACE, several, or a DIR (usage: tracetty %s)",
                      tt_cmd_render.usage);
         return TT_EXIT_ERROR;
@@ -110,7 +110,7 @@ static int render_exec(int argc, char **argv)
         tt_cli_error("--keys: %s (see KEYS in tracetty(1))", err.what);
         return TT_EXIT_ERROR;
     }
-    if (tt_show_open(&show, "render", argv + optind, (size_t)(argc - optind))) {
+    if (tt_show_open(&show, "render", op.operands, op.n_operands)) {
         status = TT_EXIT_ERROR;
         goto out;
     }

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 
 #include "io/atomic.h"
 #include "markers/markers.h"
@@ -573,6 +574,7 @@ static int report_exec(int argc, char **argv)
     int64_t *fallback = NULL;
     FILE *f = stdout;
     int opt, rc = TT_EXIT_OK;
+    tt_cli_opts op;
     report_marks rm = {NULL, NULL, false};
     tt_rules_config rules;
     bool rules_given = false;
@@ -588,9 +590,8 @@ static int report_exec(int argc, char **argv)
     ro.kind = TT_REPORT_OPS;
     ro.format = TT_OUT_CSV;
     tt_error_clear(&err);
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+    tt_cli_opts_init(&op, &tt_cmd_report, argc, argv, "f:o:h", longopts);
+    while ((opt = tt_cli_opts_next(&op)) != -1) {
         if (tt_cli_load_option(opt, optarg, &lo))
             continue;
         switch (opt) {
@@ -650,11 +651,11 @@ static int report_exec(int argc, char **argv)
             printf("usage: tracetty %s\n", tt_cmd_report.usage);
             return TT_EXIT_OK;
         default:
-            tt_cli_error("report: unknown or incomplete option '%s'", argv[optind - 1]);
+            /* tt_cli_opts_next said why */
             return TT_EXIT_ERROR;
         }
     }
-    if (optind >= argc) {
+    if (op.n_operands == 0) {
         tt_cli_error("report: no trace given (usage: tracetty %s)", tt_cmd_report.usage);
         return TT_EXIT_ERROR;
     }
@@ -675,7 +676,7 @@ static int report_exec(int argc, char **argv)
         return usage_error("--markers does not apply to --kind ranks or collectives");
     if (ro.n_keys && (ro.kind == TT_REPORT_RANKS || ro.kind == TT_REPORT_COLLECTIVES))
         return usage_error("--by does not apply to --kind ranks or collectives");
-    if (!(files = tt_cli_expand(argv + optind, (size_t)(argc - optind), &n_files)))
+    if (!(files = tt_cli_expand(op.operands, op.n_operands, &n_files)))
         return TT_EXIT_ERROR;
     ro.several = n_files > 1;
     if (rm.per_interval && ro.kind != TT_REPORT_ANNOTATIONS) {

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 
 #include "index/index.h"
 #include "multi/rankset.h"
@@ -445,15 +446,15 @@ static int summary_exec(int argc, char **argv)
     tt_cli_load lo = {0};
     bool json = false;
     int opt, rc = TT_EXIT_OK;
+    tt_cli_opts op;
     cJSON *all = NULL;
     tt_trace **loaded;        /* the traces that loaded, in order */
     size_t n_loaded = 0, n_files = 0;
     char **files;             /* the arguments, directories expanded */
     summary_rules sr;
 
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "+f:h", longopts, NULL)) != -1) {
+    tt_cli_opts_init(&op, &tt_cmd_summary, argc, argv, "f:h", longopts);
+    while ((opt = tt_cli_opts_next(&op)) != -1) {
         if (tt_cli_load_option(opt, optarg, &lo))
             continue;
         switch (opt) {
@@ -471,16 +472,16 @@ static int summary_exec(int argc, char **argv)
             printf("usage: tracetty %s\n", tt_cmd_summary.usage);
             return TT_EXIT_OK;
         default:
-            tt_cli_error("summary: unknown or incomplete option '%s'", argv[optind - 1]);
+            /* tt_cli_opts_next said why */
             return TT_EXIT_ERROR;
         }
     }
-    if (optind >= argc) {
+    if (op.n_operands == 0) {
         tt_cli_error("summary: no trace given (usage: tracetty %s)", tt_cmd_summary.usage);
         return TT_EXIT_ERROR;
     }
     /* a directory stands for every trace in it, as for check and report */
-    if (!(files = tt_cli_expand(argv + optind, (size_t)(argc - optind), &n_files)))
+    if (!(files = tt_cli_expand(op.operands, op.n_operands, &n_files)))
         return TT_EXIT_ERROR;
     if (json && n_files > 1)
         all = cJSON_CreateArray();

@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/show.h"
 
 #include "tui/term.h"
@@ -42,11 +43,11 @@ static int view_exec(int argc, char **argv)
     size_t n_paths;
     tt_error err;
     int opt, sig = 0, taken, status = TT_EXIT_OK;
+    tt_cli_opts op;
 
     tt_show_init(&show);
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    tt_cli_opts_init(&op, &tt_cmd_view, argc, argv, "h", longopts);
+    while ((opt = tt_cli_opts_next(&op)) != -1) {
         if ((taken = tt_show_option(&show, "view", opt, optarg)) != 0) {
             if (taken < 0)
                 return TT_EXIT_ERROR;
@@ -56,13 +57,12 @@ static int view_exec(int argc, char **argv)
             printf("usage: tracetty %s\n", tt_cmd_view.usage);
             return TT_EXIT_OK;
         }
-        tt_cli_error("view: unknown or incomplete option '%s' (see 'tracetty help view')",
-                     argv[optind - 1]);
+        /* tt_cli_opts_next said why */
         return TT_EXIT_ERROR;
     }
-    if (argc - optind >= 1) {
-        paths = argv + optind;
-        n_paths = (size_t)(argc - optind);
+    if (op.n_operands >= 1) {
+        paths = op.operands;
+        n_paths = op.n_operands;
     } else if ((demo = tt_cli_demo_path())) {
         static char *demo_arg[1];
         demo_arg[0] = (char *)demo;

@@ -8,5 +8,6 @@ libtracetty_a_SOURCES += \
 	src/util/parallel.c src/util/parallel.h \
 	src/util/sort.c src/util/sort.h \
 	src/util/strtab.c src/util/strtab.h \
+	src/util/suggest.c src/util/suggest.h \
 	src/util/u64map.c src/util/u64map.h
 libtracetty_a_SOURCES += src/util/text.c src/util/text.h

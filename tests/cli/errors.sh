@@ -173,9 +173,9 @@ is "$(cat err)" "tracetty: -: empty file" "empty stdin: message names -"
 # ------------------------------------------------------------- usage
 
 fails "unknown option" "tracetty: unknown option '--bogus' (see 'tracetty --help')" --bogus
-fails "unknown summary option" "tracetty: summary: unknown or incomplete option '--bogus'" \
+fails "unknown summary option" "tracetty: summary: unknown option '--bogus'; see 'tracetty help summary'" \
     summary --bogus comma.json
-fails "missing option argument" "tracetty: summary: unknown or incomplete option '--format'" \
+fails "missing option argument" "tracetty: summary: option '--format' needs a value; see 'tracetty help summary'" \
     summary --format
 fails "bad option argument" "tracetty: summary: unknown format 'xml' (text or json)" \
     summary --format xml comma.json

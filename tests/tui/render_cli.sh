@@ -42,7 +42,7 @@ expect_error "a rank that does not load" "cut.json: line 1, column" \
     "$TRACETTY" render "$trace" "$TMPD/cut.json"
 expect_error "no such event to align on" "--align: rank 0 .* has no occurrence 1 of 'nope'" \
     "$TRACETTY" render --align event:nope "$trace" "$trace"
-expect_error "unknown option" "unknown or incomplete option '--bogus'" \
+expect_error "unknown option" "unknown option '--bogus'; see 'tracetty help render'" \
     "$TRACETTY" render --bogus "$trace"
 expect_error "missing file" "no-such-file" \
     "$TRACETTY" render "$TMPD/no-such-file.json"
