@@ -27,6 +27,8 @@ typedef struct tt_pline {
     uint8_t lead_w;     /* columns drawn in lead_role, 0 = none */
     uint8_t lead_role;
     bool    pick;       /* an item line: keys act on it */
+    bool    cont;       /* continues the line above (wrapped text): the
+                           cursor skips it and lights it with its head */
     int     kind;       /* item kind, defined by the panel */
     int64_t tag;        /* item index */
 } tt_pline;
@@ -56,13 +58,22 @@ tt_pline *tt_plist_addf(tt_plist *p, uint8_t role, const char *fmt, ...)
  * spaces where possible (sanitized here). 0 or -1 on OOM. */
 int tt_plist_wrap(tt_plist *p, uint8_t role, const char *text, int width);
 
+/* An item (pick: kind and tag) or a plain line (!pick) whose text wraps
+ * over as many lines of `width` columns as it needs, the lines after the
+ * first indented by `indent` columns and marked cont, so the cursor moves
+ * over the whole as one line. Returns the first line (for its lead), or
+ * NULL on OOM. */
+tt_pline *tt_plist_wrap_item(tt_plist *p, uint8_t role, bool pick, int kind, int64_t tag,
+                             const char *text, int width, int indent);
+
 /* Append an item line. */
 tt_pline *tt_plist_item(tt_plist *p, uint8_t role, int kind, int64_t tag, const char *text);
 
 /* Keep cur and top inside the lines. */
 void tt_plist_clamp(tt_plist *p);
 
-/* Move the cursor by delta lines (clamped). */
+/* Move the cursor by delta lines (clamped); it never rests on a cont
+ * line: a move forward goes on to the next head, one back to its head. */
 void tt_plist_move(tt_plist *p, int64_t delta);
 
 /* Put the cursor on the first item line of a kind (false when none). */

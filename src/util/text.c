@@ -203,3 +203,25 @@ size_t tt_text_fit(const char *s, int cols, int *used)
         *used = w;
     return off;
 }
+
+size_t tt_text_wrap_len(const char *s, int cols)
+{
+    size_t fit = tt_text_fit(s, cols, NULL), cut = fit;
+    if (s[fit]) {
+        /* break after the last space that leaves a decent line */
+        for (size_t k = fit; k > fit / 2; k--)
+            if (s[k - 1] == ' ') {
+                cut = k;
+                break;
+            }
+    }
+    if (cut == 0 && *s) {
+        /* a character wider than the line: take it alone */
+        uint32_t cp;
+        size_t len = strlen(s);
+        cut = tt_utf8_decode((const unsigned char *)s, len, &cp);
+        if (cut == 0)
+            cut = 1;
+    }
+    return cut;
+}

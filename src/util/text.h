@@ -35,6 +35,12 @@ int tt_text_width(const char *s);
  * `cols` columns; *used receives its width. */
 size_t tt_text_fit(const char *s, int cols, int *used);
 
+/* Byte length of the next line of a sanitized string wrapped at `cols`
+ * columns: broken after a space when that leaves at least half a line,
+ * else where it stops fitting; never 0 for a non-empty string (a
+ * character wider than cols is a line of its own). */
+size_t tt_text_wrap_len(const char *s, int cols);
+
 /* Make a printed JSON document valid and terminal-safe: every byte that is
  * not part of a valid UTF-8 sequence becomes U+FFFD, and DEL, C1 controls
  * and bidi/zero-width format characters become \uXXXX escapes (lossless;
