@@ -29,12 +29,14 @@ tests_unit_test_report_sel_LDADD = $(TT_TEST_LDADD)
 TUI_SH_TESTS = \
 	tests/tui/render.sh \
 	tests/tui/render_cli.sh \
+	tests/tui/annot_panel.sh \
 	tests/tui/unsafe.sh \
 	tests/tui/donewhen.sh \
 	tests/tui/tmux_basic.sh \
 	tests/tui/tmux_signals.sh \
 	tests/tui/tmux_box.sh \
 	tests/tui/tmux_marks.sh \
+	tests/tui/tmux_annot.sh \
 	tests/tui/tmux_ranks.sh \
 	tests/tui/ranks_numbers.sh
 TESTS += $(TUI_SH_TESTS)

@@ -1030,7 +1030,8 @@ const tt_binding tt_bindings[] = {
     {K('{'), "{", "previous marker", TT_SEC_MARKS, TT_IN_MAIN, tt_act_mark_prev},
     {K('\''), "'", "markers panel: list, rename, notes, distance, saved sets",
      TT_SEC_MARKS, TT_IN_MAIN, tt_act_marks_panel},
-    {K('!'), "!", "warning annotations panel, by severity and time", TT_SEC_MARKS, TT_IN_MAIN,
+    {K('!'), "!", "warning annotations panel: every finding's whole message", TT_SEC_MARKS,
+     TT_IN_MAIN,
      tt_act_annots_panel},
     {K('A'), "A", "show or hide the annotations on the timeline", TT_SEC_MARKS, TT_IN_MAIN,
      tt_act_annots_toggle},
@@ -1081,8 +1082,13 @@ const tt_binding tt_bindings[] = {
     {K('S'), "S", "save the markers as a named set beside the trace", TT_SEC_MARKP, TT_IN_MARKP,
      tt_act_mk_save},
 
-    {K(TT_KEY_ENTER), "Enter", "go to the annotation: its span, its first lane", TT_SEC_ANNOTP,
-     TT_IN_ANNOTP, tt_act_an_enter},
+    {K(TT_KEY_ENTER), "Enter", "on a finding: its detail (whole message, the events involved); "
+     "in the detail: select the event on the timeline, or go to the finding's span",
+     TT_SEC_ANNOTP, TT_IN_ANNOTP, tt_act_an_enter},
+    {K('f'), "f", "only the findings of this finding's rule; again: every rule", TT_SEC_ANNOTP,
+     TT_IN_ANNOTP, tt_act_an_filter},
+    {K(TT_KEY_ESC, 'q'), "Esc q", "in a finding's detail: back to the list", TT_SEC_ANNOTP,
+     TT_IN_ANNOTP, tt_act_an_back},
 
     {K('1'), "1..9", "rank 1..9's tab: its whole timeline", TT_SEC_RANKS, TT_IN_MAIN,
      tt_act_rank1},

@@ -3,6 +3,7 @@
 
 #include "tui/annot.h"
 
+#include "tui/finding.h"
 #include "util/num.h"
 #include "util/sort.h"
 #include "util/text.h"
@@ -25,6 +26,8 @@ void tt_annview_fini(tt_annview *v)
     free(v->by_time);
     free(v->maxend);
     free(v->ranks);
+    free(v->traces);
+    free(v->off);
     tt_plist_fini(&v->pl);
     tt_annview_init(v);
 }
@@ -40,6 +43,24 @@ static int cmp_start(const void *pa, const void *pb, void *ctx)
     return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
 }
 
+/* Keep the traces (borrowed) and their offsets, for the detail panel. */
+static int keep_traces(tt_annview *v, const tt_trace *const *traces, const tt_ns *off, size_t n,
+                       tt_error *err)
+{
+    v->traces = malloc((n ? n : 1) * sizeof *v->traces);
+    v->off = malloc((n ? n : 1) * sizeof *v->off);
+    if (!v->traces || !v->off) {
+        tt_annview_fini(v);
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        v->traces[i] = traces[i];
+        v->off[i] = off ? off[i] : 0;
+    }
+    v->n_traces = n;
+    return 0;
+}
+
 int tt_annview_run(tt_annview *v, const tt_trace *tr, const tt_rules_config *cfg,
                    tt_error *err)
 {
@@ -52,7 +73,7 @@ int tt_annview_run(tt_annview *v, const tt_trace *tr, const tt_rules_config *cfg
         tt_annotations_fini(&a);
         return -1;
     }
-    if (tt_annview_take(v, &a, err))
+    if (tt_annview_take(v, &a, err) || keep_traces(v, one, NULL, 1, err))
         return -1;
     v->origin = tr->t0;
     return 0;
@@ -75,7 +96,7 @@ int tt_annview_run_job(tt_annview *v, const tt_trace *const *traces, const tt_ns
         a.v[i].start = tt_sat_add(a.v[i].start, o);
         a.v[i].end = tt_sat_add(a.v[i].end, o);
     }
-    if (tt_annview_take(v, &a, err))
+    if (tt_annview_take(v, &a, err) || keep_traces(v, traces, off, n, err))
         return -1;
     v->origin = origin;
     if (ranks) {
@@ -178,13 +199,112 @@ const char *tt_annview_msg(const tt_annview *v, const tt_annotation *an, char *b
     return buf;
 }
 
+const tt_trace *tt_annview_trace(const tt_annview *v, const tt_annotation *an, tt_ns *off)
+{
+    *off = 0;
+    if (!v->traces || an->trace < 0 || (size_t)an->trace >= v->n_traces)
+        return NULL;
+    *off = v->off[an->trace];
+    return v->traces[an->trace];
+}
+
+void tt_annview_open(tt_annview *v, size_t k)
+{
+    if (k >= v->a.n)
+        return;
+    if (!v->detail) {
+        v->list_cur = v->pl.cur;
+        v->list_top = v->pl.top;
+    }
+    v->detail = true;
+    v->det_k = k;
+    v->pl.cur = v->pl.top = 0;
+    v->built = false;
+}
+
+void tt_annview_close(tt_annview *v)
+{
+    if (!v->detail)
+        return;
+    v->detail = false;
+    v->back = true;
+    v->pl.cur = v->list_cur;
+    v->pl.top = v->list_top;
+    v->built = false;
+}
+
+void tt_annview_filter(tt_annview *v, const char *rule)
+{
+    v->filter = rule;
+    v->built = false;
+}
+
+static bool listed(const tt_annview *v, const tt_annotation *an)
+{
+    return !v->filter || strcmp(v->filter, an->rule) == 0;
+}
+
+size_t tt_annview_listed(const tt_annview *v)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < v->a.n; i++)
+        n += listed(v, &v->a.v[i]);
+    return n;
+}
+
+/* One finding of the list: severity, rule, (rank,) time, then its whole
+ * message, wrapped under it. */
+static int list_line(tt_annview *v, size_t i, int width)
+{
+    const tt_annotation *an = &v->a.v[i];
+    char t[48], line[1200], msg[1100];
+    int msgcol, indent;
+    tt_pline *l;
+    tt_fmt_dur(t, sizeof t, an->start - v->origin, 3);
+    if (v->ranks) {
+        snprintf(line, sizeof line, "%-8s%-17sr%-5lld%11s  %s", tt_severity_name(an->sev),
+                 an->rule, (long long)v->ranks[an->trace], t,
+                 tt_annview_msg(v, an, msg, sizeof msg));
+        msgcol = 8 + 17 + 6 + 11 + 2;
+    } else {
+        snprintf(line, sizeof line, "%-8s%-17s%11s  %s", tt_severity_name(an->sev), an->rule, t,
+                 an->msg);
+        msgcol = 8 + 17 + 11 + 2;
+    }
+    /* under the message when that leaves it a decent width, else under
+     * the rule */
+    indent = width - msgcol >= 60 ? msgcol : 8;
+    l = tt_plist_wrap_item(&v->pl, TT_R_PANEL, true, TT_AN_LINE, (int64_t)i, line, width, indent);
+    if (!l)
+        return -1;
+    l->lead_w = 7;
+    l->lead_role = an->sev == TT_SEV_ERROR     ? TT_R_ANN_ERR
+                   : an->sev == TT_SEV_WARNING ? TT_R_ANN_WARN
+                                               : TT_R_ANN_INFO;
+    return 0;
+}
+
 int tt_annview_build(tt_annview *v, int width, bool utf8)
 {
+    const tt_pline *was = tt_plist_picked(&v->pl);
+    int64_t on = was && was->kind == TT_AN_LINE && !v->detail ? was->tag : -1;
+    if (v->back) {
+        /* back from a detail: on the finding it showed */
+        on = (int64_t)v->det_k;
+        v->back = false;
+    }
     if (v->built && v->width == width && v->utf8 == utf8)
         return 0;
     v->width = width;
     v->utf8 = utf8;
     tt_plist_clear(&v->pl);
+    if (v->detail && v->det_k < v->a.n) {
+        if (tt_finding_build(&v->pl, v, v->det_k, width, utf8))
+            return -1;
+        tt_plist_clamp(&v->pl);
+        v->built = true;
+        return 0;
+    }
     if (!v->ran) {
         if (!tt_plist_add(&v->pl, TT_R_PANEL, "The rules did not run."))
             return -1;
@@ -199,27 +319,18 @@ int tt_annview_build(tt_annview *v, int width, bool utf8)
                       "in a message count from its rank's own trace start ([rank N clock])",
                       width))
         return -1;
-    for (size_t i = 0; i < v->a.n; i++) {
-        const tt_annotation *an = &v->a.v[i];
-        char t[48], line[1200], msg[1100];
-        tt_pline *l;
-        tt_fmt_dur(t, sizeof t, an->start - v->origin, 3);
-        if (v->ranks)
-            snprintf(line, sizeof line, "%-8s%-17sr%-5lld%11s  %s", tt_severity_name(an->sev),
-                     an->rule, (long long)v->ranks[an->trace], t,
-                     tt_annview_msg(v, an, msg, sizeof msg));
-        else
-            snprintf(line, sizeof line, "%-8s%-17s%11s  %s", tt_severity_name(an->sev), an->rule,
-                     t, an->msg);
-        l = tt_plist_item(&v->pl, TT_R_PANEL, TT_AN_LINE, (int64_t)i, line);
-        if (!l)
+    if (v->filter && !tt_plist_addf(&v->pl, TT_R_PANEL_KEY,
+                                    "Only rule %s: %zu of %zu findings (f: every rule)",
+                                    v->filter, tt_annview_listed(v), v->a.n))
+        return -1;
+    for (size_t i = 0; i < v->a.n; i++)
+        if (listed(v, &v->a.v[i]) && list_line(v, i, width))
             return -1;
-        l->lead_w = 7;
-        l->lead_role = an->sev == TT_SEV_ERROR     ? TT_R_ANN_ERR
-                       : an->sev == TT_SEV_WARNING ? TT_R_ANN_WARN
-                                                   : TT_R_ANN_INFO;
-    }
     tt_plist_clamp(&v->pl);
+    /* the lines moved (a new width wraps them otherwise, a filter): stay
+     * on the finding the cursor was on, or on the head of a wrapped one */
+    if (on < 0 || !tt_plist_goto_item(&v->pl, TT_AN_LINE, on))
+        tt_plist_move(&v->pl, 0);
     v->built = true;
     return 0;
 }

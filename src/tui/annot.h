@@ -21,7 +21,13 @@
  * an index by start time with running maxima of the ends finds those
  * overlapping a window in O(log n + k) for drawing and for the cursor.
  *
- * Ownership: tt_annview owns its annotations and index. Library code: no
+ * The panel shows every finding's whole message (wrapped, one item per
+ * finding), optionally only those of one rule (tt_annview_filter), or the
+ * detail of one finding (tt_annview_open; finding.h builds it) with the
+ * events involved.
+ *
+ * Ownership: tt_annview owns its annotations and index, and borrows the
+ * traces the rules ran over (they outlive the view). Library code: no
  * I/O (beyond what tt_rules_run reads: nothing but the trace).
  */
 #ifndef TT_TUI_ANNOT_H
@@ -36,8 +42,11 @@
 #include "tui/plist.h"
 #include "util/error.h"
 
-/* Item kind of the panel's lines: tag = index in a.v. */
-enum { TT_AN_LINE = 1 };
+/* Item kinds of the panel's lines. */
+enum {
+    TT_AN_LINE = 1,   /* the list: a finding, tag = index in a.v */
+    TT_AN_EVENT       /* a finding's detail: an event, tag = index in its events */
+};
 
 typedef struct tt_annview {
     tt_annotations a;        /* severity order, as the rules return them */
@@ -48,9 +57,18 @@ typedef struct tt_annview {
     tt_ns          origin;   /* times in the list count from it */
     int64_t       *ranks;    /* several ranks: the rank number of each trace;
                                 NULL for one trace */
+    const tt_trace **traces; /* the traces the rules ran over (borrowed;
+                                NULL after tt_annview_take) */
+    tt_ns         *off;      /* their offsets on the view's axis (owned) */
+    size_t         n_traces;
+    const char    *filter;   /* list only this rule's findings; NULL: all */
+    bool           detail;   /* the panel shows one finding ... */
+    size_t         det_k;    /* ... this one (index in a.v) */
+    size_t         list_cur, list_top;   /* the list's place, kept meanwhile */
+    bool           back;     /* closed: the next list goes to det_k */
     int            width;
     bool           utf8, built;
-    tt_plist       pl;
+    tt_plist       pl;       /* the panel's lines: the list or the detail */
 } tt_annview;
 
 void tt_annview_init(tt_annview *v);
@@ -102,9 +120,27 @@ int64_t tt_annview_at_trace(const tt_annview *v, int trace, uint32_t lane, tt_ns
  * Returns buf. */
 const char *tt_annview_msg(const tt_annview *v, const tt_annotation *an, char *buf, size_t n);
 
-/* Lines of the list panel for an inner width (rebuilt when it changes);
+/* Lines of the panel for an inner width (rebuilt when it changes, or
+ * after v->built is cleared): the list, or the detail of one finding;
  * times are shown from v->origin (with several ranks a first line says
  * which clock the column and the messages use). */
 int tt_annview_build(tt_annview *v, int width, bool utf8);
+
+/* Show the detail of finding k in the panel (the list's place is kept
+ * for tt_annview_close). */
+void tt_annview_open(tt_annview *v, size_t k);
+
+/* Back from a detail to the list, on the finding it showed. */
+void tt_annview_close(tt_annview *v);
+
+/* List only the findings of rule (a static rule id), or all (NULL). */
+void tt_annview_filter(tt_annview *v, const char *rule);
+
+/* How many findings the list shows (those of the filter's rule). */
+size_t tt_annview_listed(const tt_annview *v);
+
+/* The trace finding an is about, or NULL when the view does not have it
+ * (annotations given by tt_annview_take); *off gets its offset. */
+const tt_trace *tt_annview_trace(const tt_annview *v, const tt_annotation *an, tt_ns *off);
 
 #endif

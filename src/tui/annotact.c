@@ -1,5 +1,7 @@
-/* annotact.c - warning annotations in the view: the list panel, going to
- * one, showing or hiding them, and the status line on one (see annot.h). */
+/* annotact.c - warning annotations in the view: the list panel, a
+ * finding's detail, going to one or to an event it involves, filtering to
+ * one rule, showing or hiding them, and the status line on one (see
+ * annot.h, finding.h). */
 #include "config.h"
 
 #include "tui/app_impl.h"
@@ -16,6 +18,8 @@ int tt_act_annots_panel(tt_app *a)
 {
     a->an.built = false;
     tt_app_open_panel(a, TT_PANEL_ANNOTS);
+    /* ! opens the list, even when a finding's detail was left open */
+    tt_annview_close(&a->an);
     /* on an annotation (with several ranks a line on the clocks comes
      * first) */
     if (tt_annview_build(&a->an, a->cols - 4, a->utf8) == 0 && !tt_plist_picked(&a->an.pl))
@@ -72,17 +76,13 @@ static void an_place(tt_app *a, const tt_annotation *an, int64_t tag)
         tt_app_show_rank(a, rank);
 }
 
-int tt_act_an_enter(tt_app *a)
+/* Go to finding k: its span with some context, its first lane; ev, when
+ * given, is the event to select instead of the first one involved. */
+static void an_go(tt_app *a, size_t k, const tt_evref *ev)
 {
-    const tt_pline *l = tt_plist_picked(&a->an.pl);
-    const tt_annotation *an;
+    const tt_annotation *an = &a->an.a.v[k];
     tt_ns w, pad, start, end;
-    if (!l) {
-        tt_app_message(a, false, "move to an annotation first (j k)");
-        return REDRAW;
-    }
-    an = &a->an.a.v[l->tag];
-    an_place(a, an, l->tag);
+    an_place(a, an, (int64_t)k);
     /* annotation times are on the job's axis */
     start = an->start - a->off;
     end = an->end - a->off;
@@ -106,21 +106,110 @@ int tt_act_an_enter(tt_app *a)
             tt_app_scroll_to_cursor(a);
         }
     }
-    if (an->n_events > 0 && a->view != TT_VIEW_COLLS)
+    if (ev && a->view != TT_VIEW_COLLS)
+        tt_app_select(a, *ev);
+    else if (an->n_events > 0 && a->view != TT_VIEW_COLLS)
         tt_app_select(a, an->events[0]);
     else {
         a->t_cur = start + w / 2;
         tt_app_cursor_into_view(a);
         tt_app_hit(a);
     }
+}
+
+int tt_act_an_enter(tt_app *a)
+{
+    const tt_pline *l = tt_plist_picked(&a->an.pl);
+    const tt_annotation *an;
+    size_t k;
+    if (!a->an.detail) {
+        /* the list: open the finding */
+        if (!l || l->kind != TT_AN_LINE) {
+            tt_app_message(a, false, "move to an annotation first (j k)");
+            return REDRAW;
+        }
+        tt_annview_open(&a->an, (size_t)l->tag);
+        return REDRAW;
+    }
+    /* its detail: an event selects it, any other line goes to the span */
+    k = a->an.det_k;
+    an = &a->an.a.v[k];
+    if (l && l->kind == TT_AN_EVENT && (size_t)l->tag < an->n_events) {
+        tt_evref ev = an->events[l->tag];
+        an_go(a, k, &ev);
+        tt_app_message(a, false, "event %lld of %zu involved in the %s (Esc: back to the list)",
+                       (long long)l->tag + 1, an->n_events, an->rule);
+        return REDRAW;
+    }
+    an_go(a, k, NULL);
     {
-        char msg[1100], t[48];
-        /* where it starts on the view's axis, and the message as said */
-        tt_app_message(a, an->sev == TT_SEV_ERROR, "%s %s at %s: %s", tt_severity_name(an->sev),
-                       an->rule, tt_fmt_dur(t, sizeof t, an->start - a->an.origin, 3),
-                       tt_annview_msg(&a->an, an, msg, sizeof msg));
+        char t[48];
+        /* where it starts on the view's axis; the panel has the message */
+        tt_app_message(a, an->sev == TT_SEV_ERROR, "%s %s at %s (Esc: back to the list)",
+                       tt_severity_name(an->sev), an->rule,
+                       tt_fmt_dur(t, sizeof t, an->start - a->an.origin, 3));
     }
     return REDRAW;
+}
+
+int tt_act_an_back(tt_app *a)
+{
+    if (!a->an.detail) {
+        a->panel = TT_PANEL_NONE;
+        tt_app_scroll_to_cursor(a);
+        return REDRAW;
+    }
+    tt_annview_close(&a->an);
+    return REDRAW;
+}
+
+int tt_act_an_filter(tt_app *a)
+{
+    const tt_pline *l = tt_plist_picked(&a->an.pl);
+    const char *rule;
+    if (a->an.filter) {
+        tt_annview_filter(&a->an, NULL);
+        tt_app_message(a, false, "every rule's findings (%zu)", a->an.a.n);
+        return REDRAW;
+    }
+    if (a->an.detail)
+        rule = a->an.a.v[a->an.det_k].rule;
+    else if (l && l->kind == TT_AN_LINE)
+        rule = a->an.a.v[l->tag].rule;
+    else {
+        tt_app_message(a, false, "move to an annotation first (j k)");
+        return REDRAW;
+    }
+    tt_annview_filter(&a->an, rule);
+    tt_annview_close(&a->an);
+    tt_app_message(a, false, "only the %s findings (%zu of %zu; f again: every rule)", rule,
+                   tt_annview_listed(&a->an), a->an.a.n);
+    return REDRAW;
+}
+
+void tt_annots_title(const tt_app *a, char *out, size_t cap, const char **hint)
+{
+    const tt_annview *v = &a->an;
+    const char *hidden = v->shown ? "" : ", hidden on the timeline (A shows them)";
+    if (v->detail) {
+        size_t pos = 0, of = 0;
+        for (size_t i = 0; i < v->a.n; i++)
+            if (!v->filter || strcmp(v->filter, v->a.v[i].rule) == 0) {
+                of++;
+                if (i <= v->det_k)
+                    pos = of;
+            }
+        snprintf(out, cap, "Finding %zu of %zu: %s %s", pos, of,
+                 tt_severity_name(v->a.v[v->det_k].sev), v->a.v[v->det_k].rule);
+        *hint = "Enter go to  f rule  Esc back";
+    } else if (v->filter) {
+        snprintf(out, cap, "Annotations: %s (%zu of %zu)%s", v->filter, tt_annview_listed(v),
+                 v->a.n, hidden);
+        *hint = "Enter detail  f all rules  A on/off  Esc close";
+    } else {
+        snprintf(out, cap, "Annotations (%zu)%s", v->a.n, hidden);
+        *hint = "Enter detail  f one rule  A on/off  Esc close";
+    }
 }
 
 void tt_annots_info(tt_app *a, char *out, size_t cap)

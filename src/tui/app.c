@@ -674,11 +674,12 @@ static void draw_panel(tt_app *a, tt_grid *g)
         tt_plist_draw(&a->mk.pl, g, 0, y, w, ph, a->gl, "Markers",
                       "Enter go/load  r rename  n note  x delete  Space choose  S save");
         break;
-    case TT_PANEL_ANNOTS:
-        snprintf(title, sizeof title, "Annotations (%zu)%s", a->an.a.n,
-                 a->an.shown ? "" : ", hidden on the timeline (A shows them)");
-        tt_plist_draw(&a->an.pl, g, 0, y, w, ph, a->gl, title, "Enter go to  A on/off  Esc close");
+    case TT_PANEL_ANNOTS: {
+        const char *hint;
+        tt_annots_title(a, title, sizeof title, &hint);
+        tt_plist_draw(&a->an.pl, g, 0, y, w, ph, a->gl, title, hint);
         break;
+    }
     case TT_PANEL_RANKS:
     case TT_PANEL_COLL:
     case TT_PANEL_MSTATS:

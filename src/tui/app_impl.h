@@ -326,8 +326,12 @@ int tt_marks_yes(tt_app *a, tt_ask ask);
 /* annotact.c: annotations */
 int tt_act_annots_panel(tt_app *a);
 int tt_act_annots_toggle(tt_app *a);
-int tt_act_an_enter(tt_app *a);
+int tt_act_an_enter(tt_app *a);   /* list: open the finding; detail: go to it */
+int tt_act_an_back(tt_app *a);    /* detail: back to the list; list: close */
+int tt_act_an_filter(tt_app *a);  /* only the rule of the finding, or all again */
 void tt_annots_info(tt_app *a, char *out, size_t cap);   /* status text on one, or "" */
+/* The panel's title and key hint (the list, filtered or not, or a detail). */
+void tt_annots_title(const tt_app *a, char *out, size_t cap, const char **hint);
 
 /* rankact.c: several ranks */
 int tt_act_rank0(tt_app *a);                  /* `: rank 0's tab */

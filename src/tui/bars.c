@@ -491,6 +491,46 @@ static void draw_prompt(tt_app *a, tt_grid *g, int y)
     tt_grid_set(g, x, y, a->gl->full, TT_R_PROMPT, 0);
 }
 
+/* Most rows an annotation's message takes above the status line. */
+#define STATUS_WRAP_ROWS 4
+
+/* The status line's text when it is longer than the room left of the
+ * hints (hx): its first lines on the rows just above the status line, over
+ * the legend and the bottom of the lanes or the panel, the rest on the
+ * status line. It never covers the cursor's row: with too few rows the
+ * last one shown is cut with an ellipsis. */
+static void status_wrapped(tt_app *a, tt_grid *g, const char *info, int hx)
+{
+    int y = a->scr.status_y, cols = a->cols, top = y - STATUS_WRAP_ROWS, k = 0;
+    const char *p = info;
+    if (top < a->scr.area_y)
+        top = a->scr.area_y;
+    if (a->cur >= a->top) {
+        /* the cursor's row stays visible */
+        int cy = a->scr.area_y + (int)(a->cur - a->top);
+        if (cy < tt_app_lanes_h(a) + a->scr.area_y && top <= cy)
+            top = cy + 1;
+    }
+    if (top < 0)
+        top = 0;
+    /* how many rows above it needs: full rows until the rest fits left of
+     * the hints */
+    while (k < y - top && tt_grid_text_width(p) > hx - 1) {
+        k++;
+        p += tt_text_wrap_len(p, cols);
+    }
+    p = info;
+    for (int r = y - k; r < y; r++) {
+        size_t len = tt_text_wrap_len(p, cols);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)len, p);
+        tt_grid_fill(g, 0, r, cols, ' ', TT_R_STATUS, 0);
+        tt_grid_text(g, 0, r, cols, line, TT_R_STATUS, 0);
+        p += len;
+    }
+    tt_grid_text_fit(g, 0, y, hx - 1, p, TT_R_STATUS, 0, a->gl->ellipsis);
+}
+
 void tt_bars_status(tt_app *a, tt_grid *g)
 {
     int y = a->scr.status_y, cols = a->cols, hx;
@@ -502,7 +542,8 @@ void tt_bars_status(tt_app *a, tt_grid *g)
     static const hint stats_hints[] = {{"Enter", "highlight"}, {"e", "export"}, {"Esc", "close"}};
     static const hint name_hints[] = {{"z", "zoom"}, {"Esc", "close"}};
     static const hint markp_hints[] = {{"S", "save"}, {"r", "rename"}, {"Esc", "close"}};
-    static const hint annotp_hints[] = {{"Enter", "go to"}, {"Esc", "close"}};
+    static const hint annotp_hints[] = {{"Enter", "detail"}, {"f", "one rule"}, {"Esc", "close"}};
+    static const hint finding_hints[] = {{"Enter", "go to"}, {"Esc", "back"}};
     static const hint help_hints[] = {{"j k", "scroll"}, {"Esc", "close"}};
     static const hint rank_hints[] = {{"< >", "ranks"}, {"R", "all ranks"}, {"X", "collectives"}};
     static const hint job_hints[] = {{"Space", "fold"}, {"R", "rank tab"}, {"X", "collectives"}};
@@ -512,6 +553,7 @@ void tt_bars_status(tt_app *a, tt_grid *g)
     static const hint mstats_hints[] = {{"Enter", "go to"}, {"z", "zoom"}, {"Esc", "close"}};
     hint h[8];
     size_t n = 0, keep = 1;
+    bool annot = false;
     const hint *ctx;
     size_t nctx;
     if (y < 0)
@@ -530,9 +572,10 @@ void tt_bars_status(tt_app *a, tt_grid *g)
     else {
         char raw[1024];
         tt_annots_info(a, raw, sizeof raw);
-        if (raw[0])
+        if (raw[0]) {
             sanitize(raw, strlen(raw), info, sizeof info);
-        else
+            annot = true;
+        } else
             sel_info(a, info, sizeof info);
     }
     if (a->help) {
@@ -549,7 +592,10 @@ void tt_bars_status(tt_app *a, tt_grid *g)
                 nctx = a->stp.kind == TT_SP_BOX ? 3 : 2;
                 break;
             case TT_PANEL_MARKS: ctx = markp_hints; nctx = 3; break;
-            case TT_PANEL_ANNOTS: ctx = annotp_hints; nctx = 2; break;
+            case TT_PANEL_ANNOTS:
+                ctx = a->an.detail ? finding_hints : annotp_hints;
+                nctx = a->an.detail ? 2 : 3;
+                break;
             case TT_PANEL_RANKS: ctx = ranksp_hints; nctx = 2; break;
             case TT_PANEL_COLL: ctx = collp_hints; nctx = 2; break;
             case TT_PANEL_MSTATS: ctx = mstats_hints; nctx = 3; break;
@@ -580,6 +626,11 @@ void tt_bars_status(tt_app *a, tt_grid *g)
         h[n].what = "help";
         n++;
         hx = draw_hints_keep(g, y, cols, tt_grid_text_width(info) + 2, h, n, keep);
+    }
+    if (annot && tt_grid_text_width(info) > hx - 1) {
+        /* an annotation's message is read whole: wrapped over rows above */
+        status_wrapped(a, g, info, hx);
+        return;
     }
     tt_grid_text_fit(g, 0, y, hx - 1, info,
                      a->msg[0] ? (a->msg_err ? TT_R_ERR : TT_R_MSG) : TT_R_STATUS, 0,

@@ -19,6 +19,7 @@ libtracetty_a_SOURCES += \
 	src/tui/boxexport.c src/tui/boxexport.h \
 	src/tui/marks.c src/tui/marks.h \
 	src/tui/annot.c src/tui/annot.h \
+	src/tui/finding.c src/tui/finding.h \
 	src/tui/table.c src/tui/table.h \
 	src/tui/busy.c src/tui/busy.h \
 	src/tui/ranks.c src/tui/ranks.h \

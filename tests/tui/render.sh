@@ -79,7 +79,8 @@ basic-annot|basic.json|80x24||
 demo-annot|demo|80x24||
 demo-annot-wide|demo|200x50||
 demo-annot-panel|demo|80x24||!
-demo-annot-goto|demo|80x24||!jjjjjj<Enter><Esc>
+demo-annot-goto|demo|80x24||!jjjjjj<Enter><Enter><Esc><Esc>
+demo-annot-detail|demo|80x24||!jjjjjj<Enter>
 demo-annot-off|demo|80x24||A
 ranks-job|ranks|80x24||
 ranks-job-fold|ranks|80x24||C
@@ -103,7 +104,8 @@ ranks-colls-box-hilite|ranks|100x30|--disable all|Xkkkvjjjllllllllllllllllllllll
 ranks-panel|ranks|100x30||#
 ranks-align|ranks|100x30|--align start|#
 ranks-annot|ranks|80x24||!
-ranks-annot-go|ranks|80x24||!<Enter>
+ranks-annot-go|ranks|80x24||!<Enter><Enter>
+ranks-annot-detail|ranks|80x24||!<Enter>
 ranks-marks|ranks|80x24|--disable all|mlllllllllllllm2
 ranks-help|ranks|80x24||?<PgDn><PgDn><PgDn><PgDn><PgDn>
 ranks-help-end|ranks|80x24||?<End>
