@@ -237,7 +237,13 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
     }
     fputc('\n', f);
     fprintf(f, "Lanes     %u in %u groups\n", tr->n_lanes, tr->n_groups);
-    fprintf(f, "Flows     %zu\n", tr->n_flows);
+    {
+        size_t back = tt_trace_flows_backward(tr);
+        fprintf(f, "Flows     %zu", tr->n_flows);
+        if (back)
+            fprintf(f, " (%zu end before they start: kept as stamped)", back);
+        fputc('\n', f);
+    }
     fprintf(f, "Counters  %u series\n", tr->n_counters);
     if (tr->rank >= 0)
         fprintf(f, "Rank      %lld\n", (long long)tr->rank);
@@ -388,6 +394,7 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
         cJSON_AddItemToArray(a, e);
     }
     cJSON_AddNumberToObject(o, "flows", (double)tr->n_flows);
+    cJSON_AddNumberToObject(o, "flows_backward", (double)tt_trace_flows_backward(tr));
     cJSON_AddItemToObject(o, "metadata", cJSON_Duplicate(tr->meta, 1));
     a = cJSON_AddArrayToObject(o, "problems");
     for (int k = 0; k < TT_PROB__COUNT; k++) {

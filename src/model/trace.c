@@ -710,6 +710,18 @@ static int cmp_flow_to(const void *pa, const void *pb, void *ctx)
     return c ? c : cmp_evref(a->from, b->from);
 }
 
+static void flow_no_start(tt_trace *tr, const tt_flow_point *p)
+{
+    tt_trace_problem(tr, TT_PROB_UNRESOLVED_FLOW, "flow '%s' ends at %.3f ms (from start) with no start",
+                     tt_str(tr, p->name), (double)(p->ts - tr->t0) / 1e6);
+}
+
+/* Points of one id are visited in time order: s (t...) f, possibly
+ * repeated. An end stamped before its start is real data, not a broken
+ * flow: Ascend stamps HostToDevice ends with the device clock, often
+ * microseconds before the host-side start. Such an end is held back and
+ * closes the next chain that would otherwise stay open, so the flow is
+ * kept as stamped (a negative lag) instead of counted as unresolved. */
 static int resolve_flows(tt_trace *tr)
 {
     size_t i = 0, n = tr->n_flow_points;
@@ -719,12 +731,24 @@ static int resolve_flows(tt_trace *tr)
         size_t j = i;
         int have_prev = 0;
         tt_evref prev = {0, 0};
+        const tt_flow_point *early_end = NULL;  /* an end seen before any start */
+        tt_evref early_at = {0, 0};
         while (j < n && fp[j].key == fp[i].key)
             j++;
-        /* Points of one id in source order: s (t...) f, possibly repeated. */
-        for (size_t k = i; k < j; k++) {
-            int64_t pos = flow_bind(tr, &fp[k]);
+        for (size_t k = i; k <= j; k++) {
+            int64_t pos;
             tt_evref here;
+            /* a chain left open (by the next start, or the id's last
+             * point) takes the end that came before it */
+            if ((k == j || fp[k].phase == TT_FLOW_START) && have_prev && early_end) {
+                if (cmp_evref(prev, early_at) != 0 &&
+                    push_flow(tr, prev, early_at, early_end->name, early_end->cat))
+                    return -1;
+                early_end = NULL;
+            }
+            if (k == j)
+                break;
+            pos = flow_bind(tr, &fp[k]);
             if (fp[k].phase == TT_FLOW_START)
                 have_prev = 0;
             if (pos < 0) {
@@ -738,18 +762,25 @@ static int resolve_flows(tt_trace *tr)
             here.lane = fp[k].lane;
             here.idx = (uint32_t)pos;
             if (fp[k].phase != TT_FLOW_START) {
-                if (!have_prev) {
-                    tt_trace_problem(tr, TT_PROB_UNRESOLVED_FLOW,
-                                     "flow '%s' ends at %.3f ms (from start) with no start",
-                                     tt_str(tr, fp[k].name), (double)(fp[k].ts - tr->t0) / 1e6);
-                } else if (cmp_evref(prev, here) != 0 &&
-                           push_flow(tr, prev, here, fp[k].name, fp[k].cat)) {
-                    return -1;
+                if (have_prev) {
+                    if (cmp_evref(prev, here) != 0 &&
+                        push_flow(tr, prev, here, fp[k].name, fp[k].cat))
+                        return -1;
+                } else if (fp[k].phase == TT_FLOW_END) {
+                    if (early_end)
+                        flow_no_start(tr, early_end);
+                    early_end = &fp[k];
+                    early_at = here;
+                    continue;
+                } else {
+                    flow_no_start(tr, &fp[k]);
                 }
             }
             prev = here;
             have_prev = fp[k].phase != TT_FLOW_END;
         }
+        if (early_end)
+            flow_no_start(tr, early_end);
         i = j;
     }
     free(tr->flow_points);
@@ -797,6 +828,15 @@ size_t tt_trace_flows_to(const tt_trace *tr, tt_evref ev, size_t *first)
         ;
     *first = lo;
     return end - lo;
+}
+
+size_t tt_trace_flows_backward(const tt_trace *tr)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < tr->n_flows; k++)
+        n += tt_trace_event(tr, tr->flows[k].to)->start <
+             tt_trace_event(tr, tr->flows[k].from)->start;
+    return n;
 }
 
 /* ------------------------------------------------------------- counters */

@@ -314,6 +314,9 @@ const char *tt_lane_fullname(const tt_trace *tr, uint32_t lane, char *buf, size_
  * the number of entries. */
 size_t tt_trace_flows_from(const tt_trace *tr, tt_evref ev, size_t *first);
 size_t tt_trace_flows_to(const tt_trace *tr, tt_evref ev, size_t *first);
+/* Flows whose target event starts before their source event (clocks of
+ * host and device not aligned): kept as stamped, counted for `summary`. */
+size_t tt_trace_flows_backward(const tt_trace *tr);
 
 /* Total problems counted. */
 uint64_t tt_trace_problem_total(const tt_trace *tr);
