@@ -19,7 +19,8 @@ FORMATS_CLI_TESTS = \
 	tests/cli/formats_shared.sh \
 	tests/cli/formats_snapshot.sh \
 	tests/cli/formats_errors.sh \
-	tests/cli/flows.sh
+	tests/cli/flows.sh \
+	tests/cli/chrome_unterminated.sh
 TESTS += $(FORMATS_CLI_TESTS)
 EXTRA_DIST += $(FORMATS_CLI_TESTS) tests/golden/formats
 

@@ -11,7 +11,8 @@
  * layer, operand) are extracted on the way.
  *
  * Object form {"traceEvents": [...], ...other metadata} and bare array form
- * [...] are accepted. A trace cut off mid-write is an error naming the
+ * [...] are accepted; the bare array's closing ']' is optional, as the
+ * format allows. A trace cut off mid-write is an error naming the
  * position; with opts->lenient every complete event is kept and the dropped
  * tail is reported in tt_load_info.
  */
@@ -926,6 +927,9 @@ static int match_begin_end(chrome *c)
     return 0;
 }
 
+/* Every phase commit_event() knows, drawn or only counted. */
+#define KNOWN_PHASES "XBEiIRbSeFnCstfMTpPONDc()Vv"
+
 static void tally(chrome *c, unsigned char ph)
 {
     if (c->ph_count[ph]++ == 0)
@@ -942,8 +946,10 @@ static int commit_event(chrome *c, const cev *ev)
         tt_trace_problem(c->tr, TT_PROB_BAD_EVENT, "event without \"ph\" skipped");
         return 0;
     }
+    /* "Xfoo" is read as X, as Perfetto does; a longer phase whose first
+     * letter means nothing stays unknown */
     ph = (unsigned char)ev->ph.s[0];
-    if (ev->ph.n != 1)
+    if (ev->ph.n != 1 && (ph == 0 || !strchr(KNOWN_PHASES, ph)))
         ph = '?';
     tally(c, ph);
 
@@ -1188,8 +1194,11 @@ static int cut_off(chrome *c, const char *at, const char *msg)
     }
 }
 
-/* Parse the events array; the window's pos is just after '['. */
-static int parse_events(chrome *c)
+/* Parse the events array; the window's pos is just after '['. In the bare
+ * array form the closing ']' is optional (the Trace Event Format lets a
+ * profiler append events and never close the array): there, data ending
+ * after a complete event, a comma or whitespace is a complete trace. */
+static int parse_events(chrome *c, bool bracket_optional)
 {
     bool need_comma = false;
     for (;;) {
@@ -1200,6 +1209,8 @@ static int parse_events(chrome *c)
             int rc = refill(c);
             if (rc < 0)
                 return -1;
+            if (rc == 0 && bracket_optional)
+                return 0;
             if (rc == 0)
                 return cut_off(c, c->w.data + c->w.len,
                                "unexpected end of data inside the events array (missing ']')");
@@ -1381,7 +1392,7 @@ static int parse_object_form(chrome *c)
             c->w.pos++;
             c->saw_trace_events = true;
             c->last_good = c->w.base + (int64_t)c->w.pos;
-            if (parse_events(c))
+            if (parse_events(c, false))
                 return -1;
             if (c->info->dropped_bytes || c->tr->problems[TT_PROB_DROPPED_TAIL].count)
                 return 0;   /* lenient: the rest is gone */
@@ -1467,7 +1478,7 @@ static int chrome_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr,
     } else if (b == '[') {
         c.w.pos++;
         c.last_good = c.w.base + (int64_t)c.w.pos;
-        if (parse_events(&c))
+        if (parse_events(&c, true))
             goto out;
     } else {
         fail_at(&c, c.w.data + c.w.pos, "expected '{' or '[' at the start of a Chrome trace");
