@@ -440,6 +440,21 @@ static void say_offsets(const tt_job *job)
     fputc('\n', stderr);
 }
 
+/* What the collectives cannot say (tt_job_notes), a line each. */
+static void say_notes(const tt_job *job)
+{
+    const char *p = tt_job_notes(job);
+    if (!*p)
+        return;
+    fflush(stdout);
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        int len = e ? (int)(e - p) : (int)strlen(p);
+        fprintf(stderr, "tracetty: report: note: %.*s\n", len, p);
+        p += len + (e != NULL);
+    }
+}
+
 typedef struct job_ctx {
     tt_job     *job;
     char *const *files;
@@ -497,6 +512,7 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
             rc = TT_EXIT_ERROR;
         } else if (jo.kind == TT_JOB_COLLECTIVES && !lo->quiet) {
             say_offsets(job);
+            say_notes(job);
         }
     }
     tt_job_free(job);

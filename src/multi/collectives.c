@@ -6,6 +6,8 @@
 #include "analysis/classify.h"
 #include "util/sort.h"
 
+#include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +67,17 @@ int tt_colls_add(tt_colls *c, const tt_trace *tr, size_t rank, tt_ns offset, tt_
     int rc = -1;
     if (tt_classifier_init(&cls, tr))
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    if (rank + 1 > c->n_ranks)
+        c->n_ranks = rank + 1;
+    {
+        /* Kineto: "distributedInfo": {"rank": 0, "world_size": 128, ...} */
+        const cJSON *di = tr->meta ? cJSON_GetObjectItemCaseSensitive(tr->meta, "distributedInfo")
+                                   : NULL;
+        const cJSON *ws = di ? cJSON_GetObjectItemCaseSensitive(di, "world_size") : NULL;
+        if (cJSON_IsNumber(ws) && ws->valuedouble > (double)c->world_size &&
+            ws->valuedouble < 9e15)
+            c->world_size = (int64_t)ws->valuedouble;
+    }
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
         const tt_lane *ln = &tr->lanes[l];
         for (size_t i = 0; i < ln->n; i++) {
@@ -160,10 +173,21 @@ int tt_colls_match(tt_colls *c, tt_error *err)
                 shortest = c->v[j].dur;
             j++;
         }
+        size_t last = i;
         for (size_t k = i; k < j; k++) {
             c->v[k].ranks = (uint32_t)(j - i);
             c->v[k].offset = c->v[k].start - first;
             c->v[k].wait = c->v[k].dur - shortest;
+            c->v[k].last = false;
+            /* least wait; ties: the later start (entries are in rank
+             * order, so among full ties the lower rank stays) */
+            if (c->v[k].wait < c->v[last].wait ||
+                (c->v[k].wait == c->v[last].wait && c->v[k].start > c->v[last].start))
+                last = k;
+        }
+        if (j - i > 1)
+            c->v[last].last = true;
+        for (size_t k = i; k < j; k++) {
             s[k].first = first;
             s[k].c = c->v[k];
         }
@@ -177,4 +201,111 @@ int tt_colls_match(tt_colls *c, tt_error *err)
         c->v[i] = s[i].c;
     free(s);
     return 0;
+}
+
+bool tt_coll_name_is_p2p(const char *name)
+{
+    static const char *const prefixes[] = {"ncclDevKernel_", "ncclKernel_"};
+    static const char *const kinds[] = {"SendRecv", "Send", "Recv"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t pl = strlen(prefixes[i]);
+        if (strncmp(name, prefixes[i], pl) != 0)
+            continue;
+        name += pl;
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            size_t kl = strlen(kinds[k]);
+            if (strncmp(name, kinds[k], kl) == 0 &&
+                (name[kl] == '\0' || name[kl] == '_' || name[kl] == '('))
+                return true;
+        }
+        return false;
+    }
+    return false;
+}
+
+void tt_colls_facts_of(const tt_colls *c, tt_colls_facts *f)
+{
+    tt_colls_facts_range(c, 0, c->n, f);
+}
+
+void tt_colls_facts_range(const tt_colls *c, size_t from, size_t to, tt_colls_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    f->ranks = c->n_ranks;
+    f->world_size = c->world_size;
+    for (size_t i = from; i < to;) {
+        size_t j = i, last = i;
+        tt_ns latest_start, earliest_end;
+        while (j < to && c->v[j].name == c->v[i].name && c->v[j].seq == c->v[i].seq)
+            j++;
+        f->total++;
+        if (tt_coll_name_is_p2p(c->names[c->v[i].name]))
+            f->p2p++;
+        if (j - i > 1) {
+            f->matched++;
+            latest_start = c->v[i].start;
+            earliest_end = c->v[i].start + c->v[i].dur;
+            for (size_t k = i; k < j; k++) {
+                if (c->v[k].last)
+                    last = k;
+                if (c->v[k].start > latest_start)
+                    latest_start = c->v[k].start;
+                if (c->v[k].start + c->v[k].dur < earliest_end)
+                    earliest_end = c->v[k].start + c->v[k].dur;
+            }
+            if (latest_start > c->v[last].start)
+                f->contradict++;
+            if (latest_start >= earliest_end)
+                f->disjoint++;
+        }
+        i = j;
+    }
+}
+
+/* Append one sentence to buf (a '\n' before all but the first). */
+static void note_add(char *buf, size_t cap, size_t *n, const char *text)
+{
+    size_t o = strlen(buf);
+    if (o + 2 >= cap)
+        return;
+    snprintf(buf + o, cap - o, "%s%s", *n ? "\n" : "", text);
+    (*n)++;
+}
+
+size_t tt_colls_notes(const tt_colls_facts *f, char *buf, size_t cap)
+{
+    char s[512];
+    size_t n = 0;
+    if (cap == 0)
+        return 0;
+    buf[0] = '\0';
+    if (f->contradict || f->disjoint) {
+        char also[160] = "";
+        if (f->disjoint)
+            snprintf(also, sizeof also, "; at %zu the ranks' kernels do not even overlap in time",
+                     f->disjoint);
+        snprintf(s, sizeof s,
+                 "start offsets contradict the in-kernel waits at %zu of %zu collectives (a rank "
+                 "starts after the one that waits least)%s: the clocks are %s aligned, so the last "
+                 "to arrive is the rank with the least in-kernel wait, and Start Offset is not "
+                 "an arrival time",
+                 f->contradict, f->matched, also, f->disjoint ? "not" : "probably not");
+        note_add(buf, cap, &n, s);
+    }
+    if (f->world_size > 0 && (uint64_t)f->world_size > f->ranks) {
+        snprintf(s, sizeof s,
+                 "the traces' world_size is %lld but %zu rank%s loaded: waits and the last to "
+                 "arrive are among the loaded ranks only",
+                 (long long)f->world_size, f->ranks, f->ranks == 1 ? " is" : "s are");
+        note_add(buf, cap, &n, s);
+    }
+    if (f->p2p) {
+        snprintf(s, sizeof s,
+                 "%zu of %zu collectives are point-to-point (SendRecv, Send, Recv): a rank waits "
+                 "there for its peer only, so \"last to arrive\" means little, and the straggler "
+                 "rule does not count them",
+                 f->p2p, f->total);
+        note_add(buf, cap, &n, s);
+    }
+    return n;
 }

@@ -31,6 +31,7 @@ struct tt_job {
     size_t      n, cap;
     tt_colls    colls;      /* collectives; tt_coll.rank indexes r[] */
     char        align_desc[300];
+    char        notes[2048];  /* tt_colls_notes of the matched collectives */
 };
 
 static const tt_col ranks_cols[] = {
@@ -243,13 +244,16 @@ static int write_ranks(tt_job *j, tt_writer *w, tt_error *err)
     return rc;
 }
 
-static int write_collectives(tt_job *j, tt_writer *w, tt_error *err)
+/* Align the ranks' clocks, match the collectives and note what the
+ * match cannot know (before the writer starts: the JSON header carries the
+ * notes). */
+static int match_collectives(tt_job *j, tt_error *err)
 {
     size_t n = j->n;
     tt_ns *t0 = calloc(n + 1, sizeof *t0), *t1 = calloc(n + 1, sizeof *t1);
     tt_ns *ev = calloc(n + 1, sizeof *ev), *off = calloc(n + 1, sizeof *off);
     tt_align_mode applied;
-    tt_coll_row *rows = NULL;
+    tt_colls_facts facts;
     int rc = 0;
     if (!t0 || !t1 || !ev || !off) {
         rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory");
@@ -271,10 +275,22 @@ static int write_collectives(tt_job *j, tt_writer *w, tt_error *err)
         rc = -1;
         goto out;
     }
-    if (!(rows = malloc((j->colls.n ? j->colls.n : 1) * sizeof *rows))) {
-        rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-        goto out;
-    }
+    tt_colls_facts_of(&j->colls, &facts);
+    tt_colls_notes(&facts, j->notes, sizeof j->notes);
+out:
+    free(t0);
+    free(t1);
+    free(ev);
+    free(off);
+    return rc;
+}
+
+static int write_collectives(tt_job *j, tt_writer *w, tt_error *err)
+{
+    tt_coll_row *rows = NULL;
+    int rc = 0;
+    if (!(rows = malloc((j->colls.n ? j->colls.n : 1) * sizeof *rows)))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < j->colls.n; i++) {
         const tt_coll *x = &j->colls.v[i];
         tt_coll_row row = {j->r[x->rank].rank, tt_coll_name(&j->colls, x), x->seq, x->start,
@@ -290,11 +306,35 @@ static int write_collectives(tt_job *j, tt_writer *w, tt_error *err)
             rc = tt_error_set(err, TT_ERR_IO, "cannot write the report");
 out:
     free(rows);
-    free(t0);
-    free(t1);
-    free(ev);
-    free(off);
     return rc;
+}
+
+/* The JSON header of the collectives: what each number is measured from,
+ * and the notes. */
+static void collectives_header(const tt_job *j, cJSON *doc)
+{
+    cJSON *def = cJSON_AddObjectToObject(doc, "definitions");
+    cJSON *notes = cJSON_AddArrayToObject(doc, "notes");
+    const char *p = j->notes;
+    if (def) {
+        cJSON_AddStringToObject(def, "start_offset_ns",
+                                "start time minus the earliest start among the ranks, on the aligned "
+                                "clock (only as good as the alignment)");
+        cJSON_AddStringToObject(def, "wait_ns",
+                                "in-kernel wait: duration minus the shortest duration among the ranks "
+                                "(needs no aligned clocks)");
+        cJSON_AddStringToObject(def, "last_to_arrive",
+                                "the rank with wait 0, the least in-kernel wait");
+    }
+    while (notes && *p) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char line[sizeof j->notes];
+        memcpy(line, p, len);
+        line[len] = '\0';
+        cJSON_AddItemToArray(notes, cJSON_CreateString(line));
+        p += len + (e != NULL);
+    }
 }
 
 int tt_job_write(tt_job *j, FILE *f, const tt_writer_opts *wo, tt_error *err)
@@ -327,8 +367,14 @@ int tt_job_write(tt_job *j, FILE *f, const tt_writer_opts *wo, tt_error *err)
     o.trace_column = false;   /* the Trace column is part of these tables */
     o.one_table = true;
     o.bar_title = NULL;
+    if (!ranks && match_collectives(j, err)) {
+        cJSON_Delete(doc);
+        return -1;
+    }
     if (doc)
         cJSON_AddStringToObject(doc, "kind", ranks ? "ranks" : "collectives");
+    if (doc && !ranks)
+        collectives_header(j, doc);
     {
         size_t ncolls;
         const tt_col *colls = tt_coll_row_columns(&ncolls);
@@ -352,6 +398,11 @@ int tt_job_write(tt_job *j, FILE *f, const tt_writer_opts *wo, tt_error *err)
 const char *tt_job_alignment(const tt_job *j)
 {
     return j->align_desc[0] ? j->align_desc : "absolute";
+}
+
+const char *tt_job_notes(const tt_job *j)
+{
+    return j->notes;
 }
 
 size_t tt_job_ranks(const tt_job *j)

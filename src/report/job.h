@@ -16,7 +16,10 @@
  *                Duration (ns),Wait (ns),Ranks,Trace
  *                one row per collective per rank (multi/collectives.h):
  *                Start on the aligned clock, its offset from the earliest
- *                rank, and the wait for the last rank to arrive
+ *                rank (start times: only as good as the alignment), and
+ *                the in-kernel wait for the last rank to arrive (from
+ *                durations: needs no alignment); the definitions and notes
+ *                on what the match cannot know are in multi/collectives.h
  *
  * Library code: writes only to the FILE it is given.
  */
@@ -62,6 +65,12 @@ int tt_job_write(tt_job *j, FILE *f, const tt_writer_opts *wo, tt_error *err);
 /* The alignment actually applied ("absolute", "start", "event ...") after
  * tt_job_write, for the user. */
 const char *tt_job_alignment(const tt_job *j);
+
+/* After tt_job_write of collectives: notes on what the numbers cannot say
+ * (clocks that contradict the waits, world_size above the ranks loaded,
+ * point-to-point kernels), sentences separated by '\n'; "" when none.
+ * Owned by the job. */
+const char *tt_job_notes(const tt_job *j);
 
 /* After tt_job_write of collectives: the ranks (in the order added) and
  * the offset the alignment added to rank i's times (*rank: its number). */

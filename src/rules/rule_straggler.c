@@ -1,9 +1,11 @@
 /* rule_straggler.c - `straggler` (several ranks): one rank holds the others
  * back.
  *
- * Collectives are matched across ranks by multi/collectives.h: the late
- * rank is the one with the shortest collective, every other rank waits
- * inside it for (its duration - the shortest). A
+ * Collectives are matched across ranks by multi/collectives.h, whose
+ * "last to arrive" this uses: the rank with the least in-kernel wait
+ * (every other rank waits inside the kernel for its duration - the
+ * shortest). Point-to-point kernels (SendRecv, Send, Recv) are left out: a
+ * rank there waits for one peer, not for the job. A
  * rank that is the last to arrive at min_share percent or more of the
  * matched collectives, making the other ranks wait min_wait or more
  * (median over those collectives), is reported, with the span from its
@@ -52,10 +54,10 @@ static int collectives(const tt_rule_ctx *ctx)
         size_t j = i, late = i, nw = 0;
         while (j < cl.n && cl.v[j].name == cl.v[i].name && cl.v[j].seq == cl.v[i].seq)
             j++;
-        if (j - i >= 2) {
+        if (j - i >= 2 && !tt_coll_name_is_p2p(tt_coll_name(&cl, &cl.v[i]))) {
             for (size_t k = i; k < j; k++) {
                 rk[cl.v[k].rank].matched++;
-                if (cl.v[k].wait < cl.v[late].wait)
+                if (cl.v[k].last)
                     late = k;
             }
             for (size_t k = i; k < j; k++)

@@ -96,15 +96,15 @@ int tt_collview_build(tt_collview *v, const tt_vrank *rk, size_t n, tt_error *er
         g->t_first = g->t_last = v->c.v[i].start;
         g->e_last = v->c.v[i].start + v->c.v[i].dur;
         for (size_t k = i; k < j; k++) {
-            const tt_coll *x = &v->c.v[k], *l = &v->c.v[g->late];
+            const tt_coll *x = &v->c.v[k];
             if (x->start < g->t_first)
                 g->t_first = x->start;
             if (x->start > g->t_last)
                 g->t_last = x->start;
             if (x->start + x->dur > g->e_last)
                 g->e_last = x->start + x->dur;
-            /* the last to arrive waits least; among equals, the later */
-            if (x->wait < l->wait || (x->wait == l->wait && x->start > l->start))
+            /* the last to arrive as multi/collectives.h defines it */
+            if (x->last)
                 g->late = k;
         }
         i = j;
@@ -275,6 +275,53 @@ void tt_collview_status(const tt_collview *v, size_t gi, const tt_vrank *rk, boo
     free(ix);
 }
 
+/* Below the table: what each column is measured from, and what this
+ * collective cannot say (multi/collectives.h). late: the last to arrive,
+ * latest: the latest start. 0 or -1 on OOM. */
+static int panel_notes(const tt_collview *v, const tt_cgroup *c, const tt_vrank *rk,
+                       const tt_coll *late, const tt_coll *latest, int width, tt_plist *pl)
+{
+    tt_colls_facts f;
+    char line[1024], d[64];
+    if (tt_plist_wrap(pl, TT_R_PANEL,
+                      "Start offset: from the earliest start, on the aligned clock. Wait: in "
+                      "the kernel, its duration minus the shortest among the ranks (needs no "
+                      "aligned clocks); the last to arrive waits least.",
+                      width))
+        return -1;
+    tt_colls_facts_range(&v->c, c->first, c->first + c->n, &f);
+    if (f.contradict || f.disjoint) {
+        size_t o = 0;
+        if (f.contradict)
+            o = (size_t)snprintf(line, sizeof line,
+                                 "Clocks not aligned: rank %lld starts %s after rank %lld, the "
+                                 "last to arrive by its in-kernel wait. ",
+                                 (long long)rk[latest->rank].rank,
+                                 tt_fmt_dur(d, sizeof d, latest->start - late->start, 3),
+                                 (long long)rk[late->rank].rank);
+        snprintf(line + o, sizeof line - o, "%sThe start offsets contradict the waits; "
+                 "the waits are kept.",
+                 f.disjoint ? "The ranks' kernels do not overlap in time. " : "");
+        if (tt_plist_wrap(pl, TT_R_PANEL, line, width))
+            return -1;
+    }
+    if (f.world_size > 0 && (uint64_t)f.world_size > f.ranks) {
+        snprintf(line, sizeof line,
+                 "%zu of %lld ranks (world_size) loaded: the waits and the last to arrive are "
+                 "among these only.",
+                 f.ranks, (long long)f.world_size);
+        if (tt_plist_wrap(pl, TT_R_PANEL, line, width))
+            return -1;
+    }
+    if (f.p2p && c->n > 1 &&
+        tt_plist_wrap(pl, TT_R_PANEL,
+                      "Point-to-point (SendRecv, Send, Recv): a rank waits for its peer only, "
+                      "so \"last to arrive\" means little; the straggler rule leaves it out.",
+                      width))
+        return -1;
+    return 0;
+}
+
 int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, tt_ns origin,
                       const char *align, int width, bool utf8, tt_plist *pl)
 {
@@ -298,7 +345,7 @@ int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, tt_ns
         return -1;
     snprintf(line, sizeof line,
              "sequence %u%s%u rank%s%sfirst start %s (rank %lld)%slast start %s (rank %lld)%s"
-             "spread %s%sall done %s%slast to arrive (waits 0): rank %lld",
+             "spread %s%sall done %s%slast to arrive (least in-kernel wait): rank %lld",
              late->seq, tt_tab_sep(utf8), c->n, c->n == 1 ? "" : "s", tt_tab_sep(utf8),
              tt_fmt_dur(a, sizeof a, c->t_first - origin, 9), (long long)rk[first->rank].rank,
              tt_tab_sep(utf8), tt_fmt_dur(b, sizeof b, c->t_last - origin, 9),
@@ -348,6 +395,8 @@ int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, tt_ns
         if (!tt_plist_item(pl, TT_R_PANEL, TT_CV_LINE_RANK, (int64_t)k, line))
             return -1;
     }
+    if (panel_notes(v, c, rk, late, latest, width, pl))
+        return -1;
     snprintf(cmd, sizeof cmd, "tracetty report --kind collectives --align %s DIR (the rows of "
                               "this name, sequence %u)", align, late->seq);
     if (!tt_plist_add(pl, TT_R_PANEL_TITLE, "The same numbers in batch") ||

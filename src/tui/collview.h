@@ -11,7 +11,9 @@
  * gives the spread, the last rank and the waits of the others, largest
  * first (the fastest ranks wait the longest); its panel gives every
  * rank's start offset, duration and wait, the numbers `tracetty report
- * --kind collectives` prints for the same alignment.
+ * --kind collectives` prints for the same alignment, what each is
+ * measured from, and the report's notes as they apply to the collective
+ * (start offsets that contradict the waits, world_size, point-to-point).
  *
  * Times are on the job's aligned axis (ranks.h); drawing takes the shift
  * from that axis to the clock the window is on.
@@ -42,7 +44,7 @@ typedef struct tt_cgroup {
     uint32_t n;
     tt_ns    t_first, t_last;   /* earliest and latest arrival (aligned start) */
     tt_ns    e_last;            /* latest end */
-    size_t   late;              /* entry of the rank that arrived last (wait 0) */
+    size_t   late;              /* entry of the last to arrive (tt_coll.last) */
     int64_t  ann;               /* annotation about it (index in the list), or -1 */
 } tt_cgroup;
 

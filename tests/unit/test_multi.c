@@ -228,6 +228,64 @@ static void test_collectives(void)
         tt_trace_free(tr[i]);
 }
 
+/* One definition of "last to arrive" (the least in-kernel wait), and the
+ * facts the notes rest on: start offsets that contradict the waits,
+ * kernels that never overlap, world_size, point-to-point names. */
+static void test_collective_facts(void)
+{
+    static const char *const p2p[] = {
+        "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+        "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)",
+        "ncclKernel_Send", "ncclDevKernel_Recv_x"};
+    static const char *const not_p2p[] = {
+        "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+        "ncclKernel_SendRecvX", "ncclKernel_Sender", "SendRecv", "ncclAllReduce", ""};
+    tt_trace *tr[2];
+    tt_colls c;
+    tt_colls_facts f;
+    tt_error err;
+    char notes[2048];
+    bool all = true;
+    for (size_t i = 0; i < sizeof p2p / sizeof p2p[0]; i++)
+        all &= tt_coll_name_is_p2p(p2p[i]);
+    ok(all, "SendRecv, Send and Recv kernels are point-to-point");
+    all = true;
+    for (size_t i = 0; i < sizeof not_p2p / sizeof not_p2p[0]; i++)
+        all &= !tt_coll_name_is_p2p(not_p2p[i]);
+    ok(all, "all-reduces and look-alike names are not");
+    /* #0: rank 1 starts 40 us late but waits 20 us inside: the clocks
+     *     contradict the waits (and the kernels never overlap);
+     * #1: agree (rank 1 starts 10 us later, waits 0);
+     * #2: equal waits: the later start is the last to arrive */
+    tr[0] = trace_of("{\"distributedInfo\":{\"rank\":0,\"world_size\":8},\"traceEvents\":["
+                     NC(0, 10) "," NC(100, 30) "," NC(200, 10) "]}");
+    tr[1] = trace_of("{\"distributedInfo\":{\"rank\":1,\"world_size\":8},\"traceEvents\":["
+                     NC(40, 30) "," NC(110, 20) "," NC(205, 10) "]}");
+    tt_colls_init(&c);
+    for (size_t i = 0; i < 2; i++)
+        tt_colls_add(&c, tr[i], i, 0, &err);
+    if (ok(tt_colls_match(&c, &err) == 0 && c.n == 6, "six entries matched")) {
+        ok(c.v[0].last && !c.v[1].last && c.v[1].offset == 40000 && c.v[1].wait == 20000,
+           "#0: rank 0 is last to arrive by its wait although rank 1 starts later");
+        ok(!c.v[2].last && c.v[3].last, "#1: rank 1 is last to arrive");
+        ok(!c.v[4].last && c.v[5].last, "#2: equal waits: the later start");
+        tt_colls_facts_of(&c, &f);
+        ok(f.total == 3 && f.matched == 3 && f.contradict == 1 && f.disjoint == 1 && f.p2p == 0,
+           "one of three contradicts, and its kernels do not overlap");
+        ok(f.ranks == 2 && f.world_size == 8, "2 ranks loaded of world_size 8");
+        ok(tt_colls_notes(&f, notes, sizeof notes) == 2 &&
+               strstr(notes, "contradict the in-kernel waits at 1 of 3 collectives") &&
+               strstr(notes, "world_size is 8 but 2 ranks are loaded") &&
+               !strstr(notes, "point-to-point"),
+           "notes: clocks and world_size, no point-to-point");
+        tt_colls_facts_range(&c, 2, 4, &f);
+        ok(f.total == 1 && f.contradict == 0 && f.disjoint == 0, "#1 alone: consistent");
+    }
+    tt_colls_fini(&c);
+    for (int i = 0; i < 2; i++)
+        tt_trace_free(tr[i]);
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -240,6 +298,7 @@ int main(void)
     test_offsets();
     test_expand_and_load();
     test_collectives();
+    test_collective_facts();
     {
         char cmd[sizeof dir + 16];
         snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
