@@ -275,7 +275,7 @@ void tt_collview_status(const tt_collview *v, size_t gi, const tt_vrank *rk, boo
     free(ix);
 }
 
-/* Below the table: what each column is measured from, and what this
+/* Above the table: what each column is measured from, and what this
  * collective cannot say (multi/collectives.h). late: the last to arrive,
  * latest: the latest start. 0 or -1 on OOM. */
 static int panel_notes(const tt_collview *v, const tt_cgroup *c, const tt_vrank *rk,
@@ -355,6 +355,10 @@ int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, tt_ns
              (long long)rk[late->rank].rank);
     if (tt_plist_wrap(pl, TT_R_PANEL, line, width))
         return -1;
+    /* the definitions and notes before the table: End still shows the
+     * last ranks' lines */
+    if (panel_notes(v, c, rk, late, latest, width, pl))
+        return -1;
     /* a narrow panel drops the start (the offset says the same) */
     if (width < 100)
         bw = 0;
@@ -395,8 +399,6 @@ int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, tt_ns
         if (!tt_plist_item(pl, TT_R_PANEL, TT_CV_LINE_RANK, (int64_t)k, line))
             return -1;
     }
-    if (panel_notes(v, c, rk, late, latest, width, pl))
-        return -1;
     snprintf(cmd, sizeof cmd, "tracetty report --kind collectives --align %s DIR (the rows of "
                               "this name, sequence %u)", align, late->seq);
     if (!tt_plist_add(pl, TT_R_PANEL_TITLE, "The same numbers in batch") ||
