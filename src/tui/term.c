@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <term.h>
 #include <termios.h>
 #include <time.h>
@@ -80,8 +81,9 @@ static void on_cont(int sig)
     wake();
 }
 
-/* Async-signal-safe: write() and tcsetattr() only, then die of sig. */
-static void on_fatal(int sig)
+/* Leave the terminal usable: async-signal-safe, write() and tcsetattr()
+ * only. */
+static void restore_tty_now(void)
 {
     if (reset_len > 0) {
         ssize_t r = write(STDOUT_FILENO, reset_seq, (size_t)reset_len);
@@ -89,9 +91,52 @@ static void on_fatal(int sig)
     }
     if (have_saved_tty)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tty);
+}
+
+/* Restore the terminal, then hand the signal to whoever handled it before
+ * us: a sanitizer runtime installs its SIGSEGV/SIGBUS/SIGFPE handlers
+ * before main, and its report (now on the normal screen, readable) is the
+ * whole point of a sanitizer build. Without one, die of sig. */
+static void on_fatal(int sig, siginfo_t *info, void *ctx)
+{
+    restore_tty_now();
+    for (size_t i = 0; i < N_OF(fatal_signals); i++) {
+        const struct sigaction *old = &old_fatal[i];
+        if (fatal_signals[i] != sig)
+            continue;
+        if (old->sa_flags & SA_SIGINFO) {
+            if (old->sa_sigaction) {
+                sigaction(sig, old, NULL);
+                old->sa_sigaction(sig, info, ctx);
+            }
+        } else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+            sigaction(sig, old, NULL);
+            old->sa_handler(sig);
+        }
+    }
+    /* no earlier handler, or it returned */
     signal(sig, SIG_DFL);
     raise(sig);
 }
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TT_HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TT_HAVE_ASAN 1
+#endif
+#endif
+
+#ifdef TT_HAVE_ASAN
+/* AddressSanitizer calls this as it finds an error, before it prints the
+ * report: put the terminal back first, so the report lands on the normal
+ * screen and survives (it then exits without a signal we would see). */
+void __asan_on_error(void);
+void __asan_on_error(void)
+{
+    restore_tty_now();
+}
+#endif
 
 /* A fault the program cannot ignore: SIG_IGN does not stop it killing. */
 static bool is_fault(int sig)
@@ -99,14 +144,20 @@ static bool is_fault(int sig)
     return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGABRT;
 }
 
-static void install(int sig, void (*fn)(int), struct sigaction *old, int flags)
+static void install(int sig, void (*fn)(int), void (*fn_info)(int, siginfo_t *, void *),
+                    struct sigaction *old, int flags)
 {
     struct sigaction sa;
     sigaction(sig, NULL, old);
-    if (old->sa_handler == SIG_IGN && !(fn == on_fatal && is_fault(sig)))
+    if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_IGN && !(fn_info && is_fault(sig)))
         return;   /* e.g. nohup, or SIGQUIT in a background job: keep ignoring */
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fn;
+    if (fn_info) {
+        sa.sa_sigaction = fn_info;
+        flags |= SA_SIGINFO;
+    } else {
+        sa.sa_handler = fn;
+    }
     sigemptyset(&sa.sa_mask);
     /* no SA_RESTART: a signal interrupts the blocking poll() */
     sa.sa_flags = flags;
@@ -116,11 +167,11 @@ static void install(int sig, void (*fn)(int), struct sigaction *old, int flags)
 static void signals_install(void)
 {
     for (size_t i = 0; i < N_OF(quit_signals); i++)
-        install(quit_signals[i], on_quit, &old_quit[i], 0);
-    install(SIGTSTP, on_tstp, &old_tstp, 0);
-    install(SIGCONT, on_cont, &old_cont, 0);
+        install(quit_signals[i], on_quit, NULL, &old_quit[i], 0);
+    install(SIGTSTP, on_tstp, NULL, &old_tstp, 0);
+    install(SIGCONT, on_cont, NULL, &old_cont, 0);
     for (size_t i = 0; i < N_OF(fatal_signals); i++)
-        install(fatal_signals[i], on_fatal, &old_fatal[i], SA_RESETHAND | SA_NODEFER);
+        install(fatal_signals[i], NULL, on_fatal, &old_fatal[i], SA_RESETHAND | SA_NODEFER);
 }
 
 static void signals_restore(void)
@@ -513,6 +564,15 @@ static void term_close(session *t)
     have_saved_tty = 0;
 }
 
+/* Take the terminal again after a stop: program modes, alternate screen,
+ * keypad and mouse reporting. */
+static void resume(session *t)
+{
+    endwin();
+    refresh();
+    mouse_mode(t, true);
+}
+
 /* Ctrl-Z: give the terminal back, stop, take it again on SIGCONT. */
 static void suspend(session *t)
 {
@@ -529,6 +589,26 @@ static void suspend(session *t)
     stop_req = 0;
     refresh();
     mouse_mode(t, true);
+}
+
+/* The terminal may have changed size while we were stopped: a SIGWINCH
+ * sent then went to whoever had the terminal (the shell, after a SIGSTOP
+ * from outside), not to us. Ask the terminal itself, resize curses to it
+ * and tell the app as a resize event would (the app is told even when
+ * curses already noticed, as it may while it takes the terminal back).
+ * Returns the app's reaction flags. */
+static int sync_size(tt_app *app)
+{
+    struct winsize ws;
+    tt_input in;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0 &&
+        is_term_resized(ws.ws_row, ws.ws_col))
+        resize_term(ws.ws_row, ws.ws_col);
+    memset(&in, 0, sizeof in);
+    in.kind = TT_IN_RESIZE;
+    in.x = COLS;
+    in.y = LINES;
+    return tt_app_input(app, &in) | TT_REACT_FULL | TT_REACT_REDRAW;
 }
 
 /* Double clicks: a second left press on the same cell soon after the
@@ -606,10 +686,19 @@ int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error 
             break;
         if (stop_req) {
             suspend(&t);
+            cont_seen = 0;
+            if (sync_size(app) & TT_REACT_QUIT)
+                break;
             redraw = full = true;
         }
         if (cont_seen) {
+            /* stopped from outside (SIGSTOP): the job's shell put its own
+             * terminal modes back meanwhile; take the terminal again as
+             * after Ctrl-Z */
             cont_seen = 0;
+            resume(&t);
+            if (sync_size(app) & TT_REACT_QUIT)
+                break;
             redraw = full = true;
         }
         if (redraw) {

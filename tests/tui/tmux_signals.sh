@@ -3,7 +3,9 @@
 # SIGTERM, SIGHUP (an SSH drop), Ctrl-C, Ctrl-\ (SIGQUIT), a crash
 # (SIGSEGV, SIGABRT) and the other signals that kill by default (SIGTRAP,
 # SIGSYS, SIGXCPU, SIGXFSZ), and Ctrl-Z suspends and resumes cleanly. The program dies of the signal that
-# ended it, after the terminal is back to normal.
+# ended it, after the terminal is back to normal (in a sanitizer build,
+# AddressSanitizer reports the SIGSEGV and exits 1). A stop from outside
+# (SIGSTOP) and fg pick up a resize made meanwhile.
 . "$srcdir/tests/lib.sh"
 . "$srcdir/tests/tui/tmux_lib.sh"
 
@@ -69,8 +71,24 @@ else
     ok 1 "Ctrl-\\: the TUI starts"
 fi
 
+# A sanitizer build: AddressSanitizer handles SIGSEGV itself, and the
+# view's handler must restore the terminal and then let it report.
+asan=no
+grep -qa __asan_init "$TRACETTY" && asan=yes
+
 # fatal signals: the handler writes the reset sequences itself
 for sig in SEGV ABRT QUIT TRAP SYS XCPU XFSZ; do
+    if [ "$sig" = SEGV ] && [ "$asan" = yes ]; then
+        if start_tui; then
+            kill -SEGV "$(cat "$TMPD/pid")"
+            check_restored "SIGSEGV (sanitizer build)" 1
+            tm_wait 'ERROR: AddressSanitizer: SEGV' 1
+            ok $? "SIGSEGV (sanitizer build): AddressSanitizer's report is on the screen"
+        else
+            ok 1 "SIGSEGV: the TUI starts"
+        fi
+        continue
+    fi
     if start_tui; then
         kill -$sig "$(cat "$TMPD/pid")"
         check_restored "SIG$sig" $((128 + $(sig_num $sig)))
@@ -112,6 +130,37 @@ if command -v bash > /dev/null 2>&1; then
         same_file "$TMPD/stty.after" "$TMPD/stty.before" "Ctrl-Z and fg: terminal modes restored"
     else
         ok 1 "Ctrl-Z: the TUI starts from bash"
+    fi
+fi
+
+# Stopped from outside (SIGSTOP), the terminal resized meanwhile, then fg:
+# the SIGWINCH went to the shell that had the terminal, so the view must
+# ask for the size itself when it is continued. Under LC_ALL=C the status
+# line is ASCII, and "? help" ends it at the last column.
+if command -v bash > /dev/null 2>&1; then
+    tm_start 80 24 "exec bash --norc --noprofile -i"
+    tm_wait '\$|#' 10
+    tm_text "PS1='READY> '"
+    tm_keys Enter
+    tm_wait '^READY>$' 10
+    rm -f "$TMPD/pid"
+    tm_text "'$TRACETTY' view '$trace' & echo \$! > '$TMPD/pid'; fg"
+    tm_keys Enter
+    if tm_wait '\? help$' && tm_wait_file "$TMPD/pid"; then
+        kill -STOP "$(cat "$TMPD/pid")"
+        tm_wait 'Stopped' 10
+        ok $? "SIGSTOP: the job stops"
+        $TT_TMUX resize-window -t tt -x 100 -y 30
+        tm_text fg
+        tm_keys Enter
+        tm_wait '^.{88,}\? help$' 10
+        ok $? "SIGSTOP, resize, fg: the view is redrawn at the new size"
+        tm_text q
+        n=100
+        while [ $n -gt 0 ] && kill -0 "$(cat "$TMPD/pid")" 2>/dev/null; do sleep 0.1; n=$((n - 1)); done
+        ok "$(kill -0 "$(cat "$TMPD/pid")" 2>/dev/null && echo 1 || echo 0)" "q after SIGSTOP and fg: the view quits"
+    else
+        ok 1 "SIGSTOP: the TUI starts from bash"
     fi
 fi
 
