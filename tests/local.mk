@@ -18,12 +18,14 @@ EXTRA_DIST += tests/tap.h tests/lib.sh
 
 UNIT_TESTS = \
 	tests/unit/test_num \
+	tests/unit/test_relin \
 	tests/unit/test_parallel \
 	tests/unit/test_index \
 	tests/unit/test_chrome
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_num_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_relin_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_parallel_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_index_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_chrome_LDADD = $(TT_TEST_LDADD)

@@ -34,6 +34,7 @@ TUI_SH_TESTS = \
 	tests/tui/donewhen.sh \
 	tests/tui/tmux_basic.sh \
 	tests/tui/tmux_signals.sh \
+	tests/tui/search_linear.sh \
 	tests/tui/tmux_box.sh \
 	tests/tui/tmux_marks.sh \
 	tests/tui/tmux_annot.sh \

@@ -27,7 +27,7 @@ static const help_line extra[] = {
     {"click", "in another panel: choose a line; double-click: as Enter"},
     {NULL, "Search (/)"},
     {"text", "event names containing the text, any case"},
-    {"~regex", "POSIX extended regular expression, any case: ~^nccl.*Reduce"},
+    {"~regex", "extended regex (no \\1), any case: ~^nccl.*Reduce"},
     {"\\~text", "names containing text that starts with ~"},
     {"cat:text", "categories instead of names: cat:kernel, cat:~^gpu_mem"},
     {"n N", "next, previous match in time order (wraps around)"},

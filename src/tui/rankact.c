@@ -19,9 +19,9 @@
 #include "tui/table.h"
 #include "tui/timefmt.h"
 #include "util/num.h"
+#include "util/relin.h"
 #include "util/text.h"
 
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1569,7 +1569,7 @@ int tt_act_ms_marks(tt_app *a)
 
 int tt_app_colls_search(tt_app *a, const char *pat, int dir, bool from_next)
 {
-    regex_t re;
+    tt_relin *re = NULL;
     bool is_re = pat[0] == '~';
     const char *text = pat;
     size_t n = a->cv.n, start;
@@ -1581,8 +1581,12 @@ int tt_app_colls_search(tt_app *a, const char *pat, int dir, bool from_next)
     if (pat[0] == '\\' && pat[1] == '~')
         text = pat + 1;
     if (is_re) {
-        if (!pat[1] || regcomp(&re, pat + 1, REG_EXTENDED | REG_ICASE | REG_NOSUB) != 0) {
-            tt_app_message(a, true, "bad regular expression: %s", pat + 1);
+        tt_error rerr;
+        tt_error_clear(&rerr);
+        re = pat[1] ? tt_relin_compile(pat + 1, TT_RELIN_ICASE, &rerr) : NULL;
+        if (!re) {
+            tt_app_message(a, true, "bad regular expression %s",
+                           pat[1] ? rerr.what : "(empty)");
             return REDRAW;
         }
     } else {
@@ -1597,7 +1601,7 @@ int tt_app_colls_search(tt_app *a, const char *pat, int dir, bool from_next)
         const char *name = tt_collview_name(&a->cv, &a->cv.g[i]);
         bool hit;
         if (is_re) {
-            hit = regexec(&re, name, 0, NULL, 0) == 0;
+            hit = tt_relin_match(re, name, strlen(name));
         } else {
             char lname[1024];
             size_t k = 0;
@@ -1615,13 +1619,11 @@ int tt_app_colls_search(tt_app *a, const char *pat, int dir, bool from_next)
             tt_text_sanitize(pat, strlen(pat), safe, sizeof safe);
             tt_app_message(a, false, "collective %s (row %zu of %zu) matches '%s'", label, i + 1,
                            n, safe);
-            if (is_re)
-                regfree(&re);
+            tt_relin_free(re);
             return REDRAW;
         }
     }
-    if (is_re)
-        regfree(&re);
+    tt_relin_free(re);
     {
         char safe[600];
         tt_text_sanitize(pat, strlen(pat), safe, sizeof safe);

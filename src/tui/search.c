@@ -3,8 +3,9 @@
 
 #include "tui/search.h"
 
+#include "util/relin.h"
+
 #include <ctype.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +76,7 @@ int tt_search_match_names(const tt_trace *tr, const uint8_t *used, const char *p
 {
     uint32_t ns = tt_strtab_count(tr->strings);
     bool is_re = false;
-    regex_t re;
+    tt_relin *re = NULL;
     size_t count = 0;
     if (pattern[0] == '~') {
         is_re = true;
@@ -86,12 +87,12 @@ int tt_search_match_names(const tt_trace *tr, const uint8_t *used, const char *p
     if (!pattern[0])
         return tt_error_set(err, TT_ERR_USAGE, "empty search pattern");
     if (is_re) {
-        int rc = regcomp(&re, pattern, REG_EXTENDED | REG_ICASE | REG_NOSUB);
-        if (rc) {
-            char msg[160];
-            regerror(rc, &re, msg, sizeof msg);
-            return tt_error_set(err, TT_ERR_USAGE, "bad regular expression: %s", msg);
-        }
+        /* linear time whatever the pattern: the view must not freeze */
+        tt_error rerr;
+        tt_error_clear(&rerr);
+        re = tt_relin_compile(pattern, TT_RELIN_ICASE, &rerr);
+        if (!re)
+            return tt_error_set(err, rerr.code, "bad regular expression %s", rerr.what);
     }
     for (uint32_t id = 0; id < ns; id++) {
         bool m;
@@ -99,9 +100,7 @@ int tt_search_match_names(const tt_trace *tr, const uint8_t *used, const char *p
         if (!used[id])
             continue;
         if (is_re) {
-            /* regexec needs NUL-terminated text; a name with an embedded
-             * NUL is matched up to it */
-            m = regexec(&re, tt_str(tr, id), 0, NULL, 0) == 0;
+            m = tt_relin_match(re, tt_str(tr, id), tt_strtab_len(tr->strings, id));
         } else {
             m = contains_ci(tt_str(tr, id), tt_strtab_len(tr->strings, id), pattern,
                             strlen(pattern));
@@ -111,8 +110,7 @@ int tt_search_match_names(const tt_trace *tr, const uint8_t *used, const char *p
             count++;
         }
     }
-    if (is_re)
-        regfree(&re);
+    tt_relin_free(re);
     *n_ids = count;
     return 0;
 }

@@ -7,8 +7,9 @@
  * lane, position), is then one binary search per lane.
  *
  * Patterns: plain text matches as a case-insensitive substring; text that
- * starts with '~' is a POSIX extended regular expression (case-insensitive),
- * e.g. "~^nccl.*AllReduce"; a leading backslash makes the rest plain text
+ * starts with '~' is an extended regular expression (case-insensitive),
+ * e.g. "~^nccl.*AllReduce", matched in linear time by util/relin.h (the ERE
+ * subset it documents: no back-references); a leading backslash makes the rest plain text
  * ("\~x" finds "~x"). A leading "cat:" matches the category instead of the
  * name ("cat:kernel", "cat:~^gpu_mem").
  *
