@@ -79,11 +79,22 @@ static double busy_percent(const tt_trace *tr, const tt_lane *l, int64_t *busy)
 
 /* ------------------------------------------------------------- text */
 
+/* A sanitized string in exactly `width` columns: padded, or cut with an
+ * ellipsis so that two long names that differ only at the end do not look
+ * the same ("…" in a UTF-8 locale, "..." otherwise). */
 static void put_padded(FILE *f, const char *safe, int width)
 {
     int used;
     size_t fit = tt_text_fit(safe, width, &used);
-    fwrite(safe, 1, fit, f);
+    if (safe[fit] != '\0') {
+        bool utf8 = tt_text_utf8();
+        fit = tt_text_fit(safe, width - (utf8 ? 1 : 3), &used);
+        fwrite(safe, 1, fit, f);
+        fputs(utf8 ? "\xe2\x80\xa6" : "...", f);
+        used += utf8 ? 1 : 3;
+    } else {
+        fwrite(safe, 1, fit, f);
+    }
     for (int i = used; i < width; i++)
         fputc(' ', f);
 }

@@ -90,4 +90,24 @@ matches "$TMPD/out" '^  summary +2 entries$' "a list of summaries: its size"
 matches "$TMPD/out" '^    \[1\] +total_time=0\.6 nc_idx=1 tensor_engine_instruction_count=7$' \
     "and each entry on a line of its own"
 
+# Names longer than the 54-column name field end with an ellipsis ("..."
+# in the C locale, "…" in a UTF-8 one), so that two names that differ only
+# after column 54 do not look the same.
+common=$(printf '%60s' '' | tr ' ' k)
+printf '{"traceEvents":[{"ph":"X","name":"%s_first","pid":1,"tid":1,"ts":0,"dur":5},{"ph":"X","name":"%s_second","pid":1,"tid":1,"ts":10,"dur":4},{"ph":"X","name":"short","pid":1,"tid":1,"ts":20,"dur":1}]}\n' \
+    "$common" "$common" > "$TMPD/long.json"
+LC_ALL=C "$TRACETTY" summary "$TMPD/long.json" > "$TMPD/out"
+cut51=$(printf '%s' "$common" | cut -c1-51)
+is "$(grep -c "^  $cut51\.\.\. " "$TMPD/out")" 2 "C locale: both long names are cut at 51 characters and end with ..."
+matches "$TMPD/out" '^  short {49} ' "a short name is padded to 54 columns, no ellipsis"
+utf8=
+for l in C.UTF-8 C.utf8 en_US.UTF-8; do
+    if LC_ALL=$l locale charmap 2>/dev/null | grep -qi 'utf-\?8'; then utf8=$l; break; fi
+done
+if [ -n "$utf8" ]; then
+    LC_ALL=$utf8 "$TRACETTY" summary "$TMPD/long.json" > "$TMPD/out"
+    cut53=$(printf '%s' "$common" | cut -c1-53)
+    is "$(grep -c "^  $cut53… " "$TMPD/out")" 2 "UTF-8 locale: both long names end with … in column 54"
+fi
+
 tap_done
