@@ -35,6 +35,8 @@ TUI_SH_TESTS = \
 	tests/tui/tmux_basic.sh \
 	tests/tui/tmux_signals.sh \
 	tests/tui/search_linear.sh \
+	tests/tui/infopanel.sh \
+	tests/tui/tmux_clipboard.sh \
 	tests/tui/tmux_box.sh \
 	tests/tui/tmux_marks.sh \
 	tests/tui/tmux_annot.sh \

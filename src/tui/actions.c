@@ -894,6 +894,7 @@ static tt_plist *panel_list(tt_app *a)
     case TT_PANEL_RANKS:
     case TT_PANEL_COLL:
     case TT_PANEL_MSTATS: return tt_app_panel_list_views(a);
+    case TT_PANEL_INFO: return &a->info;
     default: return NULL;
     }
 }
@@ -1009,6 +1010,12 @@ const tt_binding tt_bindings[] = {
      TT_IN_MAIN, act_longest_match},
     {K(TT_KEY_ENTER), "Enter", "details of the selected event (on a group header: fold it)",
      TT_SEC_FIND, TT_IN_MAIN, act_enter},
+    {K('F'), "F", "the selected event's full name, wrapped", TT_SEC_FIND, TT_IN_MAIN,
+     tt_act_info_name},
+    {K('y'), "y", "copy the selected name to the clipboard (OSC 52, if the terminal allows)",
+     TT_SEC_FIND, TT_IN_MAIN, tt_act_copy_name},
+    {K('I'), "I", "the trace's metadata (deviceProperties, distributedInfo, neuron summary)",
+     TT_SEC_FIND, TT_IN_MAIN, tt_act_info_meta},
 
     {K('v'), "v", "start a box at the cursor: move to stretch it over time and rows", TT_SEC_BOX,
      TT_IN_MAIN, tt_act_box_start},
@@ -1157,6 +1164,7 @@ static uint16_t panel_where(tt_panel p)
     case TT_PANEL_RANKS: return TT_IN_RANKSP;
     case TT_PANEL_COLL: return TT_IN_COLLP;
     case TT_PANEL_MSTATS: return TT_IN_MSTATS;
+    case TT_PANEL_INFO: return TT_IN_INFOP;
     default: return 0;
     }
 }

@@ -62,6 +62,7 @@ tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *op
     tt_collview_init(&a->cv);
     tt_plist_init(&a->rpl);
     tt_plist_init(&a->cpl);
+    tt_plist_init(&a->info);
     if (tt_app_ranks_init(a, tr, opts))
         goto oom;
     tt_details_init(&a->det, a->tr);
@@ -96,6 +97,9 @@ tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *op
      * neuron file, an export without kernels) is the first thing shown */
     if (!a->multi && a->tr->note[0])
         tt_app_message(a, false, "%s", a->tr->note);
+    /* nothing to draw on the timeline: show what the trace does hold */
+    if (!a->multi)
+        tt_app_info_open_if_empty(a);
     if (opts && opts->rules) {
         tt_error rerr;
         tt_error_clear(&rerr);
@@ -133,6 +137,7 @@ void tt_app_free(tt_app *a)
     tt_collview_fini(&a->cv);
     tt_plist_fini(&a->rpl);
     tt_plist_fini(&a->cpl);
+    tt_app_info_fini(a);
     tt_marks_fini(&a->mk);
     tt_app_ranks_fini(a);
     free(a->rank);
@@ -616,6 +621,11 @@ static void details_sync(tt_app *a)
                 tt_app_message(a, true, "out of memory");
             pl = tt_app_panel_list_views(a);
             break;
+        case TT_PANEL_INFO:
+            if (tt_app_info_sync(a, w))
+                tt_app_message(a, true, "out of memory");
+            pl = &a->info;
+            break;
         default:
             break;
         }
@@ -684,6 +694,9 @@ static void draw_panel(tt_app *a, tt_grid *g)
     case TT_PANEL_COLL:
     case TT_PANEL_MSTATS:
         tt_app_draw_panel_views(a, g, y, w, ph);
+        break;
+    case TT_PANEL_INFO:
+        tt_app_info_draw(a, g, y, w, ph);
         break;
     case TT_PANEL_NONE:
         break;

@@ -85,6 +85,11 @@ int tt_app_input(tt_app *a, const tt_input *in);
  * Returns 0, or -1 when memory runs out (the frame is then incomplete). */
 int tt_app_draw(tt_app *a, tt_grid *g);
 
+/* Bytes the user asked to copy (y) since the last call, for the terminal
+ * owner to send as OSC 52; NULL when none. Borrowed: valid until the next
+ * input. */
+const char *tt_app_take_clip(tt_app *a, size_t *n);
+
 /* The screen size the app lays out for. */
 void tt_app_size(const tt_app *a, int *cols, int *rows);
 

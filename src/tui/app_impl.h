@@ -62,8 +62,15 @@ typedef enum tt_panel {
     TT_PANEL_ANNOTS,    /* !: warning annotations */
     TT_PANEL_RANKS,     /* #: the ranks, their files and offsets */
     TT_PANEL_COLL,      /* Enter in the collectives view: one collective */
-    TT_PANEL_MSTATS     /* a box over several ranks or over collectives */
+    TT_PANEL_MSTATS,    /* a box over several ranks or over collectives */
+    TT_PANEL_INFO       /* I: the trace's metadata; F: the selected event's full name */
 } tt_panel;
+
+/* What the info panel shows. */
+typedef enum tt_info_kind {
+    TT_INFO_META = 0,
+    TT_INFO_NAME
+} tt_info_kind;
 
 /* What the lanes area shows (several ranks). */
 typedef enum tt_view {
@@ -152,6 +159,16 @@ struct tt_app {
     size_t           help_top;
     tt_panel         panel;
     tt_details       det;
+    /* the info panel (infoact.c): built for info_tr (and info_ev) at
+     * info_width; rebuilt when the focus moves to another rank */
+    tt_plist         info;
+    tt_info_kind     info_kind;
+    const tt_trace  *info_tr;
+    tt_evref         info_ev;      /* TT_INFO_NAME: the event, in info_src */
+    const tt_trace  *info_src;
+    int              info_width;
+    char            *clip;         /* bytes for the terminal's clipboard (OSC 52), owned */
+    size_t           clip_n;
 
     tt_mode          mode;
     char             prompt[1024];
@@ -253,7 +270,8 @@ enum {
     TT_IN_BOXSEL = 64,   /* while a box is being selected */
     TT_IN_RANKSP = 128,
     TT_IN_COLLP = 256,
-    TT_IN_MSTATS = 512
+    TT_IN_MSTATS = 512,
+    TT_IN_INFOP = 1024
 };
 
 typedef struct tt_binding {
@@ -390,6 +408,15 @@ int tt_app_panels_sync(tt_app *a, int w);     /* the new panels' lines */
 tt_plist *tt_app_panel_list_views(tt_app *a);
 void tt_app_draw_panel_views(tt_app *a, tt_grid *g, int y, int w, int ph);
 int64_t tt_app_annot_at_row(const tt_app *a, const tt_row *row, tt_ns from, tt_ns to);
+
+/* infoact.c: the info panel (metadata, full name) and copying a name */
+int tt_act_info_meta(tt_app *a);              /* I */
+int tt_act_info_name(tt_app *a);              /* F */
+int tt_act_copy_name(tt_app *a);              /* y */
+void tt_app_info_open_if_empty(tt_app *a);    /* at start: no events, metadata */
+int tt_app_info_sync(tt_app *a, int w);
+void tt_app_info_draw(tt_app *a, tt_grid *g, int y, int w, int ph);
+void tt_app_info_fini(tt_app *a);
 
 /* overlay.c: drawn over the lanes and the ruler after the rows */
 void tt_overlay_rows(tt_app *a, tt_grid *g);

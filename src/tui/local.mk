@@ -13,6 +13,8 @@ libtracetty_a_SOURCES += \
 	src/tui/spark.c src/tui/spark.h \
 	src/tui/search.c src/tui/search.h \
 	src/tui/details.c src/tui/details.h \
+	src/tui/infopanel.c src/tui/infopanel.h \
+	src/tui/infoact.c \
 	src/tui/plist.c src/tui/plist.h \
 	src/tui/hilite.c src/tui/hilite.h \
 	src/tui/statpanel.c src/tui/statpanel.h \

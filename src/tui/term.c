@@ -611,6 +611,38 @@ static int sync_size(tt_app *app)
     return tt_app_input(app, &in) | TT_REACT_FULL | TT_REACT_REDRAW;
 }
 
+/* Send bytes to the terminal's clipboard: OSC 52 with their base64,
+ * which holds no control character whatever the bytes are. Terminals that
+ * do not allow it ignore the sequence. */
+static void clipboard_send(const char *s, size_t n)
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const unsigned char *u = (const unsigned char *)s;
+    char *out = malloc(n / 3 * 4 + 16), *o = out;
+    if (!out)
+        return;
+    memcpy(o, "\033]52;c;", 7);
+    o += 7;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)u[i] << 16 | (i + 1 < n ? (uint32_t)u[i + 1] << 8 : 0) |
+                     (i + 2 < n ? u[i + 2] : 0);
+        *o++ = b64[v >> 18 & 63];
+        *o++ = b64[v >> 12 & 63];
+        *o++ = i + 1 < n ? b64[v >> 6 & 63] : '=';
+        *o++ = i + 2 < n ? b64[v & 63] : '=';
+    }
+    *o++ = '\a';
+    fflush(stdout);
+    for (const char *p = out; p < o;) {
+        ssize_t r = write(STDOUT_FILENO, p, (size_t)(o - p));
+        if (r <= 0 && errno != EINTR)
+            break;
+        if (r > 0)
+            p += r;
+    }
+    free(out);
+}
+
 /* Double clicks: a second left press on the same cell soon after the
  * first becomes TT_MOUSE_DOUBLE, so the app needs no clock. */
 #define DOUBLE_CLICK_NS 400000000LL
@@ -709,6 +741,12 @@ int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error 
             }
             blit(&t, g, full);
             redraw = full = false;
+        }
+        {
+            size_t clip_n;
+            const char *clip = tt_app_take_clip(app, &clip_n);
+            if (clip)
+                clipboard_send(clip, clip_n);
         }
         pf[0].fd = STDIN_FILENO;
         pf[0].events = POLLIN;
