@@ -70,6 +70,7 @@ static int parse_time(const char *s, size_t n, tt_ns *out, const char *which, tt
     buf[n] = '\0';
     switch (tt_parse_duration(buf, out)) {
     case TT_NUM_OK:
+        *out = tt_time_clamp(*out);
         return 0;
     case TT_NUM_RANGE:
         return tt_error_set(err, TT_ERR_USAGE, "window: %s time '%s' is out of range", which,

@@ -402,6 +402,7 @@ static int markers_exec(int argc, char **argv)
                          tt_text_safe(a.at, safe, sizeof safe));
             return TT_EXIT_ERROR;
         }
+        a.t = tt_time_clamp(a.t);
     } else if (strcmp(a.sub, "remove") == 0) {
         if (!a.set)
             return usage_error("remove needs --set");

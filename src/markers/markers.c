@@ -4,6 +4,7 @@
 #include "markers/markers.h"
 
 #include "io/atomic.h"
+#include "model/trace.h"
 #include "util/hash.h"
 #include "util/json.h"
 #include "util/num.h"
@@ -430,8 +431,10 @@ int tt_markset_resolve(const tt_markset *set, const char *ref, int64_t *t, tt_er
         *t = set->m[i].t;
         return 0;
     }
-    if (tt_parse_duration(ref, t) == TT_NUM_OK)
+    if (tt_parse_duration(ref, t) == TT_NUM_OK) {
+        *t = tt_time_clamp(*t);
         return 0;
+    }
     if (set)
         return tt_error_set(err, TT_ERR_USAGE, "no marker named '%s' in set '%s'", ref, set->name);
     return tt_error_set(err, TT_ERR_USAGE, "'%s' is not a time", ref);

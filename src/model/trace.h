@@ -37,6 +37,15 @@ typedef int64_t tt_ns;
 static inline bool tt_time_ok(tt_ns t) { return t >= -TT_TIME_LIMIT && t <= TT_TIME_LIMIT; }
 static inline bool tt_dur_ok(tt_ns d) { return d >= 0 && d <= TT_TIME_LIMIT; }
 
+/* A time a person typed (a window edge, a marker time: an offset from a
+ * trace's start) brought within the limits: no trace reaches beyond them,
+ * and then t0 + offset and the distance between two such times fit in
+ * int64 (--window -9e18:9e18 overflowed). */
+static inline tt_ns tt_time_clamp(tt_ns t)
+{
+    return t < -TT_TIME_LIMIT ? -TT_TIME_LIMIT : t > TT_TIME_LIMIT ? TT_TIME_LIMIT : t;
+}
+
 /* What an event is; scope of instants is part of the kind. */
 typedef enum tt_event_kind {
     TT_EV_SLICE = 0,        /* a duration (ph X, B/E pair, CSV row, ...) */

@@ -577,7 +577,10 @@ static int parse_rel(const char *s, tt_ns *out)
     buf[n] = '\0';
     if (n == 0)
         return -1;
-    return tt_parse_duration(buf, out) ? -1 : 0;
+    if (tt_parse_duration(buf, out))
+        return -1;
+    *out = tt_time_clamp(*out);
+    return 0;
 }
 
 static void goto_submit(tt_app *a, const char *text)
