@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Longest rule under a text table's last column when it is left-aligned
+ * text: as wide as a typical kernel name, not the longest one. */
+#define TEXT_LAST_RULE 40
+
 /* Text rows kept before widths are fixed and the rows printed. */
 #define TEXT_CHUNK 4096
 /* Columns a text bar takes. */
@@ -353,6 +357,12 @@ static void text_flush(tt_writer *w)
             for (size_t t = 0; t < w->tcols; t++) {
                 size_t dn = (size_t)w->width[t];
                 titles[t] = (char *)text_title(w, t);
+                /* the last column (Name) is never padded, so one long
+                 * name must not stretch its rule across the screen */
+                if (t + 1 == w->tcols && !w->right[t] && dn > TEXT_LAST_RULE) {
+                    size_t tw = (size_t)tt_text_width(titles[t]);
+                    dn = tw > TEXT_LAST_RULE ? tw : TEXT_LAST_RULE;
+                }
                 if (!(dashes[t] = malloc(dn + 1))) {
                     ok = false;
                     break;
