@@ -14,6 +14,7 @@ tests_unit_test_stats_kineto_LDADD = $(TT_TEST_LDADD)
 REPORT_SHELL_TESTS = \
 	tests/cli/report.sh \
 	tests/cli/report_errors.sh \
+	tests/cli/report_notes.sh \
 	tests/cli/report_shared.sh
 TESTS += $(REPORT_SHELL_TESTS)
 EXTRA_DIST += $(REPORT_SHELL_TESTS) tests/data/report tests/golden/report

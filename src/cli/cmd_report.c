@@ -531,6 +531,22 @@ typedef struct table_ctx {
     size_t              n;
 } table_ctx;
 
+/* A gpu report of a trace without GPU events is a row of zeros: say why,
+ * with the categories it has instead. 0, or -1 when out of memory. */
+static int warn_no_gpu(const char *path, const tt_trace *tr)
+{
+    char note[400], safe_note[1200], safe[600];
+    int r = tt_report_gpu_absent(tr, note, sizeof note);
+    if (r < 0) {
+        tt_cli_error("report: out of memory");
+        return -1;
+    }
+    if (r > 0)
+        tt_cli_warn("%s: %s", tt_text_safe(path, safe, sizeof safe),
+                    tt_text_safe(note, safe_note, sizeof safe_note));
+    return 0;
+}
+
 /* tt_cli_trace_fn of the table kinds. */
 static int table_trace(void *ctx, size_t i, const tt_trace *tr)
 {
@@ -556,7 +572,10 @@ static int table_trace(void *ctx, size_t i, const tt_trace *tr)
     if (none)
         tt_cli_warn("%s: lane pattern '%s' matches no lane", tt_text_safe(path, safe, sizeof safe),
                     tt_text_safe(c->ro->lanes, pat, sizeof pat));
-    if (c->n > 1)
+    if (c->ro->kind == TT_REPORT_GPU && warn_no_gpu(path, tr))
+        return -1;
+    /* only a kind with a Rank column (gpu) shows the rank a trace got */
+    if (c->n > 1 && c->ro->kind == TT_REPORT_GPU)
         warn_same_rank(c->files, c->ranks, i, tr);
     return 0;
 }

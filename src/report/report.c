@@ -5,6 +5,7 @@
 
 #include "multi/rankset.h"
 
+#include "analysis/classify.h"
 #include "analysis/gpu.h"
 #include "analysis/stats.h"
 #include "analysis/transfers.h"
@@ -714,4 +715,61 @@ int tt_report_add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t
                       const tt_sel *sel, tt_error *err)
 {
     return add_sel(r, tr, name, position, sel, false, err);
+}
+
+/* ------------------------------------------------------ no GPU events */
+
+typedef struct cat_count {
+    uint32_t cat;
+    uint64_t n;
+} cat_count;
+
+static int cmp_cat_count(const void *a, const void *b)
+{
+    const cat_count *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
+    return (x->cat > y->cat) - (x->cat < y->cat);
+}
+
+int tt_report_gpu_absent(const tt_trace *tr, char *buf, size_t cap)
+{
+    tt_classifier cl;
+    uint32_t n_str = tt_strtab_count(tr->strings);
+    cat_count *counts;
+    size_t used, n_cats = 0;
+
+    if (tt_classifier_init(&cl, tr))
+        return -1;
+    if (!(counts = calloc(n_str ? n_str : 1, sizeof *counts))) {
+        tt_classifier_fini(&cl);
+        return -1;
+    }
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        for (size_t i = 0; i < ln->n; i++) {
+            const tt_event *e = &ln->ev[i];
+            if (tt_classifier_gpu(&cl, e) != TT_GPU_NONE) {
+                free(counts);
+                tt_classifier_fini(&cl);
+                return 0;
+            }
+            if (e->cat && e->cat < n_str)
+                counts[e->cat].n++;
+        }
+    }
+    tt_classifier_fini(&cl);
+    for (uint32_t id = 0; id < n_str; id++)
+        if (counts[id].n) {
+            counts[n_cats].cat = id;
+            counts[n_cats++].n = counts[id].n;
+        }
+    qsort(counts, n_cats, sizeof *counts, cmp_cat_count);
+    used = (size_t)snprintf(buf, cap, "no GPU kernels, memcpy or memset events: %s",
+                            n_cats ? "the trace's categories are " : "its events have no category");
+    for (size_t k = 0; k < n_cats && used < cap; k++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s", k ? ", " : "",
+                                 tt_str(tr, counts[k].cat));
+    free(counts);
+    return 1;
 }

@@ -116,4 +116,12 @@ int64_t tt_report_rank(const tt_trace *tr, const char *name, int64_t fallback);
  * of memory; the caller frees. */
 int64_t *tt_report_fallback_ranks(char *const *files, size_t n);
 
+/* Why a gpu report of tr is all zeros: when tr holds no GPU event at all
+ * (no kernel, memcpy, memset, instruction or collective, analysis/
+ * classify.h), writes "no GPU kernels, memcpy or memset events: the
+ * trace's categories are A, B, C" (the categories of its events, most
+ * events first; trace strings, raw) to buf and returns 1; returns 0 when
+ * tr has GPU events, -1 when out of memory. */
+int tt_report_gpu_absent(const tt_trace *tr, char *buf, size_t cap);
+
 #endif
