@@ -79,13 +79,15 @@ int tt_atomic_open(tt_atomic *a, const char *path, tt_error *err)
     size_t n;
     int fd;
     struct stat st;
-    mode_t mask;
+    mode_t mask, mode;
+    bool replacing;
 
     memset(a, 0, sizeof *a);
     base = base ? base + 1 : path;
     if (!*base)
         return tt_error_set(err, TT_ERR_USAGE, "%s: is a directory", path);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    replacing = stat(path, &st) == 0;
+    if (replacing && S_ISDIR(st.st_mode))
         return tt_error_set(err, TT_ERR_USAGE, "%s: is a directory", path);
     dir = dir_of(path);
     a->path = strdup(path);
@@ -108,10 +110,16 @@ int tt_atomic_open(tt_atomic *a, const char *path, tt_error *err)
     }
     free(dir);
     a->slot = slot_take(a->tmp) + 1;
-    /* mkstemp makes 0600; give the mode a plain fopen would have. */
-    mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0) {
+    /* mkstemp makes 0600. A file replaced keeps its mode (a private
+     * report stays 0600); a new one gets what a plain fopen would give. */
+    if (replacing && S_ISREG(st.st_mode)) {
+        mode = st.st_mode & 07777;
+    } else {
+        mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    if (fchmod(fd, mode) != 0) {
         /* not fatal: the file is still correct, only more private */
     }
     a->f = fdopen(fd, "w");
@@ -178,6 +186,26 @@ int tt_atomic_commit(tt_atomic *a, tt_error *err)
     fsync_dir(a->path);
     release(a);
     return 0;
+}
+
+int tt_atomic_fail(tt_atomic *a, tt_error *err)
+{
+    int e = errno;   /* of the write that failed, unless something reset it */
+    if (a->f) {
+        /* Ask the file system again: one more byte at the end fails as
+         * the write did (ENOSPC, EFBIG, EIO) when the cause persists. The
+         * file is removed below, so the probe costs nothing. */
+        int fd = fileno(a->f);
+        off_t end = lseek(fd, 0, SEEK_END);
+        if (end >= 0 && pwrite(fd, "", 1, end) < 0)
+            e = errno;
+    }
+    if (!e)
+        e = EIO;
+    tt_error_set(err, TT_ERR_IO, "cannot write %s: %s", a->path ? a->path : "the output",
+                 strerror(e));
+    tt_atomic_abort(a);
+    return TT_ERR_IO;
 }
 
 void tt_atomic_abort(tt_atomic *a)

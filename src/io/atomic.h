@@ -12,8 +12,9 @@
  *   fprintf(tt_atomic_file(&a), ...);       or tt_atomic_write(&a, p, n, &err)
  *   if (tt_atomic_commit(&a, &err)) ...     (the temp file is gone on failure)
  *
- * Every tt_atomic that was opened must end with exactly one commit or abort.
- * The final file gets mode 0666 minus the umask, like a file made by fopen.
+ * Every tt_atomic that was opened must end with exactly one commit, fail or
+ * abort. A file replaced keeps its permission bits; a new file gets mode
+ * 0666 minus the umask, like a file made by fopen.
  *
  * Library code: errors come back in tt_error, nothing is printed. The
  * signal-time cleanup below is for the front end that owns signals.
@@ -50,6 +51,12 @@ int tt_atomic_write(tt_atomic *a, const void *p, size_t n, tt_error *err);
  * On any failure the temporary file is removed, the target is untouched and
  * non-zero is returned with err set. */
 int tt_atomic_commit(tt_atomic *a, tt_error *err);
+
+/* For a caller whose writes through tt_atomic_file() failed: close and
+ * remove the temporary file (the target is untouched) and set err to
+ * "cannot write PATH: REASON", the reason the file system gives. Call it
+ * right after the failure. Returns TT_ERR_IO. */
+int tt_atomic_fail(tt_atomic *a, tt_error *err);
 
 /* Close and remove the temporary file; the target is untouched. Safe on a
  * tt_atomic that was never opened successfully (zeroed) or already ended. */
