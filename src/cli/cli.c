@@ -10,6 +10,7 @@
 #include "util/suggest.h"
 #include "util/text.h"
 
+#include <errno.h>
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
@@ -52,6 +53,17 @@ void tt_cli_warn(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+int tt_cli_flush_stdout(const char *cmd)
+{
+    int e = errno;   /* of an earlier failed write, when there was one */
+    if (fflush(stdout) != 0)
+        e = errno;
+    else if (!ferror(stdout))
+        return 0;
+    tt_cli_error("%s: cannot write the output: %s", cmd, strerror(e ? e : EIO));
+    return -1;
 }
 
 void tt_cli_put_safe(FILE *f, const char *s)

@@ -73,6 +73,11 @@ struct tt_rules_config;
 int tt_cli_rules_option(const char *cmd, const char *name, const char *arg,
                         struct tt_rules_config *cfg);
 
+/* Flush stdout; when that or an earlier write to it failed, print
+ * "CMD: cannot write the output: REASON" once and return -1, else 0.
+ * Call it right after the last write, while errno holds the reason. */
+int tt_cli_flush_stdout(const char *cmd);
+
 /* "tracetty: " + message on stderr. */
 void tt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tt_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -179,21 +179,17 @@ static int check_exec(int argc, char **argv)
             o.format = strcmp(format, "csv") == 0 ? TT_OUT_CSV : TT_OUT_JSON;
             o.sanitize = isatty(STDOUT_FILENO);
             o.utf8 = tt_text_utf8();
-            if (tt_annotations_write(stdout, &o, (const tt_trace *const *)traces,
-                                     (const char *const *)files, n, &ann)) {
-                tt_cli_error("check: cannot write output");
-                rc = TT_EXIT_ERROR;
-            }
+            /* a failed write is said once, by the flush below */
+            (void)tt_annotations_write(stdout, &o, (const tt_trace *const *)traces,
+                                       (const char *const *)files, n, &ann);
         }
         for (size_t i = 0; rc == TT_EXIT_OK && i < ann.n; i++)
             if ((int)ann.v[i].sev >= fail_on)
                 rc = TT_EXIT_FINDINGS;
     }
-    tt_annotations_fini(&ann);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        tt_cli_error("check: cannot write output");
+    if (tt_cli_flush_stdout("check"))
         rc = TT_EXIT_ERROR;
-    }
+    tt_annotations_fini(&ann);
 out:
     for (size_t i = 0; i < n; i++)
         tt_trace_free(traces[i]);

@@ -288,11 +288,12 @@ static int export_sets(const tt_markstore *s, const markers_args *a)
     }
     tt_error_clear(&err);
     if (!a->output || strcmp(a->output, "-") == 0) {
-        if (write_sets(stdout, s, a->set, a->trace, fmt, isatty(STDOUT_FILENO))) {
-            tt_cli_error("markers export: cannot write output");
+        if (write_sets(stdout, s, a->set, a->trace, fmt, isatty(STDOUT_FILENO)) &&
+            !ferror(stdout)) {
+            tt_cli_error("markers export: out of memory");
             return TT_EXIT_ERROR;
         }
-        return TT_EXIT_OK;
+        return tt_cli_flush_stdout("markers export") ? TT_EXIT_ERROR : TT_EXIT_OK;
     }
     {
         tt_atomic out = {0};
@@ -301,12 +302,13 @@ static int export_sets(const tt_markstore *s, const markers_args *a)
             return TT_EXIT_ERROR;
         }
         if (write_sets(tt_atomic_file(&out), s, a->set, a->trace, fmt, false)) {
-            tt_atomic_abort(&out);
-            tt_cli_error("markers export: cannot write %s", a->output);
+            /* the path and the reason, the temporary file removed */
+            tt_atomic_fail(&out, &err);
+            print_error("export", NULL, &err);
             return TT_EXIT_ERROR;
         }
         if (tt_atomic_commit(&out, &err)) {
-            print_error("export", a->output, &err);
+            print_error("export", NULL, &err);   /* names the path */
             return TT_EXIT_ERROR;
         }
     }

@@ -21,6 +21,7 @@
 #include "util/num.h"
 #include "util/text.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -309,6 +310,27 @@ static bool annotation_selected(const tt_annotation *a, const tt_sel *sel, const
 
 /* --kind annotations: every trace loaded together (the straggler rule
  * compares them), findings in the window and lanes written as a table. */
+/* What the report functions return when writing the output failed and
+ * nothing was said yet: report_exec says it once, with the path and the
+ * reason (write_failed). */
+#define RC_WRITE 3
+
+/* "report: cannot write PATH: REASON" (or "the output" for stdout), right
+ * after the write failed, so errno still holds the reason. */
+static void write_failed(tt_atomic *out)
+{
+    if (out) {
+        tt_error err;
+        char safe[600];
+        tt_error_clear(&err);
+        tt_atomic_fail(out, &err);
+        tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));
+    } else {
+        int e = errno ? errno : EIO;
+        tt_cli_error("report: cannot write the output: %s", strerror(e));
+    }
+}
+
 static int report_annotations(char **paths, size_t n, const tt_cli_load *lo,
                               const tt_report_opts *ro, const report_marks *rm,
                               const trace_cut *cuts, const tt_rules_config *cfg, FILE *f)
@@ -382,10 +404,8 @@ static int report_annotations(char **paths, size_t n, const tt_cli_load *lo,
         o.sanitize = ro->sanitize;
         o.utf8 = ro->utf8;
         if (tt_annotations_write(f, &o, (const tt_trace *const *)traces,
-                                 (const char *const *)paths, n, &keep)) {
-            tt_cli_error("report: cannot write the output");
-            rc = TT_EXIT_ERROR;
-        }
+                                 (const char *const *)paths, n, &keep))
+            rc = RC_WRITE;
     }
 out:
     tt_annotations_fini(&keep);
@@ -508,8 +528,12 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
         wo.utf8 = ro->utf8;
         if (tt_job_write(job, f, &wo, &err)) {
             char safe[600];
-            tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));
-            rc = TT_EXIT_ERROR;
+            if (err.code == TT_ERR_IO)
+                rc = RC_WRITE;
+            else {
+                tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));
+                rc = TT_EXIT_ERROR;
+            }
         } else if (jo.kind == TT_JOB_COLLECTIVES && !lo->quiet) {
             say_offsets(job);
             say_notes(job);
@@ -770,23 +794,26 @@ static int report_exec(int argc, char **argv)
 finish:
     free(fallback);
     free_cuts(cuts, n_files);
-    if (rc == TT_EXIT_OK && rep && tt_report_finish(rep, &err)) {
-        tt_cli_error("report: %s", err.what);
+    if (rc == TT_EXIT_OK && rep && tt_report_finish(rep, &err))
+        rc = RC_WRITE;
+    if (rc == TT_EXIT_OK && !to_file && (fflush(stdout) != 0 || ferror(stdout)))
+        rc = RC_WRITE;
+    if (rc == RC_WRITE) {
+        /* one message, with the path and the reason, before anything
+         * else can reset errno; a file's temporary copy goes */
+        write_failed(to_file ? &out : NULL);
         rc = TT_EXIT_ERROR;
     }
     tt_report_free(rep);
     tt_rankset_free_files(files, n_files);
     if (to_file) {
         if (rc != TT_EXIT_OK) {
-            tt_atomic_abort(&out);
+            tt_atomic_abort(&out);   /* a no-op after write_failed */
         } else if (tt_atomic_commit(&out, &err)) {
             char safe[600];
             tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));
             rc = TT_EXIT_ERROR;
         }
-    } else if (rc == TT_EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
-        tt_cli_error("report: cannot write the output");
-        rc = TT_EXIT_ERROR;
     }
     return rc;
 }
