@@ -13,6 +13,7 @@
 
 #include <getopt.h>
 #include <string.h>
+#include <unistd.h>
 
 static int merge_exec(int argc, char **argv)
 {
@@ -49,7 +50,7 @@ static int merge_exec(int argc, char **argv)
         tt_atomic a = {0};
         if (tt_atomic_open(&a, out_path, &err) ||
             tt_merge_reports((const char *const *)op.operands, op.n_operands,
-                             tt_atomic_file(&a), &err) ||
+                             tt_atomic_file(&a), false, &err) ||
             tt_atomic_commit(&a, &err)) {
             char msg[800], safe[600];
             tt_atomic_abort(&a);
@@ -59,18 +60,15 @@ static int merge_exec(int argc, char **argv)
         }
         return TT_EXIT_OK;
     }
+    /* as report: real bytes to files and pipes, escapes to a terminal */
     if (tt_merge_reports((const char *const *)op.operands, op.n_operands, stdout,
-                         &err)) {
+                         isatty(STDOUT_FILENO), &err)) {
         char msg[800], safe[900];
         tt_error_format(&err, NULL, msg, sizeof msg);
         tt_cli_error("merge-reports: %s", tt_text_safe(msg, safe, sizeof safe));
         return TT_EXIT_ERROR;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        tt_cli_error("merge-reports: cannot write the output");
-        return TT_EXIT_ERROR;
-    }
-    return TT_EXIT_OK;
+    return tt_cli_flush_stdout("merge-reports") ? TT_EXIT_ERROR : TT_EXIT_OK;
 }
 
 const tt_command tt_cmd_merge_reports = {

@@ -3,6 +3,7 @@
 
 #include "report/merge.h"
 
+#include "report/writer.h"
 #include "util/num.h"
 #include "util/sort.h"
 
@@ -393,36 +394,86 @@ static int recompute_collectives(mtable *t)
     return 0;
 }
 
-static void write_cell(FILE *f, const char *s, bool quote)
+/* Numbers and empty cells bare; text by the report writer's rules
+ * (quoted, the formula guard, sanitized for a terminal), so a part
+ * written by hand or by another tool gets them too. 0, or -1 (OOM). */
+static int write_cell(FILE *f, const char *s, bool text, bool sanitize)
 {
-    if (!quote) {
+    if (!text) {
         fputs(s, f);
-        return;
+        return 0;
     }
-    csv_fwrite(f, s, strlen(s));
+    return tt_writer_csv_text(f, s, sanitize);
 }
 
-static void write_table(const mtable *t, FILE *f)
+static int write_table(const mtable *t, FILE *f, bool sanitize)
 {
+    int rc = 0;
     for (size_t i = 0; i < t->nh; i++) {
         if (i)
             fputc(',', f);
-        write_cell(f, t->header[i], true);
+        rc |= write_cell(f, t->header[i], true, sanitize);
     }
     fputs("\r\n", f);
-    for (size_t r = 0; r < t->nrows; r++) {
+    for (size_t r = 0; r < t->nrows && rc == 0; r++) {
         for (size_t i = 0; i < t->rows[r].n; i++) {
             const char *v = t->rows[r].cell[i];
             if (i)
                 fputc(',', f);
-            /* numbers and empty cells bare, text quoted, as report writes */
-            write_cell(f, v, *v && !is_number(v));
+            rc |= write_cell(f, v, *v && !is_number(v), sanitize);
         }
         fputs("\r\n", f);
     }
+    return rc;
 }
 
-int tt_merge_reports(const char *const *paths, size_t n, FILE *out, tt_error *err)
+typedef struct rank_claim {
+    int64_t rank;
+    size_t  file;
+} rank_claim;
+
+static int cmp_claim(const void *pa, const void *pb, void *ctx)
+{
+    const rank_claim *a = pa, *b = pb;
+    (void)ctx;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return (a->file > b->file) - (a->file < b->file);
+}
+
+/* Each rank's rows come from one part: two files with rows of one rank are
+ * the same rank reported twice (a copied file, a rank number reused), and
+ * their merge would be wrong. 0, or -1 with err set. */
+static int check_ranks(const mtable *t, int rank_col, const char *const *paths, tt_error *err)
+{
+    rank_claim *v = malloc((t->nrows + 1) * sizeof *v);
+    size_t n = 0;
+    int rc = 0;
+    if (!v)
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    for (size_t i = 0; i < t->nrows; i++)
+        if (t->rows[i].cell[rank_col][0]) {   /* an empty Rank claims nothing */
+            v[n].rank = cell_i64(&t->rows[i], rank_col);
+            v[n++].file = t->rows[i].file;
+        }
+    if (tt_sort(v, n, sizeof *v, cmp_claim, NULL)) {
+        free(v);
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    }
+    for (size_t i = 1; i < n; i++)
+        if (v[i].rank == v[i - 1].rank && v[i].file != v[i - 1].file) {
+            tt_error_set(err, TT_ERR_FORMAT,
+                         "%s and %s both hold rank %lld: give each rank's report once",
+                         paths[v[i - 1].file], paths[v[i].file], (long long)v[i].rank);
+            rc = -1;
+            break;
+        }
+    free(v);
+    return rc;
+}
+
+int tt_merge_reports(const char *const *paths, size_t n, FILE *out, bool sanitize,
+                     tt_error *err)
 {
     mtable t;
     int rc = -1;
@@ -442,6 +493,8 @@ int tt_merge_reports(const char *const *paths, size_t n, FILE *out, tt_error *er
                         col(&t, "Computation vs Median (%)") >= 0;
         bool is_gpu = c.rank >= 0 && col(&t, "Exposed Communication (ns)") >= 0 &&
                       col(&t, "Idle (%)") >= 0;
+        if ((is_colls || is_ranks || is_gpu) && check_ranks(&t, c.rank, paths, err))
+            goto out;
         if (is_colls) {
             if (recompute_collectives(&t))
                 goto oom;
@@ -454,7 +507,8 @@ int tt_merge_reports(const char *const *paths, size_t n, FILE *out, tt_error *er
                 goto oom;
         }
     }
-    write_table(&t, out);
+    if (write_table(&t, out, sanitize))
+        goto oom;
     rc = 0;
     goto out;
 oom:

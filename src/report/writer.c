@@ -81,14 +81,13 @@ static bool formula_like(const char *s)
 
 /* ---------------------------------------------------------------- csv */
 
-static void csv_text(tt_writer *w, const char *s)
+int tt_writer_csv_text(FILE *f, const char *s, bool sanitize)
 {
     char *safe = NULL;
-    if (w->o.sanitize) {
-        if (!(safe = sanitize_dup(s))) {
-            w->failed = true;
-            return;
-        }
+    int rc = 0;
+    if (sanitize) {
+        if (!(safe = sanitize_dup(s)))
+            return -1;
         s = safe;
     }
     if (formula_like(s)) {
@@ -96,17 +95,24 @@ static void csv_text(tt_writer *w, const char *s)
         size_t n = strlen(s);
         char *g = malloc(n + 2);
         if (!g) {
-            w->failed = true;
+            rc = -1;
         } else {
             g[0] = '\'';
             memcpy(g + 1, s, n + 1);
-            csv_fwrite(w->f, g, n + 1);
+            csv_fwrite(f, g, n + 1);
             free(g);
         }
     } else {
-        csv_fwrite(w->f, s, strlen(s));
+        csv_fwrite(f, s, strlen(s));
     }
     free(safe);
+    return rc;
+}
+
+static void csv_text(tt_writer *w, const char *s)
+{
+    if (tt_writer_csv_text(w->f, s, w->o.sanitize))
+        w->failed = true;
 }
 
 static void csv_header(tt_writer *w)

@@ -117,6 +117,11 @@ int tt_writer_finish(tt_writer *w);
 
 void tt_writer_free(tt_writer *w);   /* NULL is a no-op */
 
+/* One CSV text field by the rules above (sanitized when asked, the
+ * formula guard, quoted), for CSV written without a tt_writer
+ * (report/merge.c). 0, or -1 when out of memory. */
+int tt_writer_csv_text(FILE *f, const char *s, bool sanitize);
+
 /* A bar of `width` columns filled to frac (0..1): block characters with
  * eighth steps when utf8, else '#'; padded with spaces. Returns out. */
 char *tt_writer_bar(bool utf8, double frac, int width, char *out, size_t cap);
