@@ -46,7 +46,6 @@ static int run(const tt_rule_ctx *ctx)
 
 const tt_rule tt_rule_host_sync = {
     .id = "host-sync",
-    .severity = TT_SEV_WARNING,
     .summary = "long device/stream/event synchronize calls on the host",
     .params = {
         {"min_duration", TT_PARAM_DURATION, 1000000, "shortest call reported"},

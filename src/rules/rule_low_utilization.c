@@ -222,7 +222,6 @@ static int run(const tt_rule_ctx *ctx)
 
 const tt_rule tt_rule_low_utilization = {
     .id = "low-utilization",
-    .severity = TT_SEV_INFO,
     .summary = "an engine's utilization counter, or a device's busy share, stays below a threshold",
     .params = {
         {"threshold", TT_PARAM_NUMBER, 30, "utilization or busy share in percent"},

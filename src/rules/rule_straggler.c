@@ -227,8 +227,8 @@ static int run(const tt_rule_ctx *ctx)
 
 const tt_rule tt_rule_straggler = {
     .id = "straggler",
-    .severity = TT_SEV_WARNING,
     .multi = true,
+    .ranks_first = true,
     .summary = "with several ranks: one rank arrives last at collectives or has slow steps",
     .params = {
         {"min_share", TT_PARAM_NUMBER, 50, "percent of matched collectives the rank is last at"},

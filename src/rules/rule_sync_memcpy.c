@@ -67,7 +67,6 @@ static int run(const tt_rule_ctx *ctx)
 
 const tt_rule tt_rule_sync_memcpy = {
     .id = "sync-memcpy",
-    .severity = TT_SEV_WARNING,
     .summary = "synchronous copy or memset calls (cudaMemcpy, cudaMemset) that stall the host",
     .params = {
         {"min_duration", TT_PARAM_DURATION, 0, "ignore calls shorter than this"},

@@ -221,7 +221,6 @@ static int run(const tt_rule_ctx *ctx)
 
 const tt_rule tt_rule_tensor_reload = {
     .id = "tensor-reload",
-    .severity = TT_SEV_WARNING,
     .summary = "the same tensor DMA-loaded more than max_loads times (stores do not count)",
     .params = {
         {"max_loads", TT_PARAM_NUMBER, 2, "loads of one tensor allowed before it is reported"},

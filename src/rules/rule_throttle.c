@@ -181,7 +181,6 @@ static int run(const tt_rule_ctx *ctx)
 
 const tt_rule tt_rule_throttle = {
     .id = "throttle",
-    .severity = TT_SEV_WARNING,
     .summary = "regions where a throttling counter or throttle events are active",
     .params = {
         {"merge_gap", TT_PARAM_DURATION, 0, "active stretches closer than this are merged"},

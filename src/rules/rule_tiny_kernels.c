@@ -100,7 +100,6 @@ static int run(const tt_rule_ctx *ctx)
 
 const tt_rule tt_rule_tiny_kernels = {
     .id = "tiny-kernels",
-    .severity = TT_SEV_INFO,
     .summary = "long runs of very short kernels where launch overhead dominates",
     .params = {
         {"max_duration", TT_PARAM_DURATION, 10000, "a kernel shorter than this is tiny"},

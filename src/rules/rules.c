@@ -4,6 +4,8 @@
 
 #include "rules/rules.h"
 
+#include "rules/rank.h"
+
 #include "util/num.h"
 #include "util/sort.h"
 
@@ -39,7 +41,7 @@ size_t tt_rules_count(void)
     return sizeof rule_table / sizeof rule_table[0] - 1;
 }
 
-static int rule_index(const char *id)
+int tt_rule_index(const char *id)
 {
     for (size_t i = 0; rule_table[i]; i++)
         if (strcmp(rule_table[i]->id, id) == 0)
@@ -49,7 +51,7 @@ static int rule_index(const char *id)
 
 const tt_rule *tt_rule_find(const char *id)
 {
-    int i = rule_index(id);
+    int i = tt_rule_index(id);
     return i < 0 ? NULL : rule_table[i];
 }
 
@@ -139,7 +141,7 @@ void tt_annotations_count(const tt_annotations *a, int trace, uint64_t *counts)
     size_t nr = tt_rules_count();
     memset(counts, 0, nr * sizeof *counts);
     for (size_t i = 0; i < a->n; i++) {
-        int r = rule_index(a->v[i].rule);
+        int r = tt_rule_index(a->v[i].rule);
         if (r >= 0 && (trace < 0 || a->v[i].trace == trace))
             counts[r]++;
     }
@@ -152,10 +154,29 @@ void tt_rules_config_defaults(tt_rules_config *c)
     memset(c, 0, sizeof *c);
     for (size_t i = 0; rule_table[i]; i++) {
         c->enabled[i] = true;
-        c->severity[i] = rule_table[i]->severity;
         for (size_t p = 0; p < rule_table[i]->n_params; p++)
             c->value[i][p] = rule_table[i]->params[p].def;
     }
+    c->error_share = TT_IMPACT_ERROR_SHARE;
+    c->warning_share = TT_IMPACT_WARNING_SHARE;
+}
+
+/* "impact.KEY=VALUE": the share thresholds, in percent. */
+static int set_impact(tt_rules_config *c, const char *key, const char *text, tt_error *err)
+{
+    double d, *dst;
+    if (strcmp(key, "error_share") == 0)
+        dst = &c->error_share;
+    else if (strcmp(key, "warning_share") == 0)
+        dst = &c->warning_share;
+    else
+        return tt_error_set(err, TT_ERR_USAGE,
+                            "impact has no setting '%s' (error_share, warning_share)", key);
+    if (tt_parse_double(text, strlen(text), &d) != TT_NUM_OK || d < 0 || d > 100)
+        return tt_error_set(err, TT_ERR_USAGE, "impact.%s: '%s' is not a percentage (0-100)", key,
+                            text);
+    *dst = d;
+    return 0;
 }
 
 static int param_index(const tt_rule *r, const char *name)
@@ -203,6 +224,7 @@ static int set_value(tt_rules_config *c, int ri, const char *key, const char *te
         if (tt_severity_parse(text, &c->severity[ri]))
             return tt_error_set(err, TT_ERR_USAGE, "%s.severity must be info, warning or error",
                                 r->id);
+        c->severity_set[ri] = true;
         return 0;
     }
     if ((p = param_index(r, key)) < 0)
@@ -226,7 +248,9 @@ int tt_rules_config_set(tt_rules_config *c, const char *setting, tt_error *err)
     id[dot - setting] = '\0';
     memcpy(key, dot + 1, (size_t)(eq - dot - 1));
     key[eq - dot - 1] = '\0';
-    if ((ri = rule_index(id)) < 0)
+    if (strcmp(id, "impact") == 0)
+        return set_impact(c, key, eq + 1, err);
+    if ((ri = tt_rule_index(id)) < 0)
         return tt_error_set(err, TT_ERR_USAGE, "unknown rule '%s'", id);
     return set_value(c, ri, key, eq + 1, err);
 }
@@ -239,7 +263,7 @@ int tt_rules_config_enable(tt_rules_config *c, const char *id, bool on, tt_error
             c->enabled[i] = on;
         return 0;
     }
-    if ((ri = rule_index(id)) < 0)
+    if ((ri = tt_rule_index(id)) < 0)
         return tt_error_set(err, TT_ERR_USAGE, "unknown rule '%s'", id);
     c->enabled[ri] = on;
     return 0;
@@ -284,7 +308,7 @@ int tt_rules_config_load(tt_rules_config *c, const char *path, tt_error *err)
     FILE *f = fopen(path, "rb");
     char *text;
     size_t n;
-    cJSON *root, *rules, *r;
+    cJSON *root, *rules, *r, *impact, *v;
     const char *end = NULL;
     int rc = 0;
     if (!f)
@@ -304,14 +328,34 @@ int tt_rules_config_load(tt_rules_config *c, const char *path, tt_error *err)
         free(text);
         return tt_error_at_line(err, TT_ERR_USAGE, -1, line, col, "rules file is not valid JSON");
     }
+    impact = cJSON_GetObjectItemCaseSensitive(root, "impact");
+    if (impact && !cJSON_IsObject(impact)) {
+        rc = rules_file_error(err, text, find_key(text, "impact"),
+                              "expected \"impact\": {\"error_share\": PERCENT, ...}%s%s", "", "");
+        goto out;
+    }
+    cJSON_ArrayForEach(v, impact) {
+        char buf[64];
+        if (!cJSON_IsNumber(v)) {
+            rc = rules_file_error(err, text, find_key(text, v->string),
+                                  "impact.%s must be a number (percent)%s", v->string, "");
+            goto out;
+        }
+        snprintf(buf, sizeof buf, "%.17g", v->valuedouble);
+        if (set_impact(c, v->string, buf, err)) {
+            char msg[sizeof err->what];
+            snprintf(msg, sizeof msg, "%s", err->what);
+            rc = rules_file_error(err, text, find_key(text, v->string), "%s%s", msg, "");
+            goto out;
+        }
+    }
     rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
-    if (!cJSON_IsObject(rules)) {
-        rc = rules_file_error(err, text, NULL, "expected {\"rules\": {RULE: {...}, ...}}%s%s", "", "");
+    if (rules ? !cJSON_IsObject(rules) : !impact) {
+        rc = rules_file_error(err, text, NULL, "expected {\"rules\": {RULE: {...}, ...}, \"impact\": {...}}%s%s", "", "");
         goto out;
     }
     cJSON_ArrayForEach(r, rules) {
-        int ri = rule_index(r->string);
-        cJSON *v;
+        int ri = tt_rule_index(r->string);
         if (ri < 0) {
             rc = rules_file_error(err, text, find_key(text, r->string), "unknown rule '%s'%s",
                                   r->string, "");
@@ -354,7 +398,7 @@ out:
 
 double tt_rule_param_value(const tt_rule_ctx *ctx, const char *name)
 {
-    int ri = rule_index(ctx->rule->id), p = param_index(ctx->rule, name);
+    int ri = tt_rule_index(ctx->rule->id), p = param_index(ctx->rule, name);
     if (ri < 0 || p < 0)
         return 0;
     return ctx->cfg->value[ri][p];
@@ -380,6 +424,8 @@ int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size
         if (rule_table[i]->run(&ctx))
             return -1;
     }
+    if (tt_rank_apply_severity(out, traces, n_traces, cfg, err))
+        return -1;
     tt_annotations_sort(out);
     return 0;
 }
@@ -392,7 +438,7 @@ int tt_rule_emit(const tt_rule_ctx *ctx, int trace, tt_ns start, tt_ns end,
     tt_annotation *x;
     va_list ap;
     char msg[512];
-    int ri = rule_index(ctx->rule->id);
+    int ri = tt_rule_index(ctx->rule->id);
     if (a->n == a->cap) {
         size_t nc = a->cap ? a->cap * 2 : 32;
         tt_annotation *nv = realloc(a->v, nc * sizeof *nv);
@@ -404,7 +450,9 @@ int tt_rule_emit(const tt_rule_ctx *ctx, int trace, tt_ns start, tt_ns end,
     x = &a->v[a->n];
     memset(x, 0, sizeof *x);
     x->rule = ctx->rule->id;
-    x->sev = ctx->cfg->severity[ri];
+    /* provisional: tt_rules_run derives it from the impact of all the
+     * rule's findings once they are known */
+    x->sev = ctx->cfg->severity_set[ri] ? ctx->cfg->severity[ri] : TT_SEV_INFO;
     x->trace = trace;
     x->start = start;
     x->end = end < start ? start : end;

@@ -1,15 +1,16 @@
 /* rules.h - warning annotations: performance problems found automatically.
  *
- * Each rule has an id, a default severity and named thresholds with
- * defaults; running it over a trace yields annotations: a time span, the
+ * Each rule has an id and named thresholds with defaults; running it over a trace yields annotations: a time span, the
  * lanes and events involved, and a one-line message with the numbers.
  * The rules are a table (rules_table.c); each rule is one file
  * (rule_*.c) exporting one tt_rule.
  *
- * Configuration: tt_rules_config holds, per rule, enabled, severity and
- * threshold values; defaults come from the table, a JSON rules file
+ * Configuration: tt_rules_config holds, per rule, enabled, an explicit
+ * severity if one was set, and threshold values, plus the impact
+ * thresholds that turn a rule's share of the time into its severity
+ * (rules/rank.h); defaults come from the table, a JSON rules file
  * (tt_rules_config_load) and command-line settings ("ID.PARAM=VALUE",
- * tt_rules_config_set) override them.
+ * "impact.error_share=5", tt_rules_config_set) override them.
  *
  * Library code: no I/O except reading the rules file; no printing.
  * Ownership: tt_annotations owns its annotations and their arrays.
@@ -100,8 +101,9 @@ typedef struct tt_rule_ctx {
 
 struct tt_rule {
     const char   *id;          /* "device-idle" */
-    tt_severity   severity;    /* default */
     bool          multi;       /* needs several traces (straggler) */
+    bool          ranks_first; /* its findings are listed before costlier ones
+                                * (the straggler explains the other ranks' waits) */
     const char   *summary;     /* one line for --help and the man page */
     tt_rule_param params[TT_RULE_MAX_PARAMS];
     size_t        n_params;
@@ -114,27 +116,39 @@ struct tt_rule {
 const tt_rule *const *tt_rules(void);
 size_t tt_rules_count(void);
 const tt_rule *tt_rule_find(const char *id);
+/* Index of rule id in tt_rules(), or -1. */
+int tt_rule_index(const char *id);
 
 /* ------------------------------------------------------------- config */
 
 struct tt_rules_config {
     bool        enabled[32];
-    tt_severity severity[32];
+    bool        severity_set[32];  /* "ID.severity=..." given: it wins over the impact */
+    tt_severity severity[32];      /* the explicit severity, when severity_set */
     double      value[32][TT_RULE_MAX_PARAMS];
+    /* Impact: a rule whose findings cover more than error_share percent of
+     * the step time (or trace span) is an error, more than warning_share a
+     * warning, else info ("impact.error_share", "impact.warning_share"). */
+    double      error_share, warning_share;
 };
 
-/* Defaults from the table. */
+#define TT_IMPACT_ERROR_SHARE   10.0
+#define TT_IMPACT_WARNING_SHARE 1.0
+
+/* Defaults from the table: enabled, severity from the impact. */
 void tt_rules_config_defaults(tt_rules_config *c);
 
 /* Apply a JSON rules file:
- *   {"rules": {"device-idle": {"enabled": true, "severity": "error",
+ *   {"impact": {"error_share": 10, "warning_share": 1},
+ *    "rules": {"device-idle": {"enabled": true, "severity": "error",
  *                              "min_gap": "500us", "gap_factor": 20}, ...}}
+ * ("impact" is optional.)
  * Durations are strings with a unit or numbers in ns. Unknown rules or
  * parameters are errors with their position in the file. */
 int tt_rules_config_load(tt_rules_config *c, const char *path, tt_error *err);
 
-/* Apply one "ID.PARAM=VALUE", "ID.enabled=false" or "ID.severity=error"
- * setting from the command line. */
+/* Apply one "ID.PARAM=VALUE", "ID.enabled=false", "ID.severity=error" or
+ * "impact.error_share=PERCENT" setting from the command line. */
 int tt_rules_config_set(tt_rules_config *c, const char *setting, tt_error *err);
 
 /* Enable or disable a rule by id ("all" for every rule). */
@@ -145,8 +159,9 @@ double tt_rule_param_value(const tt_rule_ctx *ctx, const char *name);
 
 /* ---------------------------------------------------------------- run */
 
-/* Run every enabled rule over the traces; annotations are appended to out
- * and sorted by severity then time. */
+/* Run every enabled rule over the traces; annotations are appended to out,
+ * given their severity from their rule's impact (rules/rank.h) and sorted
+ * by severity then time. */
 int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
                  tt_annotations *out, tt_error *err);
 

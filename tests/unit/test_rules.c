@@ -4,6 +4,7 @@
 
 #include "../tap.h"
 #include "decode/decode.h"
+#include "rules/rank.h"
 #include "rules/rules.h"
 
 #include <stdarg.h>
@@ -548,6 +549,100 @@ static void test_config(void)
     remove(path);
 }
 
+/* A hand-made finding (rank tests do not need a rule to produce it). */
+static void add_finding(tt_annotations *a, const char *rule, tt_ns s, tt_ns e)
+{
+    tt_annotation *x;
+    if (a->n == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 16;
+        a->v = realloc(a->v, a->cap * sizeof *a->v);
+    }
+    x = &a->v[a->n++];
+    memset(x, 0, sizeof *x);
+    x->rule = tt_rule_find(rule)->id;
+    x->start = s;
+    x->end = e;
+    x->msg = strdup(rule);
+}
+
+static void test_rank(void)
+{
+    /* two 1 ms steps, then host work up to 3 ms: the step time is 2 ms */
+    tt_trace *tr = trace_of(
+        "{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1000},"
+        "{\"ph\":\"X\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":1000,\"dur\":1000},"
+        "{\"ph\":\"X\",\"name\":\"after\",\"pid\":1,\"tid\":1,\"ts\":2900,\"dur\":100}");
+    tt_trace *one[1] = {tr};
+    tt_annotations a;
+    tt_ranking r;
+    tt_rules_config c;
+    tt_error err;
+    const tt_ns us = 1000;
+    tt_annotations_init(&a);
+    add_finding(&a, "tiny-kernels", 10 * us, 20 * us);       /* 0.5%: info */
+    add_finding(&a, "host-sync", 100 * us, 200 * us);
+    add_finding(&a, "device-idle", 0, 500 * us);             /* 25%: error */
+    add_finding(&a, "host-sync", 150 * us, 300 * us);        /* overlaps: union 200 us, 10% */
+    add_finding(&a, "host-sync", 2500 * us, 2600 * us);      /* after the steps: cost, no share */
+    add_finding(&a, "straggler", 0, 1 * us);                 /* tiny, but ranks first */
+    tt_rules_config_defaults(&c);
+    ok(tt_ranking_build(&r, &a, (const tt_trace *const *)one, 1, &c, &err) == 0, "ranking builds");
+    is_i64((int64_t)r.n_groups, 4, "one group per rule");
+    ok(strcmp(r.groups[0].rule, "straggler") == 0, "the straggler ranks itself first");
+    ok(strcmp(r.groups[1].rule, "device-idle") == 0 && strcmp(r.groups[2].rule, "host-sync") == 0 &&
+       strcmp(r.groups[3].rule, "tiny-kernels") == 0, "then by cost: device-idle, host-sync, tiny");
+    is_i64(r.groups[2].cost, 300 * us, "host-sync cost: union of its spans, overlap counted once");
+    ok(r.groups[2].by_steps && r.groups[2].base == 2000 * us, "reference: the 2 ms of steps");
+    ok(r.groups[2].share > 9.999 && r.groups[2].share < 10.001,
+       "share: only the time inside the steps, 200 us of 2 ms = 10%% (%g)", r.groups[2].share);
+    is_i64(r.groups[2].sev, TT_SEV_WARNING, "10%% is not above 10%%: warning");
+    is_i64(r.groups[1].sev, TT_SEV_ERROR, "25%%: error");
+    is_i64(r.groups[3].sev, TT_SEV_INFO, "0.5%%: info");
+    is_i64(r.groups[0].sev, TT_SEV_INFO, "straggler first whatever its severity");
+    ok(r.groups[2].n == 3 && r.groups[2].items[0] == 3 && r.groups[2].items[1] == 1 &&
+       r.groups[2].items[2] == 4, "findings costliest first, ties by time");
+    ok(r.order[5] == 1 && r.order[2] == 2 && r.order[3] == 3 && r.order[1] == 4 &&
+       r.order[4] == 5 && r.order[0] == 6, "order: the ranked listing's positions");
+    tt_ranking_fini(&r);
+
+    ok(tt_rules_config_set(&c, "tiny-kernels.severity=error", &err) == 0 &&
+       tt_rules_config_set(&c, "impact.error_share=30", &err) == 0, "explicit severity, threshold");
+    tt_ranking_build(&r, &a, (const tt_trace *const *)one, 1, &c, &err);
+    is_i64(r.groups[3].sev, TT_SEV_ERROR, "an explicit severity wins over the impact");
+    ok(r.groups[3].sev_explicit && !r.groups[1].sev_explicit, "and is marked explicit");
+    is_i64(r.groups[1].sev, TT_SEV_WARNING, "error_share 30: 25%% is a warning");
+    tt_ranking_fini(&r);
+    ok(tt_rules_config_set(&c, "impact.error_share=200", &err) != 0 && strstr(err.what, "percent"),
+       "share over 100 refused: %s", err.what);
+    ok(tt_rules_config_set(&c, "impact.bogus=2", &err) != 0, "unknown impact setting refused");
+
+    /* tt_rules_run applies the derived severity to every finding */
+    tt_rules_config_defaults(&c);
+    tt_rank_apply_severity(&a, (const tt_trace *const *)one, 1, &c, &err);
+    ok(a.v[1].sev == TT_SEV_WARNING && a.v[4].sev == TT_SEV_WARNING && a.v[2].sev == TT_SEV_ERROR,
+       "every finding gets its group's severity");
+    tt_annotations_fini(&a);
+    tt_trace_free(tr);
+
+    /* no steps: the trace span (0-4 ms) is the reference */
+    tr = trace_of("{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":4000}");
+    one[0] = tr;
+    tt_annotations_init(&a);
+    add_finding(&a, "host-sync", tr->t0 + 1000 * us, tr->t0 + 1040 * us);
+    tt_ranking_build(&r, &a, (const tt_trace *const *)one, 1, &c, &err);
+    ok(!r.groups[0].by_steps && r.groups[0].base == 4000 * us && r.groups[0].share > 0.999 &&
+       r.groups[0].share < 1.001 && r.groups[0].sev == TT_SEV_INFO,
+       "no steps: 40 us of the 4 ms span = 1%%, not above 1%%: info");
+    tt_ranking_fini(&r);
+    tt_annotations_fini(&a);
+    tt_trace_free(tr);
+
+    /* empty: nothing to rank */
+    tt_annotations_init(&a);
+    ok(tt_ranking_build(&r, &a, NULL, 0, &c, &err) == 0 && r.n_groups == 0, "no findings");
+    tt_ranking_fini(&r);
+}
+
 int main(void)
 {
     test_device_idle();
@@ -561,5 +656,6 @@ int main(void)
     test_busy_share();
     test_straggler();
     test_config();
+    test_rank();
     return tap_done();
 }

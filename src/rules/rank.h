@@ -1,0 +1,81 @@
+/* rank.h - findings grouped per (rule, trace) and ranked by the time they
+ * cost, so the user reads the costliest problem first instead of a wall of
+ * lines. Shared by `tracetty check`, the CSV/JSON "Rank" column and the
+ * view's annotations panel.
+ *
+ * A group holds one rule's findings about one trace (rank), costliest
+ * first (a finding costs its span, end - start). The group's cost is the
+ * time affected: the length of the union of its findings' spans, so
+ * overlapping findings are not counted twice. Its share is the part of
+ * that time inside the reference time, in percent of it: the union of the
+ * trace's training steps (ProfilerStep#N spans) where it has steps, else
+ * the trace's span (t1 - t0).
+ *
+ * Groups are ordered by: rules that rank themselves first (tt_rule
+ * .ranks_first: the straggler, which explains the others' waits), then
+ * cost (longest first), then severity, rule table order and trace.
+ *
+ * Severity comes from the impact: a group whose share is above the
+ * config's error_share percent is an error, above warning_share a
+ * warning, else info; a severity set explicitly for a rule
+ * ("RULE.severity=...", rules file or --set) wins. tt_rules_run applies
+ * this to every annotation, so consumers read an->sev.
+ *
+ * Library code: no I/O. Ownership: a tt_ranking owns its arrays; it
+ * refers to the annotations by index, so it is valid as long as they are
+ * neither re-sorted nor changed.
+ */
+#ifndef TT_RULES_RANK_H
+#define TT_RULES_RANK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/trace.h"
+#include "rules/rules.h"
+#include "util/error.h"
+
+typedef struct tt_rank_group {
+    const char *rule;       /* static rule id */
+    int         trace;      /* index of the trace (rank) the findings are about */
+    tt_severity sev;        /* from the share, or the explicit setting */
+    bool        sev_explicit;
+    size_t     *items;      /* indexes into the annotations, costliest first (owned) */
+    size_t      n;
+    tt_ns       cost;       /* union of the findings' spans, ns */
+    tt_ns       base;       /* reference time, ns: step time or trace span */
+    bool        by_steps;   /* base is the union of the ProfilerStep spans */
+    double      share;      /* percent of base covered by the findings */
+    bool        first;      /* the rule ranks itself first */
+} tt_rank_group;
+
+typedef struct tt_ranking {
+    tt_rank_group *groups;  /* ranked, costliest first (owned) */
+    size_t         n_groups;
+    size_t        *order;   /* per annotation: 1-based position in the ranked
+                             * listing (groups in order, each costliest
+                             * first) (owned) */
+    size_t         n_ann;
+} tt_ranking;
+
+/* Group and rank the annotations a about traces[0..n_traces). With cfg,
+ * each group's severity is derived as above; with cfg NULL it is the
+ * highest severity of its findings (already applied by tt_rules_run).
+ * 0, or -1 with err set (out of memory); r is then empty. */
+int tt_ranking_build(tt_ranking *r, const tt_annotations *a, const tt_trace *const *traces,
+                     size_t n_traces, const tt_rules_config *cfg, tt_error *err);
+
+/* Free what r owns; r is then empty. */
+void tt_ranking_fini(tt_ranking *r);
+
+/* Severity for a rule (index in tt_rules()) whose findings cover share
+ * percent of the reference time, under cfg: the explicit setting if any,
+ * else from the thresholds. */
+tt_severity tt_rules_impact_severity(const tt_rules_config *cfg, size_t rule, double share);
+
+/* Set every annotation's severity to its group's, as derived under cfg.
+ * 0, or -1 with err set. */
+int tt_rank_apply_severity(tt_annotations *a, const tt_trace *const *traces, size_t n_traces,
+                           const tt_rules_config *cfg, tt_error *err);
+
+#endif
