@@ -12,6 +12,7 @@
 
 #include "multi/rankset.h"
 #include "report/annotations.h"
+#include "rules/rank.h"
 #include "rules/rules.h"
 #include "util/num.h"
 #include "util/text.h"
@@ -27,14 +28,18 @@ enum {
     OPT_ENABLE,
     OPT_DISABLE,
     OPT_FAIL_ON,
-    OPT_LIST
+    OPT_LIST,
+    OPT_ALL
 };
+
+/* Findings shown under each rule's headline in the ranked text output. */
+#define CHECK_WORST_SHOWN 3
 
 static void list_rules(const tt_rules_config *cfg)
 {
     const tt_rule *const *r = tt_rules();
     for (size_t i = 0; r[i]; i++) {
-        printf("%-16s %-8s %s%s\n", r[i]->id, tt_severity_name(cfg->severity[i]), r[i]->summary,
+        printf("%-16s %-8s %s%s\n", r[i]->id, cfg->severity_set[i] ? tt_severity_name(cfg->severity[i]) : "impact", r[i]->summary,
                cfg->enabled[i] ? "" : " (disabled)");
         for (size_t p = 0; p < r[i]->n_params; p++) {
             char v[48];
@@ -47,29 +52,80 @@ static void list_rules(const tt_rules_config *cfg)
     }
 }
 
-/* Text output: one line per finding, worst first. */
-static void print_text(const tt_annotations *a, const tt_trace *const *traces,
-                       char *const *names, size_t n)
+/* One finding: its span relative to its trace's start and its message. */
+static void print_finding(const tt_annotation *an, const tt_trace *tr)
+{
+    char s[32], e[32];
+    printf("%12s .. %-12s ", tt_fmt_dur(s, sizeof s, an->start - tr->t0, 3),
+           tt_fmt_dur(e, sizeof e, an->end - tr->t0, 3));
+    tt_cli_put_safe(stdout, an->msg);
+    fputc('\n', stdout);
+}
+
+static void print_totals(const tt_annotations *a)
 {
     size_t counts[3] = {0, 0, 0};
+    for (size_t i = 0; i < a->n; i++)
+        counts[a->v[i].sev]++;
+    printf("%zu finding%s: %zu error%s, %zu warning%s, %zu info\n", a->n, a->n == 1 ? "" : "s",
+           counts[TT_SEV_ERROR], counts[TT_SEV_ERROR] == 1 ? "" : "s", counts[TT_SEV_WARNING],
+           counts[TT_SEV_WARNING] == 1 ? "" : "s", counts[TT_SEV_INFO]);
+}
+
+/* --all: one line per finding, worst severity first, then by time. */
+static void print_all(const tt_annotations *a, const tt_trace *const *traces,
+                      char *const *names, size_t n)
+{
     for (size_t i = 0; i < a->n; i++) {
         const tt_annotation *an = &a->v[i];
-        const tt_trace *tr = traces[an->trace];
-        char s[32], e[32];
-        counts[an->sev]++;
         if (n > 1) {
             tt_cli_put_safe(stdout, names[an->trace]);
             fputs(": ", stdout);
         }
-        printf("%-7s %-16s %12s .. %-12s ", tt_severity_name(an->sev), an->rule,
-               tt_fmt_dur(s, sizeof s, an->start - tr->t0, 3),
-               tt_fmt_dur(e, sizeof e, an->end - tr->t0, 3));
-        tt_cli_put_safe(stdout, an->msg);
-        fputc('\n', stdout);
+        printf("%-7s %-16s ", tt_severity_name(an->sev), an->rule);
+        print_finding(an, traces[an->trace]);
     }
-    printf("%zu finding%s: %zu error%s, %zu warning%s, %zu info\n", a->n, a->n == 1 ? "" : "s",
-           counts[TT_SEV_ERROR], counts[TT_SEV_ERROR] == 1 ? "" : "s", counts[TT_SEV_WARNING],
-           counts[TT_SEV_WARNING] == 1 ? "" : "s", counts[TT_SEV_INFO]);
+    print_totals(a);
+}
+
+/* Default: one block per (rule, trace), costliest first: a headline with
+ * the impact, then the rule's worst findings. */
+static int print_ranked(const tt_annotations *a, const tt_trace *const *traces,
+                        char *const *names, size_t n, tt_error *err)
+{
+    tt_ranking r;
+    size_t hidden = 0;
+    if (tt_ranking_build(&r, a, traces, n, NULL, err))
+        return -1;
+    for (size_t g = 0; g < r.n_groups; g++) {
+        const tt_rank_group *gr = &r.groups[g];
+        const tt_trace *tr = traces[gr->trace];
+        char cost[32];
+        printf("%s%-7s %s", g ? "\n" : "", tt_severity_name(gr->sev), gr->rule);
+        if (n > 1) {
+            printf(" on rank %lld (", (long long)(tr->rank >= 0 ? tr->rank : gr->trace));
+            tt_cli_put_safe(stdout, names[gr->trace]);
+            fputc(')', stdout);
+        }
+        printf(": %zu finding%s, %s affected, %.*f%% of the %s\n", gr->n, gr->n == 1 ? "" : "s",
+               tt_fmt_dur(cost, sizeof cost, gr->cost, 3), gr->share < 1 ? 2 : 1, gr->share,
+               gr->by_steps ? "step time" : "trace span");
+        for (size_t k = 0; k < gr->n && k < CHECK_WORST_SHOWN; k++) {
+            fputs("    ", stdout);
+            print_finding(&a->v[gr->items[k]], tr);
+        }
+        if (gr->n > CHECK_WORST_SHOWN) {
+            printf("    ... and %zu more\n", gr->n - CHECK_WORST_SHOWN);
+            hidden += gr->n - CHECK_WORST_SHOWN;
+        }
+    }
+    if (r.n_groups)
+        fputc('\n', stdout);
+    print_totals(a);
+    if (hidden)
+        printf("%zu not shown: --all lists every finding\n", hidden);
+    tt_ranking_fini(&r);
+    return 0;
 }
 
 static int check_exec(int argc, char **argv)
@@ -81,6 +137,7 @@ static int check_exec(int argc, char **argv)
         {"disable", required_argument, NULL, OPT_DISABLE},
         {"fail-on", required_argument, NULL, OPT_FAIL_ON},
         {"list-rules", no_argument, NULL, OPT_LIST},
+        {"all", no_argument, NULL, OPT_ALL},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         TT_CLI_LOAD_LONGOPTS,
@@ -90,7 +147,7 @@ static int check_exec(int argc, char **argv)
     tt_rules_config cfg;
     tt_error err;
     int opt, rc = TT_EXIT_OK, fail_on = TT_SEV_WARNING;   /* 3 = never */
-    bool list = false;
+    bool list = false, all = false;
     const char *format = "text";
     tt_trace **traces = NULL;
     char **files = NULL;
@@ -130,6 +187,9 @@ static int check_exec(int argc, char **argv)
             break;
         case OPT_LIST:
             list = true;
+            break;
+        case OPT_ALL:
+            all = true;
             break;
         case 'f':
             if (strcmp(optarg, "text") && strcmp(optarg, "csv") && strcmp(optarg, "json")) {
@@ -172,8 +232,13 @@ static int check_exec(int argc, char **argv)
         tt_cli_error("check: %s", err.what);
         rc = TT_EXIT_ERROR;
     } else {
-        if (strcmp(format, "text") == 0) {
-            print_text(&ann, (const tt_trace *const *)traces, files, n);
+        if (strcmp(format, "text") == 0 && all) {
+            print_all(&ann, (const tt_trace *const *)traces, files, n);
+        } else if (strcmp(format, "text") == 0) {
+            if (print_ranked(&ann, (const tt_trace *const *)traces, files, n, &err)) {
+                tt_cli_error("check: %s", err.what);
+                rc = TT_EXIT_ERROR;
+            }
         } else {
             tt_ann_report_opts o;
             o.format = strcmp(format, "csv") == 0 ? TT_OUT_CSV : TT_OUT_JSON;
@@ -202,7 +267,7 @@ const tt_command tt_cmd_check = {
     .name = "check",
     .usage = "check [--rules FILE] [--set RULE.PARAM=VALUE]... [--enable RULE] "
              "[--disable RULE] [--fail-on info|warning|error|never] [--format text|csv|json] "
-             "[--list-rules] TRACE|DIR...",
+             "[--all] [--list-rules] TRACE|DIR...",
     .help = "find performance problems; exit 1 when one reaches --fail-on (CI gate)",
     .exec = check_exec,
 };

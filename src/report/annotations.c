@@ -3,6 +3,8 @@
 
 #include "report/annotations.h"
 
+#include "rules/rank.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +16,7 @@ static const tt_col ann_cols[] = {
     {"Lanes", "lanes", TT_COL_TEXT, 0, false},
     {"Events", "events", TT_COL_INT, 0, false},
     {"Message", "message", TT_COL_TEXT, 0, false},
+    {"Rank", "rank", TT_COL_INT, 0, false},
 };
 
 /* "group / lane; group / lane" (malloc'd). */
@@ -50,7 +53,12 @@ int tt_annotations_write(FILE *f, const tt_ann_report_opts *o, const tt_trace *c
 {
     tt_writer_opts wo;
     tt_writer *w;
+    tt_ranking rk;
+    tt_error err;
     int rc = 0;
+    /* the Rank column: the finding's place in check's ranked listing */
+    if (tt_ranking_build(&rk, a, traces, n_traces, NULL, &err))
+        return -1;
     memset(&wo, 0, sizeof wo);
     wo.format = o->format;
     wo.sanitize = o->sanitize;
@@ -58,8 +66,10 @@ int tt_annotations_write(FILE *f, const tt_ann_report_opts *o, const tt_trace *c
     wo.trace_column = n_traces > 1;
     wo.one_table = true;
     w = tt_writer_new(f, &wo, ann_cols, sizeof ann_cols / sizeof ann_cols[0], NULL);
-    if (!w)
+    if (!w) {
+        tt_ranking_fini(&rk);
         return -1;
+    }
     for (size_t t = 0; rc == 0 && t < n_traces; t++) {
         const tt_trace *tr = traces[t];
         if (tt_writer_trace_begin(w, names[t], NULL, NULL)) {
@@ -68,7 +78,7 @@ int tt_annotations_write(FILE *f, const tt_ann_report_opts *o, const tt_trace *c
         }
         for (size_t i = 0; rc == 0 && i < a->n; i++) {
             const tt_annotation *an = &a->v[i];
-            tt_cell c[7];
+            tt_cell c[8];
             char *lanes;
             if ((size_t)an->trace != t)
                 continue;
@@ -80,6 +90,7 @@ int tt_annotations_write(FILE *f, const tt_ann_report_opts *o, const tt_trace *c
             c[4] = tt_cell_text(lanes ? lanes : "");
             c[5] = tt_cell_int((int64_t)an->n_events_total);
             c[6] = tt_cell_text(an->msg);
+            c[7] = tt_cell_int((int64_t)rk.order[i]);
             if (!lanes || tt_writer_row(w, c, 0))
                 rc = -1;
             free(lanes);
@@ -90,5 +101,6 @@ int tt_annotations_write(FILE *f, const tt_ann_report_opts *o, const tt_trace *c
     if (tt_writer_finish(w))
         rc = -1;
     tt_writer_free(w);
+    tt_ranking_fini(&rk);
     return rc;
 }

@@ -1,10 +1,13 @@
 /* annotations.h - warning annotations as a report table, shared by
  * `tracetty check` and `tracetty report --kind annotations`.
  *
- * Columns: Severity,Rule,Start (ns),End (ns),Lanes,Events,Message, with a
- * Trace column first when there are several traces. Times are relative to
- * the start of the annotation's trace; Lanes lists full lane names joined
- * by "; "; Events counts the events involved.
+ * Columns: Severity,Rule,Start (ns),End (ns),Lanes,Events,Message,Rank,
+ * with a Trace column first when there are several traces. Times are
+ * relative to the start of the annotation's trace; Lanes lists full lane
+ * names joined by "; "; Events counts the events involved; Rank is the
+ * finding's 1-based place in the ranked listing of the findings written
+ * (as `check` lists them, rules/rank.h:
+ * costliest rule first, each rule's costliest finding first).
  *
  * Library code: writes only to the FILE it is given.
  */

@@ -4,20 +4,39 @@
 . "$srcdir/tests/lib.sh"
 demo="$srcdir/samples/demo.json"
 
-"$TRACETTY" check "$demo" >"$TMPD/out" 2>"$TMPD/err"; rc=$?
-is "$rc" 1 "warnings found: exit 1 with the default --fail-on warning"
+"$TRACETTY" check --all "$demo" >"$TMPD/out" 2>"$TMPD/err"; rc=$?
+is "$rc" 1 "findings: exit 1 with the default --fail-on warning"
 count() { grep -c "^[a-z]* *$1 " "$TMPD/out"; }
-is "$(count device-idle)" 3 "demo: 3 idle GPU stretches while the host is busy"
-is "$(count pageable-memcpy)" 4 "demo: 4 pageable input copies (one per step)"
-is "$(count host-sync)" 8 "demo: 8 long synchronize calls"
-is "$(count tiny-kernels)" 8 "demo: 8 runs of tiny kernels"
+is "$(count device-idle)" 3 "--all: 3 idle GPU stretches while the host is busy"
+is "$(count pageable-memcpy)" 4 "--all: 4 pageable input copies (one per step)"
+is "$(count host-sync)" 8 "--all: 8 long synchronize calls"
+is "$(count tiny-kernels)" 8 "--all: 8 runs of tiny kernels"
 for r in tensor-reload throttle low-utilization sync-memcpy straggler; do
     is "$(count $r)" 0 "demo: nothing spurious from $r"
 done
-matches "$TMPD/out" '^23 findings: 0 errors, 15 warnings, 8 info$' "summary line"
-is "$(head -n 1 "$TMPD/out" | cut -c1-7)" "warning" "worst severity first"
+matches "$TMPD/out" '^23 findings: 12 errors, 11 warnings, 0 info$' "summary line"
+is "$(head -n 1 "$TMPD/out" | cut -c1-7)" "error  " "--all: worst severity first"
 
-"$TRACETTY" check --fail-on error "$demo" >/dev/null; is "$?" 0 "--fail-on error: exit 0"
+# default: one block per rule, costliest first, its 3 worst findings
+"$TRACETTY" check --fail-on never "$demo" >"$TMPD/ranked"
+is "$(grep -c '^[a-z]' "$TMPD/ranked")" 4 "ranked: 4 headlines"
+is "$(grep '^[a-z]* *[a-z-]*: [0-9]* finding' "$TMPD/ranked" | awk '{ print $1, $2, $3 }' | tr '\n' ' ')" \
+    "error host-sync: 8 error pageable-memcpy: 4 warning device-idle: 3 warning tiny-kernels: 8 " \
+    "ranked: rules by time affected (python below checks each number)"
+is "$(grep -c '^    [ 0-9]' "$TMPD/ranked")" 12 "ranked: 3 findings under each rule"
+matches "$TMPD/ranked" '^error   host-sync: 8 findings, 160\.134 ms affected, 56\.1% of the step time$' "headline: count, time affected, share of the step time"
+is "$(sed -n 2p "$TMPD/ranked" | grep -o 'for [0-9.]* ms')" "for 25.374 ms" "the longest sync first"
+matches "$TMPD/ranked" '^    \.\.\. and 5 more$' "the rest counted"
+matches "$TMPD/ranked" '^11 not shown: --all lists every finding$' "and how to see them"
+"$TRACETTY" check --all --format csv --fail-on never "$demo" >"$TMPD/csv-all"
+"$TRACETTY" check --format csv --fail-on never "$demo" >"$TMPD/csv-def"
+same_file "$TMPD/csv-all" "$TMPD/csv-def" "--all changes the text output only"
+
+"$TRACETTY" check --fail-on error "$demo" >/dev/null; is "$?" 1 "--fail-on error: syncs block 56% of the steps"
+"$TRACETTY" check --set impact.error_share=60 --fail-on error "$demo" >/dev/null
+is "$?" 0 "impact.error_share=60: no rule costs that much, exit 0"
+"$TRACETTY" check --set host-sync.severity=info --set pageable-memcpy.severity=warning --fail-on error "$demo" >/dev/null
+is "$?" 0 "an explicit severity wins over the impact"
 "$TRACETTY" check --fail-on info "$demo" >/dev/null; is "$?" 1 "--fail-on info: exit 1"
 "$TRACETTY" check --fail-on never "$demo" >/dev/null; is "$?" 0 "--fail-on never: exit 0"
 "$TRACETTY" check "$demo" --fail-on never >/dev/null 2>"$TMPD/err"; is "$?" 0 "options after the trace apply too"
@@ -33,7 +52,7 @@ is "$(grep -c device-idle "$TMPD/o2")" 0 "min_gap 20ms: no idle finding"
 
 # CSV: the documented header, one record per finding, times in ns
 "$TRACETTY" check --format csv --fail-on never "$demo" >"$TMPD/csv"
-is "$(head -n 1 "$TMPD/csv" | tr -d '\r')" '"Severity","Rule","Start (ns)","End (ns)","Lanes","Events","Message"' "CSV header"
+is "$(head -n 1 "$TMPD/csv" | tr -d '\r')" '"Severity","Rule","Start (ns)","End (ns)","Lanes","Events","Message","Rank"' "CSV header"
 is "$(($(wc -l <"$TMPD/csv") - 1))" 23 "one CSV record per finding"
 "$TRACETTY" check --format json --fail-on never "$demo" >"$TMPD/json"; ok $? "JSON output"
 
@@ -80,7 +99,16 @@ printf '{"rules": ' >"$TMPD/trunc.json"
 "$TRACETTY" check --set bogus "$demo" >/dev/null 2>&1; is "$?" 2 "malformed --set: exit 2"
 "$TRACETTY" check --fail-on sometimes "$demo" >/dev/null 2>&1; is "$?" 2 "bad --fail-on: exit 2"
 "$TRACETTY" check --list-rules >"$TMPD/rules"; ok $? "--list-rules"
-is "$(grep -c '^[a-z-]* *\(info\|warning\|error\) ' "$TMPD/rules")" 9 "nine rules listed"
+is "$(grep -c '^[a-z-]* *impact ' "$TMPD/rules")" 9 "nine rules listed, severity from the impact"
+"$TRACETTY" check --list-rules --set host-sync.severity=error >"$TMPD/rules"
+matches "$TMPD/rules" '^host-sync *error ' "an explicit severity is listed"
+printf '{"impact": {"error_share": 60}}\n' >"$TMPD/impact.json"
+"$TRACETTY" check --rules "$TMPD/impact.json" --fail-on error "$demo" >/dev/null
+is "$?" 0 "rules file: impact thresholds"
+printf '{"impact": {"error_share": "x"}}\n' >"$TMPD/impact.json"
+"$TRACETTY" check --rules "$TMPD/impact.json" "$demo" >/dev/null 2>"$TMPD/err"
+is "$?" 2 "rules file: a bad impact threshold is an error"
+matches "$TMPD/err" 'impact.json: line 1, column 13: impact.error_share must be a number' "positioned"
 
 # several ranks: summary counts the straggler as check reports it
 gen="$builddir/samples/gen-trace"
@@ -88,9 +116,12 @@ if [ -x "$gen" ]; then
     for r in 0 1 2; do
         "$gen" kineto --rank $r --world 3 --slow-rank 1 --steps 2 -o "$TMPD/rank$r.json" || break
     done
-    "$TRACETTY" check --quiet --fail-on never "$TMPD"/rank*.json >"$TMPD/ck"
+    "$TRACETTY" check --all --quiet --fail-on never "$TMPD"/rank*.json >"$TMPD/ck"
     is "$(grep -c 'straggler' "$TMPD/ck")" 1 "check: one straggler finding over 3 ranks"
-    matches "$TMPD/ck" '^.*rank1.json: warning straggler .*rank 1 arrived last' "on the slow rank"
+    matches "$TMPD/ck" '^.*rank1.json: [a-z]* *straggler .*rank 1 arrived last' "on the slow rank"
+    "$TRACETTY" check --quiet --fail-on never "$TMPD"/rank*.json >"$TMPD/ck"
+    matches "$TMPD/ck" '^[a-z]* *straggler on rank 1 \(.*rank1\.json\): 1 finding' "ranked: the straggler first, with its rank"
+    is "$(head -n 1 "$TMPD/ck" | awk '{ print $2 }')" straggler "the straggler is the first block"
     "$TRACETTY" summary --quiet "$TMPD"/rank*.json >"$TMPD/sum"
     is "$(grep '^  straggler ' "$TMPD/sum" | awk '{ print $2 }' | tr '\n' ' ')" "0 1 0 " \
         "summary of 3 ranks: a straggler row per trace, 1 on the slow rank"
