@@ -67,17 +67,18 @@ ok $? "at the start the trace gives ($start)"
 size=200x50 trace=$job keys=
 tm_start 200 50 "LC_ALL=C '$TRACETTY' '$trace'; sleep 600"
 tm_wait '\? help' || { ok 1 "the job opens"; tm_capture | sed 's/^/#   /'; }
-# the straggler's finding, where check --all (the panel's order) lists it
-n_st=$("$TRACETTY" check --all --quiet --fail-on never "$job" | grep -n ' straggler ' | cut -d: -f1)
+# the tiny-kernels finding (on rank 0, with events), where check --all
+# (the panel's order) lists it
+n_st=$("$TRACETTY" check --all --quiet --fail-on never "$job" | grep -n ' tiny-kernels ' | cut -d: -f1)
 js=$(printf '%*s' "$((n_st - 1))" '' | tr ' ' j)
 tm_keys '!'; tm_text "$js"; keys="!$js"
-step Enter -- '<Enter>' "job: the straggler's detail"
-tm_wait 'Rank +1' 2
+step Enter -- '<Enter>' "job: the tiny-kernels finding's detail"
+tm_wait 'Rank +0' 2
 ok $? "job: the detail names the rank"
 # Message, Rule, Severity, Rank, Time, Lane, Events, then the event
 tm_text jjjjjjj; keys="${keys}jjjjjjj"
 step Enter Escape Escape Enter -- '<Enter><Esc><Esc><Enter>' "job: the event, its details"
-tm_wait 'Name +ncclKernel_SendRecv' 2
+tm_wait 'Name +void at::native::vectorized_elementwise_kernel' 2
 ok $? "job: the event involved is selected on its rank"
 
 tap_done
