@@ -59,10 +59,35 @@ static void wake(void)
     errno = e;
 }
 
+/* When the loop last stopped waiting and started working on input or a
+ * frame (CLOCK_MONOTONIC seconds), or 0 while it waits. The loop checks
+ * quit_sig between inputs; work that takes long (a search over a huge
+ * trace) must not keep SIGTERM or Ctrl-C waiting. */
+static volatile sig_atomic_t busy_since;
+
+#define BUSY_QUIT_S 2
+
+static sig_atomic_t mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);   /* async-signal-safe */
+    return (sig_atomic_t)(ts.tv_sec > 0 ? ts.tv_sec : 1);
+}
+
+static void restore_tty_now(void);
+
 static void on_quit(int sig)
 {
+    bool again = quit_sig != 0;
     quit_sig = sig;
     wake();
+    /* the loop has been working for a while, or has not acted on an
+     * earlier quit: restore the terminal here and die of the signal */
+    if (busy_since && (again || mono_s() - busy_since >= BUSY_QUIT_S)) {
+        restore_tty_now();
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
 }
 
 static void on_tstp(int sig)
@@ -711,6 +736,7 @@ int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error 
         goto out;
     }
     mouse_mode(&t, true);
+    busy_since = mono_s();
     while (!done) {
         struct pollfd pf[2];
         int n, pr;
@@ -754,7 +780,9 @@ int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error 
         pf[1].events = POLLIN;
         n = wake_pipe[0] >= 0 ? 2 : 1;
         /* blocks until input, a signal or a resize; nothing runs meanwhile */
+        busy_since = 0;
         pr = poll(pf, (nfds_t)n, -1);
+        busy_since = mono_s();
         if (pr < 0 && errno != EINTR) {
             rc = tt_error_set(err, TT_ERR_IO, "waiting for input: %s", strerror(errno));
             rc = -1;
@@ -797,6 +825,7 @@ int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error 
     if (quit_sig)
         *sig = quit_sig;
 out:
+    busy_since = 0;
     term_close(&t);
     tt_app_free(app);
     tt_grid_free(g);
