@@ -32,7 +32,11 @@
 #include <string.h>
 
 #define WINDOW_INITIAL ((size_t)4 << 20)
-#define WINDOW_MAX ((size_t)1 << 30)          /* one event or metadata value */
+/* One event (so any string in it) must fit the window: a stated limit,
+ * so that a small compressed file holding one huge string fails clearly
+ * instead of taking gigabytes. Whitespace between values streams. */
+#define WINDOW_MAX ((size_t)256 << 20)
+#define WINDOW_MAX_TEXT "256 MB"
 #define META_VALUE_MAX ((size_t)256 << 20)   /* larger metadata values are skipped */
 
 /* ------------------------------------------------------------- context */
@@ -1194,6 +1198,17 @@ static int cut_off(chrome *c, const char *at, const char *msg)
     }
 }
 
+/* An event that does not fit the window: name the string that makes it so
+ * when there is one (at its opening quote), else the event. */
+static int too_large(chrome *c, const char *event)
+{
+    if (c->sc.more_string)
+        return fail_at(c, c->sc.more_string,
+                       "a string longer than " WINDOW_MAX_TEXT
+                       " (the limit for one string value)");
+    return fail_at(c, event, "an event larger than " WINDOW_MAX_TEXT " (the limit for one event)");
+}
+
 /* Parse the events array; the window's pos is just after '['. In the bare
  * array form the closing ']' is optional (the Trace Event Format lets a
  * profiler append events and never close the array): there, data ending
@@ -1206,7 +1221,9 @@ static int parse_events(chrome *c, bool bracket_optional)
         cev ev;
         p = js_skip_ws(p, end);
         if (p == end) {
-            int rc = refill(c);
+            int rc;
+            c->w.pos = (size_t)(p - c->w.data);   /* whitespace is not kept */
+            rc = refill(c);
             if (rc < 0)
                 return -1;
             if (rc == 0 && bracket_optional)
@@ -1232,6 +1249,7 @@ static int parse_events(chrome *c, bool bracket_optional)
             return cut_off(c, p, "expected an event object ('{')");
         c->w.pos = (size_t)(p - c->w.data);
         c->sc.status = JS_OK;
+        c->sc.more_string = NULL;
         q = parse_event(c, p, end, &ev);
         if (!q) {
             int rc;
@@ -1239,6 +1257,8 @@ static int parse_events(chrome *c, bool bracket_optional)
                 return -1;
             if (c->sc.status == JS_ERROR)
                 return cut_off(c, c->sc.err_at, c->sc.err_msg);
+            if (c->w.len - c->w.pos >= WINDOW_MAX)
+                return too_large(c, p);
             rc = refill(c);
             if (rc < 0)
                 return -1;
@@ -1266,7 +1286,7 @@ static int parse_meta_value(chrome *c, const char *key, size_t keylen)
             int rc;
             if (c->sc.status == JS_ERROR)
                 return cut_off(c, c->sc.err_at, c->sc.err_msg);
-            if (c->w.len - c->w.pos > META_VALUE_MAX) {
+            if (c->w.len - c->w.pos >= META_VALUE_MAX) {
                 /* huge metadata (e.g. stack samples): skip it by parsing
                  * in place is not possible; refuse clearly instead */
                 return fail_at(c, p, "metadata value too large (over 256 MB)");

@@ -52,6 +52,7 @@ const char *js_scan_string(js_scanner *sc, const char *p, const char *end, js_st
         q = find_quote_or_backslash(q, end);
         if (q == end) {
             sc->status = JS_MORE;
+            sc->more_string = p;
             return NULL;
         }
         if (*q == '"') {
@@ -64,6 +65,7 @@ const char *js_scan_string(js_scanner *sc, const char *p, const char *end, js_st
         /* skip the escaped character, which may itself be a quote */
         if (q + 1 >= end) {
             sc->status = JS_MORE;
+            sc->more_string = p;
             return NULL;
         }
         q += 2;

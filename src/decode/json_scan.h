@@ -25,6 +25,9 @@ typedef struct js_scanner {
     js_status   status;
     const char *err_at;
     const char *err_msg;
+    const char *more_string;  /* with JS_MORE: the opening quote of the string
+                               * that ran past `end`, or NULL (the caller
+                               * clears it before a scan) */
 } js_scanner;
 
 /* A string token: bytes between the quotes, still escaped when esc. */
