@@ -17,6 +17,7 @@ REPORT_SHELL_TESTS = \
 	tests/cli/report_notes.sh \
 	tests/cli/output_files.sh \
 	tests/cli/merge_reports.sh \
-	tests/cli/report_shared.sh
+	tests/cli/report_shared.sh \
+	tests/cli/report_names_guard.sh
 TESTS += $(REPORT_SHELL_TESTS)
 EXTRA_DIST += $(REPORT_SHELL_TESTS) tests/data/report tests/golden/report

@@ -331,6 +331,15 @@ long js_unescape(js_scanner *sc, const js_str *in, char *buf, size_t cap)
                 js_fail(sc, p, "invalid \\u escape in string");
                 return -1;
             }
+            if (cp == 0) {
+                /* kept as written: six bytes in, six out */
+                if (o + 6 > cap)
+                    return (long)o;
+                memcpy(buf + o, p, 6);
+                o += 6;
+                p += 6;
+                break;
+            }
             p += 6;
             if (cp >= 0xd800 && cp <= 0xdbff) {
                 if (end - p >= 6 && p[0] == '\\' && p[1] == 'u' && read_hex4(p + 2, end, &lo) == 0 &&

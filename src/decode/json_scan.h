@@ -61,7 +61,9 @@ const char *js_skip_value(js_scanner *sc, const char *p, const char *end, bool a
 
 /* Unescape a string token into buf (cap bytes; the result is never longer
  * than the escaped text). \uXXXX becomes UTF-8, surrogate pairs combined,
- * lone surrogates become U+FFFD. Returns the length, or -1 with err_at set
+ * lone surrogates become U+FFFD. \u0000 stays the six characters "\u0000":
+ * names are C strings everywhere downstream, and a NUL would silently cut
+ * them. Returns the length, or -1 with err_at set
  * for an invalid escape. */
 long js_unescape(js_scanner *sc, const js_str *in, char *buf, size_t cap);
 

@@ -74,9 +74,11 @@ static void fmt_number(const tt_col *c, const tt_cell *v, bool grouped, char *ou
         snprintf(out, cap, "%s", raw);
 }
 
+/* OWASP's CSV-injection list: a spreadsheet evaluates a cell starting
+ * with one of these (TAB and CR too, as some strip them first). */
 static bool formula_like(const char *s)
 {
-    return s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@';
+    return s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
 }
 
 /* ---------------------------------------------------------------- csv */

@@ -8,7 +8,7 @@
  * CSV (RFC 4180): a header row, then one record per row, CRLF line ends,
  * text cells quoted by libcsv's writer (quotes doubled), numbers bare. A
  * text cell that a spreadsheet would evaluate as a formula (starting with
- * '=', '+', '-' or '@') gets a leading single quote. With several traces
+ * '=', '+', '-', '@', TAB or CR) gets a leading single quote. With several traces
  * every record starts with a Trace column.
  *
  *   Trace strings keep their real bytes in CSV and JSON written to a file or
