@@ -181,7 +181,8 @@ int tt_app_panel_h(const tt_app *a)
     int h = a->scr.area_h, p;
     if (a->panel == TT_PANEL_NONE)
         return 0;
-    if (h < 10)
+    /* no rows to show (a summary-only trace): the panel takes the area */
+    if (h < 10 || a->list.n == 0)
         return h;
     /* half the screen; on tall terminals up to two thirds, so a long
      * breakdown shows more rows while the timeline stays in view */

@@ -14,6 +14,9 @@ ranks="$srcdir/tests/data/tui/ranks"
 if [ -f "$neuron" ]; then
     "$TRACETTY" render --size 120x60 "$neuron" > "$TMPD/screen"
     matches "$TMPD/screen" '^\+-Metadata-' "no events: the view opens on the metadata panel"
+    "$TRACETTY" render --size 80x24 "$neuron" > "$TMPD/small"
+    is "$(grep -n '^+-Metadata-' "$TMPD/small" | cut -d: -f1)" 3 \
+        "no lanes to show: the panel takes the area below the ruler"
     tr ',{}' '\n\n\n' < "$neuron" | sed -n 's/^ *"\([a-z_]*\)": *"\{0,1\}\([^"]*\)"\{0,1\} *$/\1 \2/p' > "$TMPD/pairs"
     is "$(wc -l < "$TMPD/pairs" | tr -d ' ')" 23 "the file holds 23 metrics"
     missing=0
