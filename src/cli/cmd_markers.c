@@ -454,10 +454,8 @@ static int markers_exec(int argc, char **argv)
         tt_markstore_fini(&s);
     }
     free(sidecar);
-    if (rc == TT_EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
-        tt_cli_error("markers: cannot write output");
+    if (rc == TT_EXIT_OK && tt_cli_flush_stdout("markers"))
         rc = TT_EXIT_ERROR;
-    }
     return rc;
 }
 

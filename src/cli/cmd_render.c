@@ -132,10 +132,11 @@ static int render_exec(int argc, char **argv)
     {
         const char *nc = getenv("NO_COLOR");
         tt_color_depth depth = (nc && *nc) ? TT_COLORS_NONE : TT_COLORS_256;
-        if (tt_grid_print(g, stdout, ansi, depth) || fflush(stdout)) {
-            tt_cli_error("cannot write the output");
+        /* a failed write leaves stdout's error flag set: the flush
+         * reports it once, with the reason */
+        (void)tt_grid_print(g, stdout, ansi, depth);
+        if (tt_cli_flush_stdout("render"))
             status = TT_EXIT_ERROR;
-        }
     }
 out:
     tt_grid_free(g);

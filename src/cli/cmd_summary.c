@@ -542,10 +542,8 @@ static int summary_exec(int argc, char **argv)
         put_json(all);
         cJSON_Delete(all);
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        tt_cli_error("summary: cannot write output");
+    if (tt_cli_flush_stdout("summary"))
         rc = TT_EXIT_ERROR;
-    }
     return rc;
 }
 

@@ -200,9 +200,15 @@ matches out '^File      good\.json$' "one good and one missing file: the good on
 if [ -w /dev/full ]; then
     "$TRACETTY" summary good.json >/dev/full 2>err
     is "$?" 2 "writing to a full device: exit status 2"
-    is "$(cat err)" "tracetty: summary: cannot write output" "writing to a full device: message"
+    is "$(cat err)" "tracetty: summary: cannot write the output: No space left on device" "writing to a full device: message"
+    "$TRACETTY" render --size 80x24 good.json >/dev/full 2>err
+    is "$?:$(cat err)" "2:tracetty: render: cannot write the output: No space left on device" \
+        "render to a full device: one message with the reason"
+    "$TRACETTY" markers list good.json >/dev/full 2>err
+    is "$?:$(cat err)" "2:tracetty: markers: cannot write the output: No space left on device" \
+        "markers list to a full device: one message with the reason"
 else
-    for i in 1 2; do
+    for i in 1 2 3 4; do
         tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP no /dev/full"
     done
 fi
