@@ -39,3 +39,14 @@ bool rule_is_sync_call(const char *name)
     }
     return false;
 }
+
+bool rule_is_api_call(const char *name)
+{
+    static const char *const prefixes[] = {"cuda", "cu", "hip", "aclrt"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (strncmp(name, prefixes[i], n) == 0 && name[n] >= 'A' && name[n] <= 'Z')
+            return true;
+    }
+    return false;
+}

@@ -14,4 +14,9 @@ bool rule_is_sync_copy_call(const char *name);
  * aclrtSynchronize*. */
 bool rule_is_sync_call(const char *name);
 
+/* A runtime or driver API call rather than the user's code: a name of
+ * cuda, cu, hip or aclrt followed by a capital (cudaLaunchKernel,
+ * cuEventRecord, hipMemcpyAsync, aclrtSynchronizeStream). */
+bool rule_is_api_call(const char *name);
+
 #endif

@@ -5,6 +5,9 @@
  * Device)"; the nsys decoders use the same words.
  *
  * Copies on one lane closer than merge_gap are reported as one span.
+ * Copies smaller than min_bytes are left out: a few bytes (a loss scalar,
+ * a flag) cost the launch, not the staging, and pinning their buffer
+ * would not help. A copy of unknown size is kept.
  */
 #include "config.h"
 
@@ -30,6 +33,7 @@ static int flush(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, rule_span *
 static int run(const tt_rule_ctx *ctx)
 {
     tt_ns gap = (tt_ns)tt_rule_param_value(ctx, "merge_gap");
+    int64_t min_bytes = (int64_t)tt_rule_param_value(ctx, "min_bytes");
     for (size_t t = 0; t < ctx->n_traces; t++) {
         const tt_trace *tr = ctx->traces[t];
         tt_classifier cls;
@@ -46,7 +50,7 @@ static int run(const tt_rule_ctx *ctx)
                 if (tt_classifier_gpu(&cls, e) != TT_GPU_MEMCPY)
                     continue;
                 name = tt_str(tr, e->name);
-                if (!rule_icontains(name, "pageable"))
+                if (!rule_icontains(name, "pageable") || (e->bytes >= 0 && e->bytes < min_bytes))
                     continue;
                 if (!rule_span_add(&sp, gap, e->start, tt_event_end(e), l, (uint32_t)i,
                                    e->bytes)) {
@@ -73,7 +77,8 @@ const tt_rule tt_rule_pageable_memcpy = {
     .summary = "device copies from or to pageable (unpinned) host memory",
     .params = {
         {"merge_gap", TT_PARAM_DURATION, 1000000, "copies closer than this form one finding"},
+        {"min_bytes", TT_PARAM_BYTES, 65536, "smaller copies are not reported"},
     },
-    .n_params = 1,
+    .n_params = 2,
     .run = run,
 };

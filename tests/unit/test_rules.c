@@ -177,14 +177,27 @@ static void test_pageable(void)
     expect_one("pageable-memcpy", tr, NULL, 0, 510000, "2 copies from pageable memory (3.0 MB",
                "two copies merged");
     tt_trace_free(tr);
-    tr = trace_of(MC(0, "Memcpy HtoD (Pageable -> Device)", 1) ","
-                  MC(1011, "Memcpy HtoD (Pageable -> Device)", 1));
+    tr = trace_of(MC(0, "Memcpy HtoD (Pageable -> Device)", 65536) ","
+                  MC(1011, "Memcpy HtoD (Pageable -> Device)", 65536));
     {
         tt_annotations a;
         is_i64((int64_t)run_rule("pageable-memcpy", &tr, 1, &a, NULL), 2,
                "copies 1.001 ms apart are two findings");
         tt_annotations_fini(&a);
     }
+    tt_trace_free(tr);
+    /* min_bytes (64 KiB): 1- and 4-byte copies are not worth a finding */
+    tr = trace_of(MC(0, "Memcpy DtoH (Device -> Pageable)", 1) ","
+                  MC(100, "Memcpy DtoH (Device -> Pageable)", 4) ","
+                  MC(200, "Memcpy HtoD (Pageable -> Device)", 65535));
+    expect_none("pageable-memcpy", tr, NULL, "copies under 64 KiB are left out");
+    expect_one("pageable-memcpy", tr, "pageable-memcpy.min_bytes=4", 100000, 210000,
+               "2 copies from pageable memory", "min_bytes=4: the 4-byte copy and up");
+    tt_trace_free(tr);
+    tr = trace_of("{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\","
+                  "\"pid\":0,\"tid\":7,\"ts\":0,\"dur\":10}");
+    expect_one("pageable-memcpy", tr, NULL, 0, 10000, "1 copy from pageable memory",
+               "a copy of unknown size is kept");
     tt_trace_free(tr);
     tr = trace_of(MC(0, "Memcpy HtoD (Pinned -> Device)", 100));
     expect_none("pageable-memcpy", tr, NULL, "pinned copy");
@@ -216,6 +229,65 @@ static void test_sync_calls(void)
     tt_trace_free(tr);
     tr = trace_of(RT(0, 2000, "cudaDeviceSynchronize") "," RT(0.5, 1999, "cudaDeviceSynchronize_v3020"));
     expect_one("host-sync", tr, NULL, 0, 2000000, "for 2 ms", "the nested entry point is not a second wait");
+    tt_trace_free(tr);
+}
+
+#define OP(ts, dur, name) "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":" #dur "}"
+
+static void test_host_sync(void)
+{
+    tt_trace *tr;
+    tt_annotations a;
+    /* the message names the innermost enclosing op, not the step */
+    tr = trace_of(OP(0, 100, "ProfilerStep#1") "," OP(1, 50, "aten::item") ","
+                  OP(2, 40, "aten::_local_scalar_dense") "," RT(3, 2, "cudaMemcpyAsync") ","
+                  RT(6, 30, "cudaStreamSynchronize"));
+    expect_one("host-sync", tr, "host-sync.min_duration=10us", 6000, 36000,
+               "cudaStreamSynchronize in aten::_local_scalar_dense blocks", "names its op");
+    tt_trace_free(tr);
+    /* only a step around it: no op named */
+    tr = trace_of(OP(0, 100, "ProfilerStep#1") "," RT(6, 30, "cudaDeviceSynchronize"));
+    expect_one("host-sync", tr, "host-sync.min_duration=10us", 6000, 36000,
+               "cudaDeviceSynchronize blocks", "a step is not an op");
+    tt_trace_free(tr);
+    /* consecutive syncs in one op, API calls between them: one finding
+     * counting them; min_duration applies to their sum (3 x 400 us) */
+    tr = trace_of(OP(0, 3000, "aten::cudnn_convolution") ","
+                  RT(10, 5, "cudaEventRecord") "," RT(20, 400, "cudaEventSynchronize") ","
+                  RT(430, 5, "cudaLaunchKernel") "," RT(440, 400, "cudaEventSynchronize") ","
+                  RT(850, 5, "cudaEventRecord") "," RT(860, 400, "cudaEventSynchronize"));
+    expect_one("host-sync", tr, NULL, 20000, 1260000,
+               "3 cudaEventSynchronize calls in aten::cudnn_convolution block", "merged, counted");
+    run_rule("host-sync", &tr, 1, &a, NULL);
+    is_i64(a.n == 1 ? (int64_t)a.v[0].n_events_total : -1, 3, "the finding involves the 3 syncs");
+    ok(a.n == 1 && strstr(a.v[0].msg, "for 1.2 ms (longest 400 us)"), "total and longest: %s",
+       a.n ? a.v[0].msg : "");
+    tt_annotations_fini(&a);
+    tt_trace_free(tr);
+    /* another op between them: two findings */
+    tr = trace_of(OP(0, 3000, "aten::cudnn_convolution") "," RT(20, 1000, "cudaEventSynchronize") ","
+                  OP(1030, 5, "aten::empty") "," RT(1040, 1000, "cudaEventSynchronize"));
+    is_i64((int64_t)run_rule("host-sync", &tr, 1, &a, NULL), 2, "an op between: two findings");
+    tt_annotations_fini(&a);
+    tt_trace_free(tr);
+    /* in two ops: two findings */
+    tr = trace_of(OP(0, 1100, "aten::conv2d") "," RT(20, 1000, "cudaEventSynchronize") ","
+                  OP(1200, 1100, "aten::conv2d") "," RT(1220, 1000, "cudaEventSynchronize"));
+    is_i64((int64_t)run_rule("host-sync", &tr, 1, &a, NULL), 2, "syncs in two ops: two findings");
+    tt_annotations_fini(&a);
+    tt_trace_free(tr);
+    /* the profiler's stop: after the last step, inside its envelope */
+#define ENVELOPE "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":1,\"tid\":\"PyTorch Profiler\",\"ts\":0,\"dur\":20000}"
+    tr = trace_of(ENVELOPE "," OP(0, 5000, "ProfilerStep#1") "," RT(5010, 2000, "cudaDeviceSynchronize"));
+    expect_none("host-sync", tr, NULL, "the profiler's own stop is not reported");
+    tt_trace_free(tr);
+    tr = trace_of(ENVELOPE "," OP(0, 5000, "ProfilerStep#1") "," RT(4000, 2000, "cudaDeviceSynchronize"));
+    expect_one("host-sync", tr, NULL, 4000000, 6000000, "cudaDeviceSynchronize",
+               "a sync starting inside the last step is reported");
+    tt_trace_free(tr);
+    tr = trace_of(OP(0, 5000, "ProfilerStep#1") "," RT(5010, 2000, "cudaDeviceSynchronize"));
+    expect_one("host-sync", tr, NULL, 5010000, 7010000, "cudaDeviceSynchronize",
+               "after the last step but no envelope: reported");
     tt_trace_free(tr);
 }
 
@@ -648,6 +720,7 @@ int main(void)
     test_device_idle();
     test_pageable();
     test_sync_calls();
+    test_host_sync();
     test_tiny_kernels();
     test_instructions();
     test_tensor_reload();
