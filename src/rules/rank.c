@@ -149,8 +149,9 @@ int tt_ranking_build(tt_ranking *r, const tt_annotations *a, const tt_trace *con
     r->n_ann = a->n;
     if (a->n == 0)
         return 0;
-    slot = calloc(n_traces * nr, sizeof *slot);
-    bases = calloc(n_traces, sizeof *bases);
+    /* (+ 1: no traces still gives a pointer to tell from a failure) */
+    slot = calloc(n_traces * nr + 1, sizeof *slot);
+    bases = calloc(n_traces + 1, sizeof *bases);
     r->order = calloc(a->n, sizeof *r->order);
     r->groups = calloc(a->n, sizeof *r->groups);   /* at most one per finding */
     if (!slot || !bases || !r->order || !r->groups)

@@ -54,7 +54,8 @@ typedef struct tt_ranking {
     size_t         n_groups;
     size_t        *order;   /* per annotation: 1-based position in the ranked
                              * listing (groups in order, each costliest
-                             * first) (owned) */
+                             * first); 0 for a finding about no loaded
+                             * trace or from no rule of the table (owned) */
     size_t         n_ann;
 } tt_ranking;
 
