@@ -100,16 +100,14 @@ static int print_ranked(const tt_annotations *a, const tt_trace *const *traces,
     for (size_t g = 0; g < r.n_groups; g++) {
         const tt_rank_group *gr = &r.groups[g];
         const tt_trace *tr = traces[gr->trace];
-        char cost[32];
+        char impact[160];
         printf("%s%-7s %s", g ? "\n" : "", tt_severity_name(gr->sev), gr->rule);
         if (n > 1) {
             printf(" on rank %lld (", (long long)(tr->rank >= 0 ? tr->rank : gr->trace));
             tt_cli_put_safe(stdout, names[gr->trace]);
             fputc(')', stdout);
         }
-        printf(": %zu finding%s, %s affected, %.*f%% of the %s\n", gr->n, gr->n == 1 ? "" : "s",
-               tt_fmt_dur(cost, sizeof cost, gr->cost, 3), gr->share < 1 ? 2 : 1, gr->share,
-               gr->by_steps ? "step time" : "trace span");
+        printf(": %s\n", tt_rank_impact(gr, impact, sizeof impact));
         for (size_t k = 0; k < gr->n && k < CHECK_WORST_SHOWN; k++) {
             fputs("    ", stdout);
             print_finding(&a->v[gr->items[k]], tr);

@@ -6,8 +6,10 @@
 
 #include "analysis/intervals.h"
 #include "rules/rules_util.h"
+#include "util/num.h"
 #include "util/sort.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +102,16 @@ void tt_ranking_fini(tt_ranking *r)
     free(r->groups);
     free(r->order);
     memset(r, 0, sizeof *r);
+}
+
+const char *tt_rank_impact(const tt_rank_group *g, char *buf, size_t n)
+{
+    char cost[32];
+    /* two decimals below 1%, so a small share does not read as 0 */
+    snprintf(buf, n, "%zu finding%s, %s affected, %.*f%% of the %s", g->n, g->n == 1 ? "" : "s",
+             tt_fmt_dur(cost, sizeof cost, g->cost, 3), g->share < 1 ? 2 : 1, g->share,
+             g->by_steps ? "step time" : "trace span");
+    return buf;
 }
 
 /* Cost, share and severity of one group whose items are filled in. */

@@ -69,6 +69,11 @@ int tt_ranking_build(tt_ranking *r, const tt_annotations *a, const tt_trace *con
 /* Free what r owns; r is then empty. */
 void tt_ranking_fini(tt_ranking *r);
 
+/* A group's impact as `check`'s headline and the view's annotations panel
+ * both say it: "N findings, D affected, S% of the step time" (or "of the
+ * trace span"). Returns buf. */
+const char *tt_rank_impact(const tt_rank_group *g, char *buf, size_t n);
+
 /* Severity for a rule (index in tt_rules()) whose findings cover share
  * percent of the reference time, under cfg: the explicit setting if any,
  * else from the thresholds. */
