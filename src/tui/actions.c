@@ -1040,7 +1040,7 @@ const tt_binding tt_bindings[] = {
     {K('{'), "{", "previous marker", TT_SEC_MARKS, TT_IN_MAIN, tt_act_mark_prev},
     {K('\''), "'", "markers panel: list, rename, notes, distance, saved sets",
      TT_SEC_MARKS, TT_IN_MAIN, tt_act_marks_panel},
-    {K('!'), "!", "warning annotations panel: every finding's whole message", TT_SEC_MARKS,
+    {K('!'), "!", "warning annotations panel: per rule, costliest first, every message whole", TT_SEC_MARKS,
      TT_IN_MAIN,
      tt_act_annots_panel},
     {K('A'), "A", "show or hide the annotations on the timeline", TT_SEC_MARKS, TT_IN_MAIN,
@@ -1092,10 +1092,11 @@ const tt_binding tt_bindings[] = {
     {K('S'), "S", "save the markers as a named set beside the trace", TT_SEC_MARKP, TT_IN_MARKP,
      tt_act_mk_save},
 
-    {K(TT_KEY_ENTER), "Enter", "on a finding: its detail (whole message, the events involved); "
-     "in the detail: select the event on the timeline, or go to the finding's span",
+    {K(TT_KEY_ENTER), "Enter", "on a group's header: fold or unfold it; on a finding: its "
+     "detail (whole message, the events involved); in the detail: select the event on the "
+     "timeline, or go to the finding's span",
      TT_SEC_ANNOTP, TT_IN_ANNOTP, tt_act_an_enter},
-    {K('f'), "f", "only the findings of this finding's rule; again: every rule", TT_SEC_ANNOTP,
+    {K('f'), "f", "only the findings of this finding's (or header's) rule; again: every rule", TT_SEC_ANNOTP,
      TT_IN_ANNOTP, tt_act_an_filter},
     {K(TT_KEY_ESC, 'q'), "Esc q", "in a finding's detail: back to the list", TT_SEC_ANNOTP,
      TT_IN_ANNOTP, tt_act_an_back},

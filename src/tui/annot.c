@@ -23,6 +23,8 @@ void tt_annview_init(tt_annview *v)
 void tt_annview_fini(tt_annview *v)
 {
     tt_annotations_fini(&v->a);
+    tt_ranking_fini(&v->rank);
+    free(v->folded);
     free(v->by_time);
     free(v->maxend);
     free(v->ranks);
@@ -61,19 +63,37 @@ static int keep_traces(tt_annview *v, const tt_trace *const *traces, const tt_ns
     return 0;
 }
 
+/* Take the findings with their ranking (built by the caller while their
+ * times were still on their traces' own clocks, which the shares need). */
+static int take_ranked(tt_annview *v, tt_annotations *a, tt_ranking *rank, tt_error *err)
+{
+    if (tt_annview_take(v, a, err)) {
+        tt_ranking_fini(rank);
+        return -1;
+    }
+    v->rank = *rank;
+    memset(rank, 0, sizeof *rank);
+    if (!(v->folded = calloc(v->rank.n_groups ? v->rank.n_groups : 1, sizeof *v->folded))) {
+        tt_annview_fini(v);
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    return 0;
+}
+
 int tt_annview_run(tt_annview *v, const tt_trace *tr, const tt_rules_config *cfg,
                    tt_error *err)
 {
     const tt_trace *one[1];
     tt_annotations a;
+    tt_ranking rank;
     tt_annview_fini(v);
     tt_annotations_init(&a);
     one[0] = tr;
-    if (tt_rules_run(cfg, one, 1, &a, err)) {
+    if (tt_rules_run(cfg, one, 1, &a, err) || tt_ranking_build(&rank, &a, one, 1, NULL, err)) {
         tt_annotations_fini(&a);
         return -1;
     }
-    if (tt_annview_take(v, &a, err) || keep_traces(v, one, NULL, 1, err))
+    if (take_ranked(v, &a, &rank, err) || keep_traces(v, one, NULL, 1, err))
         return -1;
     v->origin = tr->t0;
     return 0;
@@ -84,9 +104,10 @@ int tt_annview_run_job(tt_annview *v, const tt_trace *const *traces, const tt_ns
                        const tt_rules_config *cfg, tt_error *err)
 {
     tt_annotations a;
+    tt_ranking rank;
     tt_annview_fini(v);
     tt_annotations_init(&a);
-    if (tt_rules_run(cfg, traces, n, &a, err)) {
+    if (tt_rules_run(cfg, traces, n, &a, err) || tt_ranking_build(&rank, &a, traces, n, NULL, err)) {
         tt_annotations_fini(&a);
         return -1;
     }
@@ -96,7 +117,7 @@ int tt_annview_run_job(tt_annview *v, const tt_trace *const *traces, const tt_ns
         a.v[i].start = tt_sat_add(a.v[i].start, o);
         a.v[i].end = tt_sat_add(a.v[i].end, o);
     }
-    if (tt_annview_take(v, &a, err) || keep_traces(v, traces, off, n, err))
+    if (take_ranked(v, &a, &rank, err) || keep_traces(v, traces, off, n, err))
         return -1;
     v->origin = origin;
     if (ranks) {
@@ -239,17 +260,52 @@ void tt_annview_filter(tt_annview *v, const char *rule)
     v->built = false;
 }
 
-static bool listed(const tt_annview *v, const tt_annotation *an)
+static bool listed(const tt_annview *v, const char *rule)
 {
-    return !v->filter || strcmp(v->filter, an->rule) == 0;
+    return !v->filter || strcmp(v->filter, rule) == 0;
+}
+
+/* Not in any group of the ranking: listed after the groups. */
+static bool unranked(const tt_annview *v, size_t i)
+{
+    return !v->rank.order || i >= v->rank.n_ann || v->rank.order[i] == 0;
 }
 
 size_t tt_annview_listed(const tt_annview *v)
 {
     size_t n = 0;
     for (size_t i = 0; i < v->a.n; i++)
-        n += listed(v, &v->a.v[i]);
+        n += listed(v, v->a.v[i].rule);
     return n;
+}
+
+void tt_annview_fold(tt_annview *v, size_t g)
+{
+    if (g >= v->rank.n_groups)
+        return;
+    v->folded[g] = !v->folded[g];
+    v->built = false;
+}
+
+size_t tt_annview_list_pos(const tt_annview *v, size_t k, size_t *of)
+{
+    size_t pos = 0, n = 0;
+    /* the listing's order: the groups ranked, each costliest first, then
+     * the unranked ones */
+    for (size_t g = 0; g < v->rank.n_groups; g++) {
+        const tt_rank_group *gr = &v->rank.groups[g];
+        if (!listed(v, gr->rule))
+            continue;
+        for (size_t j = 0; j < gr->n; j++)
+            if (gr->items[j] == k)
+                pos = n + j + 1;
+        n += gr->n;
+    }
+    for (size_t i = 0; i < v->a.n; i++)
+        if (unranked(v, i) && listed(v, v->a.v[i].rule) && (n++, i == k))
+            pos = n;
+    *of = n;
+    return pos;
 }
 
 /* One finding of the list: severity, rule, (rank,) time, then its whole
@@ -284,12 +340,53 @@ static int list_line(tt_annview *v, size_t i, int width)
     return 0;
 }
 
+/* A group's header: fold state, then the headline `tracetty check`
+ * prints for it (its numbers from the same tt_rank_impact), wrapped. */
+static int group_line(tt_annview *v, size_t g, int width, bool utf8)
+{
+    const tt_rank_group *gr = &v->rank.groups[g];
+    char line[400], impact[160], rank[48] = "";
+    const char *fold = v->folded[g] ? (utf8 ? "\xe2\x96\xb8" : "+")
+                                      : (utf8 ? "\xe2\x96\xbe" : "-");
+    if (v->ranks)
+        snprintf(rank, sizeof rank, " on rank %lld", (long long)v->ranks[gr->trace]);
+    snprintf(line, sizeof line, "%s %-7s %s%s: %s", fold, tt_severity_name(gr->sev), gr->rule,
+             rank, tt_rank_impact(gr, impact, sizeof impact));
+    return tt_plist_wrap_item(&v->pl, TT_R_PANEL_TITLE, true, TT_AN_GROUP, (int64_t)g, line,
+                              width, 2)
+               ? 0
+               : -1;
+}
+
+/* The findings in the ranking's order: each listed group's header, then,
+ * unless it is folded, its findings costliest first; then the findings
+ * the ranking does not know. */
+static int list_ranked(tt_annview *v, int width, bool utf8)
+{
+    for (size_t g = 0; g < v->rank.n_groups; g++) {
+        const tt_rank_group *gr = &v->rank.groups[g];
+        if (!listed(v, gr->rule))
+            continue;
+        if (group_line(v, g, width, utf8))
+            return -1;
+        for (size_t j = 0; j < gr->n && !v->folded[g]; j++)
+            if (list_line(v, gr->items[j], width))
+                return -1;
+    }
+    for (size_t i = 0; i < v->a.n; i++)
+        if (unranked(v, i) && listed(v, v->a.v[i].rule) && list_line(v, i, width))
+            return -1;
+    return 0;
+}
+
 int tt_annview_build(tt_annview *v, int width, bool utf8)
 {
     const tt_pline *was = tt_plist_picked(&v->pl);
-    int64_t on = was && was->kind == TT_AN_LINE && !v->detail ? was->tag : -1;
+    int kind = was && !v->detail ? was->kind : 0;
+    int64_t on = kind == TT_AN_LINE || kind == TT_AN_GROUP ? was->tag : -1;
     if (v->back) {
         /* back from a detail: on the finding it showed */
+        kind = TT_AN_LINE;
         on = (int64_t)v->det_k;
         v->back = false;
     }
@@ -323,13 +420,13 @@ int tt_annview_build(tt_annview *v, int width, bool utf8)
                                     "Only rule %s: %zu of %zu findings (f: every rule)",
                                     v->filter, tt_annview_listed(v), v->a.n))
         return -1;
-    for (size_t i = 0; i < v->a.n; i++)
-        if (listed(v, &v->a.v[i]) && list_line(v, i, width))
-            return -1;
+    if (list_ranked(v, width, utf8))
+        return -1;
     tt_plist_clamp(&v->pl);
-    /* the lines moved (a new width wraps them otherwise, a filter): stay
-     * on the finding the cursor was on, or on the head of a wrapped one */
-    if (on < 0 || !tt_plist_goto_item(&v->pl, TT_AN_LINE, on))
+    /* the lines moved (a new width wraps them otherwise, a filter, a
+     * fold): stay on the finding or header the cursor was on, or on the
+     * head of a wrapped one */
+    if (on < 0 || !tt_plist_goto_item(&v->pl, kind, on))
         tt_plist_move(&v->pl, 0);
     v->built = true;
     return 0;

@@ -6,8 +6,8 @@
  * lanes involved and a message. The view draws every annotation that
  * overlaps the window (a mark in the ruler, the span on its lanes, a
  * span narrower than a cell still takes its cell), says the message of the
- * one under the cursor, and lists them all in a panel sorted by severity
- * and time.
+ * one under the cursor, and lists them all in a panel ranked by the time
+ * they cost (see below).
  *
  * Several ranks: the rules run over every rank's trace at once (the
  * straggler rule compares them) and each annotation says its rank; the
@@ -17,14 +17,21 @@
  * start; the times a message quotes stay on its rank's clock (from that
  * trace's start, as `tracetty check` prints them), and the view says so.
  *
- * Annotations stay in the rules' order (severity, then time) for the list;
- * an index by start time with running maxima of the ends finds those
+ * Annotations stay in the rules' order (severity, then time), which
+ * decides which one a cell shows; an index by start time with running maxima of the ends finds those
  * overlapping a window in O(log n + k) for drawing and for the cursor.
  *
- * The panel shows every finding's whole message (wrapped, one item per
- * finding), optionally only those of one rule (tt_annview_filter), or the
- * detail of one finding (tt_annview_open; finding.h builds it) with the
- * events involved.
+ * The panel lists the findings grouped per (rule, rank) in the ranking of
+ * rules/rank.h, the one `tracetty check` prints: the straggler first, then
+ * the costliest. Each group has a header line (severity, rule, rank, and
+ * the impact as check's headline says it), then its findings costliest
+ * first, each with its whole message (wrapped, one item per finding).
+ * Enter on a header folds or unfolds its group; the cursor stops on
+ * headers and findings alike. The list can keep only one rule's groups
+ * (tt_annview_filter), or show the detail of one finding
+ * (tt_annview_open; finding.h builds it) with the events involved.
+ * Findings the ranking does not know (a rule outside the table, annotations
+ * given by tt_annview_take) come last, without a header.
  *
  * Ownership: tt_annview owns its annotations and index, and borrows the
  * traces the rules ran over (they outlive the view). Library code: no
@@ -38,6 +45,7 @@
 #include <stdint.h>
 
 #include "model/trace.h"
+#include "rules/rank.h"
 #include "rules/rules.h"
 #include "tui/plist.h"
 #include "util/error.h"
@@ -45,11 +53,15 @@
 /* Item kinds of the panel's lines. */
 enum {
     TT_AN_LINE = 1,   /* the list: a finding, tag = index in a.v */
-    TT_AN_EVENT       /* a finding's detail: an event, tag = index in its events */
+    TT_AN_EVENT,      /* a finding's detail: an event, tag = index in its events */
+    TT_AN_GROUP       /* the list: a group's header, tag = index in rank.groups */
 };
 
 typedef struct tt_annview {
     tt_annotations a;        /* severity order, as the rules return them */
+    tt_ranking     rank;     /* the panel's groups and order (owned; measured
+                                on each trace's own clock) */
+    bool          *folded;   /* per group: only its header is listed (owned) */
     uint32_t      *by_time;  /* indexes in a.v sorted by start */
     tt_ns         *maxend;   /* maxend[i]: largest end among by_time[0..i] */
     bool           shown;    /* drawn and reported (A toggles) */
@@ -138,6 +150,13 @@ void tt_annview_filter(tt_annview *v, const char *rule);
 
 /* How many findings the list shows (those of the filter's rule). */
 size_t tt_annview_listed(const tt_annview *v);
+
+/* Fold or unfold group g (index in v->rank.groups). */
+void tt_annview_fold(tt_annview *v, size_t g);
+
+/* The place of finding k among the findings listed (from 1, folded ones
+ * counted), *of their number; 0 when it is not listed. */
+size_t tt_annview_list_pos(const tt_annview *v, size_t k, size_t *of);
 
 /* The trace finding an is about, or NULL when the view does not have it
  * (annotations given by tt_annview_take); *off gets its offset. */

@@ -20,9 +20,10 @@ int tt_act_annots_panel(tt_app *a)
     tt_app_open_panel(a, TT_PANEL_ANNOTS);
     /* ! opens the list, even when a finding's detail was left open */
     tt_annview_close(&a->an);
-    /* on an annotation (with several ranks a line on the clocks comes
-     * first) */
-    if (tt_annview_build(&a->an, a->cols - 4, a->utf8) == 0 && !tt_plist_picked(&a->an.pl))
+    /* on the first group's header, or a finding when there are no groups
+     * (with several ranks a line on the clocks comes first) */
+    if (tt_annview_build(&a->an, a->cols - 4, a->utf8) == 0 && !tt_plist_picked(&a->an.pl) &&
+        !tt_plist_goto_kind(&a->an.pl, TT_AN_GROUP))
         tt_plist_goto_kind(&a->an.pl, TT_AN_LINE);
     if (!a->an.ran)
         tt_app_message(a, false, "the warning rules are off for this view");
@@ -123,7 +124,16 @@ int tt_act_an_enter(tt_app *a)
     const tt_annotation *an;
     size_t k;
     if (!a->an.detail) {
-        /* the list: open the finding */
+        /* the list: a header folds or unfolds its group */
+        if (l && l->kind == TT_AN_GROUP) {
+            const tt_rank_group *gr = &a->an.rank.groups[l->tag];
+            tt_annview_fold(&a->an, (size_t)l->tag);
+            tt_app_message(a, false, "%s: %zu finding%s %s (Enter: %s)", gr->rule, gr->n,
+                           gr->n == 1 ? "" : "s", a->an.folded[l->tag] ? "folded" : "listed",
+                           a->an.folded[l->tag] ? "list them" : "fold");
+            return REDRAW;
+        }
+        /* a finding: its detail */
         if (!l || l->kind != TT_AN_LINE) {
             tt_app_message(a, false, "move to an annotation first (j k)");
             return REDRAW;
@@ -176,6 +186,8 @@ int tt_act_an_filter(tt_app *a)
         rule = a->an.a.v[a->an.det_k].rule;
     else if (l && l->kind == TT_AN_LINE)
         rule = a->an.a.v[l->tag].rule;
+    else if (l && l->kind == TT_AN_GROUP)
+        rule = a->an.rank.groups[l->tag].rule;
     else {
         tt_app_message(a, false, "move to an annotation first (j k)");
         return REDRAW;
@@ -192,23 +204,17 @@ void tt_annots_title(const tt_app *a, char *out, size_t cap, const char **hint)
     const tt_annview *v = &a->an;
     const char *hidden = v->shown ? "" : ", hidden on the timeline (A shows them)";
     if (v->detail) {
-        size_t pos = 0, of = 0;
-        for (size_t i = 0; i < v->a.n; i++)
-            if (!v->filter || strcmp(v->filter, v->a.v[i].rule) == 0) {
-                of++;
-                if (i <= v->det_k)
-                    pos = of;
-            }
+        size_t of, pos = tt_annview_list_pos(v, v->det_k, &of);
         snprintf(out, cap, "Finding %zu of %zu: %s %s", pos, of,
                  tt_severity_name(v->a.v[v->det_k].sev), v->a.v[v->det_k].rule);
         *hint = "Enter go to  f rule  Esc back";
     } else if (v->filter) {
         snprintf(out, cap, "Annotations: %s (%zu of %zu)%s", v->filter, tt_annview_listed(v),
                  v->a.n, hidden);
-        *hint = "Enter detail  f all rules  A on/off  Esc close";
+        *hint = "Enter detail/fold  f all rules  A on/off  Esc close";
     } else {
         snprintf(out, cap, "Annotations (%zu)%s", v->a.n, hidden);
-        *hint = "Enter detail  f one rule  A on/off  Esc close";
+        *hint = "Enter detail/fold  f one rule  A on/off  Esc close";
     }
 }
 

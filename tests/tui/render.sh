@@ -104,8 +104,8 @@ ranks-colls-box-hilite|ranks|100x30|--disable all|Xkkkvjjjllllllllllllllllllllll
 ranks-panel|ranks|100x30||#
 ranks-align|ranks|100x30|--align start|#
 ranks-annot|ranks|80x24||!
-ranks-annot-go|ranks|80x24||!<Enter><Enter>
-ranks-annot-detail|ranks|80x24||!<Enter>
+ranks-annot-go|ranks|80x24||!j<Enter><Enter>
+ranks-annot-detail|ranks|80x24||!j<Enter>
 ranks-marks|ranks|80x24|--disable all|mlllllllllllllm2
 ranks-help|ranks|80x24||?<PgDn><PgDn><PgDn><PgDn><PgDn>
 ranks-help-end|ranks|80x24||?<End>

@@ -37,7 +37,13 @@ k = next(i for i, r in enumerate(rows) if r['Rule'] == 'host-sync')
 s, e = int(rows[k]['Start (ns)']), int(rows[k]['End (ns)'])
 x = [x for x in ev if x.get('name') == 'cudaEventSynchronize' and x.get('ph') == 'X'
      and s <= (x['ts'] - t0) * 1000 < e][0]
-print(k, '%.6f s' % ((x['ts'] - t0) / 1e6))
+# the panel lists check's ranking (its Rank column), a header line before
+# each rule's group, and opens on the first header
+groups = []
+for r in sorted(rows, key=lambda r: int(r['Rank'])):
+    if r['Rule'] not in groups:
+        groups.append(r['Rule'])
+print(int(rows[k]['Rank']) + groups.index('host-sync'), '%.6f s' % ((x['ts'] - t0) / 1e6))
 EOF
 read -r n_hs start < "$TMPD/hs"
 
@@ -67,9 +73,15 @@ ok $? "at the start the trace gives ($start)"
 size=200x50 trace=$job keys=
 tm_start 200 50 "LC_ALL=C '$TRACETTY' '$trace'; sleep 600"
 tm_wait '\? help' || { ok 1 "the job opens"; tm_capture | sed 's/^/#   /'; }
-# the tiny-kernels finding (on rank 0, with events), where check --all
-# (the panel's order) lists it
-n_st=$("$TRACETTY" check --all --quiet --fail-on never "$job" | grep -n ' tiny-kernels ' | cut -d: -f1)
+# the tiny-kernels finding (on rank 0, with events): the panel opens on
+# the first group's header and lists each group's header, then its
+# findings in check's Rank order, so the finding sits at its Rank plus
+# the number of headers down to its group
+rank_st=$("$TRACETTY" check --quiet --fail-on never --format csv "$job" |
+    python3 -c 'import csv, sys; print([r["Rank"] for r in csv.DictReader(sys.stdin) if r["Rule"] == "tiny-kernels"][0])')
+grp_st=$("$TRACETTY" check --quiet --fail-on never "$job" |
+    grep -E '^(error|warning|info) ' | grep -n ' tiny-kernels ' | cut -d: -f1)
+n_st=$((rank_st + grp_st))
 js=$(printf '%*s' "$((n_st - 1))" '' | tr ' ' j)
 tm_keys '!'; tm_text "$js"; keys="!$js"
 step Enter -- '<Enter>' "job: the tiny-kernels finding's detail"
