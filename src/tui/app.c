@@ -176,6 +176,11 @@ const tt_row *tt_app_row(const tt_app *a)
     return a->cur < a->list.n ? &a->list.v[a->cur] : NULL;
 }
 
+int tt_app_panel_w(const tt_app *a)
+{
+    return a->cols - 4 >= 4 ? a->cols - 4 : 4;
+}
+
 int tt_app_panel_h(const tt_app *a)
 {
     int h = a->scr.area_h, p;
@@ -593,46 +598,47 @@ static void draw_ruler(tt_app *a, tt_grid *g)
  * TUI draws between keys, `render` only at the end). */
 static void details_sync(tt_app *a)
 {
-    int w = a->cols - 4, inner = tt_app_panel_h(a) - 2;
+    int w = a->cols - 4, inner = tt_app_panel_h(a) - 2, lw = tt_app_panel_w(a);
     bool same;
     size_t keep;
-    /* the other panels: lines for this width, scrolled to their cursor */
-    if (w >= 4) {
-        tt_plist *pl = NULL;
-        switch (a->panel) {
-        case TT_PANEL_STATS:
-            if (tt_sp_build(&a->stp, w, a->utf8))
-                tt_app_message(a, true, "out of memory");
-            pl = &a->stp.pl;
-            break;
-        case TT_PANEL_MARKS:
-            if (tt_marks_build(&a->mk, w, a->utf8))
-                tt_app_message(a, true, "out of memory");
-            pl = &a->mk.pl;
-            break;
-        case TT_PANEL_ANNOTS:
-            if (tt_annview_build(&a->an, w, a->utf8))
-                tt_app_message(a, true, "out of memory");
-            pl = &a->an.pl;
-            break;
-        case TT_PANEL_RANKS:
-        case TT_PANEL_COLL:
-        case TT_PANEL_MSTATS:
-            if (tt_app_panels_sync(a, w))
-                tt_app_message(a, true, "out of memory");
-            pl = tt_app_panel_list_views(a);
-            break;
-        case TT_PANEL_INFO:
-            if (tt_app_info_sync(a, w))
-                tt_app_message(a, true, "out of memory");
-            pl = &a->info;
-            break;
-        default:
-            break;
-        }
-        if (pl)
-            tt_plist_scroll(pl, inner);
+    tt_plist *pl = NULL;
+    /* the other panels: lines for this width, scrolled to their cursor.
+     * Built at every size, even one too narrow to draw them: the keys act
+     * on these lines, and lines left from before a change (a deleted set)
+     * would point at items that are gone. */
+    switch (a->panel) {
+    case TT_PANEL_STATS:
+        if (tt_sp_build(&a->stp, lw, a->utf8))
+            tt_app_message(a, true, "out of memory");
+        pl = &a->stp.pl;
+        break;
+    case TT_PANEL_MARKS:
+        if (tt_marks_build(&a->mk, lw, a->utf8))
+            tt_app_message(a, true, "out of memory");
+        pl = &a->mk.pl;
+        break;
+    case TT_PANEL_ANNOTS:
+        if (tt_annview_build(&a->an, lw, a->utf8))
+            tt_app_message(a, true, "out of memory");
+        pl = &a->an.pl;
+        break;
+    case TT_PANEL_RANKS:
+    case TT_PANEL_COLL:
+    case TT_PANEL_MSTATS:
+        if (tt_app_panels_sync(a, lw))
+            tt_app_message(a, true, "out of memory");
+        pl = tt_app_panel_list_views(a);
+        break;
+    case TT_PANEL_INFO:
+        if (tt_app_info_sync(a, lw))
+            tt_app_message(a, true, "out of memory");
+        pl = &a->info;
+        break;
+    default:
+        break;
     }
+    if (pl)
+        tt_plist_scroll(pl, inner);
     if (a->panel != TT_PANEL_DETAILS || !a->has_sel || w < 4)
         return;
     if (!a->det.valid || a->det.width != w || a->det.ev.lane != a->sel.lane ||

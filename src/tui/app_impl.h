@@ -427,6 +427,10 @@ void tt_app_relayout(tt_app *a);
 int tt_app_rebuild_rows(tt_app *a);
 int tt_app_lanes_h(const tt_app *a);          /* visible rows of the lanes area */
 int tt_app_panel_h(const tt_app *a);          /* rows of the open panel (0 closed) */
+/* Width the panels' lines are built for: the panel's inner width, never
+ * under 4, so the lines (what keys act on) exist whatever the window size,
+ * drawn or not. */
+int tt_app_panel_w(const tt_app *a);
 void tt_app_open_panel(tt_app *a, tt_panel p);/* open (or switch to) a panel */
 int64_t tt_app_row_index(const tt_app *a, const tt_row *row);   /* where a row is now */
 void tt_app_scroll_to_cursor(tt_app *a);

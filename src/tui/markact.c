@@ -18,8 +18,18 @@
 static void panel_goto(tt_app *a, int kind, int64_t tag)
 {
     tt_marks_touch(&a->mk);
-    if (tt_marks_build(&a->mk, a->cols - 4, a->utf8) == 0)
+    if (tt_marks_build(&a->mk, tt_app_panel_w(a), a->utf8) == 0)
         tt_plist_goto_item(&a->mk.pl, kind, tag);
+}
+
+/* The panel's cursor line when it is a marker or a set, from lines built
+ * for the markers and sets as they are now (an earlier key may have
+ * changed them since the lines were last built). */
+static const tt_pline *panel_item(tt_app *a)
+{
+    if (tt_marks_build(&a->mk, tt_app_panel_w(a), a->utf8))
+        return NULL;
+    return tt_plist_picked(&a->mk.pl);
 }
 
 /* Several ranks: marker sets are every rank's, converted through each
@@ -109,7 +119,7 @@ int tt_act_marks_panel(tt_app *a)
 
 static const tt_pline *picked(tt_app *a, const char *what)
 {
-    const tt_pline *l = tt_plist_picked(&a->mk.pl);
+    const tt_pline *l = panel_item(a);
     if (!l)
         tt_app_message(a, false, "move to a marker or a saved set first (j k): %s", what);
     return l;
@@ -250,7 +260,7 @@ int tt_act_mk_save(tt_app *a)
 int tt_act_mk_box(tt_app *a)
 {
     const tt_markset *set = tt_marks_set(&a->mk);
-    const tt_pline *l = tt_plist_picked(&a->mk.pl);
+    const tt_pline *l = panel_item(a);
     size_t x, y;
     if (!tt_marks_chosen(&a->mk, &x, &y)) {
         if (!l || l->kind != TT_MK_LINE_MARK || (size_t)l->tag + 1 >= set->n) {
