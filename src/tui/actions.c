@@ -641,6 +641,8 @@ static void goto_submit(tt_app *a, const char *text)
      * event it selects), so a marker dropped now lands on it */
     if (tt_vp_col(&a->vp, x) == tt_app_cursor_col(a))
         a->t_cur = x;
+    a->t_typed = x;
+    a->typed = a->t_cur == x;
 }
 
 static size_t utf8_prev(const char *s, size_t n)

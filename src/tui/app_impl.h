@@ -151,6 +151,10 @@ struct tt_app {
     size_t           top, cur;     /* first visible row, cursor row */
 
     tt_ns            t_cur;        /* cursor time */
+    /* the last time typed with `:`: while the cursor is still on it, a box
+     * edge put there is that exact time, not the cursor column's */
+    tt_ns            t_typed;
+    bool             typed;
     bool             has_sel;
     tt_evref         sel;
     tt_colorby       by;

@@ -77,14 +77,34 @@ static int rows_lanes(const tt_app *a, size_t r0, size_t r1, tt_laneset *out)
     return tt_laneset_finish(out);
 }
 
-/* Stretch the box from its first cell to the cell (col, row). */
-static void box_update(tt_app *a, int64_t col, size_t row)
+/* The cursor's edges for the box: the exact time when the cursor is
+ * still on the time typed with `:` (so a box typed edge to edge is that
+ * window to the nanosecond, as `report --window` takes it), else the
+ * column's cell [col, col + 1). */
+static void cursor_edges(const tt_app *a, int64_t col, tt_ns *lo, tt_ns *hi)
 {
-    tt_ns f0 = tt_vp_time(&a->vp, col), f1 = tt_vp_time(&a->vp, col + 1);
+    if (a->typed && a->t_cur == a->t_typed && !a->box.mouse) {
+        *lo = *hi = a->t_cur;
+        return;
+    }
+    *lo = tt_vp_time(&a->vp, col);
+    *hi = tt_vp_time(&a->vp, col + 1);
+}
+
+/* Stretch the box from its first edges (a0, a1) to the cursor's (f0, f1)
+ * on row `row`. Two exact edges at one instant make an empty window: the
+ * box then covers the cursor's column. */
+static void box_update(tt_app *a, int64_t col, tt_ns f0, tt_ns f1, size_t row)
+{
     int64_t ar = tt_app_row_index(a, &a->box.anchor);
     size_t r0, r1;
     a->box.from = a->box.a0 < f0 ? a->box.a0 : f0;
     a->box.to = a->box.a1 > f1 ? a->box.a1 : f1;
+    if (a->box.to <= a->box.from) {
+        tt_ns c0 = tt_vp_time(&a->vp, col), c1 = tt_vp_time(&a->vp, col + 1);
+        a->box.from = c0 < a->box.from ? c0 : a->box.from;
+        a->box.to = c1 > a->box.to ? c1 : a->box.to;
+    }
     if (ar < 0)
         ar = (int64_t)row;
     r0 = (size_t)ar < row ? (size_t)ar : row;
@@ -95,8 +115,12 @@ static void box_update(tt_app *a, int64_t col, size_t row)
 
 void tt_box_follow(tt_app *a)
 {
-    if (a->list.n)
-        box_update(a, tt_app_cursor_col(a), a->cur);
+    int64_t col = tt_app_cursor_col(a);
+    tt_ns f0, f1;
+    if (!a->list.n)
+        return;
+    cursor_edges(a, col, &f0, &f1);
+    box_update(a, col, f0, f1, a->cur);
 }
 
 int tt_act_box_start(tt_app *a)
@@ -116,9 +140,8 @@ int tt_act_box_start(tt_app *a)
     a->box.shown = a->box.selecting = true;
     a->box.mouse = false;
     a->box.anchor = *row;
-    a->box.a0 = tt_vp_time(&a->vp, col);
-    a->box.a1 = tt_vp_time(&a->vp, col + 1);
-    box_update(a, col, a->cur);
+    cursor_edges(a, col, &a->box.a0, &a->box.a1);
+    box_update(a, col, a->box.a0, a->box.a1, a->cur);
     tt_app_message(a, false, "box: move to stretch it (h l j k, S-arrows; w s zoom), "
                              "Enter confirms, Esc cancels");
     return REDRAW;
@@ -136,7 +159,7 @@ void tt_box_mouse_drag(tt_app *a, int col, size_t row)
     a->cur = row;
     a->t_cur = tt_vp_time_mid(&a->vp, col);
     tt_app_hit(a);
-    box_update(a, col, row);
+    box_update(a, col, tt_vp_time(&a->vp, col), tt_vp_time(&a->vp, col + 1), row);
 }
 
 /* Compute the statistics of the box as it is and open the panel. */
@@ -166,6 +189,7 @@ static int open_box_stats(tt_app *a)
         return REDRAW;
     }
     a->stp.origin = a->origin;
+    a->stp.path = a->rk[a->focus].path;
     a->stp_rank = a->focus;
     tt_app_open_panel(a, TT_PANEL_STATS);
     snprintf(ev, sizeof ev, "%llu event%s", (unsigned long long)a->stp.sum->events,
@@ -329,6 +353,7 @@ int tt_same_name_of(tt_app *a, tt_evref ev)
         return REDRAW;
     }
     a->stp.origin = a->origin;
+    a->stp.path = a->rk[a->focus].path;
     a->stp_rank = a->focus;
     total = hits.total;
     name_safe(a, e->name, name, sizeof name, 60);

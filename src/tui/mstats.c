@@ -500,6 +500,29 @@ static int lines_lanes(tt_mstats *m)
     return 0;
 }
 
+/* The job's trace files as shell words, for a batch command ("TRACE" for
+ * one read from stdin; " ..." ends a list too long for buf). */
+static const char *job_files(const tt_mstats *m, char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < m->n_rk; i++) {
+        char q[4 * 1024 + 8];
+        size_t k;
+        if (m->rk[i].path)
+            tt_shell_quote(m->rk[i].path, q, sizeof q, NULL);
+        else
+            snprintf(q, sizeof q, "TRACE");
+        k = strlen(q);
+        if (o + k + 6 >= n) {
+            snprintf(buf + o, n - o, "%s...", o ? " " : "");
+            break;
+        }
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? " " : "", q);
+    }
+    return buf;
+}
+
 /* One `tracetty report` command per rank: its own window and lanes. */
 static int lines_commands(tt_mstats *m)
 {
@@ -511,31 +534,19 @@ static int lines_commands(tt_mstats *m)
     for (size_t i = 0; i < m->n_r; i++) {
         const tt_ms_rank *p = &m->r[i];
         const tt_vrank *r = &m->rk[p->rank];
-        char a[48], b[48], pats[4096], cmd[4 * 4096 + 800], *q;
+        char a[48], b[48], pats[4096], q[4 * 4096 + 8], file[4 * 1024 + 8];
+        char cmd[sizeof q + sizeof file + 300];
         bool cut = false;
-        size_t o = 0;
         tt_sp_time_token(p->sel.from - r->tr->t0, a, sizeof a);
         tt_sp_time_token(p->sel.to - r->tr->t0, b, sizeof b);
         tt_sp_lane_patterns(r->tr, p->lanes.v, p->lanes.n, pats, sizeof pats, &cut);
-        /* quote the patterns for a POSIX shell */
-        q = malloc(strlen(pats) * 4 + 3);
-        if (!q)
-            return -1;
-        q[o++] = '\'';
-        for (const char *s = pats; *s; s++) {
-            if (*s == '\'') {
-                memcpy(q + o, "'\\''", 4);
-                o += 4;
-            } else {
-                q[o++] = *s;
-            }
-        }
-        q[o++] = '\'';
-        q[o] = '\0';
-        snprintf(cmd, sizeof cmd, "tracetty report --kind ops --by %s --window %s:%s --lanes %s%s "
-                                  "%s", key, a, b, q, cut ? " (list cut short)" : "",
-                 r->path ? r->file : "TRACE");
-        free(q);
+        tt_shell_quote(pats, q, sizeof q, NULL);
+        if (r->path)
+            tt_shell_quote(r->path, file, sizeof file, NULL);
+        else
+            snprintf(file, sizeof file, "TRACE");
+        snprintf(cmd, sizeof cmd, "tracetty report --kind ops --by %s --window %s:%s --lanes %s "
+                                  "%s%s", key, a, b, q, file, cut ? " (list cut short)" : "");
         if (tt_plist_wrap(&m->pl, TT_R_PANEL_KEY, cmd, m->width))
             return -1;
     }
@@ -630,14 +641,17 @@ static int lines_colls_box(tt_mstats *m)
                 return -1;
         }
     }
-    return tt_plist_add(&m->pl, TT_R_PANEL_TITLE, "The same numbers in batch") &&
-                   tt_plist_wrap(&m->pl, TT_R_PANEL_KEY,
-                                 "tracetty report --kind collectives DIR (one row per "
-                                 "collective and rank: sum Duration and Wait per rank; e "
-                                 "writes those rows of the collectives in the box)",
-                                 m->width) == 0
-               ? 0
-               : -1;
+    {
+        char files[8192], cmd[sizeof files + 300];
+        snprintf(cmd, sizeof cmd, "tracetty report --kind collectives %s (one row per collective "
+                                  "and rank: sum Duration and Wait per rank; e writes those rows "
+                                  "of the collectives in the box)",
+                 job_files(m, files, sizeof files));
+        return tt_plist_add(&m->pl, TT_R_PANEL_TITLE, "The same numbers in batch") &&
+                       tt_plist_wrap(&m->pl, TT_R_PANEL_KEY, cmd, m->width) == 0
+                   ? 0
+                   : -1;
+    }
 }
 
 /* ------------------------------------------------- highlight, export */

@@ -1159,6 +1159,7 @@ int tt_app_box_views(tt_app *a)
             }
             free(local);
             a->stp.origin = a->job0 - r->off;
+            a->stp.path = r->path;
             a->stp_rank = first;
             tt_app_open_panel(a, TT_PANEL_STATS);
             snprintf(ev, sizeof ev, "%llu event%s", (unsigned long long)a->stp.sum->events,

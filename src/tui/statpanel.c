@@ -248,6 +248,16 @@ static char *lane_name(const tt_trace *tr, uint32_t lane, char *buf, size_t n)
     return buf;
 }
 
+/* The trace's file as a shell word, or TRACE when it came from stdin. */
+static const char *trace_arg(const tt_statpanel *s, char *buf, size_t n)
+{
+    if (!s->path) {
+        snprintf(buf, n, "TRACE");
+        return buf;
+    }
+    return tt_shell_quote(s->path, buf, n, NULL);
+}
+
 static int lines_lanes(tt_statpanel *s)
 {
     char line[2048], name[600], v[64];
@@ -446,9 +456,10 @@ static int lines_name(tt_statpanel *s)
         if (!tt_plist_item(&s->pl, TT_R_PANEL, TT_SP_LINE_LANE, l->lane, line))
             return -1;
     }
+    snprintf(line, sizeof line, "tracetty report --kind ops --by name %s (its row of this name)",
+             trace_arg(s, name, sizeof name));
     if (!tt_plist_add(&s->pl, TT_R_PANEL_TITLE, "The same numbers in batch") ||
-        add_wrapped(s, TT_R_PANEL_KEY, "tracetty report --kind ops --by name TRACE (its row "
-                                       "of this name)"))
+        add_wrapped(s, TT_R_PANEL_KEY, line))
         return -1;
     return 0;
 }
@@ -582,31 +593,9 @@ const char *tt_sp_lane_patterns(const tt_trace *tr, const uint32_t *lanes, size_
     return buf;
 }
 
-/* Quote for a POSIX shell: 'text', with ' written as '\''. */
-static void shell_quote(const char *s, char *out, size_t cap)
-{
-    size_t o = 0;
-    if (cap < 3) {
-        if (cap)
-            out[0] = '\0';
-        return;
-    }
-    out[o++] = '\'';
-    for (; *s && o + 6 < cap; s++) {
-        if (*s == '\'') {
-            memcpy(out + o, "'\\''", 4);
-            o += 4;
-        } else {
-            out[o++] = *s;
-        }
-    }
-    out[o++] = '\'';
-    out[o] = '\0';
-}
-
 const char *tt_sp_command(const tt_statpanel *s, char *buf, size_t n)
 {
-    char a[48], b[48], key[TT_KEY_ARG_MAX + 8], pats[4096], q[4 * 4096 + 8];
+    char a[48], b[48], key[TT_KEY_ARG_MAX + 8], pats[4096], q[4 * 4096 + 8], file[4 * 1024 + 8];
     bool cut = false;
     if (!s->valid) {
         snprintf(buf, n, "tracetty report");
@@ -615,13 +604,14 @@ const char *tt_sp_command(const tt_statpanel *s, char *buf, size_t n)
     tt_key_str(&s->key, key, sizeof key);
     tt_sp_time_token(s->sel.from - s->tr->t0, a, sizeof a);
     tt_sp_time_token(s->sel.to - s->tr->t0, b, sizeof b);
+    trace_arg(s, file, sizeof file);
     if (s->lanes.n == s->tr->n_lanes) {
-        snprintf(buf, n, "tracetty report --kind ops --by %s --window %s:%s TRACE", key, a, b);
+        snprintf(buf, n, "tracetty report --kind ops --by %s --window %s:%s %s", key, a, b, file);
         return buf;
     }
     tt_sp_lane_patterns(s->tr, s->lanes.v, s->lanes.n, pats, sizeof pats, &cut);
-    shell_quote(pats, q, sizeof q);
-    snprintf(buf, n, "tracetty report --kind ops --by %s --window %s:%s --lanes %s%s TRACE", key,
-             a, b, q, cut ? " (list cut short)" : "");
+    tt_shell_quote(pats, q, sizeof q, NULL);
+    snprintf(buf, n, "tracetty report --kind ops --by %s --window %s:%s --lanes %s %s%s", key,
+             a, b, q, file, cut ? " (list cut short)" : "");
     return buf;
 }

@@ -65,6 +65,8 @@ typedef struct tt_statpanel {
     const tt_trace *tr;
     tt_ns           origin;    /* the title's times count from it (the trace
                                   start unless the app says otherwise) */
+    const char     *path;      /* the trace's file, for the batch command
+                                  (borrowed; NULL: read from stdin) */
     tt_laneset      lanes;     /* the box's lanes (box) */
     tt_sel          sel;
     tt_summary     *sum;
@@ -122,7 +124,8 @@ const char *tt_sp_title(const tt_statpanel *s, bool utf8, char *buf, size_t n);
 /* The events of breakdown row `row` in the box, as hits. 0, or -1 on OOM. */
 int tt_sp_row_hits(const tt_statpanel *s, size_t row, tt_hits *out);
 
-/* The `tracetty report` command giving the box's tables (--kind ops).
+/* The `tracetty report` command giving the box's tables (--kind ops),
+ * naming the trace's file (shell-quoted; TRACE when it came from stdin).
  * Trace strings in it are raw: sanitize before showing. */
 const char *tt_sp_command(const tt_statpanel *s, char *buf, size_t n);
 

@@ -117,6 +117,33 @@ const char *tt_text_safe(const char *s, char *out, size_t cap)
     return out;
 }
 
+const char *tt_shell_quote(const char *s, char *out, size_t cap, bool *cut)
+{
+    size_t o = 0;
+    if (cap < 3) {
+        if (cap)
+            out[0] = '\0';
+        if (cut)
+            *cut = true;
+        return out;
+    }
+    out[o++] = '\'';
+    /* room left for the longest piece (4 bytes), the closing ' and NUL */
+    for (; *s && o + 6 < cap; s++) {
+        if (*s == '\'') {
+            memcpy(out + o, "'\\''", 4);
+            o += 4;
+        } else {
+            out[o++] = *s;
+        }
+    }
+    if (*s && cut)
+        *cut = true;
+    out[o++] = '\'';
+    out[o] = '\0';
+    return out;
+}
+
 char *tt_json_repair(const char *json)
 {
     const unsigned char *p = (const unsigned char *)json;

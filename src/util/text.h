@@ -28,6 +28,12 @@ size_t tt_text_sanitize(const char *s, size_t n, char *out, size_t cap);
  * the caller. Convenience: returns out. */
 const char *tt_text_safe(const char *s, char *out, size_t cap);
 
+/* Quote s for a POSIX shell: 'text', each ' written as '\''. out (capacity
+ * cap) is always NUL-terminated and the quote always closed; *cut (when
+ * not NULL) is set when s did not fit. Returns out. The result is still
+ * raw: sanitize it before showing it. */
+const char *tt_shell_quote(const char *s, char *out, size_t cap, bool *cut);
+
 /* Terminal columns taken by a sanitized (valid, control-free) string. */
 int tt_text_width(const char *s);
 

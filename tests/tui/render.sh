@@ -115,9 +115,14 @@ ranks-mouse|ranks|80x24|--disable all|<Click:11,1><Click:20,1><Click:5,3>
 
 run_case() {   # locale name trace size keys options
     loc=$1 name=$2 trace=$3 size=$4 keys=$5 opts=$6
-    case $trace in demo) path=$demo ;; *) path=$data/$trace ;; esac
+    case $trace in
+    demo) dir=$(dirname "$demo") file=$(basename "$demo") ;;
+    *) dir=$data file=$trace ;;
+    esac
+    # from the trace's directory: the batch commands the panels print name
+    # the file as given, the same in every checkout
     # shellcheck disable=SC2086 # options are words
-    LC_ALL=$loc "$TRACETTY" render --size "$size" --keys "$keys" $opts "$path"
+    (cd "$dir" && LC_ALL=$loc "$TRACETTY" render --size "$size" --keys "$keys" $opts "$file")
 }
 
 check_locale() {   # locale suffix

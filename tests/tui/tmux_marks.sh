@@ -266,21 +266,22 @@ if [ -x "$gen" ]; then
     same=0 win=0
     while read -r cmd; do
         args=${cmd#tracetty report --kind ops --by name }
-        file=${args##* }
-        args=${args% *}
         eval "set -- $args"
         w=$2
         shift 2
+        # the last word is the rank's file (shell-quoted), before it the lanes
+        eval "file=\${$#}"
+        if [ $# -eq 3 ]; then set -- "$1" "$2"; else set --; fi
         # the box's window on this rank's clock is its copy of m1, m2
-        "$TRACETTY" markers list --format json --set job "$job/$file" |
+        "$TRACETTY" markers list --format json --set job "$file" |
             tr -d ' \t\n' | sed 's/.*"m1","t_ns":\([-0-9]*\).*"m2","t_ns":\([-0-9]*\).*/\1 \2/' \
             > "$TMPD/tns"
         awk -v w="$w" '{ split(w, p, ":"); for (i = 1; i <= 2; i++) { v = p[i]; sub(/ms$/, "", v)
                          if (sprintf("%.0f", v * 1e6) != $i) exit 1 } }' "$TMPD/tns" &&
             win=$((win + 1))
-        "$TRACETTY" report --kind ops --by name --window "$w" "$@" "$job/$file" > "$TMPD/a.csv"
+        "$TRACETTY" report --kind ops --by name --window "$w" "$@" "$file" > "$TMPD/a.csv"
         "$TRACETTY" report --kind ops --by name --markers job --between m1:m2 "$@" \
-            "$job/$file" > "$TMPD/b.csv" && cmp -s "$TMPD/a.csv" "$TMPD/b.csv" && same=$((same + 1))
+            "$file" > "$TMPD/b.csv" && cmp -s "$TMPD/a.csv" "$TMPD/b.csv" && same=$((same + 1))
     done < "$TMPD/jobcmds"
     is "$win" 8 "$t: each rank's window in the box is its copy's m1..m2, to the nanosecond"
     is "$same" 8 "$t: report --markers job --between m1:m2 = the box's report, rank by rank"

@@ -199,16 +199,19 @@ if open_view "$size" "$loc" "'$job'"; then
         any=0
         while read -r cmd; do
             args=${cmd#tracetty report --kind ops }
-            file=${args##* }
-            args=${args% *}
+            # the last word is the rank's file, shell-quoted (no quote or
+            # space in these paths)
+            file=${args##* \'}
+            file=${file%\'}
+            args=${args% \'*}
             eval "set -- $args"
             [ $kind = ops ] || shift 2   # --by KEY
-            "$TRACETTY" report --kind $kind "$@" "$job/$file" > "$TMPD/k.csv"
+            "$TRACETTY" report --kind $kind "$@" "$file" > "$TMPD/k.csv"
             head=$(head -1 "$TMPD/k.csv")
-            sed 1d "$TMPD/k.csv" | sed "s|^|\"$job/$file\",|" >> "$TMPD/rows"
+            sed 1d "$TMPD/k.csv" | sed "s|^|\"$file\",|" >> "$TMPD/rows"
             case $kind in
             transfers) [ "$(wc -l < "$TMPD/k.csv")" -gt 1 ] && any=1 ;;
-            gpu) "$TRACETTY" report --kind gpu --format json "$@" "$job/$file" |
+            gpu) "$TRACETTY" report --kind gpu --format json "$@" "$file" |
                      grep -q '"kernels":0,"memcpys":0,"memsets":0' || any=1 ;;
             *) any=1 ;;
             esac
