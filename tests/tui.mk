@@ -42,6 +42,7 @@ TUI_SH_TESTS = \
 	tests/tui/tmux_annot.sh \
 	tests/tui/marks_panel.sh \
 	tests/tui/box_typed.sh \
+	tests/tui/view_texts.sh \
 	tests/tui/tmux_ranks.sh \
 	tests/tui/ranks_numbers.sh
 TESTS += $(TUI_SH_TESTS)

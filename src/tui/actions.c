@@ -1233,7 +1233,9 @@ int tt_app_key(tt_app *a, uint32_t key)
         char name[32];
         if (key == TT_KEY_ESC)
             return REDRAW;   /* Esc clears a message */
-        tt_app_message(a, false, "%s does nothing here; ? lists the keys",
+        /* "key y": the message's first letter is capitalized, which
+         * would name another key (Y) */
+        tt_app_message(a, false, "key %s does nothing here; ? lists the keys",
                        tt_key_name(key, name, sizeof name));
         return REDRAW;
     }

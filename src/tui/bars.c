@@ -409,8 +409,9 @@ static void sel_info(tt_app *a, char *out, size_t cap)
             n += a->tr->lanes[l].n;
         group_label(a, row->group, name, sizeof name);
         cut(a, name, sizeof name, 50);
-        snprintf(out, cap, "%s%s%u lanes, %llu events%s%s", name, tt_tab_sep(a->utf8), gr->n_lanes,
-                 (unsigned long long)n, tt_tab_sep(a->utf8),
+        snprintf(out, cap, "%s%s%u lane%s, %llu event%s%s%s", name, tt_tab_sep(a->utf8),
+                 gr->n_lanes, gr->n_lanes == 1 ? "" : "s", (unsigned long long)n, n == 1 ? "" : "s",
+                 tt_tab_sep(a->utf8),
                  a->collapsed[row->group] ? "folded (Space unfolds)" : "Space folds");
         break;
     }

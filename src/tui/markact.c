@@ -114,6 +114,10 @@ int tt_act_marks_panel(tt_app *a)
     tt_marks_refresh(&a->mk, &err);
     tt_marks_touch(&a->mk);
     tt_app_open_panel(a, TT_PANEL_MARKS);
+    /* open on a marker (else a saved set), not on a header line */
+    if (a->panel == TT_PANEL_MARKS && tt_marks_build(&a->mk, tt_app_panel_w(a), a->utf8) == 0 &&
+        !tt_plist_picked(&a->mk.pl) && !tt_plist_goto_kind(&a->mk.pl, TT_MK_LINE_MARK))
+        tt_plist_goto_kind(&a->mk.pl, TT_MK_LINE_SET);
     return REDRAW;
 }
 

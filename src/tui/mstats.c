@@ -387,9 +387,9 @@ void tt_ms_cycle_order(tt_mstats *m)
 static int lines_breakdown(tt_mstats *m)
 {
     char line[2048], v[64];
-    if (!tt_plist_addf(&m->pl, TT_R_PANEL_TITLE, "By %s over the ranks, sorted by %s%s%s rows",
+    if (!tt_plist_addf(&m->pl, TT_R_PANEL_TITLE, "By %s over the ranks, sorted by %s%s%s row%s",
                        tt_tab_key_title(m->key.kind), tt_tab_order_title(m->order), tt_tab_sep(m->utf8),
-                       tt_fmt_count(v, sizeof v, m->n_rows)))
+                       tt_fmt_count(v, sizeof v, m->n_rows), m->n_rows == 1 ? "" : "s"))
         return -1;
     tt_tab_brk_head(line, sizeof line, m->key.kind, m->width, m->utf8);
     if (!tt_plist_add(&m->pl, TT_R_PANEL_KEY, line))

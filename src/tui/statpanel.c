@@ -297,9 +297,9 @@ static int lines_lanes(tt_statpanel *s)
 static int lines_breakdown(tt_statpanel *s)
 {
     char line[2048], v[64];
-    if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "By %s, sorted by %s%s%s rows",
+    if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "By %s, sorted by %s%s%s row%s",
                        tt_tab_key_title(s->key.kind), tt_tab_order_title(s->order), tt_tab_sep(s->utf8),
-                       tt_fmt_count(v, sizeof v, s->brk->n)))
+                       tt_fmt_count(v, sizeof v, s->brk->n), s->brk->n == 1 ? "" : "s"))
         return -1;
     tt_tab_brk_head(line, sizeof line, s->key.kind, s->width, s->utf8);
     if (!tt_plist_add(&s->pl, TT_R_PANEL_KEY, line))

@@ -33,4 +33,13 @@ add_set s2
 is "$?" 0 "rename after a delete in a 7-column window"
 matches "$TMPD/out" "rename set to: s1" "r offers the set that is left"
 
+# The panel opens on an item line (a marker, else a saved set), so a key
+# acts on it at once.
+rm -f "$t.markers.json"
+add_set s1
+"$TRACETTY" render --keys "'x" "$t" > "$TMPD/out" 2> "$TMPD/err"
+matches "$TMPD/out" "delete the saved set 's1' for good\? y/n" "opened without markers: on the set"
+"$TRACETTY" render --keys "mlllllm'x" "$t" > "$TMPD/out" 2> "$TMPD/err"
+matches "$TMPD/out" "^[Mm]arker m1 deleted" "opened with markers: on the first marker"
+
 tap_done

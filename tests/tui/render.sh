@@ -72,8 +72,8 @@ basic-name|basic.json|80x24|--disable all|<DClick:40,4>
 demo-box|demo|200x50|--disable all|vlllllllllllllllljjjjjjjjjjjjjjjjjjj<Enter>
 basic-marks|basic.json|80x24|--disable all|mllllllllllmhhhhhhhhhhhhhhhhhhhhhhhhm
 basic-marks-zoom|basic.json|80x24|--disable all|mllllllllllmWa
-basic-marks-panel|basic.json|80x24|--disable all|mllllllllllm<RClick:30,5>'\''jr<C-u>fwd<Enter>n<C-u>the forward pass<Enter>j<Space>j<Space>
-basic-marks-rename|basic.json|80x24|--disable all|mllllllllllm'\''jr
+basic-marks-panel|basic.json|80x24|--disable all|mllllllllllm<RClick:30,5>'\''r<C-u>fwd<Enter>n<C-u>the forward pass<Enter>j<Space>j<Space>
+basic-marks-rename|basic.json|80x24|--disable all|mllllllllllm'\''r
 basic-marks-quit|basic.json|80x24|--disable all|mq
 basic-annot|basic.json|80x24||
 demo-annot|demo|80x24||

@@ -141,11 +141,11 @@ for trace in $traces; do
         ok $? "$t: n stays"
 
         # 2. rename them, save as set iter, quit
-        tm_text "'jr"; tm_keys C-u; tm_text iter_start; tm_keys Enter
+        tm_text "'r"; tm_keys C-u; tm_text iter_start; tm_keys Enter
         tm_text jr; tm_keys C-u; tm_text mid; tm_keys Enter
         tm_text jr; tm_keys C-u; tm_text iter_end; tm_keys Enter
         tm_text S; tm_text iter; tm_keys Enter
-        keys="$keys'jr<C-u>iter_start<Enter>jr<C-u>mid<Enter>jr<C-u>iter_end<Enter>Siter<Enter>"
+        keys="$keys'r<C-u>iter_start<Enter>jr<C-u>mid<Enter>jr<C-u>iter_end<Enter>Siter<Enter>"
         tm_wait "saved 3 markers as set 'iter'" 5
         ok $? "$t: saved as set iter"
         tm_capture > "$TMPD/marks"
