@@ -237,6 +237,13 @@ struct tt_app {
     size_t           stp_rank;     /* the rank the statistics panel is about */
     /* markers, annotations */
     tt_marks         mk;
+    /* the marker m last dropped at the selected event's start: m again,
+     * with the cursor and the selection where they were, moves it to the
+     * event's end */
+    bool             mk_on_start;
+    tt_evref         mk_ev;
+    tt_ns            mk_tcur;
+    char             mk_name[TT_MARK_NAME_MAX + 1];
     tt_annview       an;
 };
 
@@ -341,6 +348,7 @@ int tt_act_mk_delete(tt_app *a);
 int tt_act_mk_choose(tt_app *a);
 int tt_act_mk_save(tt_app *a);
 int tt_act_mk_box(tt_app *a);
+int tt_act_mk_move(tt_app *a);
 int tt_mark_at(tt_app *a, tt_ns t);            /* drop a marker at absolute time t */
 int tt_marks_text(tt_app *a, tt_ask ask, const char *text);
 int tt_marks_yes(tt_app *a, tt_ask ask);

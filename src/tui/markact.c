@@ -71,8 +71,63 @@ int tt_mark_at(tt_app *a, tt_ns t)
     return REDRAW;
 }
 
+/* The selected event's end, for the marker m just put at its start, when
+ * nothing moved since (-1 otherwise): m twice marks the end. */
+static long end_of_mark(tt_app *a, const tt_event **e)
+{
+    long i;
+    if (!a->mk_on_start || !a->has_sel || a->t_cur != a->mk_tcur ||
+        a->sel.lane != a->mk_ev.lane || a->sel.idx != a->mk_ev.idx)
+        return -1;
+    *e = tt_trace_event(a->tr, a->sel);
+    i = tt_markset_find(tt_marks_set(&a->mk), a->mk_name);
+    if (i < 0 || tt_marks_set(&a->mk)->m[i].t != (*e)->start - a->origin)
+        return -1;
+    return i;
+}
+
 int tt_act_mark_drop(tt_app *a)
 {
+    const tt_event *e;
+    tt_error err;
+    char ts[48];
+    long i = end_of_mark(a, &e);
+    a->mk_on_start = false;
+    if (i >= 0) {
+        tt_error_clear(&err);
+        if ((i = tt_marks_move(&a->mk, (size_t)i, e->start + e->dur - a->origin, &err)) < 0) {
+            tt_app_message(a, true, "%s", err.what);
+            return REDRAW;
+        }
+        tt_app_message(a, false, "marker %s moved to the event's end, %s%s",
+                       tt_marks_set(&a->mk)->m[i].name,
+                       tt_fmt_dur(ts, sizeof ts, e->start + e->dur - a->origin, 6),
+                       e->dur ? "" : " (an instant: its end is its start)");
+        if (a->panel == TT_PANEL_MARKS)
+            panel_goto(a, TT_MK_LINE_MARK, i);
+        return REDRAW;
+    }
+    /* a time typed with `:` is where the user wants it; else the event
+     * under the cursor gives the time, not the middle of the column */
+    if (a->has_sel && !(a->typed && a->t_cur == a->t_typed)) {
+        e = tt_trace_event(a->tr, a->sel);
+        tt_error_clear(&err);
+        i = tt_marks_add(&a->mk, e->start - a->origin, NULL, &err);
+        if (i < 0) {
+            tt_app_message(a, true, "%s", err.what);
+            return REDRAW;
+        }
+        snprintf(a->mk_name, sizeof a->mk_name, "%s", tt_marks_set(&a->mk)->m[i].name);
+        a->mk_on_start = true;
+        a->mk_ev = a->sel;
+        a->mk_tcur = a->t_cur;
+        tt_app_message(a, false, "marker %s at %s, the start of the event (m again: its end; "
+                                 "' lists the markers)",
+                       a->mk_name, tt_fmt_dur(ts, sizeof ts, e->start - a->origin, 6));
+        if (a->panel == TT_PANEL_MARKS)
+            panel_goto(a, TT_MK_LINE_MARK, i);
+        return REDRAW;
+    }
     return tt_mark_at(a, a->t_cur);
 }
 
@@ -228,6 +283,30 @@ int tt_act_mk_delete(tt_app *a)
     }
     snprintf(a->ask_arg, sizeof a->ask_arg, "%s", a->mk.disk.sets[l->tag].name);
     tt_app_ask_yes(a, TT_ASK_DELETE_SET, "delete the saved set '%s' for good? y/n", a->ask_arg);
+    return REDRAW;
+}
+
+int tt_act_mk_move(tt_app *a)
+{
+    const tt_pline *l = picked(a, "M moves it to the cursor");
+    tt_error err;
+    char name[TT_MARK_NAME_MAX + 1], ts[48];
+    long i;
+    if (!l)
+        return REDRAW;
+    if (l->kind != TT_MK_LINE_MARK) {
+        tt_app_message(a, false, "M moves a marker: move to one");
+        return REDRAW;
+    }
+    tt_error_clear(&err);
+    snprintf(name, sizeof name, "%s", tt_marks_set(&a->mk)->m[l->tag].name);
+    if ((i = tt_marks_move(&a->mk, (size_t)l->tag, a->t_cur - a->origin, &err)) < 0) {
+        tt_app_message(a, true, "%s", err.what);
+        return REDRAW;
+    }
+    tt_app_message(a, false, "marker %s moved to the cursor, %s", name,
+                   tt_fmt_dur(ts, sizeof ts, a->t_cur - a->origin, 6));
+    panel_goto(a, TT_MK_LINE_MARK, i);
     return REDRAW;
 }
 

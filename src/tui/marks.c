@@ -140,6 +140,30 @@ long tt_marks_rename(tt_marks *m, size_t i, const char *name, tt_error *err)
     return tt_markset_find(set, name);
 }
 
+long tt_marks_move(tt_marks *m, size_t i, int64_t t, tt_error *err)
+{
+    tt_markset *set = tt_marks_set(m);
+    char name[TT_MARK_NAME_MAX + 1], *note;
+    int64_t was;
+    long k;
+    if (i >= set->n)
+        return tt_error_set(err, TT_ERR_USAGE, "no such marker"), -1;
+    if (set->m[i].t == t)
+        return (long)i;
+    if (!(note = strdup(set->m[i].note)))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    /* names are unique: take it out, then put it back at its new time */
+    snprintf(name, sizeof name, "%s", set->m[i].name);
+    was = set->m[i].t;
+    tt_markset_remove(set, i);
+    if ((k = tt_markset_add(set, t, name, note, err)) < 0)
+        tt_markset_add(set, was, name, note, NULL);
+    else
+        changed(m);
+    free(note);
+    return k;
+}
+
 int tt_marks_note(tt_marks *m, size_t i, const char *note, tt_error *err)
 {
     tt_markset *set = tt_marks_set(m);

@@ -117,6 +117,11 @@ long tt_marks_add(tt_marks *m, int64_t t, const char *name, tt_error *err);
 long tt_marks_rename(tt_marks *m, size_t i, const char *name, tt_error *err);
 
 int tt_marks_note(tt_marks *m, size_t i, const char *note, tt_error *err);
+
+/* Move marker i to t, keeping its name and note; returns its new index
+ * (the markers stay in time order) or -1 with err set (out of memory:
+ * the marker stays where it was when it can). */
+long tt_marks_move(tt_marks *m, size_t i, int64_t t, tt_error *err);
 void tt_marks_remove(tt_marks *m, size_t i);
 
 /* Index of the first marker after t (dir > 0) or the last before t

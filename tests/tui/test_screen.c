@@ -196,7 +196,8 @@ static int timeline_x(const tt_grid *g)
 static void test_marker_lines(const tt_trace *tr)
 {
     const tt_glyphs *gl = tt_theme_glyphs(true);
-    tt_grid *g = frame(tr, 80, 24, "t", true, false, "m<Right><Right><Right><Right><Right>mwwww");
+    /* typed times: m on an event would put both on its start */
+    tt_grid *g = frame(tr, 80, 24, "t", true, false, ":146ms<Enter>m:150ms<Enter>mwwww");
     int x0, legend, cols[2], nc = 0, rows = 0, on_events = 0, missing = 0;
     if (!g)
         return;
