@@ -55,12 +55,17 @@ typedef struct sort_ctx {
     const tt_annotations *a;
 } sort_ctx;
 
+tt_ns tt_annotation_cost(const tt_annotation *an)
+{
+    return an->cost > 0 ? an->cost : an->end - an->start;
+}
+
 /* Costliest finding first; then by time, for a stable listing. */
 static int cmp_item(const void *pa, const void *pb, void *vctx)
 {
     const sort_ctx *c = vctx;
     const tt_annotation *x = &c->a->v[*(const size_t *)pa], *y = &c->a->v[*(const size_t *)pb];
-    tt_ns dx = x->end - x->start, dy = y->end - y->start;
+    tt_ns dx = tt_annotation_cost(x), dy = tt_annotation_cost(y);
     if (dx != dy)
         return dx > dy ? -1 : 1;
     if (x->start != y->start)
@@ -119,29 +124,34 @@ static int group_measure(tt_rank_group *g, const tt_annotations *a, const rank_b
                          const tt_rules_config *cfg)
 {
     tt_ivals spans;
-    tt_ns inside;
+    tt_ns inside, stated = 0;   /* stated: the sum of the findings' own costs */
     int ri = tt_rule_index(g->rule);
     tt_ivals_init(&spans);
     g->sev = TT_SEV_INFO;
     for (size_t k = 0; k < g->n; k++) {
         const tt_annotation *an = &a->v[g->items[k]];
+        if (an->sev > g->sev)
+            g->sev = an->sev;
+        if (an->cost > 0) {
+            stated += an->cost;
+            continue;
+        }
         if (tt_ivals_push(&spans, an->start, an->end)) {
             tt_ivals_fini(&spans);
             return -1;
         }
-        if (an->sev > g->sev)
-            g->sev = an->sev;
     }
     if (tt_ivals_normalize(&spans)) {
         tt_ivals_fini(&spans);
         return -1;
     }
-    g->cost = tt_ivals_length(&spans);
-    inside = tt_ivals_overlap_length(&spans, &b->steps);
+    g->cost = tt_ivals_length(&spans) + stated;
+    /* a stated cost has no place in time: it counts whole, up to the base */
+    inside = tt_ivals_overlap_length(&spans, &b->steps) + stated;
     tt_ivals_fini(&spans);
     g->base = b->len;
     g->by_steps = b->by_steps;
-    g->share = b->len > 0 ? 100.0 * (double)inside / (double)b->len : 0;
+    g->share = b->len > 0 ? 100.0 * (double)(inside < b->len ? inside : b->len) / (double)b->len : 0;
     g->first = ri >= 0 && tt_rules()[ri]->ranks_first;
     if (cfg && ri >= 0) {
         g->sev = tt_rules_impact_severity(cfg, (size_t)ri, g->share);

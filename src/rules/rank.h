@@ -4,12 +4,15 @@
  * view's annotations panel.
  *
  * A group holds one rule's findings about one trace (rank), costliest
- * first (a finding costs its span, end - start). The group's cost is the
- * time affected: the length of the union of its findings' spans, so
- * overlapping findings are not counted twice. Its share is the part of
- * that time inside the reference time, in percent of it: the union of the
- * trace's training steps (ProfilerStep#N spans) where it has steps, else
- * the trace's span (t1 - t0).
+ * first (a finding costs its span, end - start, unless it states its own
+ * cost: the straggler's is the others' waits for it, a slow step's its
+ * excess over the median step). The group's cost is the time affected:
+ * the length of the union of its findings' spans, so overlapping findings
+ * are not counted twice, plus the stated costs. Its share is the part of
+ * that time inside the reference time (a stated cost counts whole), in
+ * percent of it, at most 100: the union of the trace's training steps
+ * (ProfilerStep#N spans) where it has steps, else the trace's span
+ * (t1 - t0).
  *
  * Groups are ordered by: rules that rank themselves first (tt_rule
  * .ranks_first: the straggler, which explains the others' waits), then
@@ -65,6 +68,9 @@ typedef struct tt_ranking {
  * 0, or -1 with err set (out of memory); r is then empty. */
 int tt_ranking_build(tt_ranking *r, const tt_annotations *a, const tt_trace *const *traces,
                      size_t n_traces, const tt_rules_config *cfg, tt_error *err);
+
+/* What one finding costs, ns: its stated cost, else its span. */
+tt_ns tt_annotation_cost(const tt_annotation *an);
 
 /* Free what r owns; r is then empty. */
 void tt_ranking_fini(tt_ranking *r);

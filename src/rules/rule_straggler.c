@@ -10,9 +10,13 @@
  * matched collectives, making the other ranks wait min_wait or more
  * (median over those collectives), is reported, with the span from its
  * first to its last late arrival. This needs no clock alignment.
+ * That span is mostly time the job spends computing, not waiting for the
+ * rank, so the finding's cost (rules/rank.h) is what the job lost to it:
+ * at each collective it arrived last at, the others' median wait, summed.
  *
  * Steps: the same step (events named ProfilerStep#N) taking step_factor
- * times the median step of all ranks or more is reported on that rank.
+ * times the median step of all ranks or more is reported on that rank;
+ * its cost is its excess over the median.
  */
 #include "config.h"
 
@@ -88,12 +92,14 @@ static int collectives(const tt_rule_ctx *ctx)
     for (size_t t = 0; t < ctx->n_traces; t++) {
         rank_late *r = &rk[t];
         const tt_trace *tr = ctx->traces[t];
-        tt_ns med;
-        char a[32], b[32], d[32];
+        tt_ns med, lost = 0;
+        char a[32], b[32], d[32], l[32];
         uint32_t lanes[16];
         size_t nl = 0;
         if (!r->late || 100.0 * (double)r->late < min_share * (double)r->matched)
             continue;
+        for (size_t k = 0; k < r->n_waits; k++)
+            lost += r->waits[k];
         med = rule_median(r->waits, r->n_waits);
         if (med < min_wait)
             continue;
@@ -101,12 +107,15 @@ static int collectives(const tt_rule_ctx *ctx)
             rule_lane_add(lanes, &nl, 16, r->ev[k].lane);
         if (tt_rule_emit(ctx, (int)t, r->first, r->last, lanes, nl, r->ev, r->n_ev, r->late,
                          "rank %lld arrived last at %llu of %llu collectives, making the other "
-                         "ranks wait %s (median) each time, between %s and %s",
+                         "ranks wait %s (median) each time, %s in all, between %s and %s",
                          (long long)(tr->rank >= 0 ? tr->rank : (int64_t)t),
                          (unsigned long long)r->late, (unsigned long long)r->matched,
-                         tt_fmt_dur(d, sizeof d, med, 3), tt_rule_time(tr, r->first, a, sizeof a),
+                         tt_fmt_dur(d, sizeof d, med, 3), tt_fmt_dur(l, sizeof l, lost, 3),
+                         tt_rule_time(tr, r->first, a, sizeof a),
                          tt_rule_time(tr, r->last, b, sizeof b)))
             goto out;
+        /* (at least 1 ns: 0 would mean "the span") */
+        ctx->out->v[ctx->out->n - 1].cost = lost > 0 ? lost : 1;
     }
     rc = 0;
 out:
@@ -205,6 +214,8 @@ static int steps(const tt_rule_ctx *ctx)
                                  (double)v[k].dur / (double)med, tt_fmt_dur(m, sizeof m, med, 3),
                                  j - i))
                     goto out;
+                /* the time the slow step added, not the whole step */
+                ctx->out->v[ctx->out->n - 1].cost = v[k].dur - med > 0 ? v[k].dur - med : 1;
             }
         }
         i = j;

@@ -46,6 +46,9 @@ typedef struct tt_annotation {
     tt_evref   *events;     /* the events involved, at most TT_ANN_MAX_EVENTS (owned) */
     size_t      n_events;
     uint64_t    n_events_total;  /* events involved, including those not listed */
+    tt_ns       cost;       /* time it costs, ns, where that is not its span
+                             * (a straggler's span is not time lost); 0: the
+                             * span, end - start (rules/rank.h) */
     char       *msg;        /* one line (owned); may quote trace strings raw */
 } tt_annotation;
 

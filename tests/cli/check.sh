@@ -122,6 +122,47 @@ if [ -x "$gen" ]; then
     "$TRACETTY" check --quiet --fail-on never "$TMPD"/rank*.json >"$TMPD/ck"
     matches "$TMPD/ck" '^[a-z]* *straggler on rank 1 \(.*rank1\.json\): 1 finding' "ranked: the straggler first, with its rank"
     is "$(head -n 1 "$TMPD/ck" | awk '{ print $2 }')" straggler "the straggler is the first block"
+    # Its cost is what the job lost waiting for it, not the span from its
+    # first to its last late arrival (mostly compute): python matches the
+    # NCCL kernels by (name, occurrence), takes wait = duration - the
+    # shortest, the last to arrive = least wait (ties: later start), and sums
+    # the other ranks' median wait over the collectives rank 1 was last at.
+    if command -v python3 >/dev/null 2>&1; then
+        python3 - "$TMPD"/rank0.json "$TMPD"/rank1.json "$TMPD"/rank2.json >"$TMPD/lost" <<'PY'
+import json, sys
+occ, steps = {}, []
+for r, f in enumerate(sys.argv[1:]):
+    ev = json.load(open(f))["traceEvents"]
+    seen = {}
+    for e in sorted((e for e in ev if e.get("cat") == "kernel" and
+                     e["name"].startswith(("ncclKernel_", "ncclDevKernel_"))),
+                    key=lambda e: float(e["ts"])):
+        k = (e["name"], seen.get(e["name"], 0))
+        seen[e["name"]] = k[1] + 1
+        occ.setdefault(k, []).append((r, round(float(e["ts"]) * 1000), round(float(e["dur"]) * 1000)))
+    if r == 1:
+        steps = sorted((float(e["ts"]), float(e["ts"]) + float(e["dur"])) for e in ev
+                       if e.get("ph") == "X" and e["name"].startswith("ProfilerStep#"))
+lost = 0
+for (name, _), v in occ.items():
+    if len(v) < 2 or name.split("_")[1] in ("SendRecv", "Send", "Recv"):
+        continue
+    short = min(d for _, _, d in v)
+    last = min(v, key=lambda x: (x[2] - short, -x[1], x[0]))
+    if last[0] == 1:
+        w = sorted(d - short for r, _, d in v if r != 1)
+        n = len(w)
+        lost += w[n // 2] if n % 2 else w[n // 2 - 1] + (w[n // 2] - w[n // 2 - 1]) // 2
+u = []
+for s, e in steps:
+    if u and s <= u[-1][1]: u[-1][1] = max(u[-1][1], e)
+    else: u.append([s, e])
+print("%.3f %.1f" % (lost / 1e6, 100 * lost / 1e3 / sum(e - s for s, e in u)))
+PY
+        read -r lost share <"$TMPD/lost"
+        is "$(sed -n 's/^.*straggler on rank 1 ([^)]*): 1 finding, \([0-9.]*\) ms affected, \([0-9.]*\)% of the step time$/\1 \2/p' "$TMPD/ck")" \
+            "$lost $share" "the straggler costs the others' waits for it (python: $lost ms, $share% of rank 1's steps)"
+    fi
     "$TRACETTY" summary --quiet "$TMPD"/rank*.json >"$TMPD/sum"
     is "$(grep '^  straggler ' "$TMPD/sum" | awk '{ print $2 }' | tr '\n' ' ')" "0 1 0 " \
         "summary of 3 ranks: a straggler row per trace, 1 on the slow rank"

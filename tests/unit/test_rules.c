@@ -552,6 +552,7 @@ static void test_straggler(void)
            strstr(a.v[0].msg, "wait 200 us") != NULL, "message: %s", a.v[0].msg);
         is_i64(a.v[0].start - tr[2]->t0, 200000, "span from its first late arrival");
         is_i64(a.v[0].end - tr[2]->t0, 2300000, "to the end of its last");
+        is_i64(tt_annotation_cost(&a.v[0]), 600000, "it costs the others' 3 x 200 us, not its span");
     }
     tt_annotations_fini(&a);
     is_i64((int64_t)run_rule("straggler", tr, 1, &a, NULL), 0, "straggler needs several ranks");
@@ -571,7 +572,10 @@ static void test_straggler(void)
     tr[1] = trace_of(STEP(0, 1000));
     tr[2] = trace_of(STEP(0, 1250));
     if (is_i64((int64_t)run_rule("straggler", tr, 3, &a, NULL), 1, "slow step fires at 1.25x"))
+    {
         ok(a.v[0].trace == 2 && strstr(a.v[0].msg, "1.25x the median"), "%s", a.v[0].msg);
+        is_i64(tt_annotation_cost(&a.v[0]), 250000, "a slow step costs its excess over the median");
+    }
     tt_annotations_fini(&a);
     tt_trace_free(tr[2]);
     tr[2] = trace_of(STEP(0, 1249));
