@@ -78,13 +78,15 @@ static int rows_lanes(const tt_app *a, size_t r0, size_t r1, tt_laneset *out)
 }
 
 /* The cursor's edges for the box: the exact time when the cursor is
- * still on the time typed with `:` (so a box typed edge to edge is that
- * window to the nanosecond, as `report --window` takes it), else the
- * column's cell [col, col + 1). */
+ * still in the column of the time typed with `:` (so a box typed edge to
+ * edge is that window to the nanosecond, as `report --window` takes it),
+ * else the column's cell [col, col + 1). The column, not the cursor time:
+ * j and k to stretch the box over more lanes move the cursor time into
+ * the event under it, in the same column, and must not move the edge. */
 static void cursor_edges(const tt_app *a, int64_t col, tt_ns *lo, tt_ns *hi)
 {
-    if (a->typed && a->t_cur == a->t_typed && !a->box.mouse) {
-        *lo = *hi = a->t_cur;
+    if (a->typed && tt_vp_col(&a->vp, a->t_typed) == col && !a->box.mouse) {
+        *lo = *hi = a->t_typed;
         return;
     }
     *lo = tt_vp_time(&a->vp, col);

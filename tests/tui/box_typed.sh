@@ -69,6 +69,14 @@ is "$(sed -n 's/^command \([A-Za-z]*\).*/\1/p' "$TMPD/py")" True \
 is "$(sed -n 's/^panel \([A-Za-z]*\).*/\1/p' "$TMPD/py")" True \
     "the panel's count and time in the box equal python's ($(sed -n 2p "$TMPD/py"))"
 
+# both edges typed first, then j stretches the box over lanes whose events
+# do not cover the typed time: the cursor moves into those events within
+# the column, and the edge must stay where it was typed
+"$TRACETTY" render --size 120x50 --keys ':176.302ms<Enter>v:350.363ms<Enter>jjjjjjjj<Enter>' \
+    "$t" > "$TMPD/rows" 2> "$TMPD/err"
+matches "$TMPD/rows" "Box 176\.302 ms .{1,3} 350\.363 ms \(174\.061 ms\) . 2 lanes" \
+    "j after the typed edges keeps them exact"
+
 # a box over several ranks: one command per rank, each naming its file
 "$TRACETTY" render --size 200x50 --disable all \
     --keys 'vjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjlllllllllllllll<Enter><End>' \
