@@ -44,7 +44,8 @@ TUI_SH_TESTS = \
 	tests/tui/box_typed.sh \
 	tests/tui/view_texts.sh \
 	tests/tui/tmux_ranks.sh \
-	tests/tui/ranks_numbers.sh
+	tests/tui/ranks_numbers.sh \
+	tests/tui/panel_texts.sh
 TESTS += $(TUI_SH_TESTS)
 EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh \
 	tests/data/tui/basic.json \

@@ -22,7 +22,7 @@ int tt_act_annots_panel(tt_app *a)
     tt_annview_close(&a->an);
     /* on the first group's header, or a finding when there are no groups
      * (with several ranks a line on the clocks comes first) */
-    if (tt_annview_build(&a->an, a->cols - 4, a->utf8) == 0 && !tt_plist_picked(&a->an.pl) &&
+    if (tt_annview_build(&a->an, tt_app_panel_w(a), a->utf8) == 0 && !tt_plist_picked(&a->an.pl) &&
         !tt_plist_goto_kind(&a->an.pl, TT_AN_GROUP))
         tt_plist_goto_kind(&a->an.pl, TT_AN_LINE);
     if (!a->an.ran)

@@ -543,7 +543,9 @@ void tt_bars_status(tt_app *a, tt_grid *g)
     static const hint stats_hints[] = {{"Enter", "highlight"}, {"e", "export"}, {"Esc", "close"}};
     static const hint name_hints[] = {{"z", "zoom"}, {"Esc", "close"}};
     static const hint markp_hints[] = {{"S", "save"}, {"r", "rename"}, {"Esc", "close"}};
-    static const hint annotp_hints[] = {{"Enter", "detail"}, {"f", "one rule"}, {"Esc", "close"}};
+    /* as the annotations panel's title says (tt_annots_title) */
+    static const hint annotp_hints[] = {{"Enter", "detail/fold"}, {"f", "one rule"}, {"Esc", "close"}};
+    static const hint annotf_hints[] = {{"Enter", "detail/fold"}, {"f", "all rules"}, {"Esc", "close"}};
     static const hint finding_hints[] = {{"Enter", "go to"}, {"Esc", "back"}};
     static const hint help_hints[] = {{"j k", "scroll"}, {"Esc", "close"}};
     static const hint rank_hints[] = {{"< >", "ranks"}, {"R", "all ranks"}, {"X", "collectives"}};
@@ -594,7 +596,7 @@ void tt_bars_status(tt_app *a, tt_grid *g)
                 break;
             case TT_PANEL_MARKS: ctx = markp_hints; nctx = 3; break;
             case TT_PANEL_ANNOTS:
-                ctx = a->an.detail ? finding_hints : annotp_hints;
+                ctx = a->an.detail ? finding_hints : a->an.filter ? annotf_hints : annotp_hints;
                 nctx = a->an.detail ? 2 : 3;
                 break;
             case TT_PANEL_RANKS: ctx = ranksp_hints; nctx = 2; break;

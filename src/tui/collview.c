@@ -322,12 +322,12 @@ static int panel_notes(const tt_collview *v, const tt_cgroup *c, const tt_vrank 
     return 0;
 }
 
-int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, tt_ns origin,
-                      const char *align, int width, bool utf8, tt_plist *pl)
+int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, size_t n_rk,
+                      tt_ns origin, const char *align, int width, bool utf8, tt_plist *pl)
 {
     const tt_cgroup *c = &v->g[gi];
     const tt_coll *first = NULL, *latest = NULL, *late = &v->c.v[c->late];
-    char line[2048], a[64], b[64], d[64], e[64], f[64], cmd[600];
+    char line[2048], a[64], b[64], d[64], e[64], f[64], files[8192], cmd[sizeof files + 300];
     size_t o;
     int bw = width - 6 - 17 - 3 * 17 - 2, cw = width >= 100 ? 17 : 15;
     tt_ns wmax = 0;
@@ -399,8 +399,9 @@ int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, tt_ns
         if (!tt_plist_item(pl, TT_R_PANEL, TT_CV_LINE_RANK, (int64_t)k, line))
             return -1;
     }
-    snprintf(cmd, sizeof cmd, "tracetty report --kind collectives --align %s DIR (the rows of "
-                              "this name, sequence %u)", align, late->seq);
+    snprintf(cmd, sizeof cmd, "tracetty report --kind collectives --align %s %s (the rows of "
+                              "this name, sequence %u)", align,
+             tt_vrank_shell_files(rk, n_rk, files, sizeof files), late->seq);
     if (!tt_plist_add(pl, TT_R_PANEL_TITLE, "The same numbers in batch") ||
         tt_plist_wrap(pl, TT_R_PANEL_KEY, cmd, width))
         return -1;

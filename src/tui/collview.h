@@ -89,10 +89,10 @@ void tt_collview_status(const tt_collview *v, size_t gi, const tt_vrank *rk, boo
                         char *out, size_t cap);
 
 /* The collective panel's lines for an inner width; origin is the aligned
- * time the view counts from, align how the clocks were aligned (for the
- * batch command). 0 or -1 on OOM. */
-int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, tt_ns origin,
-                      const char *align, int width, bool utf8, tt_plist *pl);
+ * time the view counts from, align how the clocks were aligned and rk's
+ * n_rk files what the batch command names. 0 or -1 on OOM. */
+int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, size_t n_rk,
+                      tt_ns origin, const char *align, int width, bool utf8, tt_plist *pl);
 
 /* Rows are in order of first arrival: the first collective whose first
  * arrival is at or after aligned time t (n when none). */

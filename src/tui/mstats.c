@@ -500,29 +500,6 @@ static int lines_lanes(tt_mstats *m)
     return 0;
 }
 
-/* The job's trace files as shell words, for a batch command ("TRACE" for
- * one read from stdin; " ..." ends a list too long for buf). */
-static const char *job_files(const tt_mstats *m, char *buf, size_t n)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < m->n_rk; i++) {
-        char q[4 * 1024 + 8];
-        size_t k;
-        if (m->rk[i].path)
-            tt_shell_quote(m->rk[i].path, q, sizeof q, NULL);
-        else
-            snprintf(q, sizeof q, "TRACE");
-        k = strlen(q);
-        if (o + k + 6 >= n) {
-            snprintf(buf + o, n - o, "%s...", o ? " " : "");
-            break;
-        }
-        o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? " " : "", q);
-    }
-    return buf;
-}
-
 /* One `tracetty report` command per rank: its own window and lanes. */
 static int lines_commands(tt_mstats *m)
 {
@@ -646,7 +623,7 @@ static int lines_colls_box(tt_mstats *m)
         snprintf(cmd, sizeof cmd, "tracetty report --kind collectives %s (one row per collective "
                                   "and rank: sum Duration and Wait per rank; e writes those rows "
                                   "of the collectives in the box)",
-                 job_files(m, files, sizeof files));
+                 tt_vrank_shell_files(m->rk, m->n_rk, files, sizeof files));
         return tt_plist_add(&m->pl, TT_R_PANEL_TITLE, "The same numbers in batch") &&
                        tt_plist_wrap(&m->pl, TT_R_PANEL_KEY, cmd, m->width) == 0
                    ? 0

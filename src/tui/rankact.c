@@ -1297,8 +1297,8 @@ int tt_app_panels_sync(tt_app *a, int w)
         tt_plist_clear(&a->cpl);
         if (a->cpl_group >= a->cv.n)
             return 0;
-        if (tt_collview_panel(&a->cv, a->cpl_group, a->rk, a->job0, a->align_opt, w, a->utf8,
-                              &a->cpl))
+        if (tt_collview_panel(&a->cv, a->cpl_group, a->rk, a->n_rk, a->job0, a->align_opt, w,
+                              a->utf8, &a->cpl))
             return -1;
         tt_plist_clamp(&a->cpl);
         a->cpl_built = true;
@@ -1352,7 +1352,7 @@ int tt_act_ranks_panel(tt_app *a)
     if (!need_ranks(a))
         return REDRAW;
     tt_app_open_panel(a, TT_PANEL_RANKS);
-    if (build_ranks_panel(a, a->cols - 4) == 0)
+    if (build_ranks_panel(a, tt_app_panel_w(a)) == 0)
         tt_plist_goto_item(&a->rpl, TT_MS_LINE_RANK, (int64_t)a->focus);
     return REDRAW;
 }

@@ -168,6 +168,27 @@ const char *tt_vrank_lane_label(const tt_vrank *r, uint32_t lane, char *buf, siz
     return buf;
 }
 
+const char *tt_vrank_shell_files(const tt_vrank *rk, size_t n, char *buf, size_t cap)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        char q[4 * 1024 + 8];
+        size_t k;
+        if (rk[i].path)
+            tt_shell_quote(rk[i].path, q, sizeof q, NULL);
+        else
+            snprintf(q, sizeof q, "TRACE");
+        k = strlen(q);
+        if (o + k + 6 >= cap) {
+            snprintf(buf + o, cap - o, "%s...", o ? " " : "");
+            break;
+        }
+        o += (size_t)snprintf(buf + o, cap - o, "%s%s", o ? " " : "", q);
+    }
+    return buf;
+}
+
 size_t tt_vrank_memory(const tt_vrank *r)
 {
     return sizeof *r + (r->lv ? tt_levels_memory(r->lv) : 0) + tt_busy_memory(&r->busy) +

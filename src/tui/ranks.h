@@ -94,6 +94,11 @@ const char *tt_vrank_lane_label(const tt_vrank *r, uint32_t lane, char *buf, siz
 /* Bytes the view holds for the rank (levels, busy unions, scratch). */
 size_t tt_vrank_memory(const tt_vrank *r);
 
+/* The n ranks' trace files as shell words for a batch command, each
+ * shell-quoted ("TRACE" for one read from stdin; " ..." ends a list too
+ * long for buf). Raw: sanitize before showing. Returns buf. */
+const char *tt_vrank_shell_files(const tt_vrank *rk, size_t n, char *buf, size_t cap);
+
 /* Rows of the combined view: per rank a header (its summary lane), then,
  * unless folded[rank], each device lane's rows (depth 0 only when
  * depth0). base[i] is the job-wide number of rank i's first lane, n_glanes
