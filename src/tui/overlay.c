@@ -13,8 +13,8 @@
  *
  *   annotation  '!' at the start of its span (ruler, unless a tick label
  *               is there or starts right after it, and its lanes' first
- *               row), '~' in the empty cells of the span on its lanes, '!'
- *               before those lanes' labels
+ *               row), '~' ('^' in ASCII) in the empty cells of the span
+ *               on its lanes, '!' before those lanes' labels
  *   box         '[' ']' around its range in the ruler (just outside it
  *               where the cursor's mark takes its edge), a dotted fill in
  *               its empty cells, a heavy separator beside its rows' labels

@@ -212,7 +212,9 @@ static const tt_glyphs glyphs_ascii = {
     .spark = {' ', '_', '.', '-', '~', '=', '+', '*', '#'},
     .swatch = '#', .arrow_in = '<', .arrow_out = '>',
     .box_fill = '`', .box_edge = '#', .marker = '*', .marker_line = '|',
-    .ann_mark = '!', .ann_fill = '~', .chosen = '*',
+    /* not '~': that ends a cut label here (the ellipsis); '^' points up
+     * at the span's '!' in the ruler and means nothing else */
+    .ann_mark = '!', .ann_fill = '^', .chosen = '*',
     .comm = '=', .spread = '-',
 };
 
