@@ -355,9 +355,16 @@ int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, size_
              (long long)rk[late->rank].rank);
     if (tt_plist_wrap(pl, TT_R_PANEL, line, width))
         return -1;
-    /* the definitions and notes before the table: End still shows the
-     * last ranks' lines */
+    /* the definitions, the notes and the batch command (one file per
+     * rank: several lines) before the table: End still shows the last
+     * ranks' lines */
     if (panel_notes(v, c, rk, late, latest, width, pl))
+        return -1;
+    snprintf(cmd, sizeof cmd, "tracetty report --kind collectives --align %s %s (the rows of "
+                              "this name, sequence %u)", align,
+             tt_vrank_shell_files(rk, n_rk, files, sizeof files), late->seq);
+    if (!tt_plist_add(pl, TT_R_PANEL_TITLE, "The same numbers in batch") ||
+        tt_plist_wrap(pl, TT_R_PANEL_KEY, cmd, width))
         return -1;
     /* a narrow panel drops the start (the offset says the same) */
     if (width < 100)
@@ -399,11 +406,5 @@ int tt_collview_panel(const tt_collview *v, size_t gi, const tt_vrank *rk, size_
         if (!tt_plist_item(pl, TT_R_PANEL, TT_CV_LINE_RANK, (int64_t)k, line))
             return -1;
     }
-    snprintf(cmd, sizeof cmd, "tracetty report --kind collectives --align %s %s (the rows of "
-                              "this name, sequence %u)", align,
-             tt_vrank_shell_files(rk, n_rk, files, sizeof files), late->seq);
-    if (!tt_plist_add(pl, TT_R_PANEL_TITLE, "The same numbers in batch") ||
-        tt_plist_wrap(pl, TT_R_PANEL_KEY, cmd, width))
-        return -1;
     return 0;
 }

@@ -1207,6 +1207,10 @@ int tt_app_view_enter(tt_app *a)
         a->cpl.cur = a->cpl.top = 0;
         a->panel = TT_PANEL_NONE;
         tt_app_open_panel(a, TT_PANEL_COLL);
+        /* on the first rank's line: Enter acts at once, and the lines
+         * above the table (notes, the batch command) are not in the way */
+        if (tt_app_panels_sync(a, tt_app_panel_w(a)) == 0)
+            tt_plist_goto_kind(&a->cpl, TT_CV_LINE_RANK);
         return REDRAW;
     }
     return REDRAW;

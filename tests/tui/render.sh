@@ -94,7 +94,7 @@ ranks-tab-back|ranks|80x24|--disable all|2R
 ranks-colls|ranks|80x24||X
 ranks-colls-wide|ranks|200x50||X
 ranks-coll-panel|ranks|100x30||Xj<Enter>
-ranks-coll-kernel|ranks|100x30|--disable all|Xj<Enter>jjjjjjj<Enter>
+ranks-coll-kernel|ranks|100x30|--disable all|Xj<Enter>j<Enter>
 ranks-colls-search|ranks|80x24|--disable all|X/broad<Enter>n
 ranks-job-box|ranks|120x40|--disable all|vjjjjjjjllllllllllllllllllll<Enter>
 ranks-job-box1|ranks|100x30|--disable all|jvjllllllllll<Enter>
