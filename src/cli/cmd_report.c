@@ -15,6 +15,7 @@
 #include "io/atomic.h"
 #include "markers/markers.h"
 #include "report/annotations.h"
+#include "report/collrows.h"
 #include "report/job.h"
 #include "report/report.h"
 #include "rules/rules.h"
@@ -460,13 +461,19 @@ static void say_offsets(const tt_job *job)
     fputc('\n', stderr);
 }
 
-/* What the collectives cannot say (tt_job_notes), a line each. */
-static void say_notes(const tt_job *job)
+/* What the collectives' columns measure (the JSON says it in its header;
+ * a CSV or text table has no place for it), then what they cannot say
+ * (tt_job_notes), a line each. */
+static void say_notes(const tt_job *job, tt_out_format format)
 {
     const char *p = tt_job_notes(job);
-    if (!*p)
-        return;
     fflush(stdout);
+    if (format != TT_OUT_JSON) {
+        size_t nd;
+        const tt_coll_definition *d = tt_coll_definitions(&nd);
+        for (size_t i = 0; i < nd; i++)
+            fprintf(stderr, "tracetty: report: %s: %s\n", d[i].column, d[i].text);
+    }
     while (*p) {
         const char *e = strchr(p, '\n');
         int len = e ? (int)(e - p) : (int)strlen(p);
@@ -536,7 +543,7 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
             }
         } else if (jo.kind == TT_JOB_COLLECTIVES && !lo->quiet) {
             say_offsets(job);
-            say_notes(job);
+            say_notes(job, ro->format);
         }
     }
     tt_job_free(job);

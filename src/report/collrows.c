@@ -20,6 +20,22 @@ static const tt_col colls_cols[] = {
     {"Trace", "trace", TT_COL_TEXT, 0, false},
 };
 
+static const tt_coll_definition colls_defs[] = {
+    {"start_offset_ns", "Start Offset (ns)",
+     "start time minus the earliest start among the ranks, on the aligned clock (only as good "
+     "as the alignment)"},
+    {"wait_ns", "Wait (ns)",
+     "in-kernel wait: duration minus the shortest duration among the ranks (needs no aligned "
+     "clocks)"},
+    {"last_to_arrive", "last to arrive", "the rank with wait 0, the least in-kernel wait"},
+};
+
+const tt_coll_definition *tt_coll_definitions(size_t *n)
+{
+    *n = sizeof colls_defs / sizeof colls_defs[0];
+    return colls_defs;
+}
+
 const tt_col *tt_coll_row_columns(size_t *n)
 {
     *n = sizeof colls_cols / sizeof colls_cols[0];

@@ -29,6 +29,17 @@ struct tt_writer;
 /* The table's columns (*n of them). */
 const struct tt_col *tt_coll_row_columns(size_t *n);
 
+/* What the measured columns mean (collectives.h has the why): the
+ * report's JSON header and its notes for CSV and text print these. */
+typedef struct tt_coll_definition {
+    const char *key;      /* JSON key: "start_offset_ns" */
+    const char *column;   /* the column it explains, or a term: "Wait (ns)" */
+    const char *text;
+} tt_coll_definition;
+
+/* The definitions (*n of them). */
+const tt_coll_definition *tt_coll_definitions(size_t *n);
+
 /* One row to a writer made with those columns: 0, or -1 when writing
  * failed. */
 int tt_coll_row_write(struct tt_writer *w, const tt_coll_row *x);

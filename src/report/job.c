@@ -316,16 +316,10 @@ static void collectives_header(const tt_job *j, cJSON *doc)
     cJSON *def = cJSON_AddObjectToObject(doc, "definitions");
     cJSON *notes = cJSON_AddArrayToObject(doc, "notes");
     const char *p = j->notes;
-    if (def) {
-        cJSON_AddStringToObject(def, "start_offset_ns",
-                                "start time minus the earliest start among the ranks, on the aligned "
-                                "clock (only as good as the alignment)");
-        cJSON_AddStringToObject(def, "wait_ns",
-                                "in-kernel wait: duration minus the shortest duration among the ranks "
-                                "(needs no aligned clocks)");
-        cJSON_AddStringToObject(def, "last_to_arrive",
-                                "the rank with wait 0, the least in-kernel wait");
-    }
+    size_t nd;
+    const tt_coll_definition *d = tt_coll_definitions(&nd);
+    for (size_t i = 0; def && i < nd; i++)
+        cJSON_AddStringToObject(def, d[i].key, d[i].text);
     while (notes && *p) {
         const char *e = strchr(p, '\n');
         size_t len = e ? (size_t)(e - p) : strlen(p);

@@ -91,6 +91,21 @@ done < "$TMPD/notes"
 grep -q 'the last to arrive is the rank with the least in-kernel wait' "$TMPD/err"
 ok $? "the clocks note says the last to arrive follows the in-kernel wait"
 
+# the CSV (and text) table cannot say what its columns measure: stderr
+# does, in the words of the JSON header
+for col in 'Start Offset (ns): start time minus the earliest start among the ranks, on the aligned clock' \
+           'Wait (ns): in-kernel wait: duration minus the shortest duration among the ranks' \
+           'last to arrive: the rank with wait 0, the least in-kernel wait'; do
+    grep -qF -- "tracetty: report: $col" "$TMPD/err"
+    ok $? "stderr says what a column measures: ${col%%:*}"
+done
+"$TRACETTY" report --kind collectives --align absolute --format text "$job" 2> "$TMPD/err-t" > /dev/null
+grep -qF -- 'tracetty: report: Wait (ns): in-kernel wait' "$TMPD/err-t"
+ok $? "the text table's definitions too"
+"$TRACETTY" report --kind collectives --align absolute --format json "$job" 2> "$TMPD/err-j" > /dev/null
+grep -qF -- 'Wait (ns):' "$TMPD/err-j"
+ok $((!$?)) "JSON: the definitions are in its header, not on stderr"
+
 "$TRACETTY" report --kind collectives --align absolute --quiet "$job" 2> "$TMPD/err-q" > /dev/null
 is "$(cat "$TMPD/err-q")" "" "--quiet: no notes"
 
