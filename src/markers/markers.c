@@ -566,6 +566,18 @@ static int json_int64(const cJSON *v, int64_t *out)
     return 0;
 }
 
+/* A time from the file (a marker's t_ns, a job's offset or start):
+ * brought within the time limits like a typed time (tt_time_clamp), since
+ * a hand-edited 9e18 would overflow t0 + t and the distance of two
+ * markers. */
+static int json_time(const cJSON *v, int64_t *out)
+{
+    if (json_int64(v, out))
+        return -1;
+    *out = tt_time_clamp(*out);
+    return 0;
+}
+
 /* The optional "job" record of a set (see tt_markjob). */
 static int job_from_json(tt_markset *set, const cJSON *o, tt_error *err)
 {
@@ -580,8 +592,8 @@ static int job_from_json(tt_markset *set, const cJSON *o, tt_error *err)
     memset(&j, 0, sizeof j);
     j.align = al->valuestring;
     if (json_int64(cJSON_GetObjectItemCaseSensitive(o, "rank"), &j.rank) != 0 ||
-        json_int64(cJSON_GetObjectItemCaseSensitive(o, "offset_ns"), &j.offset) != 0 ||
-        json_int64(cJSON_GetObjectItemCaseSensitive(o, "job_start_ns"), &j.start) != 0 ||
+        json_time(cJSON_GetObjectItemCaseSensitive(o, "offset_ns"), &j.offset) != 0 ||
+        json_time(cJSON_GetObjectItemCaseSensitive(o, "job_start_ns"), &j.start) != 0 ||
         json_int64(cJSON_GetObjectItemCaseSensitive(o, "ranks"), &v) != 0 || v < 0 ||
         v > UINT32_MAX)
         return shape_error(err, "\"job\" needs integer \"rank\", \"ranks\", \"offset_ns\" "
@@ -636,7 +648,7 @@ static int markstore_from_json(tt_markstore *s, const cJSON *root, tt_error *err
             const cJSON *mt = cJSON_GetObjectItemCaseSensitive(m, "t_ns");
             const cJSON *note = cJSON_GetObjectItemCaseSensitive(m, "note");
             int64_t t;
-            if (!cJSON_IsString(mn) || json_int64(mt, &t) != 0)
+            if (!cJSON_IsString(mn) || json_time(mt, &t) != 0)
                 return shape_error(err, "a marker needs a string \"name\" and an integer \"t_ns\"",
                                    name->valuestring);
             /* a name twice (an older version allowed it) still loads */

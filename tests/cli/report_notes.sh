@@ -2,8 +2,9 @@
 # report_notes.sh - what `tracetty report` says beside its rows: the
 # same-rank warning only for kinds with a Rank column, the note for a gpu
 # report of a trace without GPU events (categories checked against an
-# independent count in python3), windows clamped to the time limits, and a
-# text table's rule under a long last column.
+# independent count in python3), windows (typed or from marker files)
+# clamped to the time limits, and a text table's rule under a long last
+# column.
 . "$srcdir/tests/lib.sh"
 cd "$TMPD" || exit 2
 data="$srcdir/tests/data/report"
@@ -75,6 +76,19 @@ grep -v '"from_ns"' out >got_rows
 grep -v '"from_ns"' whole >want_rows
 same_file got_rows want_rows "a clamped window has the rows of the whole trace"
 matches out '"busy_ns":20000,' "and its busy time"
+
+# marker times from a (hand-edited) sidecar are clamped the same way
+cp "$data/small.json" m.json
+cat >m.json.markers.json <<'JSON'
+{"format": "tracetty-markers", "version": 1, "sets": [{"name": "S", "markers": [
+ {"name": "a", "t_ns": -9000000000000000000}, {"name": "b", "t_ns": 9000000000000000000}]}]}
+JSON
+"$TRACETTY" report --format json --markers S --between a:b m.json >out 2>err
+ok $? "a marker window beyond the time limits: exit 0"
+matches out '"from_ns": *-3000000000000000000,"to_ns": *3000000000000000000,"window_ns": *6000000000000000000,' \
+    "marker times from the sidecar are clamped to +-3e18 ns and their distance does not overflow"
+"$TRACETTY" markers list m.json >out 2>err
+matches out '^ +3000000000 s  b  \(\+6000000000 s\)$' "markers list: the clamped time and distance"
 
 # --------------------------------------- the rule under a long last column
 
