@@ -54,7 +54,12 @@
 #include <strings.h>
 
 #define WINDOW_INITIAL ((size_t)1 << 20)
-#define WINDOW_MAX ((size_t)1 << 30)     /* one element or metadata value */
+/* One element or metadata value (so any string in it) must fit the
+ * window: a stated limit, as in chrome.c, so that a small compressed file
+ * holding one huge string fails clearly instead of taking gigabytes.
+ * Whitespace between values is consumed before a refill and streams. */
+#define WINDOW_MAX ((size_t)256 << 20)
+#define WINDOW_MAX_TEXT "256 MB"
 #define MAX_FIELDS 64
 #define META_ELEMENTS_MAX 100000         /* metadata arrays are cut here */
 #define PROGRESS_EVERY ((int64_t)4 << 20)
@@ -171,6 +176,7 @@ static int scan(neuron *n, scan_fn fn, void *out, const char *what, const char *
     for (;;) {
         const char *p = n->w.data + n->w.pos, *q;
         n->sc.status = JS_OK;
+        n->sc.more_string = NULL;
         q = fn(n, p, n->w.data + n->w.len, n->w.eof, out);
         if (q) {
             *s = p;
@@ -181,6 +187,17 @@ static int scan(neuron *n, scan_fn fn, void *out, const char *what, const char *
             return fail_at(n, n->sc.err_at, n->sc.err_msg);
         if (n->w.eof)
             return ended_early(n, what);
+        /* the value fills the largest window: name the string that makes
+         * it so when there is one (at its opening quote), else the value */
+        if (n->w.len - n->w.pos >= WINDOW_MAX) {
+            char msg[120];
+            if (n->sc.more_string)
+                return fail_at(n, n->sc.more_string, "a string longer than " WINDOW_MAX_TEXT
+                                                     " (the limit for one string value)");
+            snprintf(msg, sizeof msg, "%s larger than " WINDOW_MAX_TEXT " (the limit for one value)",
+                     what);
+            return fail_at(n, p, msg);
+        }
         if (tt_jwin_refill(&n->w, n->err) < 0)
             return -1;
     }

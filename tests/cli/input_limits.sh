@@ -6,6 +6,7 @@
 #   - one string value has a stated limit (256 MB): a 300 MB name is one
 #     positioned error naming the limit, exit 2, and the memory stays near
 #     the limit instead of several times the string.
+# Both for Chrome JSON and for neuron-profile JSON's array elements.
 # Memory is the process's peak RSS from Python's resource module; the
 # bounds are skipped in sanitizer builds (shadow memory and quarantine),
 # where the behaviour is still checked. Inputs are generated as streams
@@ -63,5 +64,32 @@ is "$(cat err)" \
 if [ $sanitized = no ]; then
     [ "$2" -lt 400 ]
     ok $? "a $mb MB string: peak RSS ${2} MB < 400 MB"
+fi
+
+# neuron-profile JSON: the same limits for its array elements
+nhead='{"summary": [{"total_time": 0.001}], "instruction": ['
+nev1='{"timestamp": 1000, "duration": 5, "label": "TensorMatrix", "opcode": "MATMUL"}'
+nev2='{"timestamp": 2000, "duration": 5, "label": "TensorMatrix", "opcode": "ADD"}'
+{ printf '%s%s,' "$nhead" "$nev1"; spaces $((ws_mb << 20)); printf '%s]}\n' "$nev2"; } |
+    zstd -q -1 >nws.json.zst
+set -- $(peak_run out err "$TRACETTY" summary --quiet nws.json.zst)
+is "$1" 0 "neuron: $ws_mb MB of whitespace between two elements loads"
+matches out '^Events    2 in the timeline; by phase: instruction 2$' "neuron: both elements"
+if [ $sanitized = no ]; then
+    [ "$2" -lt 100 ]
+    ok $? "neuron: whitespace streams: peak RSS ${2} MB < 100 MB"
+fi
+npre="$nhead$nev1, {\"timestamp\": 2000, \"duration\": 5, \"label\": "
+{ printf '%s"' "$npre"
+  head -c $((mb << 20)) /dev/zero | tr '\0' 'a'
+  printf '"}]}\n'; } | zstd -q -1 >nstring.json.zst
+set -- $(peak_run out err "$TRACETTY" summary --quiet nstring.json.zst)
+is "$1" 2 "neuron: a $mb MB string: exit status 2"
+is "$(cat err)" \
+    "tracetty: nstring.json.zst: line 1, column $(( ${#npre} + 1 )): a string longer than 256 MB (the limit for one string value)" \
+    "neuron: a $mb MB string: one positioned message naming the limit"
+if [ $sanitized = no ]; then
+    [ "$2" -lt 400 ]
+    ok $? "neuron: a $mb MB string: peak RSS ${2} MB < 400 MB"
 fi
 tap_done
