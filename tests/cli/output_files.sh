@@ -1,8 +1,9 @@
 #!/bin/sh
 # output_files.sh - files tracetty replaces keep their mode (report -o,
-# convert -o, marker sidecars) while new ones honour the umask, and a
-# write that fails (a full device, a file size limit) is said once, with
-# the path and the reason, leaving the old file as it was.
+# convert -o, marker sidecars, markers export -o, merge-reports -o; all
+# through io/atomic.c, as the view's box export) while new ones honour the
+# umask, and a write that fails (a full device, a file size limit) is
+# said once, with the path and the reason, leaving the old file as it was.
 . "$srcdir/tests/lib.sh"
 cd "$TMPD" || exit 2
 cp "$srcdir/tests/data/problems.json" t.json
@@ -28,6 +29,17 @@ chmod 600 "$side"
 "$TRACETTY" markers add t.json --set s --at 2us --name b 2>err
 ok $? "a second marker"
 is "$(mode "$side")" 600 "the marker sidecar keeps its 600 mode"
+echo old >x.csv
+chmod 600 x.csv
+"$TRACETTY" markers export t.json -o x.csv 2>err
+ok $? "markers export -o over an existing file"
+is "$(mode x.csv)" 600 "markers export -o keeps a 600 file 600"
+"$TRACETTY" report --quiet --kind gpu t.json >part.csv
+echo old >merged.csv
+chmod 640 merged.csv
+"$TRACETTY" merge-reports -o merged.csv part.csv 2>err
+ok $? "merge-reports -o over an existing file"
+is "$(mode merged.csv)" 640 "merge-reports -o keeps a 640 file 640"
 (umask 027; "$TRACETTY" report -o new.csv t.json 2>err)
 is "$(mode new.csv)" 640 "a new file honours the umask"
 
