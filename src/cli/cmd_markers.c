@@ -362,7 +362,7 @@ static int markers_exec(int argc, char **argv)
     tt_cli_load lo = {0};
     tt_error err;
     char *sidecar, outside[400] = "";
-    int opt, rc;
+    int opt, rc, num;
     tt_cli_opts op;
     bool writing, load_given = false;
 
@@ -398,10 +398,10 @@ static int markers_exec(int argc, char **argv)
     if (strcmp(a.sub, "add") == 0) {
         if (!a.set || !a.at || !a.name)
             return usage_error("add needs --set, --at and --name");
-        if (tt_parse_duration(a.at, &a.t) != TT_NUM_OK) {
+        if ((num = tt_parse_duration(a.at, &a.t)) != TT_NUM_OK) {
             char safe[300];
-            tt_cli_error("markers add: --at '%s' is not a time (e.g. 12.5ms)",
-                         tt_text_safe(a.at, safe, sizeof safe));
+            tt_cli_error("markers add: --at '%s' %s", tt_text_safe(a.at, safe, sizeof safe),
+                         num == TT_NUM_RANGE ? "is out of range" : "is not a time (e.g. 12.5ms)");
             return TT_EXIT_ERROR;
         }
         a.t = tt_time_clamp(a.t);
