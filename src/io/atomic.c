@@ -72,15 +72,31 @@ static void release(tt_atomic *a)
     a->f = NULL;
 }
 
+/* A device or a pipe (/dev/null, /dev/stdout, a FIFO): written directly,
+ * with no temporary file. */
+static int open_in_place(tt_atomic *a, const char *path, tt_error *err)
+{
+    if (!(a->path = strdup(path)))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    if (!(a->f = fopen(path, "w"))) {
+        int e = errno;
+        tt_error_set(err, TT_ERR_IO, "cannot open %s: %s", path, strerror(e));
+        release(a);
+        return TT_ERR_IO;
+    }
+    return 0;
+}
+
 int tt_atomic_open(tt_atomic *a, const char *path, tt_error *err)
 {
     const char *base = strrchr(path, '/');
     char *dir;
     size_t n;
     int fd;
-    struct stat st;
+    struct stat st, lst;
     mode_t mask, mode;
     bool replacing;
+    char *real;
 
     memset(a, 0, sizeof *a);
     base = base ? base + 1 : path;
@@ -89,6 +105,15 @@ int tt_atomic_open(tt_atomic *a, const char *path, tt_error *err)
     replacing = stat(path, &st) == 0;
     if (replacing && S_ISDIR(st.st_mode))
         return tt_error_set(err, TT_ERR_USAGE, "%s: is a directory", path);
+    if (replacing && !S_ISREG(st.st_mode))
+        return open_in_place(a, path, err);
+    /* through a symbolic link, the file it names is the one replaced */
+    if (replacing && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) &&
+        (real = realpath(path, NULL)) != NULL) {
+        int rc = tt_atomic_open(a, real, err);
+        free(real);
+        return rc;
+    }
     dir = dir_of(path);
     a->path = strdup(path);
     n = strlen(path) + 16;
@@ -170,20 +195,22 @@ int tt_atomic_commit(tt_atomic *a, tt_error *err)
         return tt_error_set(err, TT_ERR_IO, "commit of a closed output");
     if (fflush(a->f) != 0 || ferror(a->f))
         e = errno ? errno : EIO;
-    else if (fsync(fileno(a->f)) != 0 && errno != EINVAL)
+    else if (a->tmp && fsync(fileno(a->f)) != 0 && errno != EINVAL)
         e = errno;   /* EINVAL: the file system cannot sync; nothing to do */
     if (fclose(a->f) != 0 && !e)
         e = errno ? errno : EIO;
     a->f = NULL;
-    if (!e && rename(a->tmp, a->path) != 0)
+    if (!e && a->tmp && rename(a->tmp, a->path) != 0)
         e = errno;
     if (e) {
-        unlink(a->tmp);
+        if (a->tmp)
+            unlink(a->tmp);
         tt_error_set(err, TT_ERR_IO, "cannot write %s: %s", a->path, strerror(e));
         release(a);
         return TT_ERR_IO;
     }
-    fsync_dir(a->path);
+    if (a->tmp)
+        fsync_dir(a->path);
     release(a);
     return 0;
 }
@@ -191,7 +218,7 @@ int tt_atomic_commit(tt_atomic *a, tt_error *err)
 int tt_atomic_fail(tt_atomic *a, tt_error *err)
 {
     int e = errno;   /* of the write that failed, unless something reset it */
-    if (a->f) {
+    if (a->f && a->tmp) {
         /* Ask the file system again: one more byte at the end fails as
          * the write did (ENOSPC, EFBIG, EIO) when the cause persists. The
          * file is removed below, so the probe costs nothing. */

@@ -14,7 +14,11 @@
  *
  * Every tt_atomic that was opened must end with exactly one commit, fail or
  * abort. A file replaced keeps its permission bits; a new file gets mode
- * 0666 minus the umask, like a file made by fopen.
+ * 0666 minus the umask, like a file made by fopen. A symbolic link stays a
+ * link: the file it points to is replaced. A target that exists and is not
+ * a regular file (/dev/null, /dev/stdout, a named pipe) is written in place,
+ * as a shell redirection would: renaming over it would replace the device
+ * or pipe itself, and a stream cannot be whole-or-nothing anyway.
  *
  * Library code: errors come back in tt_error, nothing is printed. The
  * signal-time cleanup below is for the front end that owns signals.
@@ -30,7 +34,8 @@
 
 typedef struct tt_atomic {
     char *path;   /* target (owned copy) */
-    char *tmp;    /* temporary file beside it (owned), NULL when closed */
+    char *tmp;    /* temporary file beside it (owned), NULL when closed
+                     or written in place */
     FILE *f;      /* open on tmp until commit/abort */
     int   slot;   /* signal-cleanup registry slot + 1, 0 = none */
 } tt_atomic;

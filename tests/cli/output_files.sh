@@ -2,8 +2,9 @@
 # output_files.sh - files tracetty replaces keep their mode (report -o,
 # convert -o, marker sidecars, markers export -o, merge-reports -o; all
 # through io/atomic.c, as the view's box export) while new ones honour the
-# umask, and a write that fails (a full device, a file size limit) is
-# said once, with the path and the reason, leaving the old file as it was.
+# umask; a symbolic link or a named pipe given as the output stays one;
+# and a write that fails (a full device, a file size limit) is said once,
+# with the path and the reason, leaving the old file as it was.
 . "$srcdir/tests/lib.sh"
 cd "$TMPD" || exit 2
 cp "$srcdir/tests/data/problems.json" t.json
@@ -40,6 +41,26 @@ chmod 640 merged.csv
 "$TRACETTY" merge-reports -o merged.csv part.csv 2>err
 ok $? "merge-reports -o over an existing file"
 is "$(mode merged.csv)" 640 "merge-reports -o keeps a 640 file 640"
+# a link stays a link (the file it names is replaced); a named pipe, like
+# /dev/null or /dev/stdout, is written in place, not renamed over
+echo old >real.csv
+ln -s real.csv link.csv
+"$TRACETTY" report -o link.csv t.json 2>err
+ok $? "report -o through a symbolic link"
+[ -L link.csv ]; ok $? "the link is still a link"
+"$TRACETTY" report t.json >want.csv
+same_file real.csv want.csv "the file it names has the report"
+if mkfifo pipe 2>/dev/null && command -v timeout >/dev/null 2>&1; then
+    timeout 20 cat pipe >got.csv &
+    reader=$!
+    timeout 20 "$TRACETTY" report -o pipe t.json 2>err
+    ok $? "report -o into a named pipe"
+    wait $reader
+    [ -p pipe ]; ok $? "the pipe is still a pipe"
+    same_file got.csv want.csv "the reader got the report"
+else
+    for i in 1 2 3; do tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP no mkfifo or timeout"; done
+fi
 (umask 027; "$TRACETTY" report -o new.csv t.json 2>err)
 is "$(mode new.csv)" 640 "a new file honours the umask"
 
