@@ -74,6 +74,15 @@ static int move_cols(tt_app *a, int64_t dc)
     return REDRAW;
 }
 
+/* A group header whose group is open: its lanes follow it, and Space
+ * folds the group from any of them, so j and k pass over it. A folded
+ * group is its header alone, which they stop on. */
+static bool row_open_header(const tt_rows *l, size_t r)
+{
+    return l->v[r].kind == TT_ROW_GROUP && r + 1 < l->n && l->v[r + 1].kind != TT_ROW_GROUP &&
+           l->v[r + 1].group == l->v[r].group;
+}
+
 static int move_rows(tt_app *a, int64_t dr)
 {
     int64_t r = (int64_t)a->cur + dr;
@@ -83,6 +92,14 @@ static int move_rows(tt_app *a, int64_t dr)
         r = 0;
     if (r >= (int64_t)a->list.n)
         r = (int64_t)a->list.n - 1;
+    if (dr == 1 || dr == -1) {
+        /* one step: to the next row that is not an open group's header,
+         * staying put when there is none that way */
+        while (r >= 0 && r < (int64_t)a->list.n && row_open_header(&a->list, (size_t)r))
+            r += dr;
+        if (r < 0 || r >= (int64_t)a->list.n)
+            r = (int64_t)a->cur;
+    }
     a->cur = (size_t)r;
     tt_app_scroll_to_cursor(a);
     tt_app_hit(a);
@@ -195,6 +212,10 @@ static bool row_level(tt_app *a, const tt_level **lv, const tt_row **rowp)
     return *lv != NULL && (*lv)->n > 0;
 }
 
+/* Tab, S-Tab: the cursor's row is one nesting depth of one lane, so the
+ * next, previous event on it is the next, previous at the same depth;
+ * from the selected event when it is on that row, else from the cursor's
+ * time. */
 static int step_event(tt_app *a, int dir)
 {
     const tt_level *l;
@@ -979,8 +1000,8 @@ const tt_binding tt_bindings[] = {
      act_right},
     {K(TT_KEY_S_LEFT), "S-Left", "cursor 8 columns left", TT_SEC_MOVE, TT_IN_MAIN, act_left8},
     {K(TT_KEY_S_RIGHT), "S-Right", "cursor 8 columns right", TT_SEC_MOVE, TT_IN_MAIN, act_right8},
-    {K(TT_KEY_UP, 'k'), "Up k", "previous row", TT_SEC_MOVE, TT_IN_MAIN, act_up},
-    {K(TT_KEY_DOWN, 'j'), "Down j", "next row", TT_SEC_MOVE, TT_IN_MAIN, act_down},
+    {K(TT_KEY_UP, 'k'), "Up k", "previous row (over an open group's header)", TT_SEC_MOVE, TT_IN_MAIN, act_up},
+    {K(TT_KEY_DOWN, 'j'), "Down j", "next row (over an open group's header)", TT_SEC_MOVE, TT_IN_MAIN, act_down},
     {K(TT_KEY_PGUP), "PgUp", "a page of rows up", TT_SEC_MOVE, TT_IN_MAIN, act_pgup},
     {K(TT_KEY_PGDN), "PgDn", "a page of rows down", TT_SEC_MOVE, TT_IN_MAIN, act_pgdn},
     {K(TT_KEY_HOME), "Home", "first row", TT_SEC_MOVE, TT_IN_MAIN, act_first_row},
@@ -999,8 +1020,10 @@ const tt_binding tt_bindings[] = {
     {K(':'), ":", "go to a time (:12.5ms) or zoom to a range (:10ms..12ms)", TT_SEC_ZOOM,
      TT_IN_MAIN, act_goto},
 
-    {K(TT_KEY_TAB), "Tab", "next event on the row", TT_SEC_FIND, TT_IN_MAIN, act_next_ev},
-    {K(TT_KEY_BTAB), "S-Tab", "previous event on the row", TT_SEC_FIND, TT_IN_MAIN, act_prev_ev},
+    {K(TT_KEY_TAB), "Tab", "next event at the same depth", TT_SEC_FIND, TT_IN_MAIN,
+     act_next_ev},
+    {K(TT_KEY_BTAB), "S-Tab", "previous event at the same depth", TT_SEC_FIND, TT_IN_MAIN,
+     act_prev_ev},
     {K(']'), "]", "next event with the selected name", TT_SEC_FIND, TT_IN_MAIN, act_next_occ},
     {K('['), "[", "previous event with the selected name", TT_SEC_FIND, TT_IN_MAIN,
      act_prev_occ},

@@ -45,7 +45,7 @@ basic-pan|basic.json|80x24|--disable all|WWddddaj
 basic-start-end|basic.json|80x24|--disable all|WWG
 basic-mouse|basic.json|80x24|--disable all|<Click:40,5><WheelUp:40,5><WheelUp:40,5><S-WheelDown:40,5>
 basic-drag|basic.json|80x24|--disable all|<Press:30,1><Drag:50,1><Release:50,1>
-basic-longest|basic.json|80x24|--disable all|jjjjjjjjjjLL
+basic-longest|basic.json|80x24|--disable all|jjjjjjjjjLL
 basic-search|basic.json|80x24|--disable all|/~^aten::(mm|addmm)$<Enter>nn
 basic-search-none|basic.json|80x24|--disable all|/nothing-like-this<Enter>
 basic-occurrence|basic.json|80x24|--disable all|/relu<Enter>]][
@@ -60,16 +60,16 @@ demo-kernel|demo|80x24|--disable all|/cat:kernel<Enter>T<Enter>
 demo-launch|demo|80x24|--disable all|/cat:kernel<Enter>T<Enter><Enter>
 demo-parent|demo|200x50|--disable all|/cat:kernel<Enter>T<Enter><Enter>jj<Enter>
 demo-parent-80|demo|80x24|--disable all|/cat:kernel<Enter>T<Enter><Enter>jj<Enter>
-basic-box-stretch|basic.json|80x24|--disable all|jjvllllllllllllljjjjjjj
-basic-box|basic.json|80x24|--disable all|jjvllllllllllllljjjjjjj<Enter>
-basic-box-end|basic.json|80x24|--disable all|jjvllllllllllllljjjjjjj<Enter><End>
-basic-box-kept|basic.json|80x24|--disable all|jjvllllllllllllljjjjjjj<Enter><Esc>wwwa
-basic-box-by|basic.json|120x30|--disable all|jjvllllllllllllljjjjjjj<Enter>bo
+basic-box-stretch|basic.json|80x24|--disable all|jjvllllllllllllljjjjjj
+basic-box|basic.json|80x24|--disable all|jjvllllllllllllljjjjjj<Enter>
+basic-box-end|basic.json|80x24|--disable all|jjvllllllllllllljjjjjj<Enter><End>
+basic-box-kept|basic.json|80x24|--disable all|jjvllllllllllllljjjjjj<Enter><Esc>wwwa
+basic-box-by|basic.json|120x30|--disable all|jjvllllllllllllljjjjjj<Enter>bo
 basic-box-mouse|basic.json|100x30|--disable all|<Press:30,4><Drag:45,6><Drag:60,11><Release:60,11>
-basic-box-hilite|basic.json|80x24|--disable all|jjvllllllllllllljjjjjjj<Enter>jjjjj<Enter>n
+basic-box-hilite|basic.json|80x24|--disable all|jjvllllllllllllljjjjjj<Enter>jjjjj<Enter>n
 basic-box-cancel|basic.json|80x24|--disable all|jjvlllllllll<Esc>
 basic-name|basic.json|80x24|--disable all|<DClick:40,4>
-demo-box|demo|200x50|--disable all|vlllllllllllllllljjjjjjjjjjjjjjjjjjj<Enter>
+demo-box|demo|200x50|--disable all|vlllllllllllllllljjjjjjjjjjjjjjj<Enter>
 basic-marks|basic.json|80x24|--disable all|mllllllllllmhhhhhhhhhhhhhhhhhhhhhhhhm
 basic-marks-zoom|basic.json|80x24|--disable all|mllllllllllmWa
 basic-marks-panel|basic.json|80x24|--disable all|mllllllllllm<RClick:30,5>'\''r<C-u>fwd<Enter>n<C-u>the forward pass<Enter>j<Space>j<Space>
