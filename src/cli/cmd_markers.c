@@ -454,8 +454,13 @@ static int markers_exec(int argc, char **argv)
         tt_markstore_fini(&s);
     }
     free(sidecar);
-    if (rc == TT_EXIT_OK && tt_cli_flush_stdout("markers"))
-        rc = TT_EXIT_ERROR;
+    if (rc == TT_EXIT_OK) {
+        /* named as the subcommand's other messages are ("markers list: ") */
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "markers %s", a.sub);
+        if (tt_cli_flush_stdout(cmd))
+            rc = TT_EXIT_ERROR;
+    }
     return rc;
 }
 

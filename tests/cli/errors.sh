@@ -205,7 +205,7 @@ if [ -w /dev/full ]; then
     is "$?:$(cat err)" "2:tracetty: render: cannot write the output: No space left on device" \
         "render to a full device: one message with the reason"
     "$TRACETTY" markers list good.json >/dev/full 2>err
-    is "$?:$(cat err)" "2:tracetty: markers: cannot write the output: No space left on device" \
+    is "$?:$(cat err)" "2:tracetty: markers list: cannot write the output: No space left on device" \
         "markers list to a full device: one message with the reason"
 else
     for i in 1 2 3 4; do
