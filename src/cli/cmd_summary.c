@@ -252,7 +252,7 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
         size_t back = tt_trace_flows_backward(tr);
         fprintf(f, "Flows     %zu", tr->n_flows);
         if (back)
-            fprintf(f, " (%zu end before they start: kept as stamped)", back);
+            fprintf(f, " (%zu lead to an event that starts before their source: kept as stamped)", back);
         fputc('\n', f);
     }
     fprintf(f, "Counters  %u series\n", tr->n_counters);

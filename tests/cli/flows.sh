@@ -28,7 +28,7 @@ cat >small.json <<'JSON'
 JSON
 "$TRACETTY" summary small.json >small.txt 2>&1
 ok $? "summary loads the small flow trace"
-matches small.txt '^Flows     2 \(1 end before they start: kept as stamped\)$' \
+matches small.txt '^Flows     2 \(1 lead to an event that starts before their source: kept as stamped\)$' \
     "the backward flow is kept and said so"
 matches small.txt "unresolved flow +1 +e\.g\. flow 'lost' ends" \
     "the end without a start is the one unresolved flow"
@@ -84,6 +84,9 @@ print(d["flows"], d["flows_backward"])
 print(sum(p["count"] for p in d["problems"] if p["kind"] == "unresolved flow"))' ascend.json)
 is "$(echo "$got" | head -1)" "$want" "flows and backward flows match the independent count"
 is "$(echo "$got" | tail -1)" "0" "no unresolved flow is reported"
+"$TRACETTY" summary "$ascend" >ascend.txt
+matches ascend.txt "^Flows     $(echo "$want" | sed 's/ / \\(/') lead to an event that starts before their source: kept as stamped\)\$" \
+    "the text summary says the same count and what it counts"
 
 # aclnnInplaceZero's second kernel (2.628 ms) is entered from its CANN
 # launch stamped 8 us later: the link is shown
