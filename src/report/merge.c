@@ -159,7 +159,10 @@ static int read_file(mtable *t, const char *path, size_t file, tt_error *err)
         if (csv_parse(&p, buf, got, on_field, on_record, &r) != got && !r.failed) {
             r.failed = true;
             tt_error_at_row(err, TT_ERR_FORMAT, (int64_t)r.line + 1, 0, "%s",
-                            csv_strerror(csv_error(&p)));
+                            csv_error(&p) == CSV_EPARSE
+                                ? "malformed quoting: a quote inside an unquoted field or "
+                                  "text after a closing quote"
+                                : csv_strerror(csv_error(&p)));
         }
     }
     if (!r.failed && ferror(f)) {
@@ -168,8 +171,11 @@ static int read_file(mtable *t, const char *path, size_t file, tt_error *err)
     }
     if (!r.failed && csv_fini(&p, on_field, on_record, &r) != 0) {
         r.failed = true;
+        /* strict fini fails only on a quote left open */
         tt_error_at_row(err, TT_ERR_FORMAT, (int64_t)r.line + 1, 0, "%s",
-                        csv_strerror(csv_error(&p)));
+                        csv_error(&p) == CSV_EPARSE
+                            ? "the file ends inside a quoted field: the report is cut off"
+                            : csv_strerror(csv_error(&p)));
     }
     csv_free(&p);
     fclose(f);
@@ -177,10 +183,11 @@ static int read_file(mtable *t, const char *path, size_t file, tt_error *err)
     if (!r.failed && r.in_header)
         tt_error_set(err, TT_ERR_FORMAT, "%s: empty file, not a report", path), r.failed = true;
     if (r.failed && err->pos == TT_POS_ROW) {
-        /* name the file in row errors */
+        /* the file first, then the row, as the CSV decoders say it:
+         * "part.csv: row 3: ..." */
         char what[sizeof err->what];
         snprintf(what, sizeof what, "%s", err->what);
-        tt_error_at_row(err, err->code, err->line, err->column, "%s: %s", path, what);
+        tt_error_set(err, err->code, "%s: row %lld: %s", path, (long long)err->line, what);
     }
     return r.failed ? -1 : 0;
 }

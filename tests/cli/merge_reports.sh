@@ -1,8 +1,8 @@
 #!/bin/sh
 # merge_reports.sh - merge-reports follows report's output rules: text
 # cells keep the formula guard, escapes in the parts reach a terminal made
-# visible (real bytes to a pipe), and two parts claiming one rank are
-# refused.
+# visible (real bytes to a pipe), two parts claiming one rank are
+# refused, and a damaged part is named with the row and what is wrong.
 . "$srcdir/tests/lib.sh"
 cd "$TMPD" || exit 2
 data="$srcdir/tests/data/report"
@@ -31,6 +31,21 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>
 else
     tap_n=$((tap_n + 2)); echo "ok $((tap_n - 1)) # SKIP no script(1)"; echo "ok $tap_n # SKIP no script(1)"
 fi
+
+# ------------------------------------------------- damaged parts, named
+
+printf '"Name","Total (ns)"\r\n"a"x,5\r\n' >quote.csv
+"$TRACETTY" merge-reports quote.csv >out.csv 2>err
+is "$?:$(cat err)" "2:tracetty: merge-reports: quote.csv: row 2: malformed quoting: a quote inside an unquoted field or text after a closing quote" \
+    "text after a closing quote: the file, the row and what is wrong"
+printf '"Name","Total (ns)"\r\n"a",5\r\n"b' >cut.csv
+"$TRACETTY" merge-reports cut.csv >out.csv 2>err
+is "$?:$(cat err)" "2:tracetty: merge-reports: cut.csv: row 3: the file ends inside a quoted field: the report is cut off" \
+    "a part cut off inside a quote: said so"
+printf '"Name","Total (ns)"\r\n"a",5,6\r\n' >wide.csv
+"$TRACETTY" merge-reports wide.csv >out.csv 2>err
+is "$?:$(cat err)" "2:tracetty: merge-reports: wide.csv: row 2: 3 fields where the header has 2" \
+    "a row wider than the header: the file and the row"
 
 # ------------------------------------------------------ one rank, one part
 
