@@ -776,8 +776,13 @@ static int resolve_flows(tt_trace *tr)
                     flow_no_start(tr, &fp[k]);
                 }
             }
-            prev = here;
-            have_prev = fp[k].phase != TT_FLOW_END;
+            /* an end closes its arrow, not its start: a start may fan out
+             * to several ends (Kineto's one launch, several kernels), so
+             * a later end of the id still comes from it */
+            if (fp[k].phase != TT_FLOW_END) {
+                prev = here;
+                have_prev = 1;
+            }
         }
         if (early_end)
             flow_no_start(tr, early_end);

@@ -11,6 +11,9 @@
 #     counted by Python's json module; no unresolved flow is reported, and
 #     the details of a kernel whose host-side start comes after it still
 #     show the link.
+#   - pytorch/memcpy_queue_rank0 (Kineto): one launch's `s` fans out to
+#     several kernels' `f` with the same id; each end is a flow, and only
+#     the ends of ids with no `s` at all are reported as having no start.
 . "$srcdir/tests/lib.sh"
 
 cd "$TMPD" || exit 1
@@ -95,4 +98,27 @@ matches ascend.txt "^Flows     $(echo "$want" | sed 's/ / \\(/') lead to an even
 matches details.txt 'Start +2\.628253 ms' "the second aclnnInplaceZero kernel is selected"
 matches details.txt 'from AscendCL@aclnnInplaceZero .* CANN \(CPU\) / Thread 439084 .* at 2\.636 ms' \
     "its details show the flow from the launch stamped after it"
+kineto="$(shared_traces)/pytorch/memcpy_queue_rank0.json.gz"
+if [ -f "$kineto" ] && command -v python3 >/dev/null 2>&1; then
+    python3 - "$kineto" >want.txt <<'EOF'
+import gzip, json, sys
+d = json.load(gzip.open(sys.argv[1]))
+points = {}
+for e in (d['traceEvents'] if isinstance(d, dict) else d):
+    if e.get('ph') in ('s', 't', 'f'):
+        points.setdefault((e.get('cat'), e.get('name'), str(e.get('id'))), []).append(e['ph'])
+print(sum(p.count('f') for p in points.values() if 's' not in p and 't' not in p))
+print(sum(p.count('f') - 1 for p in points.values() if 's' in p and p.count('f') > 1))
+EOF
+    "$TRACETTY" summary "$kineto" >kineto.txt 2>&1
+    nostart=$(sed -n 1p want.txt)
+    is "$(sed -n 's/^ *unresolved flow *\([0-9]*\) .*/\1/p' kineto.txt)" "$nostart" \
+        "Kineto: only ends of ids with no start are unresolved ($nostart)"
+    [ "$(sed -n 2p want.txt)" -gt 0 ]
+    ok $? "Kineto: the trace does fan one start out to several ends"
+else
+    for i in 1 2; do
+        tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP no ../shared/traces or python3"
+    done
+fi
 tap_done
