@@ -7,6 +7,7 @@
 #include "multi/rankset.h"
 #include "rules/rules.h"
 #include "snapshot/cache.h"
+#include "util/parallel.h"
 #include "util/suggest.h"
 #include "util/text.h"
 
@@ -247,8 +248,8 @@ int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_tra
 int tt_cli_each_trace(char *const *paths, size_t n, const tt_cli_load *lo, tt_cli_trace_fn fn,
                       void *ctx)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t per = cores < 1 ? 1 : cores > 64 ? 64 : (size_t)cores;
+    unsigned cores = tt_parallel_cores();
+    size_t per = cores > 64 ? 64 : (size_t)cores;
     job_progress jp;
     int rc = 0;
     job_progress_init(&jp, n, lo);

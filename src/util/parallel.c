@@ -4,6 +4,7 @@
 #include "util/parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -28,7 +29,17 @@ static void *worker(void *arg)
 
 unsigned tt_parallel_cores(void)
 {
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    long c;
+#ifdef HAVE_SCHED_GETAFFINITY
+    /* the CPUs this process may run on: a job pinned to one core
+     * (taskset, a batch scheduler's cgroup cpuset) gains nothing from a
+     * second thread */
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+#endif
+    c = sysconf(_SC_NPROCESSORS_ONLN);
     return c > 1 ? (unsigned)c : 1;
 }
 

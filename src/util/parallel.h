@@ -11,11 +11,12 @@
 
 #include <stddef.h>
 
-/* Online cores, at least 1. */
+/* The cores this process may use (its CPU affinity mask where the system
+ * has one, else the online cores), at least 1. */
 unsigned tt_parallel_cores(void);
 
 /* Run work(ctx, job) once for every job in [0, n_jobs) on up to
- * max_threads threads (0: one per online core), never more threads than
+ * max_threads threads (0: one per core it may use, tt_parallel_cores), never more threads than
  * jobs, the caller included; returns when all have run. work must be safe
  * to run concurrently for different jobs. When a thread cannot be started
  * the others (at least the caller) do its share. Returns the number of

@@ -7,6 +7,7 @@
 #include "util/parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -66,5 +67,26 @@ int main(void)
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
         for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++)
             run(jobs[i], threads[k]);
+#ifdef HAVE_SCHED_GETAFFINITY
+    {
+        /* pinned to one CPU (as `taskset -c 0` or a batch slot of one
+         * core), the process may use one core, whatever is online; the
+         * last: the rest of the test runs on that CPU */
+        cpu_set_t set, one;
+        if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) {
+            ok(tt_parallel_cores() == (unsigned)CPU_COUNT(&set),
+               "the cores are those of the affinity mask (%d)", CPU_COUNT(&set));
+            CPU_ZERO(&one);
+            for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+                if (CPU_ISSET(cpu, &set)) {
+                    CPU_SET(cpu, &one);
+                    break;
+                }
+            ok(sched_setaffinity(0, sizeof one, &one) == 0, "pinned to one CPU");
+            ok(tt_parallel_cores() == 1, "pinned: 1 core (got %u)", tt_parallel_cores());
+            run(1000, 0);
+        }
+    }
+#endif
     return tap_done();
 }
