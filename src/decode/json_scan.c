@@ -22,26 +22,185 @@ static const char *js_more(js_scanner *sc)
     return NULL;
 }
 
-/* Position of the first '"' or '\\' in [p, end), or end. Eight bytes at a
- * time: JSON keys and values are short, and calling memchr twice per
- * string costs more than the scan itself. */
-static inline const char *find_quote_or_backslash(const char *p, const char *end)
+/* ------------------------------------------------------------ kernels
+ *
+ * The Chrome decoder spends most of its time finding the end of strings,
+ * whitespace runs (Kineto pretty-prints with indentation) and numbers.
+ * Each kernel looks at 16 bytes at a time with SSE2 (part of the x86-64
+ * baseline, so no check is needed), long strings at 32 with AVX2 when the
+ * CPU has it (checked once at startup), and falls back to plain C on other
+ * architectures and for the last bytes of the buffer: no kernel ever reads
+ * at or past `end` (the window has no padding, and ASan would say so).
+ */
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define JS_HAVE_SSE2 1
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#include <immintrin.h>
+#define JS_HAVE_AVX2 1
+#endif
+#endif
+
+/* What the kernels may use: JS_SIMD_* (see json_scan.h). Set once before
+ * main() runs, so threads only ever read it. */
+static int simd_level = JS_SIMD_NONE;
+
+#if JS_HAVE_AVX2
+__attribute__((constructor)) static void js_simd_detect(void)
+{
+    __builtin_cpu_init();
+    simd_level = __builtin_cpu_supports("avx2") ? JS_SIMD_AVX2 : JS_SIMD_SSE2;
+}
+#elif JS_HAVE_SSE2
+__attribute__((constructor)) static void js_simd_detect(void)
+{
+    simd_level = JS_SIMD_SSE2;
+}
+#endif
+
+int js_simd_use(int level)
+{
+    int old = simd_level;
+    int best = JS_SIMD_NONE;
+#if JS_HAVE_AVX2
+    __builtin_cpu_init();
+    best = __builtin_cpu_supports("avx2") ? JS_SIMD_AVX2 : JS_SIMD_SSE2;
+#elif JS_HAVE_SSE2
+    best = JS_SIMD_SSE2;
+#endif
+    simd_level = level < best ? (level < JS_SIMD_NONE ? JS_SIMD_NONE : level) : best;
+    return old;
+}
+
+int js_simd_level(void)
+{
+    return simd_level;
+}
+
+/* Eight bytes at a time in plain C: a byte of w equal to c makes the
+ * corresponding byte of has_byte() non-zero. */
+static inline uint64_t has_byte(uint64_t w, unsigned char c)
 {
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    const uint64_t quotes = ones * (unsigned char)'"', slashes = ones * (unsigned char)'\\';
+    uint64_t x = w ^ (ones * c);
+    return (x - ones) & ~x & highs;
+}
+
+static const char *find_quote_or_backslash_c(const char *p, const char *end)
+{
     while (end - p >= 8) {
-        uint64_t w, a, b;
+        uint64_t w;
         memcpy(&w, p, 8);
-        a = w ^ quotes;
-        b = w ^ slashes;
-        /* a byte of a or b is zero where w matched */
-        if (((a - ones) & ~a & highs) | ((b - ones) & ~b & highs))
+        if (has_byte(w, '"') | has_byte(w, '\\'))
             break;
         p += 8;
     }
     while (p < end && *p != '"' && *p != '\\')
         p++;
     return p;
+}
+
+#if JS_HAVE_AVX2
+__attribute__((target("avx2"))) static const char *find_quote_or_backslash_avx2(const char *p,
+                                                                              const char *end)
+{
+    const __m256i quote = _mm256_set1_epi8('"'), slash = _mm256_set1_epi8('\\');
+    while (end - p >= 32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+        uint32_t m = (uint32_t)_mm256_movemask_epi8(
+            _mm256_or_si256(_mm256_cmpeq_epi8(x, quote), _mm256_cmpeq_epi8(x, slash)));
+        if (m)
+            return p + __builtin_ctz(m);
+        p += 32;
+    }
+    return p;
+}
+#endif
+
+/* Position of the first '"' or '\\' in [p, end), or end. Most keys and
+ * values are short, so the first 16 bytes are looked at before anything
+ * else; names and args strings run longer. */
+static inline const char *find_quote_or_backslash(const char *p, const char *end)
+{
+#if JS_HAVE_SSE2
+    if (simd_level >= JS_SIMD_SSE2) {
+        const __m128i quote = _mm_set1_epi8('"'), slash = _mm_set1_epi8('\\');
+        while (end - p >= 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+            unsigned m = (unsigned)_mm_movemask_epi8(
+                _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, slash)));
+            if (m)
+                return p + __builtin_ctz(m);
+            p += 16;
+#if JS_HAVE_AVX2
+            if (simd_level >= JS_SIMD_AVX2 && end - p >= 32) {
+                /* stops at the first match, or where fewer than 32 bytes
+                 * are left: a quote there is the first one as well */
+                p = find_quote_or_backslash_avx2(p, end);
+                if (p < end && (*p == '"' || *p == '\\'))
+                    return p;
+            }
+#endif
+        }
+    }
+#endif
+    return find_quote_or_backslash_c(p, end);
+}
+
+static inline bool is_ws(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+const char *js_skip_ws_run(const char *p, const char *end)
+{
+#if JS_HAVE_SSE2
+    if (simd_level >= JS_SIMD_SSE2) {
+        const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'),
+                      cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
+        while (end - p >= 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+            __m128i ws = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, sp), _mm_cmpeq_epi8(x, nl)),
+                                      _mm_or_si128(_mm_cmpeq_epi8(x, cr), _mm_cmpeq_epi8(x, tab)));
+            unsigned m = ~(unsigned)_mm_movemask_epi8(ws) & 0xffffu;
+            if (m)
+                return p + __builtin_ctz(m);
+            p += 16;
+        }
+    }
+#endif
+    while (p < end && is_ws(*p))
+        p++;
+    return p;
+}
+
+size_t js_count_byte(const char *p, size_t n, char c)
+{
+    size_t count = 0, i = 0;
+#if JS_HAVE_SSE2
+    if (simd_level >= JS_SIMD_SSE2) {
+        const __m128i want = _mm_set1_epi8(c), zero = _mm_setzero_si128();
+        while (n - i >= 16) {
+            /* per-byte counters: a match subtracts -1; folded into the
+             * total before any of them can wrap (255 blocks) */
+            __m128i acc = zero;
+            size_t blocks = (n - i) / 16;
+            if (blocks > 255)
+                blocks = 255;
+            for (size_t b = 0; b < blocks; b++, i += 16) {
+                __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+                acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(x, want));
+            }
+            acc = _mm_sad_epu8(acc, zero);
+            count += (size_t)_mm_cvtsi128_si32(acc) +
+                     (size_t)_mm_cvtsi128_si32(_mm_unpackhi_epi64(acc, acc));
+        }
+    }
+#endif
+    for (; i < n; i++)
+        count += p[i] == c;
+    return count;
 }
 
 const char *js_scan_string(js_scanner *sc, const char *p, const char *end, js_str *out)
@@ -83,12 +242,39 @@ static inline bool is_num_char(char c)
     return num_char[(unsigned char)c];
 }
 
+/* First byte in [p, end) that cannot be part of a number, or end.
+ * Timestamps run 15-20 characters: 16 at a time. */
+static inline const char *skip_num_chars(const char *p, const char *end)
+{
+#if JS_HAVE_SSE2
+    if (simd_level >= JS_SIMD_SSE2) {
+        const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+        const __m128i dot = _mm_set1_epi8('.'), minus = _mm_set1_epi8('-'),
+                      plus = _mm_set1_epi8('+'), e = _mm_set1_epi8('e'), E = _mm_set1_epi8('E');
+        while (end - p >= 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+            __m128i d = _mm_sub_epi8(x, zero);                      /* digits: 0..9 */
+            __m128i num = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);  /* d <= 9 unsigned */
+            num = _mm_or_si128(num, _mm_or_si128(_mm_cmpeq_epi8(x, dot), _mm_cmpeq_epi8(x, minus)));
+            num = _mm_or_si128(num, _mm_or_si128(_mm_cmpeq_epi8(x, plus),
+                                                 _mm_or_si128(_mm_cmpeq_epi8(x, e),
+                                                              _mm_cmpeq_epi8(x, E))));
+            unsigned m = ~(unsigned)_mm_movemask_epi8(num) & 0xffffu;
+            if (m)
+                return p + __builtin_ctz(m);
+            p += 16;
+        }
+    }
+#endif
+    while (p < end && is_num_char(*p))
+        p++;
+    return p;
+}
+
 const char *js_scan_number(js_scanner *sc, const char *p, const char *end, bool at_eof,
                            js_str *out)
 {
-    const char *q = p;
-    while (q < end && is_num_char(*q))
-        q++;
+    const char *q = skip_num_chars(p, end);
     if (q == end && !at_eof)
         return js_more(sc);
     if (q == p)
@@ -247,6 +433,64 @@ scan_failed:
     if (sc->status == JS_MORE && at_eof)
         return js_fail(sc, end, "unexpected end of data inside a string");
     return NULL;
+}
+
+/* First '"', '{', '}', '[' or ']' in [p, end), or end. '[' and ']' are
+ * '{' and '}' less 0x20, so or-ing 0x20 in needs only three compares. */
+static inline const char *find_structural(const char *p, const char *end)
+{
+#if JS_HAVE_SSE2
+    if (simd_level >= JS_SIMD_SSE2) {
+        const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'),
+                      close = _mm_set1_epi8('}'), case_bit = _mm_set1_epi8(0x20);
+        while (end - p >= 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+            __m128i f = _mm_or_si128(x, case_bit);
+            __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(x, quote),
+                                       _mm_or_si128(_mm_cmpeq_epi8(f, open),
+                                                    _mm_cmpeq_epi8(f, close)));
+            unsigned m = (unsigned)_mm_movemask_epi8(hit);
+            if (m)
+                return p + __builtin_ctz(m);
+            p += 16;
+        }
+    }
+#endif
+    while (p < end && *p != '"' && *p != '{' && *p != '}' && *p != '[' && *p != ']')
+        p++;
+    return p;
+}
+
+const char *js_skip_container(js_scanner *sc, const char *p, const char *end)
+{
+    char stack[JS_MAX_DEPTH];
+    int depth = 0;
+    js_str tok;
+    if (p >= end || (*p != '{' && *p != '['))
+        return js_fail(sc, p, "expected '{' or '['");
+    for (;;) {
+        p = find_structural(p, end);
+        if (p == end)
+            return js_more(sc);
+        switch (*p) {
+        case '"':
+            if (!(p = js_scan_string(sc, p, end, &tok)))
+                return NULL;
+            continue;
+        case '{':
+        case '[':
+            if (depth == JS_MAX_DEPTH)
+                return js_fail(sc, p, "nesting too deep");
+            stack[depth++] = *p++;
+            continue;
+        default:
+            if (stack[depth - 1] != (*p == '}' ? '{' : '['))
+                return js_fail(sc, p, *p == '}' ? "'}' closes an array" : "']' closes an object");
+            p++;
+            if (--depth == 0)
+                return p;
+        }
+    }
 }
 
 static int hexval(char c)

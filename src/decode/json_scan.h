@@ -37,12 +37,33 @@ typedef struct js_str {
     bool        esc;
 } js_str;
 
+/* Vector instructions the scanning kernels use: the best the CPU has
+ * (detected once at startup), SSE2 being the x86-64 baseline; NONE on
+ * other architectures (plain C). */
+enum { JS_SIMD_NONE = 0, JS_SIMD_SSE2 = 1, JS_SIMD_AVX2 = 2 };
+int js_simd_level(void);
+
+/* For tests: use at most `level` from now on (never more than the CPU
+ * has); returns the previous level. Not for use while other threads scan. */
+int js_simd_use(int level);
+
+/* The whitespace run at p, 16 bytes at a time (js_skip_ws's slow path). */
+const char *js_skip_ws_run(const char *p, const char *end);
+
+/* Skip JSON whitespace (space, tab, CR, LF). Between tokens there is
+ * usually none or one space (after ':' and ','), and every whitespace byte
+ * is <= ' ': those cases are decided inline. */
 static inline const char *js_skip_ws(const char *p, const char *end)
 {
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-        p++;
-    return p;
+    if (p < end && (unsigned char)*p > ' ')
+        return p;
+    if (end - p >= 2 && *p == ' ' && (unsigned char)p[1] > ' ')
+        return p + 1;
+    return js_skip_ws_run(p, end);
 }
+
+/* How many bytes of [p, p+n) equal c (the window counts lines with it). */
+size_t js_count_byte(const char *p, size_t n, char c);
 
 /* p at the opening quote. */
 const char *js_scan_string(js_scanner *sc, const char *p, const char *end, js_str *out);
@@ -58,6 +79,16 @@ bool js_is_number(const char *s, size_t n);
 
 /* Skip one complete value of any type, validating its structure. */
 const char *js_skip_value(js_scanner *sc, const char *p, const char *end, bool at_eof);
+
+/* Skip the object or array that starts at p ('{' or '['), fast: only
+ * brackets and string boundaries (with their escapes) are looked at, 16
+ * or 32 bytes at a time, and nothing else is validated (js_skip_value
+ * does that). Returns the position just past the matching close bracket;
+ * NULL with JS_MORE when the container runs past `end`; NULL with JS_ERROR
+ * for a close bracket of the wrong kind, nesting deeper than 1000, or p
+ * not at '{' or '['. For splitting an events array at object boundaries:
+ * from one event's '{' it finds where the next event may start. */
+const char *js_skip_container(js_scanner *sc, const char *p, const char *end);
 
 /* Unescape a string token into buf (cap bytes; the result is never longer
  * than the escaped text). \uXXXX becomes UTF-8, surrogate pairs combined,
