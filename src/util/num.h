@@ -23,6 +23,11 @@ enum {
  * Examples: ("5.1", 3) -> 5100; ("1.5e3", 0) -> 1500; ("0.0005", 3) -> 1. */
 int tt_parse_decimal_scaled(const char *s, size_t n, int scale, int64_t *out);
 
+/* The same without the fast path for the common shape (at most 18 digits,
+ * no exponent) that tt_parse_decimal_scaled() takes first: what that one
+ * falls back to, and the reference the unit test holds the fast path to. */
+int tt_parse_decimal_general(const char *s, size_t n, int scale, int64_t *out);
+
 /* Parse a duration or time with an optional unit: "1.5ms", "300us", "300µs",
  * "1200ns", "2s", "1m" is rejected; a bare number is nanoseconds. Surrounding
  * spaces are not accepted. */

@@ -21,6 +21,102 @@ static void dec(const char *s, int scale, int want_rc, int64_t want)
         is_i64(v, want, "\"%s\" scale %d = %lld", s, scale, (long long)want);
 }
 
+static uint64_t rng_state = 0x243f6a8885a308d3ULL;
+
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static size_t put_digits(char *b, size_t o, int n)
+{
+    /* runs of zeros and nines make carries and exact halves likely */
+    int style = (int)(rnd() % 4);
+    for (int i = 0; i < n; i++)
+        b[o++] = style == 0 ? '0' : style == 1 ? '9' : style == 2 && i > 0 ? '0'
+                                                                         : (char)('0' + rnd() % 10);
+    return o;
+}
+
+/* A number-like string: usually well formed (sign, digits, fraction,
+ * exponent of random lengths), sometimes with a stray character. */
+static size_t random_number(char *b)
+{
+    size_t o = 0;
+    static const char junk[] = "0123456789.-+eE x";
+    if (rnd() % 16 == 0) {
+        int n = (int)(rnd() % 12);
+        for (int i = 0; i < n; i++)
+            b[o++] = junk[rnd() % (sizeof junk - 1)];
+        return o;
+    }
+    if (rnd() % 3 == 0)
+        b[o++] = rnd() % 8 ? '-' : '+';
+    o = put_digits(b, o, (int)(rnd() % 23));
+    if (rnd() % 4) {
+        b[o++] = '.';
+        o = put_digits(b, o, (int)(rnd() % 23));
+    }
+    if (rnd() % 8 == 0) {
+        b[o++] = rnd() % 2 ? 'e' : 'E';
+        if (rnd() % 2)
+            b[o++] = rnd() % 2 ? '-' : '+';
+        o = put_digits(b, o, (int)(rnd() % 4));
+    }
+    if (rnd() % 32 == 0)
+        b[rnd() % (o + 1)] = junk[rnd() % (sizeof junk - 1)];
+    return o;
+}
+
+/* 1 when the fast path and the general parser disagree on s (the first
+ * few are described). */
+static int differs_from_general(const char *s, size_t n, int scale, size_t bad_so_far)
+{
+    int64_t got = -777, want = -777;
+    int rg = tt_parse_decimal_scaled(s, n, scale, &got);
+    int rw = tt_parse_decimal_general(s, n, scale, &want);
+    if (rg == rw && (rg != TT_NUM_OK || got == want))
+        return 0;
+    if (bad_so_far < 5)
+        diag("\"%.*s\" scale %d: rc %d value %lld, general rc %d value %lld", (int)n, s, scale,
+             rg, (long long)got, rw, (long long)want);
+    return 1;
+}
+
+/* The fast path for the common timestamp shape against the general
+ * parser (the whole of tt_parse_decimal_scaled before the fast path). */
+static void test_against_general(void)
+{
+    static const char *const edge[] = {
+        "", "-", "+", ".", "-.", "0", "-0", "+0", "0.", ".0", "-0.000", "00", "01", "1.",
+        ".5", "5.", "-.5", "1..2", "1.2.3", "--1", "+-1", "1e", "1e+", "1e5", "1E-3",
+        "3712845164726.318", "-3712845164726.318", "3712845164726.3185", "3712845164726.3175",
+        "999999999999999.9995", "999999999999999999", "9999999999999999999",
+        "999999999999999.999", "9223372036854775.807", "9223372036854775.808",
+        "-9223372036854775.808", "-9223372036854775.809", "9223372036854775807",
+        "9223372036854775808", "-9223372036854775808", "0.0005", "0.0004999", "0.00050",
+        "123456789012345678", "1234567890123456789", "12345678901234567.8",
+        "000000000000000000001", "00000000000000000.1", "3000000000000000.000",
+        "1704161511420306.491", "1704161511420306.4915", " 1", "1 ", "0x10", "inf", "nan",
+    };
+    static const int scales[] = {0, 3, 6, 9, 1, 2, -1, -3, -10, 12, 18, 19, 20, -19, -20};
+    size_t bad = 0, cases = 0;
+    char b[96];
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+        for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++, cases++)
+            bad += differs_from_general(edge[i], strlen(edge[i]), scales[k], bad);
+    for (int i = 0; i < 400000; i++, cases++) {
+        size_t n = random_number(b);
+        int scale = i % 2 ? 3 : scales[rnd() % (sizeof scales / sizeof scales[0])];
+        bad += differs_from_general(b, n, scale, bad);
+    }
+    ok(bad == 0, "%zu edge and random inputs: the fast path converts as the general parser does (%zu differ)",
+       cases, bad);
+}
+
 int main(void)
 {
     /* microseconds to nanoseconds, exactly */
@@ -65,6 +161,7 @@ int main(void)
     dec("1234567890123456789.05e1", 0, TT_NUM_RANGE, 0);
     dec(".5", 3, 0, 500);
     dec("5.", 3, 0, 5000);
+    test_against_general();
 
     /* random round trips: integer ns printed as us with 3 decimals */
     srand(12345);
