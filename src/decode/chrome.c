@@ -260,7 +260,9 @@ static void note_arg(cev *ev, const js_str *key, const js_str *val, bool is_str)
 {
     for (size_t i = 0; i < sizeof arg_keys / sizeof arg_keys[0]; i++) {
         bool w = arg_keys[i].weak;
-        if (key->n != arg_keys[i].len || memcmp(key->s, arg_keys[i].key, key->n) != 0)
+        /* the first byte before memcmp: most args are not well known */
+        if (key->n != arg_keys[i].len || key->s[0] != arg_keys[i].key[0] ||
+            memcmp(key->s, arg_keys[i].key, key->n) != 0)
             continue;
         if (arg_keys[i].string_only && !is_str)
             return;
