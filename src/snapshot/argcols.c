@@ -75,6 +75,17 @@ typedef struct enc {
     uint64_t *skey;            /* per slot: kind, key hash and ordinal, mixed */
     size_t    nskey, capskey;
     uint64_t  keyset;
+    /* A part of the records cut by a thread of its own (enc_cut) makes
+     * templates without columns: it keeps what column_of() needs (each
+     * template's slot keys and key set) for the merge, and each value's
+     * kind, since a literal's offset moves when its text does. */
+    bool      part;
+    uint64_t *tskey;           /* per template slot, as tslot */
+    size_t    captskey;
+    uint64_t *tkeyset;         /* per template */
+    uint32_t  captkeyset;
+    uint8_t  *vkind;           /* per value, CK_INT or CK_LIT */
+    size_t    capvkind;
 } enc;
 
 static bool grow32(void *pp, uint32_t *cap, uint32_t need, size_t size)
@@ -134,8 +145,11 @@ static bool canonical_int(const unsigned char *s, size_t n, int64_t *v)
 static bool add_slot(enc *e, unsigned kind, uint64_t key, unsigned ord, int64_t v)
 {
     if (!tt_grow(&e->skey, &e->capskey, e->nskey + 1, sizeof *e->skey) ||
-        !tt_grow(&e->vals, &e->capv, e->nv + 1, sizeof *e->vals))
+        !tt_grow(&e->vals, &e->capv, e->nv + 1, sizeof *e->vals) ||
+        (e->part && !tt_grow(&e->vkind, &e->capvkind, e->nv + 1, 1)))
         return false;
+    if (e->part)
+        e->vkind[e->nv] = (uint8_t)kind;
     e->skey[e->nskey++] = tt_hash_mix(key * 0x9e3779b97f4a7c15ULL + (uint64_t)kind * 31 +
                                       (ord < MAX_ORDINAL ? ord : MAX_ORDINAL));
     e->vals[e->nv++] = v;
@@ -250,6 +264,17 @@ static bool find_template(enc *e, uint32_t *out)
     t->nslots = (uint32_t)e->nskey;
     t->next = head ? *head : 0;
     tt_wbuf_put(&e->tbytes, e->sk.p, e->sk.n);
+    if (e->part) {
+        /* the columns are chosen when the parts merge */
+        if (!tt_grow(&e->tskey, &e->captskey, e->ntslot + e->nskey, sizeof *e->tskey) ||
+            !grow32(&e->tkeyset, &e->captkeyset, e->nt, sizeof *e->tkeyset))
+            return false;
+        memcpy(e->tskey + e->ntslot, e->skey, e->nskey * sizeof *e->skey);
+        e->ntslot += e->nskey;
+        e->tkeyset[id] = e->keyset;
+        *out = id;
+        return !e->tbytes.oom && tt_u64map_put(&e->tmap, h, id + 1) == 0;
+    }
     for (size_t s = 0, k = 0; s < e->nskey; s++) {
         /* the marker says the kind */
         while (k < e->sk.n && e->sk.p[k] != MK_INT && e->sk.p[k] != MK_LIT)
@@ -278,44 +303,169 @@ static void enc_fini(enc *e)
     tt_wbuf_free(&e->lits);
     tt_wbuf_free(&e->sk);
     free(e->skey);
+    free(e->tskey);
+    free(e->tkeyset);
+    free(e->vkind);
 }
 
 /* Read the store in handle order, cutting every record named by map. */
-static int enc_cut(enc *e, const tt_args *store, const uint32_t *map, uint32_t n)
+/* Records cut by one thread: those with handles [h_lo, h_hi), in handle
+ * order, into a part of their own (enc.part). */
+typedef struct cut_job_part {
+    enc       e;
+    uint32_t  h_lo, h_hi;
+    uint32_t *pos;             /* per record cut: its position + 1 */
+    uint32_t *tmpl;            /* its template in the part */
+    size_t   *val;             /* its first value in the part */
+    uint64_t *len;             /* its bytes of text */
+    uint32_t  n;
+    int       rc;
+} cut_job_part;
+
+typedef struct cut_job {
+    const tt_args  *store;
+    const uint32_t *map;
+    uint32_t        n;
+    cut_job_part   *p;
+} cut_job;
+
+static void cut_part_run(void *ctx, size_t k)
 {
+    cut_job *j = ctx;
+    cut_job_part *cp = &j->p[k];
+    enc *e = &cp->e;
     tt_args_reader r;
-    uint32_t count = tt_args_count(store), seen = 0;
+    uint32_t cap = cp->h_hi - cp->h_lo;
+    cp->pos = malloc(((size_t)cap + 1) * sizeof *cp->pos);
+    cp->tmpl = malloc(((size_t)cap + 1) * sizeof *cp->tmpl);
+    cp->val = malloc(((size_t)cap + 1) * sizeof *cp->val);
+    cp->len = malloc(((size_t)cap + 1) * sizeof *cp->len);
+    if (!cp->pos || !cp->tmpl || !cp->val || !cp->len) {
+        cp->rc = -1;
+        return;
+    }
+    tt_args_reader_init(&r, j->store);
+    for (uint32_t h = cp->h_lo; h < cp->h_hi && cp->rc == 0; h++) {
+        const char *a, *x;
+        size_t an, xn;
+        uint32_t pos = j->map[h];
+        if (!pos)
+            continue;
+        if (pos > j->n || tt_args_read(&r, h, &a, &an, &x, &xn)) {
+            cp->rc = -2;
+            break;
+        }
+        e->sk.n = 0;
+        e->nskey = 0;
+        e->keyset = 0;
+        cp->pos[cp->n] = pos;
+        cp->val[cp->n] = e->nv;
+        cp->len[cp->n] = an + xn;
+        if (!cut_text(e, (const unsigned char *)a, an))
+            cp->rc = -1;
+        tt_wbuf_byte(&e->sk, MK_SPLIT);
+        if (cp->rc == 0 && (!cut_text(e, (const unsigned char *)x, xn) ||
+                            !find_template(e, &cp->tmpl[cp->n])))
+            cp->rc = -1;
+        cp->n++;
+    }
+    tt_args_reader_fini(&r);
+}
+
+/* Part p after the parts merged into e before it: its templates become
+ * e's (found, or made with their columns, in the order they first appear,
+ * as cutting all records in one pass makes them), its values and literal
+ * texts follow e's. */
+static int cut_merge(enc *e, const cut_job_part *p)
+{
+    const enc *q = &p->e;
+    uint32_t *tm = malloc(((size_t)q->nt + 1) * sizeof *tm);
+    size_t vbase = e->nv, lbase = e->lits.n;
+    if (!tm)
+        return -1;
+    for (uint32_t t = 0; t < q->nt; t++) {
+        const tmpl *qt = &q->t[t];
+        e->sk.n = 0;
+        tt_wbuf_put(&e->sk, q->tbytes.p + qt->off, qt->len);
+        if (!tt_grow(&e->skey, &e->capskey, (size_t)qt->nslots + 1, sizeof *e->skey)) {
+            free(tm);
+            return -1;
+        }
+        memcpy(e->skey, q->tskey + qt->slot0, qt->nslots * sizeof *e->skey);
+        e->nskey = qt->nslots;
+        e->keyset = q->tkeyset[t];
+        if (e->sk.oom || !find_template(e, &tm[t])) {
+            free(tm);
+            return -1;
+        }
+    }
+    if (!tt_grow(&e->vals, &e->capv, e->nv + q->nv + 1, sizeof *e->vals)) {
+        free(tm);
+        return -1;
+    }
+    for (size_t v = 0; v < q->nv; v++)
+        e->vals[e->nv++] = q->vkind[v] == CK_LIT ? q->vals[v] + (int64_t)(lbase << 8)
+                                                 : q->vals[v];
+    tt_wbuf_put(&e->lits, q->lits.p, q->lits.n);
+    for (uint32_t i = 0; i < p->n; i++) {
+        e->rtmpl[p->pos[i] - 1] = tm[p->tmpl[i]];
+        e->rval[p->pos[i] - 1] = vbase + p->val[i];
+        e->rlen[p->pos[i] - 1] = p->len[i];
+    }
+    free(tm);
+    return e->lits.oom ? -1 : 0;
+}
+
+/* Records to templates and values, e->rtmpl/rval/rlen by position. The
+ * handles are split into ranges cut in parallel (reading and cutting the
+ * text is most of an encode), then merged in order: the result is the
+ * same as one pass in handle order would give. */
+static int enc_cut(enc *e, const tt_args *store, const uint32_t *map, uint32_t n,
+                   unsigned threads)
+{
+    uint32_t count = tt_args_count(store), seen = 0, parts;
+    cut_job j;
     int rc = 0;
     e->rtmpl = malloc(((size_t)n + 1) * sizeof *e->rtmpl);
     e->rval = malloc(((size_t)n + 1) * sizeof *e->rval);
     e->rlen = malloc(((size_t)n + 1) * sizeof *e->rlen);
     if (!e->rtmpl || !e->rval || !e->rlen)
         return -1;
-    tt_args_reader_init(&r, store);
-    for (uint32_t h = 1; h <= count && rc == 0; h++) {
-        const char *a, *x;
-        size_t an, xn;
-        uint32_t pos = map[h];
-        if (!pos)
-            continue;
-        if (pos > n || tt_args_read(&r, h, &a, &an, &x, &xn)) {
-            rc = -2;
-            break;
-        }
-        e->sk.n = 0;
-        e->nskey = 0;
-        e->keyset = 0;
-        e->rval[pos - 1] = e->nv;
-        e->rlen[pos - 1] = an + xn;
-        if (!cut_text(e, (const unsigned char *)a, an))
-            rc = -1;
-        tt_wbuf_byte(&e->sk, MK_SPLIT);
-        if (rc == 0 && (!cut_text(e, (const unsigned char *)x, xn) ||
-                        !find_template(e, &e->rtmpl[pos - 1])))
-            rc = -1;
-        seen++;
+    if (threads == 0)
+        threads = tt_parallel_cores();
+    parts = threads < MAX_THREADS ? threads : MAX_THREADS;
+    /* a part is worth a thread from some thousands of records */
+    if (parts > count / 4096 + 1)
+        parts = count / 4096 + 1;
+    j.store = store;
+    j.map = map;
+    j.n = n;
+    j.p = calloc(parts, sizeof *j.p);
+    if (!j.p)
+        return -1;
+    for (uint32_t k = 0; k < parts; k++) {
+        cut_job_part *cp = &j.p[k];
+        cp->h_lo = 1 + (uint32_t)((uint64_t)count * k / parts);
+        cp->h_hi = 1 + (uint32_t)((uint64_t)count * (k + 1) / parts);
+        tt_u64map_init(&cp->e.tmap);
+        tt_u64map_init(&cp->e.cmap);
+        cp->e.part = true;
     }
-    tt_args_reader_fini(&r);
+    tt_parallel_run(parts, parts, cut_part_run, &j);
+    for (uint32_t k = 0; k < parts && rc == 0; k++) {
+        rc = j.p[k].rc;
+        seen += j.p[k].n;
+        if (rc == 0)
+            rc = cut_merge(e, &j.p[k]);
+    }
+    for (uint32_t k = 0; k < parts; k++) {
+        enc_fini(&j.p[k].e);
+        free(j.p[k].pos);
+        free(j.p[k].tmpl);
+        free(j.p[k].val);
+        free(j.p[k].len);
+    }
+    free(j.p);
     if (rc == 0 && seen != n)
         rc = -2;
     return rc;
@@ -566,42 +716,93 @@ static int enc_chunk(const enc *e, uint32_t lo, uint32_t n, const tt_argcols_hin
     return rc;
 }
 
+/* Chunks are encoded by several threads, each into a buffer of its own
+ * (they only read the cut records), then laid out in order: the payload
+ * is the same whatever the thread count. */
+typedef struct enc_job {
+    const enc             *e;
+    const tt_argcols_hint *hint;
+    uint32_t               n_names;
+    int                    trial_level;
+    uint32_t              *lo, *n;     /* per chunk: first record, count */
+    tt_wbuf               *body;       /* per chunk */
+    int                   *rc;         /* per chunk */
+} enc_job;
+
+static void enc_job_run(void *ctx, size_t k)
+{
+    enc_job *j = ctx;
+    j->rc[k] = enc_chunk(j->e, j->lo[k], j->n[k], j->hint, j->n_names, j->trial_level,
+                         &j->body[k]);
+}
+
 int tt_argcols_encode(const tt_args *store, const uint32_t *map, uint32_t n,
                       const tt_argcols_hint *hint, uint32_t n_names, int trial_level,
-                      tt_wbuf *out)
+                      unsigned threads, tt_wbuf *out)
 {
     enc e;
-    tt_wbuf body = {0}, table = {0};
+    enc_job j;
+    tt_wbuf table = {0};
     uint32_t chunks = 0;
     int rc;
 
     memset(&e, 0, sizeof e);
+    memset(&j, 0, sizeof j);
     tt_u64map_init(&e.tmap);
     tt_u64map_init(&e.cmap);
     e.overflow[0] = e.overflow[1] = UINT32_MAX;
-    if ((rc = enc_cut(&e, store, map, n)) != 0)
+    if ((rc = enc_cut(&e, store, map, n, threads)) != 0)
         goto out;
     /* chunks of about CHUNK_BYTES of text, cut where the text is (so the
      * same records always give the same chunks) */
-    for (uint32_t lo = 0, i = 0; i < n && rc == 0; lo = i) {
+    for (uint32_t i = 0; i < n; chunks++) {
         uint64_t bytes = 0;
-        size_t at = body.n;
         while (i < n && bytes < CHUNK_BYTES)
             bytes += e.rlen[i++];
-        rc = enc_chunk(&e, lo, i - lo, hint, n_names, trial_level, &body);
-        tt_wbuf_varint(&table, i - lo);
-        tt_wbuf_varint(&table, body.n - at);
-        chunks++;
+    }
+    j.lo = calloc((size_t)chunks + 1, sizeof *j.lo);
+    j.n = calloc((size_t)chunks + 1, sizeof *j.n);
+    j.rc = calloc((size_t)chunks + 1, sizeof *j.rc);
+    j.body = calloc((size_t)chunks + 1, sizeof *j.body);
+    if (!j.lo || !j.n || !j.rc || !j.body) {
+        rc = -1;
+        goto out;
+    }
+    for (uint32_t k = 0, lo = 0, i = 0; i < n; lo = i, k++) {
+        uint64_t bytes = 0;
+        while (i < n && bytes < CHUNK_BYTES)
+            bytes += e.rlen[i++];
+        j.lo[k] = lo;
+        j.n[k] = i - lo;
+    }
+    j.e = &e;
+    j.hint = hint;
+    j.n_names = n_names;
+    j.trial_level = trial_level;
+    if (threads == 0)
+        threads = tt_parallel_cores();
+    tt_parallel_run(chunks, threads < MAX_THREADS ? threads : MAX_THREADS, enc_job_run, &j);
+    for (uint32_t k = 0; k < chunks && rc == 0; k++) {
+        rc = j.rc[k];
+        tt_wbuf_varint(&table, j.n[k]);
+        tt_wbuf_varint(&table, j.body[k].n);
     }
     if (rc == 0) {
         tt_wbuf_varint(out, n);
         tt_wbuf_varint(out, chunks);
         tt_wbuf_put(out, table.p, table.n);
-        tt_wbuf_put(out, body.p, body.n);
-        rc = out->oom || table.oom || body.oom ? -1 : 0;
+        for (uint32_t k = 0; k < chunks; k++)
+            tt_wbuf_put(out, j.body[k].p, j.body[k].n);
+        rc = out->oom || table.oom ? -1 : 0;
     }
 out:
-    tt_wbuf_free(&body);
+    if (j.body)
+        for (uint32_t k = 0; k < chunks; k++)
+            tt_wbuf_free(&j.body[k]);
+    free(j.body);
+    free(j.lo);
+    free(j.n);
+    free(j.rc);
     tt_wbuf_free(&table);
     enc_fini(&e);
     return rc;

@@ -61,11 +61,13 @@ typedef struct tt_argcols_hint {
  * the record with handle h at position i, map[h] = 0 leaves it out
  * (map has tt_args_count(store) + 1 entries and names n records); hint[i]
  * describes record i. trial_level is the zstd level of the trial
- * compressions that choose each column's predictor. Returns 0, -1 when
- * out of memory, -2 when a record of the store cannot be read. */
+ * compressions that choose each column's predictor. The chunks are
+ * encoded on up to `threads` threads (0: one per core); the payload does
+ * not depend on the count. Returns 0, -1 when out of memory, -2 when a
+ * record of the store cannot be read. */
 int tt_argcols_encode(const tt_args *store, const uint32_t *map, uint32_t n,
                       const tt_argcols_hint *hint, uint32_t n_names, int trial_level,
-                      tt_wbuf *out);
+                      unsigned threads, tt_wbuf *out);
 
 /* Rebuild n records from the payload p[0..len) into store, an empty store
  * (they get handles 1..n), and seal it; hint as for tt_argcols_encode().

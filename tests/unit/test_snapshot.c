@@ -6,13 +6,16 @@
  * version rejected by name and rebuilt by the cache, a stale cache entry
  * found stale before its trace is decoded, semantic corruption behind
  * valid checksums never crashing, and the argument store's append (how the
- * reader joins the argument chunks it rebuilds in parallel).
+ * reader joins the argument chunks it rebuilds in parallel), and the
+ * argument payload being the same whatever the number of threads that cut
+ * and encode it.
  */
 #include "config.h"
 
 #include "../tap.h"
 
 #include "decode/decode.h"
+#include "snapshot/argcols.h"
 #include "snapshot/cache.h"
 #include "snapshot/snapshot.h"
 
@@ -549,6 +552,79 @@ static void test_args_append(void)
     tt_args_free(part[0]);
 }
 
+/* The writer cuts the argument records on several threads, each a range of
+ * handles with templates of its own, and merges the ranges: the payload
+ * must be what one thread writes, whatever the count, and rebuild the same
+ * records. Records are left out and reordered by the map, templates first
+ * seen in a later range and literals (which move when ranges merge) are
+ * there on purpose. */
+static void test_args_threads(void)
+{
+    enum { N = 20000 };
+    tt_args *a = tt_args_new(), *back = tt_args_new();
+    uint32_t *map = calloc(N + 1, sizeof *map), n = 0;
+    tt_argcols_hint *hint = calloc(N + 1, sizeof *hint);
+    tt_wbuf out[4];
+    static const unsigned threads[4] = {1, 2, 3, 8};
+    const char *what = NULL;
+    bool same = true, texts = true;
+    char text[200];
+    memset(out, 0, sizeof out);
+    rng_state = 41;
+    for (int i = 0; i < N && a && map && hint; i++) {
+        int k = (int)(rnd() % 7), len;
+        if (i > N / 2)
+            k += (int)(rnd() % 3);   /* kinds of record only the later ranges have */
+        len = snprintf(text, sizeof text, "{\"kind%d\": %d, \"f\": %d.%d, \"s\": \"v%d\"}",
+                       k, (int)(rnd() % 1000) - 500, (int)(rnd() % 10), (int)(rnd() % 100),
+                       (int)(rnd() % 5));
+        tt_args_add(a, text, (size_t)len, i % 9 ? NULL : "{\"x\": 1.5e3}", i % 9 ? 0 : 12);
+    }
+    if (!ok(a && back && map && hint && tt_args_seal(a) == 0, "a store of %d records", N))
+        goto out;
+    /* every third record left out, the others in reverse handle order */
+    for (uint32_t h = N; h >= 1; h--)
+        if (h % 3) {
+            map[h] = ++n;
+            hint[n - 1].corr = h % 5 ? h : 0;
+            hint[n - 1].name = h % 4;
+        }
+    for (int t = 0; t < 4; t++)
+        if (tt_argcols_encode(a, map, n, hint, 4, 3, threads[t], &out[t]) != 0 || out[t].oom)
+            same = false;
+    for (int t = 1; t < 4 && same; t++)
+        same = out[t].n == out[0].n && memcmp(out[t].p, out[0].p, out[0].n) == 0;
+    ok(same, "the payload is the same on 1, 2, 3 and 8 threads");
+    if (!ok(same && tt_argcols_decode(out[0].p, out[0].n, n, hint, 4, 2, back, &what) == 0,
+            "and decodes"))
+        goto out;
+    {
+        tt_args_reader r1, r2;
+        tt_args_reader_init(&r1, a);
+        tt_args_reader_init(&r2, back);
+        for (uint32_t h = 1; h <= N && texts; h++) {
+            const char *x1, *x2, *y1, *y2;
+            size_t xn1, xn2, yn1, yn2;
+            if (!map[h])
+                continue;
+            if (tt_args_read(&r1, h, &x1, &xn1, &x2, &xn2) ||
+                tt_args_read(&r2, map[h], &y1, &yn1, &y2, &yn2) || xn1 != yn1 ||
+                memcmp(x1, y1, xn1) != 0 || xn2 != yn2 || (xn2 && memcmp(x2, y2, xn2) != 0))
+                texts = false;
+        }
+        tt_args_reader_fini(&r1);
+        tt_args_reader_fini(&r2);
+        ok(texts, "into the same records under their new handles");
+    }
+out:
+    for (int t = 0; t < 4; t++)
+        tt_wbuf_free(&out[t]);
+    free(map);
+    free(hint);
+    tt_args_free(a);
+    tt_args_free(back);
+}
+
 /* buf, rewritten as a snapshot of format `version` (header checksum fixed):
  * what an older or newer tracetty would have written, as far as the
  * header tells. */
@@ -809,6 +885,7 @@ static void test_probe_and_decoder(void)
 int main(void)
 {
     test_args_append();
+    test_args_threads();
     test_round_trips();
     test_probe_and_decoder();
     test_corruption();
