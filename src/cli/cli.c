@@ -153,6 +153,7 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
     opts.lenient = lo && lo->lenient;
     opts.format = lo ? lo->format : NULL;
     opts.csv_map = lo ? lo->csv_map : NULL;
+    opts.skip = lo ? lo->skip : 0;
     if (lo && lo->cache) {
         /* --cache: a valid snapshot of this very file and these options
          * replaces the decode; anything stale or corrupt is rebuilt */
@@ -162,7 +163,7 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
         pr = ce ? tt_cache_prepare(path, &opts, ce, &err) : -1;
         if (pr == 0) {
             tt_error why;
-            if (tt_cache_load(ce, &tr, &why)) {
+            if (tt_cache_load(ce, opts.skip, &tr, &why)) {
                 free(tr->source);
                 tr->source = strdup(path);
                 free(ce);
@@ -195,14 +196,16 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
         return NULL;
     }
     tt_progress_done(&prog);
-    if (ce) {
+    /* a trace that lacks parts (a .ttz opened for a command that skips
+     * them) is a snapshot already: nothing to cache */
+    if (ce && !tr->lacks) {
         tt_error_clear(&err);
         if (tt_cache_store(ce, tr, &err) && !lo->quiet) {
             tt_error_format(&err, NULL, msg, sizeof msg);
             tt_cli_warn("%s: --cache: %s", safe_path, msg);
         }
-        free(ce);
     }
+    free(ce);
 loaded:
     warn_lenient(safe_path, tr, &info, lo);
     return tr;
@@ -298,6 +301,7 @@ static int load_batch(char *const *paths, size_t n, const tt_cli_load *lo, tt_tr
     opts.lenient = lo && lo->lenient;
     opts.format = lo ? lo->format : NULL;
     opts.csv_map = lo ? lo->csv_map : NULL;
+    opts.skip = lo ? lo->skip : 0;
     if (!job) {
         job_progress_init(&own, n, lo);
         job = &own;

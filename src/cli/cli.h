@@ -37,6 +37,7 @@ typedef struct tt_cli_load {
     const char *format;
     const char *csv_map;
     bool        cache;      /* reuse/write a snapshot under $XDG_CACHE_HOME/tracetty */
+    unsigned    skip;       /* tt_load_opts.skip: parts the command never reads */
 } tt_cli_load;
 
 /* Load one trace, with a progress line on a terminal stderr, and print

@@ -71,6 +71,20 @@ static void catch_signals(void)
     }
 }
 
+/* The parts of a trace a report never reads (tt_cli_load.skip): the table
+ * and job kinds read argument records only for an arg:KEY key, and no
+ * kind but annotations (whose rules read everything) reads flows. A .ttz
+ * then skips rebuilding them, which is most of its reopen. */
+static unsigned report_skips(const tt_report_opts *ro)
+{
+    if (ro->kind == TT_REPORT_ANNOTATIONS)
+        return 0;
+    for (unsigned i = 0; i < ro->n_keys; i++)
+        if (ro->keys[i].kind == TT_KEY_ARG)
+            return TT_TRACE_NO_FLOWS;
+    return TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS;
+}
+
 /* Messages may quote what the user typed: sanitize them for stderr. */
 static int usage_error(const char *what)
 {
@@ -744,6 +758,7 @@ static int report_exec(int argc, char **argv)
         return usage_error("--by does not apply to --kind ranks or collectives");
     if (!(files = tt_cli_expand(op.operands, op.n_operands, &n_files)))
         return TT_EXIT_ERROR;
+    lo.skip = report_skips(&ro);
     ro.several = n_files > 1;
     if (rm.per_interval && ro.kind != TT_REPORT_ANNOTATIONS) {
         ro.several = true;   /* one row group per interval */

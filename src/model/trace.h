@@ -229,7 +229,18 @@ typedef struct tt_trace {
     char        note[200];   /* one-line note for the user ("no events: summary only") */
 
     bool        finalized;
+    unsigned    lacks;       /* TT_TRACE_NO_*: parts a loader left out */
 } tt_trace;
+
+/* Parts of a trace a loader may leave out when the command says it will
+ * not look at them (tt_load_opts.skip, decode/decode.h; only the .ttz
+ * reader does, the decoders of source formats load everything). Such a
+ * trace still holds every event, lane and counter and the whole trace's
+ * t0/t1 and counts, but: NO_ARGS, no argument records (every event's args
+ * is 0); NO_FLOWS, no flows (n_flows 0). A command asks for it only when
+ * nothing it runs reads those parts, and a snapshot of such a trace is
+ * refused (it would lose them for good). */
+enum { TT_TRACE_NO_ARGS = 1u << 0, TT_TRACE_NO_FLOWS = 1u << 1 };
 
 /* ---------------------------------------------------------------- life */
 

@@ -165,7 +165,7 @@ static bool same_source(const tt_snapshot_source *a, const tt_snapshot_source *b
            strcmp(a->path, b->path) == 0;
 }
 
-int tt_cache_load(const tt_cache_entry *ce, tt_trace **out, tt_error *why)
+int tt_cache_load(const tt_cache_entry *ce, unsigned skip, tt_trace **out, tt_error *why)
 {
     FILE *f;
     struct stat st;
@@ -210,7 +210,7 @@ int tt_cache_load(const tt_cache_entry *ce, tt_trace **out, tt_error *why)
         tt_error_set(why, TT_ERR_NOMEM, "out of memory");
         return 0;
     }
-    if (tt_snapshot_decode(buf, n, 0, tr, NULL, why)) {
+    if (tt_snapshot_decode_part(buf, n, 0, skip, tr, NULL, why)) {
         free(buf);
         tt_trace_free(tr);
         return 0;

@@ -35,8 +35,9 @@ int tt_cache_prepare(const char *source_path, const tt_load_opts *opts, tt_cache
  * Returns 1 with *out a finalized trace (its source field still names the
  * path the snapshot was made from); 0 with *out NULL when there is no
  * usable entry, with why set to the reason when an entry existed but was
- * rejected (stale, corrupt). */
-int tt_cache_load(const tt_cache_entry *ce, tt_trace **out, tt_error *why);
+ * rejected (stale, corrupt). skip: tt_load_opts.skip, the parts to leave
+ * out (see tt_snapshot_decode_part()). */
+int tt_cache_load(const tt_cache_entry *ce, unsigned skip, tt_trace **out, tt_error *why);
 
 /* Save tr as the entry (atomic replace). Returns 0 or -1 with err set. */
 int tt_cache_store(const tt_cache_entry *ce, const tt_trace *tr, tt_error *err);

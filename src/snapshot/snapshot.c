@@ -618,6 +618,10 @@ int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
     *n = 0;
     if (!tr->finalized)
         return tt_error_set(err, TT_ERR_USAGE, "only a finalized trace can be saved as a snapshot");
+    if (tr->lacks)
+        return tt_error_set(err, TT_ERR_USAGE,
+                            "a trace loaded without its %s cannot be saved as a snapshot",
+                            tr->lacks & TT_TRACE_NO_ARGS ? "arguments" : "flows");
     memset(sec, 0, sizeof sec);
     if (enc_sections(tr, src, sec, &n_sec, err) == 0)
         rc = write_container(sec, n_sec, out, n, err);
@@ -681,6 +685,7 @@ typedef struct reader {
     tt_trace            *tr;
     tt_error            *err;
     unsigned             threads;  /* for the arguments, 0: one per core */
+    unsigned             skip;     /* TT_TRACE_NO_*: parts left out */
     /* counts from the meta section */
     uint32_t n_strings, n_attrs, n_args, n_groups, n_lanes, n_counters;
     uint64_t string_bytes, n_events, n_samples, n_flows;
@@ -1188,6 +1193,9 @@ static const char *read_event(reader *r, ev_state *st, tt_lane *ln, size_t i, in
     } else {
         e->args = 0;
     }
+    /* handles are checked all the same: they number the records */
+    if (r->skip & TT_TRACE_NO_ARGS)
+        e->args = 0;
     e->bytes = tt_rd_svarint(&st->col[COL_BYTES]);
     v = tt_rd_varint(&st->col[COL_KIND]);
     e->kind = (uint8_t)(v & 15);
@@ -1491,8 +1499,8 @@ static int check_span(reader *r)
     return 0;
 }
 
-int tt_snapshot_decode(const void *data, size_t n, unsigned threads, tt_trace *tr,
-                       tt_snapshot_source *src, tt_error *err)
+int tt_snapshot_decode_part(const void *data, size_t n, unsigned threads, unsigned skip,
+                            tt_trace *tr, tt_snapshot_source *src, tt_error *err)
 {
     reader r;
     int rc = -1;
@@ -1502,12 +1510,15 @@ int tt_snapshot_decode(const void *data, size_t n, unsigned threads, tt_trace *t
     r.tr = tr;
     r.err = err;
     r.threads = threads;
+    r.skip = skip & (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS);
     if (tr->finalized || tr->n_lanes || tt_strtab_count(tr->strings) != 1)
         return tt_error_set(err, TT_ERR_USAGE, "a snapshot is read into a new, empty trace");
     if (read_layout(&r) || read_meta(&r, src) || read_strings(&r) || read_attrs(&r) ||
-        read_groups_lanes(&r) || read_events(&r) || read_args(&r) || read_counters(&r) ||
-        read_flows(&r) || check_span(&r))
+        read_groups_lanes(&r) || read_events(&r) ||
+        (!(r.skip & TT_TRACE_NO_ARGS) && read_args(&r)) || read_counters(&r) ||
+        (!(r.skip & TT_TRACE_NO_FLOWS) && read_flows(&r)) || check_span(&r))
         goto out;
+    tr->lacks = r.skip;
     tr->finalized = true;
     rc = 0;
 out:
@@ -1515,6 +1526,12 @@ out:
         free(r.sec[i].buf);
     free(r.hint);
     return rc;
+}
+
+int tt_snapshot_decode(const void *data, size_t n, unsigned threads, tt_trace *tr,
+                       tt_snapshot_source *src, tt_error *err)
+{
+    return tt_snapshot_decode_part(data, n, threads, 0, tr, src, err);
 }
 
 int tt_snapshot_read_source(const void *data, size_t n, tt_snapshot_source *src, tt_error *err)
@@ -1612,7 +1629,7 @@ static int ttz_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_l
         return tt_error_set(err, TT_ERR_NOMEM, "snapshot too large");
     if (rc)
         return -1;
-    rc = tt_snapshot_decode(buf, len, opts->threads, tr, NULL, err);
+    rc = tt_snapshot_decode_part(buf, len, opts->threads, opts->skip, tr, NULL, err);
     free(buf);
     if (rc == 0 && opts->progress)
         opts->progress(opts->progress_ctx, tt_input_file_pos(in), tt_input_file_size(in),

@@ -54,7 +54,8 @@ typedef struct tt_snapshot_source {
 } tt_snapshot_source;
 
 /* Encode a finalized trace into a malloc'ed buffer (*out, *n). src may be
- * NULL. Returns 0, or non-zero with err set. */
+ * NULL. A trace that lacks parts (tr->lacks) is refused. Returns 0, or
+ * non-zero with err set. */
 int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
                        unsigned char **out, size_t *n, tt_error *err);
 
@@ -71,6 +72,15 @@ int tt_snapshot_write(const tt_trace *tr, const char *path, const tt_snapshot_so
  * its offset. */
 int tt_snapshot_decode(const void *data, size_t n, unsigned threads, tt_trace *tr,
                        tt_snapshot_source *src, tt_error *err);
+
+/* The same, leaving out the parts `skip` names (TT_TRACE_NO_ARGS: the
+ * argument records are not rebuilt, which is most of a reopen, and every
+ * event's args is 0; TT_TRACE_NO_FLOWS: no flows), for commands that never
+ * read them; tr->lacks then says what is missing. Everything else is
+ * decoded and checked as by tt_snapshot_decode() (the sections left out
+ * only by their checksums). */
+int tt_snapshot_decode_part(const void *data, size_t n, unsigned threads, unsigned skip,
+                            tt_trace *tr, tt_snapshot_source *src, tt_error *err);
 
 /* The source identity stored in a snapshot, without decoding the trace:
  * the header, the section table and every checksum are checked as by

@@ -49,6 +49,40 @@ same_output "$TMPD/a" "$TMPD/b" "demo.json: breakdown by an argument identical f
 same_output "$TMPD/a" "$TMPD/b" "kernel_details.csv: events with an argument column identical"
 matches "$TMPD/b" '^[0-9]+,[0-9]+,.*,"?19"?[[:space:]]*$' "the Step Id column is filled"
 
+# report reads a snapshot without the argument records (unless a key is an
+# argument) and the flows: windows, lanes and argument keys print what the
+# source does, for every kind that skips them, also through the cache
+set -- "$S/demo.json"
+[ -f "$T/pytorch/nccl_data.json.gz" ] && set -- "$@" "$T/pytorch/nccl_data.json.gz"
+[ -f "$T/pytorch/two_ranks/rank-0.json.gz" ] && set -- "$@" "$T/pytorch/two_ranks/rank-0.json.gz"
+for f in "$@"; do
+    b=$(basename "$f")
+    [ -f "$TMPD/$b.ttz" ] || "$TRACETTY" convert --quiet "$f" -o "$TMPD/$b.ttz"
+    for sel in "--window 20ms:21ms" "--window 100ms:" "--lanes *stream*" \
+        "--window 5ms:80ms --lanes *thread*" "--window 1ms:50ms --by arg:stream" \
+        "--kind events --window 10ms:10.5ms" "--kind gpu --window 30ms:40ms" \
+        "--kind transfers --window :60ms" "--kind ranks --window 2ms:9ms" \
+        "--kind collectives --lanes *stream*"; do
+        # shellcheck disable=SC2086
+        "$TRACETTY" report --quiet $sel --format json "$f" >"$TMPD/a" 2>&1
+        # shellcheck disable=SC2086
+        "$TRACETTY" report --quiet $sel --format json "$TMPD/$b.ttz" >"$TMPD/b" 2>&1
+        # the JSON names each trace by the path opened
+        sed 's/"trace":"[^"]*"/"trace":""/' "$TMPD/a" >"$TMPD/a.t"
+        sed 's/"trace":"[^"]*"/"trace":""/' "$TMPD/b" >"$TMPD/b.t"
+        same_file "$TMPD/b.t" "$TMPD/a.t" "$b: report $sel identical from the .ttz"
+    done
+done
+XDG_CACHE_HOME="$TMPD/skipcache" "$TRACETTY" report --quiet --cache --window 20ms:21ms \
+    "$S/demo.json" >"$TMPD/a" 2>&1
+XDG_CACHE_HOME="$TMPD/skipcache" "$TRACETTY" report --quiet --cache --window 20ms:21ms \
+    "$S/demo.json" >"$TMPD/b" 2>&1
+same_file "$TMPD/b" "$TMPD/a" "report --window from the cache prints what the source does"
+XDG_CACHE_HOME="$TMPD/skipcache" "$TRACETTY" report --quiet --cache --by arg:stream \
+    "$S/demo.json" >"$TMPD/b" 2>&1
+"$TRACETTY" report --quiet --by arg:stream "$S/demo.json" >"$TMPD/a" 2>&1
+same_file "$TMPD/b" "$TMPD/a" "and an argument key from the same entry"
+
 # size: at most a third of the JSON compressed with gzip -6 (issue 7), for
 # a generated Kineto trace and for the real ones at hand. Sizes only: the
 # encoding is deterministic, so this cannot be flaky.

@@ -8,7 +8,8 @@
  * valid checksums never crashing, and the argument store's append (how the
  * reader joins the argument chunks it rebuilds in parallel), and the
  * argument payload being the same whatever the number of threads that cut
- * and encode it.
+ * and encode it; a decode that skips the arguments and flows differs from
+ * a full one in those only, and says so.
  */
 #include "config.h"
 
@@ -342,6 +343,54 @@ static void test_round_trips(void)
             tt_trace_free(b);
         }
     }
+}
+
+/* A reader told to skip the arguments and flows (a report that reads
+ * neither) gives the full trace less exactly those, says so in lacks, and
+ * such a trace is never saved as a snapshot. */
+static void test_partial(void)
+{
+    static const unsigned skips[] = {TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS, TT_TRACE_NO_ARGS,
+                                     TT_TRACE_NO_FLOWS};
+    tt_trace *a = random_trace(5, 5000);
+    unsigned char *buf, *buf2;
+    size_t n, n2;
+    tt_error err;
+    tt_error_clear(&err);
+    if (!ok(a && tt_snapshot_encode(a, NULL, &buf, &n, &err) == 0, "encode")) {
+        tt_trace_free(a);
+        return;
+    }
+    ok(a->n_flows > 0 && tt_args_count(a->args) > 0, "a trace with flows and arguments");
+    for (size_t k = 0; k < sizeof skips / sizeof skips[0]; k++) {
+        unsigned skip = skips[k];
+        tt_trace *b = tt_trace_new(), *want = decode(buf, n, NULL, &err);
+        if (!ok(b && want && tt_snapshot_decode_part(buf, n, 0, skip, b, NULL, &err) == 0,
+                "skip %u: decoded (%s)", skip, err.what)) {
+            tt_trace_free(b);
+            tt_trace_free(want);
+            continue;
+        }
+        is_i64(b->lacks, skip, "skip %u: the trace says what it lacks", skip);
+        /* the full trace, less what was skipped */
+        if (skip & TT_TRACE_NO_ARGS) {
+            tt_args_free(want->args);
+            want->args = tt_args_new();
+            for (uint32_t l = 0; l < want->n_lanes; l++)
+                for (size_t i = 0; i < want->lanes[l].n; i++)
+                    want->lanes[l].ev[i].args = 0;
+        }
+        if (skip & TT_TRACE_NO_FLOWS)
+            want->n_flows = 0;
+        is_i64(diff_traces(want, b), 0, "skip %u: all else identical to a full decode", skip);
+        ok(tt_snapshot_encode(b, NULL, &buf2, &n2, &err) != 0 && err.code == TT_ERR_USAGE &&
+               strstr(err.what, "cannot be saved"),
+           "skip %u: not saved as a snapshot (%s)", skip, err.what);
+        tt_trace_free(b);
+        tt_trace_free(want);
+    }
+    free(buf);
+    tt_trace_free(a);
 }
 
 static void test_corruption(void)
@@ -715,12 +764,12 @@ static void test_cache_other_version(void)
     f = fopen(ce.path, "wb");
     ok(f && fwrite(buf, 1, n, f) == n && fclose(f) == 0, "write an entry of format %u",
        TT_SNAPSHOT_VERSION - 1);
-    ok(tt_cache_load(&ce, &b, &why) == 0 && !b && strstr(why.what, "another tracetty version"),
+    ok(tt_cache_load(&ce, 0, &b, &why) == 0 && !b && strstr(why.what, "another tracetty version"),
        "it is not used: %s", why.what);
     /* the caller rebuilds it: same entry name, current format */
     ok(tt_cache_prepare(src, &opts, &ce2, &err) == 0 && strcmp(ce.path, ce2.path) == 0,
        "the entry keeps its name across format versions");
-    ok(tt_cache_store(&ce, a, &err) == 0 && tt_cache_load(&ce, &b, &why) == 1 && b,
+    ok(tt_cache_store(&ce, a, &err) == 0 && tt_cache_load(&ce, 0, &b, &why) == 1 && b,
        "the rebuilt entry is used");
     tt_trace_free(b);
 out:
@@ -790,13 +839,13 @@ static void test_cache_stale_first(void)
        b ? "(decoded)" : err.what);
     tt_trace_free(b);
     b = NULL;
-    ok(tt_cache_load(&ce, &b, &why) == 0 && !b && strstr(why.what, "stale"),
+    ok(tt_cache_load(&ce, 0, &b, &why) == 0 && !b && strstr(why.what, "stale"),
        "the cache finds it stale, without decoding it: %s", why.what);
     /* the same damage under the current identity is found when decoding */
     free(file);
     file = NULL;
     ok(damaged_entry(a, &ce.id, ce.path, &file, &n) == 0 &&
-           tt_cache_load(&ce, &b, &why) == 0 && !b && strstr(why.what, "events section"),
+           tt_cache_load(&ce, 0, &b, &why) == 0 && !b && strstr(why.what, "events section"),
        "a current entry with corrupt events is corrupt: %s", why.what);
 out:
     free(file);
@@ -888,6 +937,7 @@ int main(void)
     test_args_threads();
     test_round_trips();
     test_probe_and_decoder();
+    test_partial();
     test_corruption();
     test_other_version();
     test_cache_other_version();
