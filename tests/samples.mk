@@ -9,6 +9,8 @@
 #                     with gen-trace --stats and with python3's own count
 #   gen_large.sh      --events N writes exactly N events of valid JSON;
 #                     usage errors exit 2 and leave no file
+#   gen_shuffle.sh    --shuffle writes the same events out of time order:
+#                     same counts, summary and report; deterministic
 
 check_PROGRAMS += tests/samples/test_gen_common
 TESTS += tests/samples/test_gen_common
@@ -20,6 +22,7 @@ tests_samples_test_gen_common_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/samples 
 SAMPLES_SH_TESTS = \
 	tests/samples/gen_demo.sh \
 	tests/samples/gen_counts.sh \
-	tests/samples/gen_large.sh
+	tests/samples/gen_large.sh \
+	tests/samples/gen_shuffle.sh
 TESTS += $(SAMPLES_SH_TESTS)
 EXTRA_DIST += $(SAMPLES_SH_TESTS)

@@ -30,12 +30,22 @@
  * Large mode (--events N) repeats steps while a whole step fits and fills
  * the rest with the host polling cudaEventQuery, so exactly N trace events
  * are written.
+ *
+ * --shuffle writes the same events out of time order, as exporters do (no
+ * Chrome trace writer promises order; Kineto's batches are only the mild
+ * case): the timeline events go through a window of --shuffle-window events
+ * held in memory, which is written in a seeded random permutation when it
+ * is full. Memory stays bounded (a window is ~17 MB of text) for any
+ * --events, the bytes are deterministic, and the simulation's own random
+ * stream is untouched, so the events are exactly those of the ordered file.
+ * The trailer's metadata stays last, where Kineto writes it.
  */
 #include "config.h"
 
 #include "gen/common.h"
 #include "gen/formats.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +63,7 @@
 #define BASE_TIME_NS  INT64_C(1718000000000000000)   /* baseTimeNanoseconds */
 #define START_NS      INT64_C(3712845123456000)      /* monotonic clock at start */
 #define MiB           (INT64_C(1) << 20)
+#define SHUFFLE_WINDOW 65536       /* default --shuffle-window */
 
 enum { TH_MAIN, TH_AUTOGRAD, TH__N };
 enum { SL_COMPUTE, SL_NCCL, SL__N };
@@ -407,7 +418,23 @@ typedef struct kopts {
     const char *nccl_version;
     const char *out;
     bool        stats;
+    bool        shuffle;
+    uint64_t    shuffle_window;
 } kopts;
+
+/* --shuffle's window: the text of up to --shuffle-window events, written to
+ * memory through the output's FILE pointer (swapped in by shuffle_begin),
+ * with where each event starts. */
+typedef struct kshuffle {
+    bool      on;
+    FILE     *mem, *real;      /* open_memstream of text; the output file */
+    char     *text;
+    size_t    text_len;
+    size_t   *start;           /* offsets of the events in text */
+    size_t    n;
+    bool      any_written;     /* an event precedes the window in the file */
+    gen_rng   rng;             /* its own stream: the simulation's is untouched */
+} kshuffle;
 
 typedef struct kgen {
     kopts    opt;
@@ -425,6 +452,7 @@ typedef struct kgen {
     char    *ranks_str;        /* "[0, 1, ..., W-1]" */
     char     step_name[32];    /* "ProfilerStep#N" of the step being built */
     gen_out  out;
+    kshuffle shuf;
     kstats   st;
     bool     oom;
     /* straggler model: when each collective's NCCL kernel started here, and
@@ -1195,11 +1223,100 @@ static void step_build(kgen *g)
 
 /* ------------------------------------------------------------- writing */
 
+static void shuffle_flush(kgen *g);
+
 static void ev_open(kgen *g)
 {
+    kshuffle *sh = &g->shuf;
+    if (sh->on) {
+        /* the separator is written when the window is; counted here */
+        if (sh->n == g->opt.shuffle_window)
+            shuffle_flush(g);
+        if (g->st.events++)
+            g->out.bytes += 2;
+        sh->start[sh->n++] = (size_t)ftell(sh->mem);
+        gen_puts(&g->out, "  {\n");
+        return;
+    }
     if (g->st.events++)
         gen_puts(&g->out, ",\n");
     gen_puts(&g->out, "  {\n");
+}
+
+/* ------------------------------------------------------------- shuffle */
+
+/* From here on, events are written to the window (--shuffle). */
+static int shuffle_begin(kgen *g)
+{
+    kshuffle *sh = &g->shuf;
+    sh->start = malloc(g->opt.shuffle_window * sizeof *sh->start);
+    sh->mem = sh->start ? open_memstream(&sh->text, &sh->text_len) : NULL;
+    if (!sh->mem) {
+        free(sh->start);
+        sh->start = NULL;
+        return -1;
+    }
+    gen_rng_seed(&sh->rng, gen_seed_mix(g->opt.seed ^ UINT64_C(0x53485546464c45), g->opt.rank));
+    sh->real = g->out.f;
+    g->out.f = sh->mem;
+    sh->n = 0;
+    sh->any_written = g->st.events > 0;
+    sh->on = true;
+    return 0;
+}
+
+/* Write the window's events to the file in a random order (Fisher-Yates
+ * over their indices) and empty it. */
+static void shuffle_flush(kgen *g)
+{
+    kshuffle *sh = &g->shuf;
+    size_t *order = sh->start;   /* reused: a start's end is the next start */
+    size_t *end;
+    if (!sh->n)
+        return;
+    if (fflush(sh->mem) != 0 && !g->out.err)
+        g->out.err = errno ? errno : ENOMEM;
+    end = malloc(sh->n * sizeof *end);
+    if (!end) {
+        if (!g->out.err)
+            g->out.err = ENOMEM;
+        sh->n = 0;
+        return;
+    }
+    for (size_t i = 0; i < sh->n; i++)
+        end[i] = i + 1 < sh->n ? sh->start[i + 1] : sh->text_len;
+    /* pair each start with its end, then permute the pairs */
+    for (size_t i = sh->n; i > 1; i--) {
+        size_t j = (size_t)gen_rng_below(&sh->rng, i), t;
+        t = order[i - 1], order[i - 1] = order[j], order[j] = t;
+        t = end[i - 1], end[i - 1] = end[j], end[j] = t;
+    }
+    for (size_t i = 0; i < sh->n && !g->out.err; i++) {
+        if ((sh->any_written && fwrite(",\n", 1, 2, sh->real) != 2) ||
+            fwrite(sh->text + order[i], 1, end[i] - order[i], sh->real) != end[i] - order[i])
+            g->out.err = errno ? errno : EIO;
+        sh->any_written = true;
+    }
+    free(end);
+    rewind(sh->mem);
+    sh->n = 0;
+}
+
+/* Write what the window holds and go back to writing in order. */
+static void shuffle_end(kgen *g)
+{
+    kshuffle *sh = &g->shuf;
+    if (!sh->on)
+        return;
+    shuffle_flush(g);
+    g->out.f = sh->real;
+    sh->on = false;
+    fclose(sh->mem);
+    free(sh->text);
+    free(sh->start);
+    sh->mem = NULL;
+    sh->text = NULL;
+    sh->start = NULL;
 }
 
 static void span(kgen *g, int64_t ts, int64_t dur)
@@ -1767,6 +1884,7 @@ static int kineto_run(int argc, char **argv)
     o->nccl_version = "2.18.1";
     o->slow_rank = UINT64_MAX;
     o->slow_pct = 140;
+    o->shuffle_window = SHUFFLE_WINDOW;
     {
         /* adding an option is adding a line here */
         gen_opt opts[] = {
@@ -1790,6 +1908,13 @@ static int kineto_run(int argc, char **argv)
              false},
             {"stats", 0, GEN_OPT_FLAG, &o->stats, 0, 0, NULL,
              "print what was written, one 'key value' per line, on stderr", false},
+            {"shuffle", 0, GEN_OPT_FLAG, &o->shuffle, 0, 0, NULL,
+             "the same events out of time order, as exporters write them: permuted "
+             "(seeded by --seed) in windows of --shuffle-window events; metadata stays last",
+             false},
+            {"shuffle-window", 0, GEN_OPT_U64, &o->shuffle_window, 2, 1 << 24, "N",
+             "events permuted together by --shuffle (default 65536; memory grows with it)",
+             false},
             {NULL, 0, 0, NULL, 0, 0, NULL, NULL, false},
         };
         int pr = gen_opts_parse(opts, argc, argv, "kineto",
@@ -1874,9 +1999,13 @@ static int kineto_run(int argc, char **argv)
         return GEN_EXIT_ERROR;
     }
     write_header(g);
+    if (o->shuffle && shuffle_begin(g)) {
+        gen_error("kineto: out of memory");
+        rc = GEN_EXIT_ERROR;
+    }
     if (o->events)
         budget = o->events - TRAILER_EVENTS;
-    for (uint64_t i = 0; o->events || i < o->steps; i++) {
+    for (uint64_t i = 0; rc == GEN_EXIT_OK && (o->events || i < o->steps); i++) {
         ksim saved = g->s;
         uint64_t n;
         step_build(g);
@@ -1905,6 +2034,7 @@ static int kineto_run(int argc, char **argv)
         if (o->events)
             write_fill(g, budget);
         end = max64(end, g->s.clock[TH_MAIN]);
+        shuffle_end(g);
         write_trailer(g, end + rnd(g, 250000, 400000));
         bytes = g->out.bytes;
         if (gen_out_commit(&g->out, msg, sizeof msg)) {
@@ -1914,6 +2044,7 @@ static int kineto_run(int argc, char **argv)
             print_stats(g, bytes);
         }
     } else {
+        shuffle_end(g);
         gen_out_abort(&g->out);
     }
     free(g->rec);
@@ -1927,7 +2058,7 @@ static int kineto_run(int argc, char **argv)
 const gen_format gen_format_kineto = {
     .name = "kineto",
     .usage = "[--steps N | --events N] [--seed S] [--rank R] [--world W] [--slow-rank K] "
-             "[--slow-factor PCT] [--stats] -o FILE",
+             "[--slow-factor PCT] [--shuffle [--shuffle-window N]] [--stats] -o FILE",
     .help = "PyTorch profiler (Kineto) Chrome JSON of one rank of a DDP training job",
     .run = kineto_run,
 };
