@@ -109,3 +109,7 @@ endif
 # the load progress line on a terminal
 TESTS += tests/cli/progress.sh
 EXTRA_DIST += tests/cli/progress.sh
+
+# --timings: phase lines on stderr, stdout unchanged
+TESTS += tests/cli/timings.sh
+EXTRA_DIST += tests/cli/timings.sh

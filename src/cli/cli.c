@@ -10,6 +10,7 @@
 #include "util/parallel.h"
 #include "util/suggest.h"
 #include "util/text.h"
+#include "util/timings.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -94,6 +95,8 @@ int tt_cli_load_option(int opt, const char *arg, tt_cli_load *lo)
     case TT_OPT_FORMAT_IN: lo->format = arg; return 1;
     case TT_OPT_CSV_MAP: lo->csv_map = arg; return 1;
     case TT_OPT_CACHE: lo->cache = true; return 1;
+    /* process-wide: the load path marks its phases, tt_cli_main prints */
+    case TT_OPT_TIMINGS: tt_timings_enable(); return 1;
     default: return 0;
     }
 }
@@ -438,6 +441,8 @@ static void usage(FILE *f)
                "                       nsys-csv, csv, hugectr-json, nsys-sqlite, ttz)\n"
                "  --csv-map MAP        columns of a CSV: start=COL,dur=COL|end=COL,name=COL,...\n"
                "  --cache              reuse a snapshot under $XDG_CACHE_HOME/tracetty\n"
+               "  --timings            after the command, wall and CPU time of each phase\n"
+               "                       (decode, finalize, the command's work) on stderr\n"
                "\n"
                "Input may be plain, gzip or zstd compressed, or - for stdin.\n"
                "Run 'tracetty help COMMAND' for a command's usage; 'man tracetty' for all.\n"
@@ -477,6 +482,21 @@ static int unknown_command(const char *name)
     return 1;
 }
 
+/* A command, and its phase times when it was given --timings (which only
+ * its option parsing can tell: the mark is taken either way). */
+static int run_command(const tt_command *cmd, int argc, char **argv)
+{
+    tt_phase_mark start;
+    int rc;
+    tt_timings_run_start(&start);
+    rc = cmd->exec(argc, argv);
+    if (tt_timings_enabled()) {
+        fflush(stdout);
+        tt_timings_print(stderr, &start);
+    }
+    return rc;
+}
+
 int tt_cli_main(int argc, char **argv)
 {
     const tt_command *cmd;
@@ -509,7 +529,7 @@ int tt_cli_main(int argc, char **argv)
             return argc >= 3 ? TT_EXIT_ERROR : TT_EXIT_OK;
         }
         if ((cmd = find_command(a)))
-            return cmd->exec(argc - 1, argv + 1);
+            return run_command(cmd, argc - 1, argv + 1);
         /* a typo of a command is not a file name to open; an existing
          * path always wins (a trace may be called "summry") */
         {
@@ -544,7 +564,7 @@ int tt_cli_main(int argc, char **argv)
                 return tt_cmd_view.exec(2, args);
             }
             argv[0] = (char *)"view";
-            return tt_cmd_view.exec(argc, argv);
+            return run_command(&tt_cmd_view, argc, argv);
         }
         if (argc < 2) {
             args[0] = (char *)"summary";
@@ -553,6 +573,6 @@ int tt_cli_main(int argc, char **argv)
             return tt_cmd_summary.exec(2, args);
         }
         argv[0] = (char *)"summary";
-        return tt_cmd_summary.exec(argc, argv);
+        return run_command(&tt_cmd_summary, argc, argv);
     }
 }

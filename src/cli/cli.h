@@ -98,6 +98,7 @@ enum {
     TT_OPT_FORMAT_IN,
     TT_OPT_CSV_MAP,
     TT_OPT_CACHE,
+    TT_OPT_TIMINGS,
     TT_OPT__NEXT = 1100
 };
 #define TT_CLI_LOAD_LONGOPTS \
@@ -105,7 +106,8 @@ enum {
     {"quiet", no_argument, NULL, TT_OPT_QUIET}, \
     {"input-format", required_argument, NULL, TT_OPT_FORMAT_IN}, \
     {"csv-map", required_argument, NULL, TT_OPT_CSV_MAP}, \
-    {"cache", no_argument, NULL, TT_OPT_CACHE}
+    {"cache", no_argument, NULL, TT_OPT_CACHE}, \
+    {"timings", no_argument, NULL, TT_OPT_TIMINGS}
 
 /* Write a sanitized copy of a trace string to f. */
 void tt_cli_put_safe(FILE *f, const char *s);

@@ -3,6 +3,8 @@
 
 #include "decode/decode.h"
 
+#include "util/timings.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +72,7 @@ int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
     int best_score = 0;
     tt_trace *tr;
     tt_load_info local_info;
+    tt_phase_mark mark;   /* --timings */
 
     *out = NULL;
     if (!opts)
@@ -118,10 +121,18 @@ int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
         tt_trace_free(tr);
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     }
-    if (best->decode(in, opts, tr, info, err) || tt_trace_finalize(tr, err)) {
+    tt_phase_start(&mark);
+    if (best->decode(in, opts, tr, info, err)) {
         tt_trace_free(tr);
         return -1;
     }
+    tt_phase_stop(TT_PHASE_DECODE, &mark);
+    tt_phase_start(&mark);
+    if (tt_trace_finalize(tr, err)) {
+        tt_trace_free(tr);
+        return -1;
+    }
+    tt_phase_stop(TT_PHASE_FINALIZE, &mark);
     /* a snapshot restores the byte count of the trace it was made from */
     if (tr->source_bytes == 0)
         tr->source_bytes = tt_input_data_pos(in);

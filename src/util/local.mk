@@ -12,3 +12,4 @@ libtracetty_a_SOURCES += \
 	src/util/u64map.c src/util/u64map.h
 libtracetty_a_SOURCES += src/util/text.c src/util/text.h
 libtracetty_a_SOURCES += src/util/relin.c src/util/relin.h
+libtracetty_a_SOURCES += src/util/timings.c src/util/timings.h
