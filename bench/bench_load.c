@@ -36,8 +36,8 @@ int main(int argc, char **argv)
     size_t hits = 0;
     const int reps = 1000;
 
-    if (argc != 2) {
-        fprintf(stderr, "usage: bench-load TRACE\n");
+    if (argc < 2 || argc > 3) {   /* TRACE_1M [TRACE_10M]: bench/local.mk */
+        fprintf(stderr, "usage: bench-load TRACE_1M [TRACE_10M]\n");
         return 2;
     }
     tt_error_clear(&err);

@@ -335,8 +335,8 @@ int main(int argc, char **argv)
     tt_load_opts lo;
     tt_rules_config cfg;
     double t0, worst = 0, box_ms = 0, box_worst = 0;
-    if (argc != 2) {
-        fprintf(stderr, "usage: bench-render TRACE\n");
+    if (argc < 2 || argc > 3) {   /* TRACE_1M [TRACE_10M]: bench/local.mk */
+        fprintf(stderr, "usage: bench-render TRACE_1M [TRACE_10M]\n");
         return 2;
     }
     tt_text_set_utf8(true);

@@ -52,8 +52,8 @@ int main(int argc, char **argv)
     uint64_t events;
     struct rusage ru;
 
-    if (argc != 2) {
-        fprintf(stderr, "usage: bench-snapshot TRACE\n");
+    if (argc < 2 || argc > 3) {   /* TRACE_1M [TRACE_10M]: bench/local.mk */
+        fprintf(stderr, "usage: bench-snapshot TRACE_1M [TRACE_10M]\n");
         return 2;
     }
     snprintf(ttz, sizeof ttz, "%s.ttz", argv[1]);

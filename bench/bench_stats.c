@@ -81,8 +81,8 @@ int main(int argc, char **argv)
     size_t groups = 0;
     const int reps = 5;
 
-    if (argc != 2) {
-        fprintf(stderr, "usage: bench-stats TRACE\n");
+    if (argc < 2 || argc > 3) {   /* TRACE_1M [TRACE_10M]: bench/local.mk */
+        fprintf(stderr, "usage: bench-stats TRACE_1M [TRACE_10M]\n");
         return 2;
     }
     tt_error_clear(&err);

@@ -6,9 +6,12 @@
 #     BENCH_PROGS += bench/bench-<name>
 #     bench_bench_<name>_SOURCES = bench/bench_<name>.c
 #     bench_bench_<name>_LDADD = libtracetty.a $(TT_DEPLIBS)
-#   bench/run.sh runs every program in BENCH_PROGS with the path of the
-#   generated trace (bench/out/kineto-1m.json) as its only argument, after
-#   its own measurements, and prints what the program prints. A program
+#   bench/run.sh runs every program in BENCH_PROGS after its own
+#   measurements with the path of the generated 1M-event trace
+#   (bench/out/kineto-1m-shuffled.json: events out of time order) as $1 and,
+#   when the 10M-event run is on (not BENCH_QUICK=1), the 10M-event trace
+#   (bench/out/kineto-10m-shuffled.json) as $2; a program that only knows
+#   $1 ignores $2. It prints what the program prints. A program
 #   reports on stdout in its own words (say what each figure is) and exits 0;
 #   a non-zero exit is reported as a failure of that program.
 # The programs are EXTRA_PROGRAMS: built by `make bench` only.
@@ -31,15 +34,27 @@ BENCH_PROGS += bench/bench-snapshot
 bench_bench_snapshot_SOURCES = bench/bench_snapshot.c
 bench_bench_snapshot_LDADD = libtracetty.a $(TT_DEPLIBS)
 
-# fork/exec/wait4 timer: wall time and peak RSS of a command (libc only)
+# fork/exec/wait4 timer: wall time, CPU time and peak RSS of a command
 bench_measure_SOURCES = bench/measure.c
 
-EXTRA_PROGRAMS = bench/measure $(BENCH_PROGS)
+# the reference parse the goals are ratios to (C++17 + simdjson; optional:
+# configure's HAVE_SIMDJSON, else run.sh says "skipped")
+bench_ref_simdjson_SOURCES = bench/ref_simdjson.cpp
+bench_ref_simdjson_CXXFLAGS = -std=c++17 -O2
+bench_ref_simdjson_LDADD = $(SIMDJSON_LIBS)
+if HAVE_SIMDJSON
+BENCH_REF = bench/ref-simdjson$(EXEEXT)
+else
+BENCH_REF =
+endif
+
+EXTRA_PROGRAMS = bench/measure bench/ref-simdjson $(BENCH_PROGS)
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh
 
-bench: tracetty$(EXEEXT) samples/gen-trace$(EXEEXT) bench/measure$(EXEEXT) $(BENCH_PROGS)
+bench: tracetty$(EXEEXT) samples/gen-trace$(EXEEXT) bench/measure$(EXEEXT) $(BENCH_REF) $(BENCH_PROGS)
 	@TRACETTY='$(abs_top_builddir)/tracetty$(EXEEXT)' \
+	REF_SIMDJSON='$(BENCH_REF:%=$(abs_top_builddir)/%)' \
 	GEN_TRACE='$(abs_top_builddir)/samples/gen-trace$(EXEEXT)' \
 	MEASURE='$(abs_top_builddir)/bench/measure$(EXEEXT)' \
 	BENCH_PROGS='$(BENCH_PROGS)' PYTHON3='$(PYTHON3)' JQ='$(JQ)' \
