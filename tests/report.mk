@@ -3,11 +3,13 @@
 # breakdown of the shared Kineto traces, and `tracetty report` goldens.
 REPORT_UNIT_TESTS = \
 	tests/unit/test_stats \
+	tests/unit/test_argvals \
 	tests/unit/test_stats_output \
 	tests/unit/test_stats_kineto
 check_PROGRAMS += $(REPORT_UNIT_TESTS)
 TESTS += $(REPORT_UNIT_TESTS)
 tests_unit_test_stats_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_argvals_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_stats_output_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_stats_kineto_LDADD = $(TT_TEST_LDADD)
 

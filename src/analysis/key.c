@@ -3,6 +3,8 @@
 
 #include "analysis/key.h"
 
+#include "analysis/argvals.h"
+
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +155,51 @@ int tt_key_group(const tt_trace *tr, const tt_key *k, uint32_t lane, const tt_ev
         *gid = tt_key_string_id(tr, k, e);
     }
     return 0;
+}
+
+int tt_key_arg_groups(const tt_trace *tr, const tt_key *k, const tt_event *const *ev, size_t n,
+                      tt_strtab *vals, uint32_t *gid, tt_error *err)
+{
+    const char *const keys[1] = {k->arg};
+    tt_argvals av;
+    int rc = tt_argvals_fetch(tr, ev, n, keys, 1, true, &av, err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const char *v = tt_argvals_get(&av, i, 0, NULL);
+        uint32_t id;
+        gid[i] = 0;
+        if (!v)
+            continue;
+        /* the argument store is read in handle order, but ids are handed
+         * out in the caller's order, as before, so that nothing that
+         * depends on them (ties in sorted output) changes */
+        if ((id = tt_strtab_intern(vals, v, strlen(v))) == TT_STR_ERROR) {
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+            rc = -1;
+        } else {
+            gid[i] = id + 1;
+        }
+    }
+    tt_argvals_fini(&av);
+    return rc;
+}
+
+int tt_key_sel_arg_groups(const tt_trace *tr, const struct tt_sel *sel, const tt_key *k,
+                          bool transfers_only, tt_strtab *vals, uint32_t **gid, tt_error *err)
+{
+    const tt_event **ev = NULL;
+    size_t n = 0;
+    int rc = -1;
+    *gid = NULL;
+    if (tt_argvals_sel_events(tr, sel, transfers_only, &ev, &n, err) == 0) {
+        if (!(*gid = malloc((n ? n : 1) * sizeof **gid)))
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        else if ((rc = tt_key_arg_groups(tr, k, ev, n, vals, *gid, err)) != 0) {
+            free(*gid);
+            *gid = NULL;
+        }
+    }
+    free(ev);
+    return rc;
 }
 
 const char *tt_key_group_label(const tt_trace *tr, const tt_key *k, const tt_strtab *vals,

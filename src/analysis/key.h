@@ -92,6 +92,24 @@ int tt_argcache_get_typed(tt_argcache *c, const tt_event *e, const char *key, co
 int tt_key_group(const tt_trace *tr, const tt_key *k, uint32_t lane, const tt_event *e,
                  tt_argcache *ac, tt_strtab *vals, uint32_t *gid, tt_error *err);
 
+/* Group ids (as tt_key_group()) of n events for an arg:KEY key, the
+ * arguments read in storage order (analysis/argvals.h): a caller walking
+ * many events in time order collects them first, asks here, and takes
+ * gid[i] for the i-th. Values are added to `vals` in the order of ev, as
+ * tt_key_group() called on each in turn would. 0, -1 out of memory, or -2
+ * with err set when an event's arguments cannot be read. */
+int tt_key_arg_groups(const tt_trace *tr, const tt_key *k, const tt_event *const *ev, size_t n,
+                      tt_strtab *vals, uint32_t *gid, tt_error *err);
+
+struct tt_sel;
+
+/* tt_key_arg_groups() of the events of a selection in the order statistics
+ * walk it (argvals.h: tt_argvals_sel_events), only those with a byte count
+ * when transfers_only: *gid (free() it) holds one id per such event. 0, -1
+ * out of memory (err set), or -2 with err set as tt_key_arg_groups(). */
+int tt_key_sel_arg_groups(const tt_trace *tr, const struct tt_sel *sel, const tt_key *k,
+                          bool transfers_only, tt_strtab *vals, uint32_t **gid, tt_error *err);
+
 /* Label of a group id (borrowed, or written to buf), and whether it is the
  * "none" group; *id receives the string id or lane behind it (0 for arg
  * keys). */

@@ -1,6 +1,7 @@
 # analysis: selection statistics (library, no I/O) shared by the TUI box
 # select and `tracetty report`.
 libtracetty_a_SOURCES += \
+	src/analysis/argvals.c src/analysis/argvals.h \
 	src/analysis/classify.c src/analysis/classify.h \
 	src/analysis/dist.c src/analysis/dist.h \
 	src/analysis/gpu.c src/analysis/gpu.h \

@@ -221,6 +221,7 @@ void tt_args_reader_init(tt_args_reader *r, const tt_args *store)
     r->cap = 0;
     r->next_handle = 0;
     r->next_off = 0;
+    r->loads = 0;
 }
 
 void tt_args_reader_fini(tt_args_reader *r)
@@ -268,6 +269,7 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
                 r->cap = b->raw_size;
             }
             r->next_handle = 0;
+            r->loads++;
             if (b->stored == b->raw_size) {
                 memcpy(r->buf, b->data, b->raw_size);
             } else {

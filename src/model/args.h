@@ -44,6 +44,9 @@ typedef struct tt_args_reader {
      * order costs O(1) each instead of a scan from the block start */
     uint32_t       next_handle;  /* handle of the record at next_off, 0 = none */
     size_t         next_off;
+    uint64_t       loads;     /* blocks decompressed (or copied) so far: lets
+                               * tests and profiles see whether records are
+                               * read in storage order (one load per block) */
 } tt_args_reader;
 
 void tt_args_reader_init(tt_args_reader *r, const tt_args *store);

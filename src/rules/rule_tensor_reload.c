@@ -17,7 +17,7 @@
  */
 #include "config.h"
 
-#include "analysis/key.h"
+#include "analysis/argvals.h"
 #include "rules/rules_util.h"
 #include "util/hash.h"
 #include "util/sort.h"
@@ -30,11 +30,12 @@
 #include <strings.h>
 
 typedef struct load {
-    uint64_t key;     /* tensor identity */
-    uint32_t label;   /* string id naming it (operand), 0 = address key */
-    tt_ns    start, end;
-    int64_t  bytes;
-    tt_evref ev;
+    uint64_t    key;     /* tensor identity */
+    uint32_t    label;   /* string id naming it (operand), 0 = address key */
+    const char *addr;    /* the source address of an address key */
+    tt_ns       start, end;
+    int64_t     bytes;
+    tt_evref    ev;
 } load;
 
 static int cmp_load(const void *pa, const void *pb, void *ctx)
@@ -50,19 +51,29 @@ static int cmp_load(const void *pa, const void *pb, void *ctx)
     return a->ev.idx < b->ev.idx ? -1 : a->ev.idx > b->ev.idx;
 }
 
-/* Key from the source address and size in the arguments, or 0. */
-static uint64_t address_key(tt_argcache *ac, const tt_event *e, char *label, size_t n)
+/* The arguments the rule reads, as indexes into arg_keys. */
+enum { K_SRC_ADDR, K_SOURCE_ADDRESS, K_SRC, K_ADDRESS, K_SOURCE, K_DEST, K_DST, K_DESTINATION,
+       N_ARG_KEYS };
+static const char *const arg_keys[N_ARG_KEYS] = {
+    "src_addr", "source_address", "src", "address", "source", "dest", "dst", "destination",
+};
+
+/* First key of keys (ending with -1) the i-th fetched event has, or NULL. */
+static const char *arg_any(const tt_argvals *av, size_t i, const int *keys, bool nonempty)
 {
-    static const char *const keys[] = {"src_addr", "source_address", "src", "address"};
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        const char *v;
-        tt_error err;
-        if (tt_argcache_get(ac, e, keys[k], &v, &err) == 1 && *v) {
-            snprintf(label, n, "at %s (%lld bytes)", v, (long long)e->bytes);
-            return tt_hash_bytes(v, strlen(v), (uint64_t)e->bytes) | 1;
-        }
+    for (; *keys >= 0; keys++) {
+        const char *v = tt_argvals_get(av, i, (size_t)*keys, NULL);
+        if (v && (!nonempty || *v))
+            return v;
     }
-    return 0;
+    return NULL;
+}
+
+/* The source address (non-empty) of the i-th fetched event, or NULL. */
+static const char *source_address(const tt_argvals *av, size_t i)
+{
+    static const int keys[] = {K_SRC_ADDR, K_SOURCE_ADDRESS, K_SRC, K_ADDRESS, -1};
+    return arg_any(av, i, keys, true);
 }
 
 /* Memory inside the core: the first word of a memory name is SB, SBUF,
@@ -87,63 +98,102 @@ static bool on_chip(const char *mem, size_t n)
            rule_icontains(buf, "on-chip");
 }
 
-/* Argument text of the first key of keys the event has, or NULL (valid
- * until the next call on ac). */
-static const char *arg_any(tt_argcache *ac, const tt_event *e, const char *const *keys)
+/* A store: out of on-chip memory into memory that is not (see above).
+ * arrow: the " -> " in the event's name, or NULL; av/i: the event's
+ * fetched arguments, or av NULL when it has none. */
+static bool is_store(const char *name, const char *arrow, const tt_argvals *av, size_t i)
 {
-    for (; *keys; keys++) {
-        const char *v;
-        tt_error err;
-        if (tt_argcache_get(ac, e, *keys, &v, &err) == 1)
-            return v;
-    }
-    return NULL;
-}
-
-/* A store: out of on-chip memory into memory that is not (see above). */
-static bool is_store(const tt_trace *tr, tt_argcache *ac, const tt_event *e)
-{
-    static const char *const k_src[] = {"source", "src", NULL};
-    static const char *const k_dst[] = {"dest", "dst", "destination", NULL};
-    const char *name = tt_str(tr, e->name), *arrow = strstr(name, " -> ");
+    static const int k_src[] = {K_SOURCE, K_SRC, -1};
+    static const int k_dst[] = {K_DEST, K_DST, K_DESTINATION, -1};
     char src[64];
     const char *v;
     if (arrow)
         return on_chip(name, (size_t)(arrow - name)) && !on_chip(arrow + 4, strlen(arrow + 4));
-    if (!e->args || !(v = arg_any(ac, e, k_src)))
+    if (!av || !(v = arg_any(av, i, k_src, false)))
         return false;
     snprintf(src, sizeof src, "%s", v);
     if (!on_chip(src, strlen(src)))
         return false;
-    v = arg_any(ac, e, k_dst);
+    v = arg_any(av, i, k_dst, false);
     return !v || !on_chip(v, strlen(v));
+}
+
+/* Whether the rule reads e's arguments: a transfer with arguments that
+ * has no operand (its address) or no "SRC -> DST" name (store or load). */
+static bool wants_args(const tt_trace *tr, const tt_event *e)
+{
+    return e->bytes >= 0 && e->args &&
+           (!tt_event_operand(tr, e) || !strstr(tt_str(tr, e->name), " -> "));
+}
+
+/* The arguments of every transfer that needs them, read up front in
+ * storage order (analysis/argvals.h): walking the lanes in time order and
+ * reading each event's record there would decompress a block per event in
+ * a file not in time order. Stored in walk order, so run_trace's second
+ * walk takes them one after the other. Unreadable records count as having
+ * no arguments, as the rule always did. */
+static int fetch_args(const tt_trace *tr, tt_argvals *av, tt_error *err)
+{
+    const tt_event **ev = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        for (size_t i = 0; i < ln->n; i++) {
+            if (!wants_args(tr, &ln->ev[i]))
+                continue;
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 256;
+                const tt_event **nv = realloc(ev, nc * sizeof *nv);
+                if (!nv) {
+                    free(ev);
+                    memset(av, 0, sizeof *av);
+                    return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+                }
+                ev = nv;
+                cap = nc;
+            }
+            ev[n++] = &ln->ev[i];
+        }
+    }
+    rc = tt_argvals_fetch(tr, ev, n, arg_keys, N_ARG_KEYS, false, av, err);
+    free(ev);
+    return rc;
 }
 
 static int run_trace(const tt_rule_ctx *ctx, int ti, const tt_trace *tr)
 {
     size_t max_loads = (size_t)tt_rule_param_value(ctx, "max_loads");
     load *v = NULL;
-    size_t n = 0, cap = 0;
-    tt_argcache ac;
+    size_t n = 0, cap = 0, fetched = 0;
+    tt_argvals av;
     int rc = -1;
-    tt_argcache_init(&ac, tr);
+    if (fetch_args(tr, &av, ctx->err))
+        return -1;
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
         const tt_lane *ln = &tr->lanes[l];
         for (size_t i = 0; i < ln->n; i++) {
             const tt_event *e = &ln->ev[i];
+            const char *name, *addr = NULL;
+            const tt_argvals *args = NULL;
+            size_t ai = 0;
             uint32_t op;
             uint64_t key;
-            char label[160];
             if (e->bytes < 0)
                 continue;
+            if (wants_args(tr, e)) {
+                args = &av;
+                ai = fetched++;
+            }
             op = tt_event_operand(tr, e);
             if (op)
                 key = ((uint64_t)op << 1);
-            else if (e->args && (key = address_key(&ac, e, label, sizeof label)) != 0)
-                ;
+            else if (args && (addr = source_address(args, ai)) != NULL)
+                key = tt_hash_bytes(addr, strlen(addr), (uint64_t)e->bytes) | 1;
             else
                 continue;
-            if (is_store(tr, &ac, e))
+            name = tt_str(tr, e->name);
+            if (is_store(name, strstr(name, " -> "), args, ai))
                 continue;
             if (n == cap) {
                 size_t nc = cap ? cap * 2 : 256;
@@ -155,6 +205,7 @@ static int run_trace(const tt_rule_ctx *ctx, int ti, const tt_trace *tr)
             }
             v[n].key = key;
             v[n].label = op;
+            v[n].addr = addr;
             v[n].start = e->start;
             v[n].end = tt_event_end(e);
             v[n].bytes = e->bytes;
@@ -188,9 +239,8 @@ static int run_trace(const tt_rule_ctx *ctx, int ti, const tt_trace *tr)
             if (v[i].label)
                 snprintf(label, sizeof label, "tensor %s", tt_str(tr, v[i].label));
             else {
-                const tt_event *e = tt_trace_event(tr, v[i].ev);
-                char al[160] = "";
-                address_key(&ac, e, al, sizeof al);
+                char al[160];
+                snprintf(al, sizeof al, "at %s (%lld bytes)", v[i].addr, (long long)v[i].bytes);
                 snprintf(label, sizeof label, "data %s", al);
             }
             if (tt_rule_emit(ctx, ti, v[i].start, end, lanes, nl, ev, ne, j - i,
@@ -206,7 +256,7 @@ static int run_trace(const tt_rule_ctx *ctx, int ti, const tt_trace *tr)
 out:
     if (rc && ctx->err->code == TT_OK)
         tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
-    tt_argcache_fini(&ac);
+    tt_argvals_fini(&av);
     free(v);
     return rc;
 }
