@@ -276,8 +276,9 @@ int tt_breakdown_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
     tt_breakdown *b = calloc(1, sizeof *b);
     grouping g;
     tt_idxbuf buf;
-    tt_argcache ac;
     tt_strtab *vals = NULL;
+    uint32_t *arg_gid = NULL;   /* arg:KEY: group ids in walk order */
+    size_t next_gid = 0;
     tt_dist *dist = NULL;
     int rc = 0;
     bool bad_args = false;
@@ -289,9 +290,13 @@ int tt_breakdown_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
     tt_arena_init(&b->arena);
     b->key = *key;
     tt_idxbuf_init(&buf);
-    tt_argcache_init(&ac, tr);
     if (key->kind == TT_KEY_ARG && !(vals = tt_strtab_new()))
         rc = -1;
+    /* arg:KEY: the group ids of the selection first, its arguments read
+     * in storage order (key.h); the walk below takes them in turn */
+    if (rc == 0 && key->kind == TT_KEY_ARG &&
+        (rc = tt_key_sel_arg_groups(tr, sel, key, false, vals, &arg_gid, err)) == -2)
+        bad_args = true;
 
     for (size_t li = 0; li < nl && rc == 0; li++) {
         uint32_t lane = tt_sel_lane(sel, li);
@@ -303,10 +308,10 @@ int tt_breakdown_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
         for (size_t k = 0; k < buf.n; k++) {
             const tt_event *e = &ln->ev[buf.v[k]];
             uint32_t gid;
-            int kr = tt_key_group(tr, key, lane, e, &ac, vals, &gid, err);
-            if (kr) {
-                bad_args = kr == -2;
-                rc = -1;
+            if (arg_gid) {
+                gid = arg_gid[next_gid++];
+            } else if (tt_key_group(tr, key, lane, e, NULL, vals, &gid, err)) {
+                rc = -1;   /* not an arg key: reads no arguments, needs no cache */
                 break;
             }
             if (grouping_add(&g, gid, tt_sel_clip(sel, e))) {
@@ -343,7 +348,7 @@ int tt_breakdown_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
     free(dist);
     grouping_fini(&g);
     tt_strtab_free(vals);
-    tt_argcache_fini(&ac);
+    free(arg_gid);
     tt_idxbuf_fini(&buf);
     if (rc) {
         tt_breakdown_free(b);

@@ -81,8 +81,8 @@ int tt_transfers_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
     int64_t *scratch = NULL;
     tt_idxbuf buf;
     tt_ivals iv;
-    tt_argcache ac;
     tt_strtab *vals = NULL;
+    uint32_t *arg_gid = NULL;
     int rc = 0;
     bool bad_args = false;
 
@@ -93,10 +93,14 @@ int tt_transfers_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
     t->key = *key;
     tt_idxbuf_init(&buf);
     tt_ivals_init(&iv);
-    tt_argcache_init(&ac, tr);
     if (key->kind == TT_KEY_ARG && !(vals = tt_strtab_new()))
         rc = -1;
 
+    /* arg:KEY: the group ids of the selection first, its arguments read
+     * in storage order (key.h); the walk below takes them in turn */
+    if (rc == 0 && key->kind == TT_KEY_ARG &&
+        (rc = tt_key_sel_arg_groups(tr, sel, key, true, vals, &arg_gid, err)) == -2)
+        bad_args = true;
     for (size_t li = 0; li < nl && rc == 0; li++) {
         uint32_t lane = tt_sel_lane(sel, li);
         const tt_lane *ln = &tr->lanes[lane];
@@ -109,10 +113,10 @@ int tt_transfers_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
             uint32_t gid;
             if (e->bytes < 0)
                 continue;
-            int kr = tt_key_group(tr, key, lane, e, &ac, vals, &gid, err);
-            if (kr) {
-                bad_args = kr == -2;
-                rc = -1;
+            if (arg_gid) {
+                gid = arg_gid[n];
+            } else if (tt_key_group(tr, key, lane, e, NULL, vals, &gid, err)) {
+                rc = -1;   /* not an arg key: reads no arguments, needs no cache */
                 break;
             }
             if (n == cap) {
@@ -171,7 +175,7 @@ int tt_transfers_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
     free(x);
     free(scratch);
     tt_strtab_free(vals);
-    tt_argcache_fini(&ac);
+    free(arg_gid);
     tt_ivals_fini(&iv);
     tt_idxbuf_fini(&buf);
     if (rc) {

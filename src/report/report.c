@@ -5,6 +5,7 @@
 
 #include "multi/rankset.h"
 
+#include "analysis/argvals.h"
 #include "analysis/classify.h"
 #include "analysis/gpu.h"
 #include "analysis/stats.h"
@@ -505,55 +506,74 @@ static int rows_gpu(tt_report *r, const tt_trace *tr, const tt_sel *sel, int64_t
     return 0;
 }
 
-/* Value of an extra key column for one event. An argument value is
- * copied to *owned (the cache's text only lives until its next call, and a
- * row may ask for several arguments); the caller frees it after the row. */
-static int key_cell(const tt_trace *tr, const tt_key *k, const tt_event *e, const char *lname,
-                    tt_argcache *ac, tt_cell *c, char **owned, tt_error *err)
+/* Value of an extra key column for one event. An argument value comes
+ * from av, fetched before the rows (fetch_key_args): the i-th event's
+ * value of argument slot `slot`, borrowed from av, which outlives the
+ * row. */
+static void key_cell(const tt_trace *tr, const tt_key *k, const tt_event *e, const char *lname,
+                     const tt_argvals *av, size_t i, size_t slot, tt_cell *c)
 {
     uint32_t id;
     switch (k->kind) {
     case TT_KEY_LANE:
         *c = tt_cell_text(lname);
-        return 0;
+        return;
     case TT_KEY_ARG: {
-        const char *v;
         bool number;
-        int rc = tt_argcache_get_typed(ac, e, k->arg, &v, &number, err);
-        if (rc < 0)
-            return -1;
-        if (rc == 0) {
+        const char *v = tt_argvals_get(av, i, slot, &number);
+        if (!v)
             *c = tt_cell_none();
-            return 0;
-        }
-        if (!(*owned = strdup(v)))
-            return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
-        *c = number ? tt_cell_number_text(*owned) : tt_cell_text(*owned);
-        return 0;
+        else
+            *c = number ? tt_cell_number_text(v) : tt_cell_text(v);
+        return;
     }
     default:
         id = tt_key_string_id(tr, k, e);
         *c = id ? tt_cell_text(tt_str(tr, id)) : tt_cell_none();
-        return 0;
+        return;
     }
+}
+
+/* The argument values the key columns need, for the selection's events in
+ * row order: read up front in storage order (analysis/argvals.h), since
+ * reading each row's record in time order decompresses a block per row in
+ * a file not in time order. Slot i of av is the i-th argument key of
+ * r->o.keys. An empty av when no key is an argument. */
+static int fetch_key_args(const tt_report *r, const tt_trace *tr, const tt_sel *sel,
+                          tt_argvals *av, tt_error *err)
+{
+    const char *keys[TT_REPORT_MAX_KEYS];
+    const tt_event **ev = NULL;
+    size_t n = 0, n_keys = 0;
+    int rc;
+    memset(av, 0, sizeof *av);
+    for (size_t i = 0; i < r->o.n_keys; i++)
+        if (r->o.keys[i].kind == TT_KEY_ARG)
+            keys[n_keys++] = r->o.keys[i].arg;
+    if (n_keys == 0)
+        return 0;
+    if (tt_argvals_sel_events(tr, sel, false, &ev, &n, err))
+        return -1;
+    rc = tt_argvals_fetch(tr, ev, n, keys, n_keys, true, av, err);
+    free(ev);
+    return rc ? -1 : 0;
 }
 
 static int rows_events(tt_report *r, const tt_trace *tr, const tt_sel *sel, tt_error *err)
 {
-    size_t nl = tt_sel_lane_count(tr, sel);
+    size_t nl = tt_sel_lane_count(tr, sel), row = 0;
     tt_cell *c = calloc(r->ncols, sizeof *c);
-    char **owned = calloc(r->o.n_keys ? r->o.n_keys : 1, sizeof *owned);
     tt_idxbuf buf;
-    tt_argcache ac;
+    tt_argvals av;
     char lname[600];
     int rc = 0;
-    if (!c || !owned) {
-        free(c);
-        free(owned);
+    if (!c)
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    if (fetch_key_args(r, tr, sel, &av, err)) {
+        free(c);
+        return -1;
     }
     tt_idxbuf_init(&buf);
-    tt_argcache_init(&ac, tr);
     for (size_t li = 0; li < nl && rc == 0; li++) {
         uint32_t lane = tt_sel_lane(sel, li);
         const tt_lane *ln = &tr->lanes[lane];
@@ -562,7 +582,7 @@ static int rows_events(tt_report *r, const tt_trace *tr, const tt_sel *sel, tt_e
             break;
         }
         lane_name(tr, lane, lname, sizeof lname);
-        for (size_t k = 0; k < buf.n && rc == 0; k++) {
+        for (size_t k = 0; k < buf.n && rc == 0; k++, row++) {
             const tt_event *e = &ln->ev[buf.v[k]];
             c[0] = tt_cell_int(e->start - tr->t0);
             c[1] = tt_cell_int(e->dur);
@@ -570,22 +590,15 @@ static int rows_events(tt_report *r, const tt_trace *tr, const tt_sel *sel, tt_e
             c[3] = tt_cell_text(tt_str(tr, e->name));
             c[4] = e->cat ? tt_cell_text(tt_str(tr, e->cat)) : tt_cell_none();
             c[5] = e->bytes >= 0 ? tt_cell_int(e->bytes) : tt_cell_none();
-            /* all keys of one event come from one decoded argument record */
-            for (size_t i = 0; i < r->o.n_keys && rc == 0; i++)
-                if (key_cell(tr, &r->o.keys[i], e, lname, &ac, &c[N_EVENTS_FIXED + i], &owned[i],
-                             err))
-                    rc = -1;
-            if (rc == 0 && tt_writer_row(r->w, c, 0))
+            for (size_t i = 0, slot = 0; i < r->o.n_keys; i++)
+                key_cell(tr, &r->o.keys[i], e, lname, &av, row,
+                         r->o.keys[i].kind == TT_KEY_ARG ? slot++ : 0, &c[N_EVENTS_FIXED + i]);
+            if (tt_writer_row(r->w, c, 0))
                 rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-            for (size_t i = 0; i < r->o.n_keys; i++) {
-                free(owned[i]);
-                owned[i] = NULL;
-            }
         }
     }
-    tt_argcache_fini(&ac);
+    tt_argvals_fini(&av);
     tt_idxbuf_fini(&buf);
-    free(owned);
     free(c);
     return rc ? -1 : 0;
 }
