@@ -1,4 +1,4 @@
-/* sort.c - stable bottom-up merge sort (see sort.h). */
+/* sort.c - stable bottom-up merge sort and LSD radix sort (see sort.h). */
 #include "config.h"
 
 #include "util/sort.h"
@@ -74,5 +74,95 @@ int tt_sort(void *base, size_t n, size_t size, tt_cmp_fn cmp, void *ctx)
     if (src != a)
         memcpy(a, src, n * size);
     free(buf);
+    return 0;
+}
+
+/* ------------------------------------------------------------ radix sort */
+
+#define RADIX_BITS 8
+#define RADIX_BUCKETS (1u << RADIX_BITS)
+#define RADIX_DIGITS (64 / RADIX_BITS)
+
+int tt_radix_sort(tt_kv *a, size_t n)
+{
+    size_t (*count)[RADIX_BUCKETS];
+    tt_kv *buf, *src = a, *dst;
+    int sorted = 1;
+    if (n < 2)
+        return 0;
+    for (size_t i = 1; i < n && sorted; i++)
+        if (a[i].key < a[i - 1].key)
+            sorted = 0;
+    if (sorted)
+        return 0;
+    count = calloc(RADIX_DIGITS, sizeof *count);
+    buf = malloc(n * sizeof *buf);
+    if (!count || !buf) {
+        free(count);
+        free(buf);
+        return -1;
+    }
+    /* every digit's histogram in one pass */
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = a[i].key;
+        for (int d = 0; d < RADIX_DIGITS; d++, k >>= RADIX_BITS)
+            count[d][k & (RADIX_BUCKETS - 1)]++;
+    }
+    dst = buf;
+    for (int d = 0; d < RADIX_DIGITS; d++) {
+        size_t *c = count[d], sum = 0;
+        int shift = d * RADIX_BITS;
+        /* a digit every key shares does not reorder anything */
+        if (c[(src[0].key >> shift) & (RADIX_BUCKETS - 1)] == n)
+            continue;
+        for (unsigned b = 0; b < RADIX_BUCKETS; b++) {
+            size_t k = c[b];
+            c[b] = sum;
+            sum += k;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[c[(src[i].key >> shift) & (RADIX_BUCKETS - 1)]++] = src[i];
+        {
+            tt_kv *t = src;
+            src = dst;
+            dst = t;
+        }
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+    free(buf);
+    free(count);
+    return 0;
+}
+
+int tt_apply_order(void *base, size_t n, size_t size, tt_kv *order)
+{
+    char *a = base, *tmp;
+    if (n < 2)
+        return 0;
+    if (!(tmp = malloc(size)))
+        return -1;
+    /* follow each cycle of the permutation, marking the positions done
+     * by setting their val to UINT64_MAX */
+    for (size_t i = 0; i < n; i++) {
+        size_t dst, src;
+        if (order[i].val == UINT64_MAX || order[i].val == i) {
+            order[i].val = UINT64_MAX;
+            continue;
+        }
+        memcpy(tmp, a + i * size, size);
+        dst = i;
+        for (;;) {
+            src = (size_t)order[dst].val;
+            order[dst].val = UINT64_MAX;
+            if (src == i) {
+                memcpy(a + dst * size, tmp, size);
+                break;
+            }
+            memcpy(a + dst * size, a + src * size, size);
+            dst = src;
+        }
+    }
+    free(tmp);
     return 0;
 }

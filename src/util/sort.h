@@ -1,4 +1,5 @@
-/* sort.h - stable merge sort with a context argument.
+/* sort.h - stable merge sort with a context argument, and a radix sort of
+ * (key, value) pairs.
  *
  * glibc's qsort is neither stable nor free of hidden allocations of n*size
  * bytes; this one is stable, allocates exactly one n*size buffer, and runs in
@@ -9,11 +10,36 @@
 #define TT_UTIL_SORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef int (*tt_cmp_fn)(const void *a, const void *b, void *ctx);
 
 /* Sort n elements of `size` bytes. Returns 0, or -1 when the scratch buffer
  * cannot be allocated (the array is then left in its original order). */
 int tt_sort(void *base, size_t n, size_t size, tt_cmp_fn cmp, void *ctx);
+
+/* A sort key and what it stands for (an index, usually): the unit of
+ * tt_radix_sort(). */
+typedef struct tt_kv {
+    uint64_t key;
+    uint64_t val;
+} tt_kv;
+
+/* Stable sort of n pairs by key, ascending, in O(n) per 8 bits of key
+ * range: a least-significant-digit radix sort that skips the digits all
+ * keys share (keys relative to their minimum, such as times within a
+ * trace, span far fewer than 64 bits). For the big sorts of finalize,
+ * where tt_sort's comparisons through a function pointer dominate. Sorted
+ * input costs one pass. Returns 0, or -1 when its n-pair scratch buffer
+ * cannot be allocated (the array is then left as it was). */
+int tt_radix_sort(tt_kv *a, size_t n);
+
+/* Reorder n elements of `size` bytes in place so that position i receives
+ * the element that was at order[i].val (a permutation of 0..n-1, such as
+ * tt_radix_sort() leaves in the vals): each element moves once, and no
+ * second copy of the array is needed. The vals are overwritten. Returns
+ * 0, or -1 when one element of scratch cannot be allocated (nothing has
+ * moved then). */
+int tt_apply_order(void *base, size_t n, size_t size, tt_kv *order);
 
 #endif

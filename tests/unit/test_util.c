@@ -319,6 +319,68 @@ static void test_sort(void)
     }
 }
 
+/* The radix sort against tt_sort (stable by construction): keys from
+ * narrow to full 64-bit ranges, few distinct keys, sorted input; and
+ * tt_apply_order moving whole records by the vals it leaves. */
+static int cmp_pair_key(const void *a, const void *b, void *ctx)
+{
+    const tt_kv *x = a, *y = b;
+    (void)ctx;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void test_radix_sort(void)
+{
+    static const size_t sizes[] = {0, 1, 2, 3, 17, 255, 256, 257, 1000, 65537, 200000};
+    static const int widths[] = {1, 3, 8, 9, 16, 35, 63, 64};
+    int bad = 0, bad_apply = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+            size_t n = sizes[si];
+            int w = widths[wi];
+            tt_kv *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+            rec *r = malloc((n ? n : 1) * sizeof *r);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t k = rnd();
+                a[i].key = w == 64 ? k : k & ((1ULL << w) - 1);
+                a[i].val = i;
+                r[i].key = (uint32_t)i;
+                r[i].idx = (uint32_t)(a[i].key >> 7);
+                memset(r[i].pad, (int)(i * 7 & 0xff), sizeof r[i].pad);
+            }
+            memcpy(b, a, n * sizeof *a);
+            if (tt_radix_sort(a, n) != 0 || tt_sort(b, n, sizeof *b, cmp_pair_key, NULL) != 0 ||
+                (n && memcmp(a, b, n * sizeof *a) != 0)) {
+                bad++;
+                diag("tt_radix_sort differs from tt_sort for n=%zu, %d-bit keys", n, w);
+            }
+            /* records follow the order: record i (key i) lands where the
+             * sort put pair i, its padding intact */
+            if (tt_apply_order(r, n, sizeof *r, a) != 0)
+                bad_apply++;
+            for (size_t i = 0; i < n; i++)
+                if (r[i].key != b[i].val || r[i].idx != (uint32_t)(b[i].key >> 7) ||
+                    r[i].pad[4] != (char)(b[i].val * 7 & 0xff))
+                    bad_apply++;
+            free(a);
+            free(b);
+            free(r);
+        }
+    is_i64(bad, 0, "radix sort: keys of 1 to 64 bits, sizes 0..200000: same order as the stable tt_sort");
+    is_i64(bad_apply, 0, "apply order: records moved in place to where the radix sort put their keys");
+    {
+        enum { N = 1000 };
+        tt_kv a[N];
+        int moved = 0;
+        for (size_t i = 0; i < N; i++)
+            a[i] = (tt_kv){i / 3 + ((uint64_t)1 << 62), i};
+        ok(tt_radix_sort(a, N) == 0, "radix sort: sorted input");
+        for (size_t i = 0; i < N; i++)
+            moved += a[i].val != i;
+        is_i64(moved, 0, "radix sort: sorted input with equal keys is left as it is");
+    }
+}
+
 /* ---------------------------------------------------------------- text */
 
 /* Independent check of sanitized output: no C0 control, no DEL; in ASCII
@@ -721,6 +783,7 @@ int main(void)
     test_strtab();
     test_natcmp();
     test_sort();
+    test_radix_sort();
     test_text();
     test_u64map();
     test_hash();
