@@ -493,8 +493,9 @@ out:
 }
 
 /* Sort one lane's events by (start, longer first, source order). Most lanes
- * arrive sorted, so check first; otherwise sort compact keys and apply the
- * permutation in place, so a big lane never needs a second copy. */
+ * arrive sorted, so check first; otherwise radix-sort (start, index) pairs,
+ * order each run of equal starts by duration, and apply the permutation in
+ * place, so a big lane never needs a second copy of its events. */
 typedef struct ev_key {
     tt_ns    start;
     tt_ns    dur;
@@ -512,10 +513,35 @@ static int cmp_ev_key(const void *pa, const void *pb, void *ctx)
     return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
+/* keys[0..k) share a start and are in source order (the radix sort is
+ * stable): put longer events first, keeping source order among equals. */
+static int sort_equal_starts(const tt_lane *l, tt_kv *keys, size_t k)
+{
+    ev_key small[16], *run = small;
+    if (k > sizeof small / sizeof small[0] && !(run = malloc(k * sizeof *run)))
+        return -1;
+    for (size_t i = 0; i < k; i++) {
+        run[i].start = 0;
+        run[i].dur = l->ev[keys[i].val].dur;
+        run[i].idx = (uint32_t)keys[i].val;
+    }
+    if (tt_sort(run, k, sizeof *run, cmp_ev_key, NULL)) {
+        if (run != small)
+            free(run);
+        return -1;
+    }
+    for (size_t i = 0; i < k; i++)
+        keys[i].val = run[i].idx;
+    if (run != small)
+        free(run);
+    return 0;
+}
+
 static int lane_sort_events(tt_lane *l)
 {
     size_t n = l->n, i;
-    ev_key *keys;
+    tt_kv *keys;
+    tt_ns smin;
     int sorted = 1;
     for (i = 1; i < n && sorted; i++) {
         const tt_event *a = &l->ev[i - 1], *b = &l->ev[i];
@@ -527,33 +553,33 @@ static int lane_sort_events(tt_lane *l)
     keys = malloc(n * sizeof *keys);
     if (!keys)
         return -1;
+    smin = l->ev[0].start;
+    for (i = 1; i < n; i++)
+        if (l->ev[i].start < smin)
+            smin = l->ev[i].start;
+    /* starts are within TT_TIME_LIMIT of 0 (checked before), so the
+     * distance to the smallest fits in 63 bits */
     for (i = 0; i < n; i++) {
-        keys[i].start = l->ev[i].start;
-        keys[i].dur = l->ev[i].dur;
-        keys[i].idx = (uint32_t)i;
+        keys[i].key = (uint64_t)(l->ev[i].start - smin);
+        keys[i].val = i;
     }
-    tt_sort(keys, n, sizeof *keys, cmp_ev_key, NULL);
-    /* keys[i].idx is the source of destination i: follow the cycles,
-     * marking done destinations by setting idx to UINT32_MAX. */
-    for (i = 0; i < n; i++) {
-        size_t dst, src;
-        tt_event tmp;
-        if (keys[i].idx == UINT32_MAX || keys[i].idx == i) {
-            keys[i].idx = UINT32_MAX;
-            continue;
+    if (tt_radix_sort(keys, n)) {
+        free(keys);
+        return -1;
+    }
+    for (i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && keys[j].key == keys[i].key)
+            j++;
+        if (j - i > 1 && sort_equal_starts(l, keys + i, j - i)) {
+            free(keys);
+            return -1;
         }
-        tmp = l->ev[i];
-        dst = i;
-        for (;;) {
-            src = keys[dst].idx;
-            keys[dst].idx = UINT32_MAX;
-            if (src == i) {
-                l->ev[dst] = tmp;
-                break;
-            }
-            l->ev[dst] = l->ev[src];
-            dst = src;
-        }
+        i = j;
+    }
+    if (tt_apply_order(l->ev, n, sizeof *l->ev, keys)) {
+        free(keys);
+        return -1;
     }
     free(keys);
     return 0;
@@ -630,20 +656,18 @@ static int cmp_flow_points(const void *pa, const void *pb, void *ctx)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* The event a flow endpoint attaches to, or -1. */
-static int64_t flow_bind(const tt_trace *tr, const tt_flow_point *p)
+/* The event a flow endpoint attaches to, or -1. lb: the first position of
+ * its lane whose start is >= p->ts. */
+static int64_t flow_bind(const tt_trace *tr, const tt_flow_point *p, size_t lb)
 {
-    const tt_lane *l;
-    if (p->lane >= tr->n_lanes)
-        return -1;
-    l = &tr->lanes[p->lane];
+    const tt_lane *l = &tr->lanes[p->lane];
     switch ((tt_flow_bind)p->bind) {
     case TT_BIND_ENCLOSING: {
         /* Fast path: flows usually point at the start of their event (a
          * launch call, a kernel). Among events starting exactly at ts the
          * deepest is the deepest enclosing one, since anything nested
          * deeper would have to start inside it, at ts as well. */
-        size_t i = tt_index_lower_bound(l->ev, l->n, p->ts);
+        size_t i = lb;
         int64_t best = -1;
         for (; i < l->n && l->ev[i].start == p->ts; i++)
             if (best < 0 || l->ev[i].depth >= l->ev[best].depth)
@@ -659,19 +683,99 @@ static int64_t flow_bind(const tt_trace *tr, const tt_flow_point *p)
         return best;
     }
     case TT_BIND_NEXT: {
-        size_t i = tt_index_lower_bound(l->ev, l->n, p->ts);
+        size_t i = lb;
         while (i < l->n && l->ev[i].kind != TT_EV_SLICE && l->ev[i].kind != TT_EV_ASYNC)
             i++;
         return i < l->n ? (int64_t)i : -1;
     }
     case TT_BIND_EXACT: {
-        size_t i = tt_index_lower_bound(l->ev, l->n, p->ts);
+        size_t i = lb;
         for (; i < l->n && l->ev[i].start == p->ts; i++)
             if (l->ev[i].dur == p->dur && l->ev[i].name == p->name)
                 return (int64_t)i;
         return -1;
     }
     }
+    return -1;
+}
+
+/* The first position of ev[0..n) whose start is >= t, knowing that every
+ * position before `from` starts before t: a search that widens from
+ * `from`, so a walk through increasing times stays near where it was. */
+static size_t lower_bound_from(const tt_event *ev, size_t n, size_t from, tt_ns t)
+{
+    size_t lo = from, step = 1, hi;
+    while (lo + step <= n && ev[lo + step - 1].start < t) {
+        lo += step;
+        step *= 2;
+    }
+    hi = lo + step - 1 < n ? lo + step - 1 : n;
+    return lo + tt_index_lower_bound(ev + lo, hi - lo, t);
+}
+
+/* flow_bind() of every point, into pos[] (-1: nothing to attach to).
+ * Binding searches the point's lane; in the order the points are
+ * resolved (by flow id) those searches jump all over memory and cost more
+ * than the rest of resolving, so they run here in lane and time order,
+ * each search starting where the previous one ended. */
+static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t n, int64_t *pos)
+{
+    tt_kv *by_time;
+    uint32_t *order;
+    size_t *start;
+    tt_ns tmin = INT64_MAX;
+    if (n == 0)
+        return 0;
+    by_time = malloc(n * sizeof *by_time);
+    order = malloc(n * sizeof *order);
+    start = calloc((size_t)tr->n_lanes + 2, sizeof *start);
+    if (!by_time || !order || !start)
+        goto oom;
+    for (size_t k = 0; k < n; k++)
+        if (fp[k].ts < tmin)
+            tmin = fp[k].ts;
+    for (size_t k = 0; k < n; k++) {
+        /* exact for any int64 ts >= tmin, however far apart */
+        by_time[k].key = (uint64_t)fp[k].ts - (uint64_t)tmin;
+        by_time[k].val = k;
+    }
+    if (tt_radix_sort(by_time, n))
+        goto oom;
+    /* stable counting sort by lane; points of no lane (n_lanes) last */
+    for (size_t k = 0; k < n; k++)
+        start[(fp[k].lane < tr->n_lanes ? fp[k].lane : tr->n_lanes) + 1]++;
+    for (uint32_t l = 0; l <= tr->n_lanes; l++)
+        start[l + 1] += start[l];
+    for (size_t k = 0; k < n; k++) {
+        uint32_t lane = fp[by_time[k].val].lane;
+        order[start[lane < tr->n_lanes ? lane : tr->n_lanes]++] = (uint32_t)by_time[k].val;
+    }
+    free(by_time);
+    by_time = NULL;
+    for (size_t i = 0, lb = 0; i < n; i++) {
+        const tt_flow_point *p = &fp[order[i]];
+        const tt_lane *l;
+        /* the points are read in lane and time order, not where they
+         * lie: fetch ahead */
+        if (i + 8 < n)
+            __builtin_prefetch(&fp[order[i + 8]]);
+        if (p->lane >= tr->n_lanes) {
+            pos[order[i]] = -1;
+            continue;
+        }
+        if (i == 0 || fp[order[i - 1]].lane != p->lane)
+            lb = 0;
+        l = &tr->lanes[p->lane];
+        lb = lower_bound_from(l->ev, l->n, lb, p->ts);
+        pos[order[i]] = flow_bind(tr, p, lb);
+    }
+    free(order);
+    free(start);
+    return 0;
+oom:
+    free(by_time);
+    free(order);
+    free(start);
     return -1;
 }
 
@@ -694,20 +798,74 @@ static int cmp_evref(tt_evref a, tt_evref b)
     return a.idx < b.idx ? -1 : a.idx > b.idx;
 }
 
-static int cmp_flow_from(const void *pa, const void *pb, void *ctx)
+static uint64_t evref_key(tt_evref r)
 {
-    const tt_flow *a = pa, *b = pb;
-    int c = cmp_evref(a->from, b->from);
-    (void)ctx;
-    return c ? c : cmp_evref(a->to, b->to);
+    return (uint64_t)r.lane << 32 | r.idx;   /* ordered as cmp_evref() */
 }
 
-static int cmp_flow_to(const void *pa, const void *pb, void *ctx)
+/* Sort the flows by (from, to) and fill flows_by_to with their indexes by
+ * (to, from); equal pairs keep the order they were found in. The first is
+ * two stable radix sorts, by to and then by from; the flows are then in
+ * from order, so one more by to gives the second. */
+static int index_flows(tt_trace *tr)
 {
-    const tt_flow *f = ctx;
-    const tt_flow *a = &f[*(const uint32_t *)pa], *b = &f[*(const uint32_t *)pb];
-    int c = cmp_evref(a->to, b->to);
-    return c ? c : cmp_evref(a->from, b->from);
+    size_t n = tr->n_flows;
+    tt_kv *kv = malloc((n ? n : 1) * sizeof *kv);
+    tr->flows_by_to = malloc((n + 1) * sizeof *tr->flows_by_to);
+    if (!kv || !tr->flows_by_to)
+        goto oom;
+    for (size_t k = 0; k < n; k++)
+        kv[k] = (tt_kv){evref_key(tr->flows[k].to), k};
+    if (tt_radix_sort(kv, n))
+        goto oom;
+    for (size_t k = 0; k < n; k++)
+        kv[k].key = evref_key(tr->flows[kv[k].val].from);
+    if (tt_radix_sort(kv, n) || tt_apply_order(tr->flows, n, sizeof *tr->flows, kv))
+        goto oom;
+    /* the flows are in from order now: one stable pass by to */
+    for (size_t k = 0; k < n; k++)
+        kv[k] = (tt_kv){evref_key(tr->flows[k].to), k};
+    if (tt_radix_sort(kv, n))
+        goto oom;
+    for (size_t k = 0; k < n; k++)
+        tr->flows_by_to[k] = (uint32_t)kv[k].val;
+    free(kv);
+    return 0;
+oom:
+    free(kv);
+    return -1;
+}
+
+static int cmp_point_at(const void *pa, const void *pb, void *ctx)
+{
+    const tt_flow_point *fp = ctx;
+    return cmp_flow_points(&fp[((const tt_kv *)pa)->val], &fp[((const tt_kv *)pb)->val], NULL);
+}
+
+/* Sort the flow points by cmp_flow_points(): radix by id (the key), then
+ * each id's few points by time, phase and source order. */
+static int sort_flow_points(tt_flow_point *fp, size_t n)
+{
+    tt_kv *kv = malloc((n ? n : 1) * sizeof *kv);
+    int rc = -1;
+    if (!kv)
+        return -1;
+    for (size_t k = 0; k < n; k++)
+        kv[k] = (tt_kv){fp[k].key, k};
+    if (tt_radix_sort(kv, n))
+        goto out;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && kv[j].key == kv[i].key)
+            j++;
+        if (j - i > 1 && tt_sort(kv + i, j - i, sizeof *kv, cmp_point_at, fp))
+            goto out;
+        i = j;
+    }
+    rc = tt_apply_order(fp, n, sizeof *fp, kv);
+out:
+    free(kv);
+    return rc;
 }
 
 static void flow_no_start(tt_trace *tr, const tt_flow_point *p)
@@ -726,7 +884,13 @@ static int resolve_flows(tt_trace *tr)
 {
     size_t i = 0, n = tr->n_flow_points;
     tt_flow_point *fp = tr->flow_points;
-    tt_sort(fp, n, sizeof *fp, cmp_flow_points, NULL);
+    int64_t *bound;
+    if (sort_flow_points(fp, n))
+        return -1;
+    if (!(bound = malloc((n ? n : 1) * sizeof *bound)) || bind_flow_points(tr, fp, n, bound)) {
+        free(bound);
+        return -1;
+    }
     while (i < n) {
         size_t j = i;
         int have_prev = 0;
@@ -742,13 +906,15 @@ static int resolve_flows(tt_trace *tr)
              * point) takes the end that came before it */
             if ((k == j || fp[k].phase == TT_FLOW_START) && have_prev && early_end) {
                 if (cmp_evref(prev, early_at) != 0 &&
-                    push_flow(tr, prev, early_at, early_end->name, early_end->cat))
+                    push_flow(tr, prev, early_at, early_end->name, early_end->cat)) {
+                    free(bound);
                     return -1;
+                }
                 early_end = NULL;
             }
             if (k == j)
                 break;
-            pos = flow_bind(tr, &fp[k]);
+            pos = bound[k];
             if (fp[k].phase == TT_FLOW_START)
                 have_prev = 0;
             if (pos < 0) {
@@ -764,8 +930,10 @@ static int resolve_flows(tt_trace *tr)
             if (fp[k].phase != TT_FLOW_START) {
                 if (have_prev) {
                     if (cmp_evref(prev, here) != 0 &&
-                        push_flow(tr, prev, here, fp[k].name, fp[k].cat))
+                        push_flow(tr, prev, here, fp[k].name, fp[k].cat)) {
+                        free(bound);
                         return -1;
+                    }
                 } else if (fp[k].phase == TT_FLOW_END) {
                     if (early_end)
                         flow_no_start(tr, early_end);
@@ -788,18 +956,12 @@ static int resolve_flows(tt_trace *tr)
             flow_no_start(tr, early_end);
         i = j;
     }
+    free(bound);
     free(tr->flow_points);
     tr->flow_points = NULL;
     tr->n_flow_points = tr->cap_flow_points = 0;
 
-    tt_sort(tr->flows, tr->n_flows, sizeof *tr->flows, cmp_flow_from, NULL);
-    tr->flows_by_to = malloc((tr->n_flows + 1) * sizeof *tr->flows_by_to);
-    if (!tr->flows_by_to)
-        return -1;
-    for (size_t k = 0; k < tr->n_flows; k++)
-        tr->flows_by_to[k] = (uint32_t)k;
-    tt_sort(tr->flows_by_to, tr->n_flows, sizeof *tr->flows_by_to, cmp_flow_to, tr->flows);
-    return 0;
+    return index_flows(tr);
 }
 
 size_t tt_trace_flows_from(const tt_trace *tr, tt_evref ev, size_t *first)

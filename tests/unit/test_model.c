@@ -556,6 +556,41 @@ static void test_random(void)
     is_i64(bad_span, 0, "random nested slices: t0, t1 and n_events by brute force");
 }
 
+/* Many events sharing a start (runs longer than the sort's small-run
+ * buffer), out of order, some far below zero: sorted by start, longer
+ * first, equal ones in source order, as qsort says. */
+static void test_equal_starts(void)
+{
+    enum { N = 600 };
+    static const tt_ns starts[] = {-2000000000000000000LL, 0, 7, 2000000000000000000LL};
+    tt_trace *tr = tt_trace_new();
+    tt_error err;
+    uint32_t g = group(tr, "1", "", false, 0), l = lane(tr, g, "1", "", false, 0, TT_LANE_ASYNC);
+    ref_ev *ref = malloc(N * sizeof *ref);
+    int bad = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        char name[16];
+        ref[i].start = starts[rnd() % 4];
+        ref[i].dur = (tt_ns)(rnd() % 5);
+        ref[i].seq = i;
+        snprintf(name, sizeof name, "e%u", (unsigned)i);
+        event(tr, l, name, ref[i].start, ref[i].dur, TT_EV_ASYNC);
+    }
+    qsort(ref, N, sizeof *ref, cmp_ref);
+    if (ok(tt_trace_finalize(tr, &err) == 0, "finalize: equal starts")) {
+        const tt_lane *ln = &tr->lanes[0];
+        for (size_t i = 0; i < N; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "e%u", (unsigned)ref[i].seq);
+            if (strcmp(tt_str(tr, ln->ev[i].name), name) != 0)
+                bad++;
+        }
+    }
+    is_i64(bad, 0, "600 events on 4 starts: by start, longer first, ties in source order");
+    free(ref);
+    tt_trace_free(tr);
+}
+
 int main(void)
 {
     test_order();
@@ -563,5 +598,6 @@ int main(void)
     test_counters();
     test_flows();
     test_random();
+    test_equal_starts();
     return tap_done();
 }
