@@ -375,10 +375,12 @@ static void cut_part_run(void *ctx, size_t k)
 /* Part p after the parts merged into e before it: its templates become
  * e's (found, or made with their columns, in the order they first appear,
  * as cutting all records in one pass makes them), its values and literal
- * texts follow e's. */
-static int cut_merge(enc *e, const cut_job_part *p)
+ * texts follow e's. The part's values and texts are taken over by e when
+ * e has none yet (the first part: all of them on one core), else copied
+ * and freed, so that they are held twice for one part at most. */
+static int cut_merge(enc *e, cut_job_part *p)
 {
-    const enc *q = &p->e;
+    enc *q = &p->e;
     uint32_t *tm = malloc(((size_t)q->nt + 1) * sizeof *tm);
     size_t vbase = e->nv, lbase = e->lits.n;
     if (!tm)
@@ -399,14 +401,28 @@ static int cut_merge(enc *e, const cut_job_part *p)
             return -1;
         }
     }
-    if (!tt_grow(&e->vals, &e->capv, e->nv + q->nv + 1, sizeof *e->vals)) {
-        free(tm);
-        return -1;
+    if (!e->vals && !e->lits.p) {
+        e->vals = q->vals;
+        e->nv = q->nv;
+        e->capv = q->capv;
+        e->lits = q->lits;
+        q->vals = NULL;
+        memset(&q->lits, 0, sizeof q->lits);
+    } else {
+        if (!tt_grow(&e->vals, &e->capv, e->nv + q->nv + 1, sizeof *e->vals)) {
+            free(tm);
+            return -1;
+        }
+        for (size_t v = 0; v < q->nv; v++)
+            e->vals[e->nv++] = q->vkind[v] == CK_LIT ? q->vals[v] + (int64_t)(lbase << 8)
+                                                     : q->vals[v];
+        tt_wbuf_put(&e->lits, q->lits.p, q->lits.n);
     }
-    for (size_t v = 0; v < q->nv; v++)
-        e->vals[e->nv++] = q->vkind[v] == CK_LIT ? q->vals[v] + (int64_t)(lbase << 8)
-                                                 : q->vals[v];
-    tt_wbuf_put(&e->lits, q->lits.p, q->lits.n);
+    free(q->vals);
+    free(q->vkind);
+    q->vals = NULL;
+    q->vkind = NULL;
+    tt_wbuf_free(&q->lits);
     for (uint32_t i = 0; i < p->n; i++) {
         e->rtmpl[p->pos[i] - 1] = tm[p->tmpl[i]];
         e->rval[p->pos[i] - 1] = vbase + p->val[i];
