@@ -39,9 +39,14 @@ void tt_csv_job_init(tt_csv_job *j, tt_input *in, const tt_load_opts *opts, tt_t
 
 void tt_csv_job_fini(tt_csv_job *j)
 {
-    for (size_t i = 0; i < j->n_hdr; i++)
+    for (size_t i = 0; i < j->n_hdr; i++) {
         free(j->hdr[i]);
+        if (j->hdr_key)
+            free(j->hdr_key[i]);
+    }
     free(j->hdr);
+    free(j->hdr_key);
+    free(j->hdr_key_len);
     free(j->hdr_len);
     free(j->keep);
     free(j->buf);
@@ -486,7 +491,8 @@ uint32_t tt_csv_lane(tt_csv_job *j, const char *group_name, const char *lane_nam
     return lane;
 }
 
-static bool buf_put(tt_csv_job *j, const char *p, size_t n)
+/* Room for n more bytes in the argument buffer. */
+static bool buf_reserve(tt_csv_job *j, size_t n)
 {
     if (j->buf_len + n > j->buf_cap) {
         size_t nc = j->buf_cap ? j->buf_cap * 2 : 1024;
@@ -499,62 +505,96 @@ static bool buf_put(tt_csv_job *j, const char *p, size_t n)
         j->buf = nb;
         j->buf_cap = nc;
     }
-    memcpy(j->buf + j->buf_len, p, n);
-    j->buf_len += n;
     return true;
 }
 
-static bool buf_json_string(tt_csv_job *j, const char *s, size_t n)
+/* The most bytes put_json_string() writes for n bytes of text. */
+#define JSON_STRING_MAX(n) (6 * (n) + 2)
+
+/* s[0..n) as a quoted JSON string at d (room for JSON_STRING_MAX(n));
+ * returns the end. Runs without escapes are copied whole: most fields
+ * have none. */
+static char *put_json_string(char *d, const char *s, size_t n)
 {
+    static const char hex[] = "0123456789abcdef";
     size_t start = 0;
-    if (!buf_put(j, "\"", 1))
-        return false;
+    *d++ = '"';
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        char esc[8];
         if (c != '"' && c != '\\' && c >= 0x20)
             continue;
-        if (!buf_put(j, s + start, i - start))
-            return false;
+        memcpy(d, s + start, i - start);
+        d += i - start;
+        *d++ = '\\';
         if (c == '"' || c == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)c;
-            esc[2] = '\0';
+            *d++ = (char)c;
         } else {
-            snprintf(esc, sizeof esc, "\\u%04x", c);
+            *d++ = 'u';
+            *d++ = '0';
+            *d++ = '0';
+            *d++ = hex[c >> 4];
+            *d++ = hex[c & 15];
         }
-        if (!buf_put(j, esc, strlen(esc)))
-            return false;
         start = i + 1;
     }
-    return buf_put(j, s + start, n - start) && buf_put(j, "\"", 1);
+    memcpy(d, s + start, n - start);
+    d += n - start;
+    *d++ = '"';
+    return d;
+}
+
+/* Every column's "name": once, so that rows only copy it. */
+static int build_keys(tt_csv_job *j)
+{
+    j->hdr_key = calloc(j->n_hdr + 1, sizeof *j->hdr_key);
+    j->hdr_key_len = calloc(j->n_hdr + 1, sizeof *j->hdr_key_len);
+    if (!j->hdr_key || !j->hdr_key_len)
+        return -1;
+    for (size_t c = 0; c < j->n_hdr; c++) {
+        char *k = malloc(JSON_STRING_MAX(j->hdr_len[c]) + 1), *end;
+        if (!k)
+            return -1;
+        end = put_json_string(k, j->hdr[c], j->hdr_len[c]);
+        *end++ = ':';
+        j->hdr_key[c] = k;
+        j->hdr_key_len[c] = (size_t)(end - k);
+    }
+    return 0;
 }
 
 int tt_csv_args(tt_csv_job *j, const tt_csv_row *row, uint32_t *handle)
 {
-    bool any = false;
+    size_t n = row->n < j->n_hdr ? row->n : j->n_hdr, need = 2;
+    char *d;
     *handle = 0;
-    j->buf_len = 0;
-    if (!buf_put(j, "{", 1))
+    if (!j->hdr_key && build_keys(j))
         return oom(j);
-    for (size_t c = 0; c < row->n && c < j->n_hdr; c++) {
+    /* one reservation for the whole row, then plain stores */
+    for (size_t c = 0; c < n; c++)
+        need += j->hdr_key_len[c] + 1 + JSON_STRING_MAX(row->len[c]);
+    j->buf_len = 0;
+    if (!buf_reserve(j, need))
+        return oom(j);
+    d = j->buf;
+    *d++ = '{';
+    for (size_t c = 0; c < n; c++) {
         if (!j->keep[c] || tt_csv_is_null(row->f[c], row->len[c]))
             continue;
-        if ((any && !buf_put(j, ",", 1)) || !buf_json_string(j, j->hdr[c], j->hdr_len[c]) ||
-            !buf_put(j, ":", 1))
-            return oom(j);
+        if (d > j->buf + 1)
+            *d++ = ',';
+        memcpy(d, j->hdr_key[c], j->hdr_key_len[c]);
+        d += j->hdr_key_len[c];
         if (js_is_number(row->f[c], row->len[c])) {   /* stays valid JSON */
-            if (!buf_put(j, row->f[c], row->len[c]))
-                return oom(j);
-        } else if (!buf_json_string(j, row->f[c], row->len[c])) {
-            return oom(j);
+            memcpy(d, row->f[c], row->len[c]);
+            d += row->len[c];
+        } else {
+            d = put_json_string(d, row->f[c], row->len[c]);
         }
-        any = true;
     }
-    if (!any)
-        return 0;
-    if (!buf_put(j, "}", 1))
-        return oom(j);
+    if (d == j->buf + 1)
+        return 0;   /* no argument */
+    *d++ = '}';
+    j->buf_len = (size_t)(d - j->buf);
     *handle = tt_args_add(j->tr->args, j->buf, j->buf_len, NULL, 0);
     return *handle ? 0 : oom(j);
 }

@@ -46,6 +46,9 @@ typedef struct tt_csv_job {
     size_t             *hdr_len;
     size_t              n_hdr;
     bool               *keep;      /* per column: copy into the event's arguments */
+    char              **hdr_key;   /* per column: its JSON key text "name": (built
+                                    * once, not per row) */
+    size_t             *hdr_key_len;
 
     char               *buf;       /* scratch: argument JSON being built */
     size_t              buf_len, buf_cap;
