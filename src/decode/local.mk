@@ -4,6 +4,7 @@ libtracetty_a_SOURCES += \
 	src/decode/json_scan.c src/decode/json_scan.h \
 	src/decode/json_window.c src/decode/json_window.h \
 	src/decode/chrome.c \
+	src/decode/argjson.c src/decode/argjson.h \
 	src/decode/csv_common.c src/decode/csv_common.h \
 	src/decode/csv_ascend.c src/decode/csv_nsys.c src/decode/csv_generic.c \
 	src/decode/neuron.c src/decode/hugectr.c src/decode/nsys_sqlite.c

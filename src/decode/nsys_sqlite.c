@@ -24,6 +24,7 @@
  */
 #include "config.h"
 
+#include "decode/argjson.h"
 #include "decode/csv_common.h"
 #include "decode/decode.h"
 #include "util/hash.h"
@@ -51,6 +52,7 @@ typedef struct nsys {
     uint64_t            events;
     char                kinds[16][32];   /* memory kind labels by id */
     char                copies[16][40];  /* copy kind labels by id */
+    tt_argjson          args;     /* the arguments of the event being read */
 } nsys;
 
 static int oom(nsys *s)
@@ -404,14 +406,14 @@ static int flow_point(nsys *s, uint64_t pid, int64_t corr, uint32_t lane, const 
     return 0;
 }
 
-static int set_args(nsys *s, uint32_t lane, int64_t idx, cJSON *o)
+/* Store the arguments written to s->args since tt_argjson_begin(). */
+static int set_args(nsys *s, uint32_t lane, int64_t idx)
 {
-    char *t = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
+    size_t n;
+    const char *t = tt_argjson_end(&s->args, &n);
     if (!t)
         return oom(s);
-    s->tr->lanes[lane].ev[idx].args = tt_args_add(s->tr->args, t, strlen(t), NULL, 0);
-    free(t);
+    s->tr->lanes[lane].ev[idx].args = tt_args_add(s->tr->args, t, n, NULL, 0);
     return s->tr->lanes[lane].ev[idx].args ? 0 : oom(s);
 }
 
@@ -474,13 +476,10 @@ static int load_gpu(nsys *s, const char *table)
         uint64_t pid = ((uint64_t)sqlite3_column_int64(st, 5) >> 24) & 0xffffff;
         uint32_t lane = gpu_lane(s, dev, strm), name;
         int64_t idx;
-        cJSON *a = cJSON_CreateObject();
         char buf[200];
         tt_event *e;
-        if (!a) {
-            sqlite3_finalize(st);
-            return oom(s);
-        }
+        /* written as cJSON printed the object this used to build */
+        tt_argjson_begin(&s->args);
         if (kern) {
             static const char *const keys[] = {"gridX", "gridY", "gridZ", "blockX", "blockY",
                                                "blockZ", "registersPerThread",
@@ -491,7 +490,7 @@ static int load_gpu(nsys *s, const char *table)
             idx = push(s, lane, start, end, name, "kernel", TT_EV_SLICE);
             for (int k = 0; k < 9; k++)
                 if (sqlite3_column_type(st, 7 + k) == SQLITE_INTEGER)
-                    cJSON_AddNumberToObject(a, keys[k], (double)sqlite3_column_int64(st, 7 + k));
+                    tt_argjson_number(&s->args, keys[k], sqlite3_column_int64(st, 7 + k));
         } else if (copy) {
             int64_t ck = sqlite3_column_int64(st, 7);
             const char *src = kind_label(s, st, 8), *dst = kind_label(s, st, 9);
@@ -499,45 +498,41 @@ static int load_gpu(nsys *s, const char *table)
             tt_nsys_memcpy_name(buf, sizeof buf, kind, src, dst);
             name = tt_trace_intern_cstr(s->tr, buf);
             idx = push(s, lane, start, end, name, "gpu_memcpy", TT_EV_SLICE);
-            cJSON_AddStringToObject(a, "copyKind", kind);
+            tt_argjson_string(&s->args, "copyKind", kind);
             if (src)
-                cJSON_AddStringToObject(a, "srcKind", src);
+                tt_argjson_string(&s->args, "srcKind", src);
             if (dst)
-                cJSON_AddStringToObject(a, "dstKind", dst);
+                tt_argjson_string(&s->args, "dstKind", dst);
         } else {
             const char *mem = kind_label(s, st, 7);
             tt_nsys_memset_name(buf, sizeof buf, mem);
             name = tt_trace_intern_cstr(s->tr, buf);
             idx = push(s, lane, start, end, name, "gpu_memset", TT_EV_SLICE);
             if (sqlite3_column_type(st, 8) == SQLITE_INTEGER)
-                cJSON_AddNumberToObject(a, "value", (double)sqlite3_column_int64(st, 8));
+                tt_argjson_number(&s->args, "value", sqlite3_column_int64(st, 8));
         }
-        if (idx == SKIPPED) {
-            cJSON_Delete(a);
+        if (idx == SKIPPED)
             continue;
-        }
         if (idx < 0) {
-            cJSON_Delete(a);
             sqlite3_finalize(st);
             return -1;
         }
         e = &s->tr->lanes[lane].ev[idx];
         if (!kern && sqlite3_column_type(st, 6) == SQLITE_INTEGER) {
             e->bytes = sqlite3_column_int64(st, 6);
-            cJSON_AddNumberToObject(a, "bytes", (double)e->bytes);
+            tt_argjson_number(&s->args, "bytes", e->bytes);
         }
-        cJSON_AddNumberToObject(a, "deviceId", (double)dev);
-        cJSON_AddNumberToObject(a, "streamId", (double)strm);
+        tt_argjson_number(&s->args, "deviceId", dev);
+        tt_argjson_number(&s->args, "streamId", strm);
         if (corr > 0 && corr <= UINT32_MAX) {
             e->corr = (uint32_t)corr;
-            cJSON_AddNumberToObject(a, "correlationId", (double)corr);
+            tt_argjson_number(&s->args, "correlationId", corr);
             if (flow_point(s, pid, corr, lane, e, TT_FLOW_END)) {
-                cJSON_Delete(a);
                 sqlite3_finalize(st);
                 return -1;
             }
         }
-        if (set_args(s, lane, idx, a)) {
+        if (set_args(s, lane, idx)) {
             sqlite3_finalize(st);
             return -1;
         }
@@ -700,6 +695,7 @@ static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
     tt_u64map_init(&s.gpu_name);
     tt_u64map_init(&s.proc);
     tt_u64map_init(&s.thread);
+    tt_argjson_init(&s.args);
     if (sqlite3_open_v2(tt_input_path(in), &s.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
         tt_error_set(err, TT_ERR_IO, "cannot open the SQLite database: %s",
                      s.db ? sqlite3_errmsg(s.db) : "out of memory");
@@ -744,6 +740,7 @@ out:
     tt_u64map_fini(&s.gpu_name);
     tt_u64map_fini(&s.proc);
     tt_u64map_fini(&s.thread);
+    tt_argjson_fini(&s.args);
     return rc;
 }
 
