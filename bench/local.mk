@@ -50,7 +50,7 @@ endif
 
 EXTRA_PROGRAMS = bench/measure bench/ref-simdjson $(BENCH_PROGS)
 CLEANFILES += $(EXTRA_PROGRAMS)
-EXTRA_DIST += bench/run.sh
+EXTRA_DIST += bench/run.sh bench/decoders.sh
 
 bench: tracetty$(EXEEXT) samples/gen-trace$(EXEEXT) bench/measure$(EXEEXT) $(BENCH_REF) $(BENCH_PROGS)
 	@TRACETTY='$(abs_top_builddir)/tracetty$(EXEEXT)' \

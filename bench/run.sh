@@ -403,4 +403,5 @@ for prog in $BENCH_PROGS; do
         status=1
     fi
 done
+echo; . "$srcdir/bench/decoders.sh"   # the device-format decoders' MB/s (sets status on failure)
 exit $status

@@ -1,0 +1,112 @@
+# bench/decoders.sh - the device-format decoders against issue 13's goal of
+# at least 100 MB/s each. Sourced by bench/run.sh (after its own figures;
+# it uses run.sh's measure() and environment). One line per format:
+# `tracetty summary` of a large generated input, pinned to one core,
+# BENCH_RUNS runs, median wall and CPU time, MB/s of the input's bytes by
+# CPU time (the machine is shared: CPU time is the steadier figure), PASS
+# or MISS. `summary` is the whole command (decode, finalize, statistics,
+# rules), as a user meets it; the decode alone is a part of it.
+#
+# Inputs, generated once under $builddir/bench/out/decoders/ and reused
+# (regenerated when gen-trace is newer):
+#   neuron.json          gen-trace neuron --layers 5000       (~26 MB)
+#   kernel_details.csv   gen-trace ascend-csv --steps 1500    (~31 MB)
+#   cuda_gpu_trace.csv   gen-trace nsys-csv --iters 1500      (~29 MB)
+#   prof.json            gen-trace hugectr --hosts 64 --gpus 16 (~3.4 MB:
+#                        the format holds one average iteration, so real
+#                        files are small; gen-trace's largest)
+#   nsys.sqlite          an Nsight Systems SQLite export with the tables and
+#                        columns src/decode/nsys_sqlite.c reads, written by
+#                        python3's sqlite3 (skipped without python3): 1M
+#                        runtime calls, their kernels and copies, NVTX
+#                        ranges (~80 MB; regenerated when this script is
+#                        newer)
+
+dir="$builddir/bench/out/decoders"
+mkdir -p "$dir"
+
+# decoder NAME FILE: measure summary of FILE pinned, then its line
+decoder() {
+    measure pinned "$1" "$TRACETTY" summary "$2" || {
+        status=1
+        return 0
+    }
+    awk -v n="$1" -v w="$wall" -v c="$cpu" -v b="$(wc -c <"$2")" 'BEGIN {
+        v = b / 1e6 / c
+        printf "  %-22s %6.1f MB %8.3f s wall %8.3f s CPU %7.1f MB/s (goal >= 100)  %s\n",
+            n, b / 1e6, w, c, v, (v >= 100 ? "PASS" : "MISS") }'
+}
+
+stale "$dir/neuron.json" && "$GEN_TRACE" neuron --layers 5000 -o "$dir/neuron.json"
+stale "$dir/kernel_details.csv" && "$GEN_TRACE" ascend-csv --steps 1500 -o "$dir/kernel_details.csv"
+stale "$dir/cuda_gpu_trace.csv" && "$GEN_TRACE" nsys-csv --iters 1500 -o "$dir/cuda_gpu_trace.csv"
+stale "$dir/prof.json" && "$GEN_TRACE" hugectr --hosts 64 --gpus 16 -o "$dir/prof.json"
+if [ -n "$PYTHON3" ] && { [ ! -s "$dir/nsys.sqlite" ] || [ "$srcdir/bench/decoders.sh" -nt "$dir/nsys.sqlite" ]; }; then
+    rm -f "$dir/nsys.sqlite.tmp"
+    "$PYTHON3" - "$dir/nsys.sqlite.tmp" <<'PY'
+import random, sqlite3, sys
+rnd = random.Random(5)
+db = sqlite3.connect(sys.argv[1])
+db.executescript("""
+CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);
+CREATE TABLE ThreadNames (globalTid INTEGER, nameId INTEGER, priority INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER,
+  globalTid INTEGER, correlationId INTEGER, nameId INTEGER, returnValue INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,
+  streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER,
+  shortName INTEGER, gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER,
+  blockY INTEGER, blockZ INTEGER, registersPerThread INTEGER, staticSharedMemory INTEGER,
+  dynamicSharedMemory INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, deviceId INTEGER,
+  streamId INTEGER, correlationId INTEGER, globalPid INTEGER, bytes INTEGER, copyKind INTEGER,
+  srcKind INTEGER, dstKind INTEGER);
+CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT,
+  textId INTEGER, globalTid INTEGER);
+""")
+kernels = ["ampere_sgemm_128x64_nn", "void at::native::vectorized_elementwise_kernel<4>",
+           "ncclKernel_AllReduce_RING_LL_Sum_float", "void cudnn::winograd_nonfused"]
+apis = ["cudaLaunchKernel_v7000", "cudaMemcpyAsync_v3020"]
+names = kernels + apis + ["python3", "step"]
+db.executemany("INSERT INTO StringIds VALUES (?, ?)", list(enumerate(names, 1)))
+pid = 4242
+gpid, gtid = pid << 24, (pid << 24) | 4243
+db.execute("INSERT INTO PROCESSES VALUES (?, ?, 'python3')", (gpid, pid))
+db.execute("INSERT INTO ThreadNames VALUES (?, 7, 0)", (gtid,))
+api, kern, copy, nvtx = [], [], [], []
+t = 1000
+for i in range(1000000):
+    corr = i + 1
+    t += rnd.randint(500, 3000)
+    if i % 4 == 3:
+        api.append((t, t + 800, 0, gtid, corr, 6, 0))
+        copy.append((t + 2000, t + 2600, 0, 7, corr, gpid, rnd.choice([4096, 65536, 1 << 20]),
+                     1, 0, 2))
+    else:
+        api.append((t, t + 300, 0, gtid, corr, 5, 0))
+        k = rnd.randint(1, 4)
+        kern.append((t + 1000, t + 1000 + rnd.randint(2000, 90000), 0, 7 + k % 2, corr, gpid, k, k,
+                     rnd.choice([64, 128, 1024]), 1, 1, 256, 1, 1, 64, 0, 4096))
+    if i % 100 == 0:
+        nvtx.append((t, t + 200000, 59, None, 8, gtid))
+db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,?)", api)
+db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+               kern)
+db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,?,?,?,?,?,?,?)", copy)
+db.executemany("INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,?,?)", nvtx)
+db.commit()
+db.close()
+PY
+    mv "$dir/nsys.sqlite.tmp" "$dir/nsys.sqlite"
+fi
+
+echo "== Decoders: summary of a large input, pinned, MB/s by CPU time (goal >= 100 MB/s)"
+decoder "neuron JSON" "$dir/neuron.json"
+decoder "Ascend CSV" "$dir/kernel_details.csv"
+decoder "Nsight Systems CSV" "$dir/cuda_gpu_trace.csv"
+decoder "HugeCTR prof.json" "$dir/prof.json"
+if [ -s "$dir/nsys.sqlite" ]; then
+    decoder "Nsight Systems SQLite" "$dir/nsys.sqlite"
+else
+    printf '  %-20s skipped: no python3 to write the database\n' "Nsight Systems SQLite"
+fi
