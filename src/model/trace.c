@@ -726,6 +726,8 @@ static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t 
     tt_ns tmin = INT64_MAX;
     if (n == 0)
         return 0;
+    if (n > UINT32_MAX)
+        return -1;   /* indexes are 32-bit below (seq is, too) */
     by_time = malloc(n * sizeof *by_time);
     order = malloc(n * sizeof *order);
     start = calloc((size_t)tr->n_lanes + 2, sizeof *start);
@@ -735,9 +737,11 @@ static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t 
         if (fp[k].ts < tmin)
             tmin = fp[k].ts;
     for (size_t k = 0; k < n; k++) {
-        /* exact for any int64 ts >= tmin, however far apart */
+        /* exact for any int64 ts >= tmin, however far apart; the lane
+         * rides along in the high half, so that grouping by lane below
+         * does not read the points again */
         by_time[k].key = (uint64_t)fp[k].ts - (uint64_t)tmin;
-        by_time[k].val = k;
+        by_time[k].val = (uint64_t)(fp[k].lane < tr->n_lanes ? fp[k].lane : tr->n_lanes) << 32 | k;
     }
     if (tt_radix_sort(by_time, n))
         goto oom;
@@ -746,10 +750,8 @@ static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t 
         start[(fp[k].lane < tr->n_lanes ? fp[k].lane : tr->n_lanes) + 1]++;
     for (uint32_t l = 0; l <= tr->n_lanes; l++)
         start[l + 1] += start[l];
-    for (size_t k = 0; k < n; k++) {
-        uint32_t lane = fp[by_time[k].val].lane;
-        order[start[lane < tr->n_lanes ? lane : tr->n_lanes]++] = (uint32_t)by_time[k].val;
-    }
+    for (size_t k = 0; k < n; k++)
+        order[start[by_time[k].val >> 32]++] = (uint32_t)by_time[k].val;
     free(by_time);
     by_time = NULL;
     for (size_t i = 0, lb = 0; i < n; i++) {
@@ -820,8 +822,24 @@ static int index_flows(tt_trace *tr)
         goto oom;
     for (size_t k = 0; k < n; k++)
         kv[k].key = evref_key(tr->flows[kv[k].val].from);
-    if (tt_radix_sort(kv, n) || tt_apply_order(tr->flows, n, sizeof *tr->flows, kv))
+    if (tt_radix_sort(kv, n))
         goto oom;
+    {
+        /* flows are found in id order, which is random in from order: a
+         * copy read ahead costs less than moving them in place (and the
+         * flow points, larger, are gone by now) */
+        tt_flow *sorted = malloc((n ? n : 1) * sizeof *sorted);
+        if (!sorted)
+            goto oom;
+        for (size_t k = 0; k < n; k++) {
+            if (k + 16 < n)
+                __builtin_prefetch(&tr->flows[kv[k + 16].val]);
+            sorted[k] = tr->flows[kv[k].val];
+        }
+        free(tr->flows);
+        tr->flows = sorted;
+        tr->cap_flows = n;
+    }
     /* the flows are in from order now: one stable pass by to */
     for (size_t k = 0; k < n; k++)
         kv[k] = (tt_kv){evref_key(tr->flows[k].to), k};
@@ -842,30 +860,45 @@ static int cmp_point_at(const void *pa, const void *pb, void *ctx)
     return cmp_flow_points(&fp[((const tt_kv *)pa)->val], &fp[((const tt_kv *)pb)->val], NULL);
 }
 
-/* Sort the flow points by cmp_flow_points(): radix by id (the key), then
- * each id's few points by time, phase and source order. */
-static int sort_flow_points(tt_flow_point *fp, size_t n)
+/* The flow points' order by cmp_flow_points(), into *out (the caller
+ * frees it): radix by id (the key), then each id's few points by time,
+ * phase and source order. The points themselves stay where they are:
+ * moving 48-byte records to an order that is random in memory cost more
+ * than reading them there, ahead of need. */
+static int sort_flow_points(const tt_flow_point *fp, size_t n, tt_kv **out)
 {
     tt_kv *kv = malloc((n ? n : 1) * sizeof *kv);
-    int rc = -1;
     if (!kv)
         return -1;
     for (size_t k = 0; k < n; k++)
         kv[k] = (tt_kv){fp[k].key, k};
     if (tt_radix_sort(kv, n))
-        goto out;
+        goto oom;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && kv[j].key == kv[i].key)
             j++;
-        if (j - i > 1 && tt_sort(kv + i, j - i, sizeof *kv, cmp_point_at, fp))
-            goto out;
+        for (size_t k = i; k < j && k + 32 < n; k++)
+            __builtin_prefetch(&fp[kv[k + 32].val]);
+        if (j - i <= 8) {
+            /* an id has a start and an end or a few steps: insertion */
+            for (size_t k = i + 1; k < j; k++) {
+                tt_kv x = kv[k];
+                size_t m = k;
+                for (; m > i && cmp_flow_points(&fp[kv[m - 1].val], &fp[x.val], NULL) > 0; m--)
+                    kv[m] = kv[m - 1];
+                kv[m] = x;
+            }
+        } else if (tt_sort(kv + i, j - i, sizeof *kv, cmp_point_at, (void *)fp)) {
+            goto oom;
+        }
         i = j;
     }
-    rc = tt_apply_order(fp, n, sizeof *fp, kv);
-out:
+    *out = kv;
+    return 0;
+oom:
     free(kv);
-    return rc;
+    return -1;
 }
 
 static void flow_no_start(tt_trace *tr, const tt_flow_point *p)
@@ -883,11 +916,12 @@ static void flow_no_start(tt_trace *tr, const tt_flow_point *p)
 static int resolve_flows(tt_trace *tr)
 {
     size_t i = 0, n = tr->n_flow_points;
-    tt_flow_point *fp = tr->flow_points;
+    const tt_flow_point *fp = tr->flow_points;
+    tt_kv *ord;   /* the points in resolving order; ord[k].key is the id */
     int64_t *bound;
-    if (sort_flow_points(fp, n))
-        return -1;
-    if (!(bound = malloc((n ? n : 1) * sizeof *bound)) || bind_flow_points(tr, fp, n, bound)) {
+    /* binding first: its scratch is gone before the sort's is taken */
+    if (!(bound = malloc((n ? n : 1) * sizeof *bound)) || bind_flow_points(tr, fp, n, bound) ||
+        sort_flow_points(fp, n, &ord)) {
         free(bound);
         return -1;
     }
@@ -897,16 +931,22 @@ static int resolve_flows(tt_trace *tr)
         tt_evref prev = {0, 0};
         const tt_flow_point *early_end = NULL;  /* an end seen before any start */
         tt_evref early_at = {0, 0};
-        while (j < n && fp[j].key == fp[i].key)
+        while (j < n && ord[j].key == ord[i].key)
             j++;
         for (size_t k = i; k <= j; k++) {
+            const tt_flow_point *p = k < j ? &fp[ord[k].val] : NULL;
             int64_t pos;
             tt_evref here;
+            if (k + 32 < n) {
+                __builtin_prefetch(&fp[ord[k + 32].val]);
+                __builtin_prefetch(&bound[ord[k + 32].val]);
+            }
             /* a chain left open (by the next start, or the id's last
              * point) takes the end that came before it */
-            if ((k == j || fp[k].phase == TT_FLOW_START) && have_prev && early_end) {
+            if ((k == j || p->phase == TT_FLOW_START) && have_prev && early_end) {
                 if (cmp_evref(prev, early_at) != 0 &&
                     push_flow(tr, prev, early_at, early_end->name, early_end->cat)) {
+                    free(ord);
                     free(bound);
                     return -1;
                 }
@@ -914,40 +954,41 @@ static int resolve_flows(tt_trace *tr)
             }
             if (k == j)
                 break;
-            pos = bound[k];
-            if (fp[k].phase == TT_FLOW_START)
+            pos = bound[ord[k].val];
+            if (p->phase == TT_FLOW_START)
                 have_prev = 0;
             if (pos < 0) {
                 tt_trace_problem(tr, TT_PROB_UNRESOLVED_FLOW,
                                  "flow '%s' point at %.3f ms (from start) has no event to attach to",
-                                 tt_str(tr, fp[k].name), (double)(fp[k].ts - tr->t0) / 1e6);
-                if (fp[k].phase == TT_FLOW_END)
+                                 tt_str(tr, p->name), (double)(p->ts - tr->t0) / 1e6);
+                if (p->phase == TT_FLOW_END)
                     have_prev = 0;
                 continue;
             }
-            here.lane = fp[k].lane;
+            here.lane = p->lane;
             here.idx = (uint32_t)pos;
-            if (fp[k].phase != TT_FLOW_START) {
+            if (p->phase != TT_FLOW_START) {
                 if (have_prev) {
                     if (cmp_evref(prev, here) != 0 &&
-                        push_flow(tr, prev, here, fp[k].name, fp[k].cat)) {
+                        push_flow(tr, prev, here, p->name, p->cat)) {
+                        free(ord);
                         free(bound);
                         return -1;
                     }
-                } else if (fp[k].phase == TT_FLOW_END) {
+                } else if (p->phase == TT_FLOW_END) {
                     if (early_end)
                         flow_no_start(tr, early_end);
-                    early_end = &fp[k];
+                    early_end = p;
                     early_at = here;
                     continue;
                 } else {
-                    flow_no_start(tr, &fp[k]);
+                    flow_no_start(tr, p);
                 }
             }
             /* an end closes its arrow, not its start: a start may fan out
              * to several ends (Kineto's one launch, several kernels), so
              * a later end of the id still comes from it */
-            if (fp[k].phase != TT_FLOW_END) {
+            if (p->phase != TT_FLOW_END) {
                 prev = here;
                 have_prev = 1;
             }
@@ -956,6 +997,7 @@ static int resolve_flows(tt_trace *tr)
             flow_no_start(tr, early_end);
         i = j;
     }
+    free(ord);
     free(bound);
     free(tr->flow_points);
     tr->flow_points = NULL;

@@ -438,6 +438,52 @@ static void test_flows(void)
     tt_trace_free(tr);
 }
 
+/* One flow id with a start, ten steps and an end (more points than one id
+ * usually has), added out of order and among other ids: one chain in
+ * time order. */
+static void test_long_flow(void)
+{
+    enum { K = 12 };
+    tt_trace *tr = tt_trace_new();
+    tt_error err;
+    uint32_t g = group(tr, "1", "", false, 0), l = lane(tr, g, "1", "", false, 0, TT_LANE_THREAD);
+    uint32_t fl = S(tr, "flow");
+    int order[K], bad = 0;
+    for (int k = 0; k < K; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "e%d", k);
+        event(tr, l, name, 1000 - 10 * (K - k), 5, TT_EV_SLICE);
+        order[k] = k;
+    }
+    for (int k = K; k-- > 1;) {
+        int j = (int)(rnd() % (uint64_t)(k + 1)), t = order[k];
+        order[k] = order[j];
+        order[j] = t;
+    }
+    for (int i = 0; i < K; i++) {
+        int k = order[i];
+        tt_flow_point p = fp(7, l, 1000 - 10 * (K - k) + 1,
+                             k == 0 ? TT_FLOW_START : k == K - 1 ? TT_FLOW_END : TT_FLOW_STEP,
+                             TT_BIND_ENCLOSING, fl, 0);
+        tt_flow_point q = fp(100 + (uint64_t)i, l, 1000 - 10 * (K - k) + 2, TT_FLOW_START,
+                             TT_BIND_ENCLOSING, fl, 0);
+        tt_trace_flow_point(tr, &p);
+        tt_trace_flow_point(tr, &q);   /* starts of other ids, never ended */
+    }
+    if (ok(tt_trace_finalize(tr, &err) == 0, "finalize: a long flow") &&
+        is_i64((int64_t)tr->n_flows, K - 1, "a start, 10 steps and an end make 11 arrows")) {
+        for (size_t i = 0; i < tr->n_flows; i++) {
+            char from[24], to[24];
+            snprintf(from, sizeof from, "e%zu", i);
+            snprintf(to, sizeof to, "e%zu", i + 1);
+            if (strcmp(ev_name(tr, tr->flows[i].from), from) || strcmp(ev_name(tr, tr->flows[i].to), to))
+                bad++;
+        }
+        is_i64(bad, 0, "the arrows of a long flow go from each point to the next in time");
+    }
+    tt_trace_free(tr);
+}
+
 /* ------------------------------------------------- random, brute force */
 
 typedef struct ref_ev {
@@ -599,5 +645,6 @@ int main(void)
     test_flows();
     test_random();
     test_equal_starts();
+    test_long_flow();
     return tap_done();
 }
