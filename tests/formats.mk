@@ -23,6 +23,7 @@ FORMATS_CLI_TESTS = \
 	tests/cli/formats_errors.sh \
 	tests/cli/flows.sh \
 	tests/cli/chrome_unterminated.sh \
+	tests/cli/chrome_parallel.sh \
 	tests/cli/input_limits.sh
 TESTS += $(FORMATS_CLI_TESTS)
 EXTRA_DIST += $(FORMATS_CLI_TESTS) tests/golden/formats

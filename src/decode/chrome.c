@@ -19,10 +19,13 @@
 #include "config.h"
 
 #include "decode/decode.h"
+#include "decode/chrome_chunks.h"
 #include "decode/json_scan.h"
 #include "decode/json_window.h"
+#include "model/merge.h"
 #include "util/hash.h"
 #include "util/num.h"
+#include "util/parallel.h"
 #include "util/sort.h"
 #include "util/u64map.h"
 
@@ -59,6 +62,40 @@ typedef struct be_mark {
     uint8_t  is_end;
 } be_mark;
 
+/* A chunk decoded on its own thread (chrome_chunks.c) does not match async
+ * begins and ends itself: one may lie in an earlier chunk, and an end
+ * looks through the whole stack of open begins of its id. It records
+ * them in source order for the merge to replay in the real trace. */
+typedef struct async_id {
+    uint64_t key;      /* async_key() */
+    uint32_t pid, cat; /* the string ids it was made with */
+} async_id;
+
+typedef struct async_op {
+    async_id id;
+    tt_ns    ts;       /* end: its time */
+    uint32_t lane;     /* begin: its lane */
+    uint32_t ref;      /* begin: event index in the lane; end: name id */
+    uint8_t  is_end;
+} async_op;
+
+/* A name or sort index set by a metadata event in a chunk, replayed by the
+ * merge in source order (a later chunk may set a name back to ""). */
+typedef enum meta_what { META_GROUP_NAME, META_GROUP_LABELS, META_GROUP_SORT, META_LANE_NAME,
+                         META_LANE_SORT } meta_what;
+typedef struct meta_op {
+    int64_t  sort;
+    uint32_t target;   /* group or lane index */
+    uint32_t value;    /* string id */
+    uint8_t  what;     /* meta_what */
+} meta_op;
+
+/* A chunk's flow point whose key was made with a category id. */
+typedef struct flow_keyed {
+    uint32_t point;    /* index in the chunk's flow points */
+    uint32_t cat;      /* the chunk's string id */
+} flow_keyed;
+
 typedef struct chrome {
     tt_trace            *tr;
     const tt_load_opts  *opts;
@@ -88,6 +125,15 @@ typedef struct chrome {
     bool                 saw_trace_events;
     int64_t              last_good;   /* stream offset after the last complete event */
     uint64_t             good_events;
+
+    /* chunk mode (a fragment of the trace, see chrome_chunks.h) */
+    bool                 chunk;
+    async_op            *async_ops;
+    size_t               n_async_ops, cap_async_ops;
+    meta_op             *meta_ops;
+    size_t               n_meta_ops, cap_meta_ops;
+    flow_keyed          *keyed;       /* flow points keyed with a category id */
+    size_t               n_keyed, cap_keyed;
 } chrome;
 
 /* One parsed event: spans into the window, valid until the next refill. */
@@ -616,20 +662,41 @@ static int64_t push_common(chrome *c, uint32_t lane, const cev *ev, uint32_t nam
     return idx;
 }
 
-static uint64_t flow_key(chrome *c, const cev *ev, uint32_t cat, const js_str *id)
+/* Room for one more element in a growing array; 0 or -1 (OOM). */
+static int grow_one(void **arr, size_t *cap, size_t n, size_t size)
 {
-    uint64_t h = tt_hash_bytes(id->s, id->n, 0x5f1d);
-    (void)c;
-    (void)ev;
-    return h ^ tt_hash_mix(cat + 0x9e37ULL);
+    size_t nc;
+    void *na;
+    if (n < *cap)
+        return 0;
+    nc = *cap ? *cap * 2 : 64;
+    if (!(na = realloc(*arr, nc * size)))
+        return -1;
+    *arr = na;
+    *cap = nc;
+    return 0;
 }
 
-static int add_flow_point(chrome *c, uint32_t lane, tt_ns ts, tt_ns dur, uint64_t key,
-                          uint32_t name, uint32_t cat, tt_flow_phase phase, tt_flow_bind bind)
+/* The key's part from the category scope (a string id, so a chunk's
+ * keys are translated by the merge: flow_scope_fix). */
+static uint64_t flow_scope(uint32_t cat)
+{
+    return tt_hash_mix(cat + 0x9e37ULL);
+}
+
+static uint64_t flow_key(uint32_t cat, const js_str *id)
+{
+    return tt_hash_bytes(id->s, id->n, 0x5f1d) ^ flow_scope(cat);
+}
+
+/* key_cat: the category the key was made with (0 for flow v2). */
+static int add_flow_point(chrome *c, uint32_t lane, tt_ns ts, tt_ns dur, uint32_t key_cat,
+                          const js_str *id, uint32_t name, uint32_t cat, tt_flow_phase phase,
+                          tt_flow_bind bind)
 {
     tt_flow_point fp;
     memset(&fp, 0, sizeof fp);
-    fp.key = key;
+    fp.key = flow_key(key_cat, id);
     fp.ts = ts;
     fp.dur = dur;
     fp.lane = lane;
@@ -637,6 +704,13 @@ static int add_flow_point(chrome *c, uint32_t lane, tt_ns ts, tt_ns dur, uint64_
     fp.cat = cat;
     fp.phase = (uint8_t)phase;
     fp.bind = (uint8_t)bind;
+    if (c->chunk && key_cat) {
+        /* remember which points the merge must re-key */
+        if (grow_one((void **)&c->keyed, &c->cap_keyed, c->n_keyed, sizeof *c->keyed))
+            return oom(c);
+        c->keyed[c->n_keyed].point = (uint32_t)c->tr->n_flow_points;
+        c->keyed[c->n_keyed++].cat = key_cat;
+    }
     return tt_trace_flow_point(c->tr, &fp) ? oom(c) : 0;
 }
 
@@ -649,13 +723,20 @@ static int add_v2_flow(chrome *c, const cev *ev, uint32_t lane, tt_ns ts, tt_ns 
     if (!ev->has_bind_id || !(ev->flow_in || ev->flow_out))
         return 0;
     ph = ev->flow_in && ev->flow_out ? TT_FLOW_STEP : ev->flow_out ? TT_FLOW_START : TT_FLOW_END;
-    return add_flow_point(c, lane, ts, dur, flow_key(c, ev, 0, &ev->bind_id), name, cat, ph, bind);
+    return add_flow_point(c, lane, ts, dur, 0, &ev->bind_id, name, cat, ph, bind);
 }
 
 /* Async slices (b/e, S/F) match by (pid, category, id, scope). */
+/* The key's part from string ids (so a chunk's keys are translated by the
+ * merge: replay_async). */
+static uint64_t async_key_ids(uint32_t pid_id, uint32_t cat)
+{
+    return tt_hash_mix(((uint64_t)pid_id << 32) ^ cat);
+}
+
 static uint64_t async_key(chrome *c, const cev *ev, uint32_t pid_id, uint32_t cat)
 {
-    uint64_t h = tt_hash_mix(((uint64_t)pid_id << 32) ^ cat);
+    uint64_t h = async_key_ids(pid_id, cat);
     if (ev->has_id)
         h ^= tt_hash_bytes(ev->id.s, ev->id.n, 1);
     if (ev->has_id2)
@@ -704,8 +785,81 @@ static int async_push(async_stack *s, uint32_t lane, uint32_t idx)
     return 0;
 }
 
+static int note_async(chrome *c, const async_id *id, tt_ns ts, uint32_t lane, uint32_t ref,
+                      bool is_end)
+{
+    async_op *o;
+    if (grow_one((void **)&c->async_ops, &c->cap_async_ops, c->n_async_ops,
+                 sizeof *c->async_ops))
+        return oom(c);
+    o = &c->async_ops[c->n_async_ops++];
+    o->id = *id;
+    o->ts = ts;
+    o->lane = lane;
+    o->ref = ref;
+    o->is_end = is_end;
+    return 0;
+}
+
+/* An async begin (b, S): open on the stack of its id. */
+static int async_begin(chrome *c, const async_id *id, uint32_t lane, uint32_t idx)
+{
+    async_stack *s;
+    if (c->chunk)
+        return note_async(c, id, 0, lane, idx, false);
+    if (!(s = async_get(c, id->key, true)) || async_push(s, lane, idx))
+        return oom(c);
+    return 0;
+}
+
+/* An async end (e, F): closes the innermost open slice of its id,
+ * preferring one of the same name. */
+static int async_end(chrome *c, const async_id *id, uint32_t name, tt_ns ts)
+{
+    async_stack *s;
+    size_t k;
+    tt_event *e;
+    if (c->chunk)
+        return note_async(c, id, ts, 0, name, true);
+    s = async_get(c, id->key, false);
+    if (!s || s->n == 0) {
+        tt_trace_problem(c->tr, TT_PROB_UNMATCHED_END,
+                         "async end of '%s' at %lld us with no matching begin",
+                         tt_str(c->tr, name), (long long)(ts / 1000));
+        return 0;
+    }
+    k = s->n - 1;
+    for (size_t j = s->n; j-- > 0;)
+        if (!name || c->tr->lanes[s->lane].ev[s->idx[j]].name == name) {
+            k = j;
+            break;
+        }
+    e = &c->tr->lanes[s->lane].ev[s->idx[k]];
+    e->dur = ts >= e->start ? ts - e->start : 0;
+    memmove(&s->idx[k], &s->idx[k + 1], (s->n - k - 1) * sizeof *s->idx);
+    s->n--;
+    return 0;
+}
+
+/* In chunk mode, remember a metadata assignment for the merge. */
+static int note_meta(chrome *c, meta_what what, uint32_t target, uint32_t value, int64_t sort)
+{
+    meta_op *m;
+    if (!c->chunk)
+        return 0;
+    if (grow_one((void **)&c->meta_ops, &c->cap_meta_ops, c->n_meta_ops, sizeof *c->meta_ops))
+        return oom(c);
+    m = &c->meta_ops[c->n_meta_ops++];
+    m->what = (uint8_t)what;
+    m->target = target;
+    m->value = value;
+    m->sort = sort;
+    return 0;
+}
+
 /* A name or label from a metadata event's args into *dst. */
-static int meta_string(chrome *c, bool has, const js_str *tok, uint32_t *dst)
+static int meta_string(chrome *c, bool has, const js_str *tok, uint32_t *dst, meta_what what,
+                       uint32_t target)
 {
     uint32_t id;
     if (!has)
@@ -713,17 +867,20 @@ static int meta_string(chrome *c, bool has, const js_str *tok, uint32_t *dst)
     if ((id = intern_tok(c, tok)) == TT_STR_ERROR)
         return -1;
     *dst = id;
-    return 0;
+    return note_meta(c, what, target, id, 0);
 }
 
 /* args.sort_index of a metadata event, when it is a number. */
-static void meta_sort(const cev *ev, int64_t *dst, bool *has_dst)
+static int meta_sort(chrome *c, const cev *ev, int64_t *dst, bool *has_dst, meta_what what,
+                     uint32_t target)
 {
     int64_t v;
     if (ev->has_a_sort && num_value(&ev->a_sort, &v)) {
         *dst = v;
         *has_dst = true;
+        return note_meta(c, what, target, 0, v);
     }
+    return 0;
 }
 
 static int commit_metadata(chrome *c, const cev *ev, uint32_t pid_id, uint32_t tid_id)
@@ -737,10 +894,11 @@ static int commit_metadata(chrome *c, const cev *ev, uint32_t pid_id, uint32_t t
             return oom(c);
         grp = &c->tr->groups[g];
         if (JS_EQ(n, "process_name"))
-            return meta_string(c, ev->has_a_name, &ev->a_name, &grp->name);
+            return meta_string(c, ev->has_a_name, &ev->a_name, &grp->name, META_GROUP_NAME, g);
         if (JS_EQ(n, "process_labels"))
-            return meta_string(c, ev->has_a_labels, &ev->a_labels, &grp->labels);
-        meta_sort(ev, &grp->sort_index, &grp->has_sort);
+            return meta_string(c, ev->has_a_labels, &ev->a_labels, &grp->labels,
+                               META_GROUP_LABELS, g);
+        return meta_sort(c, ev, &grp->sort_index, &grp->has_sort, META_GROUP_SORT, g);
     } else if (JS_EQ(n, "thread_name") || JS_EQ(n, "thread_sort_index")) {
         uint32_t l = lane_for(c, pid_id, tid_id, TT_LANE_THREAD);
         tt_lane *lane;
@@ -748,8 +906,8 @@ static int commit_metadata(chrome *c, const cev *ev, uint32_t pid_id, uint32_t t
             return oom(c);
         lane = &c->tr->lanes[l];
         if (JS_EQ(n, "thread_name"))
-            return meta_string(c, ev->has_a_name, &ev->a_name, &lane->name);
-        meta_sort(ev, &lane->sort_index, &lane->has_sort);
+            return meta_string(c, ev->has_a_name, &ev->a_name, &lane->name, META_LANE_NAME, l);
+        return meta_sort(c, ev, &lane->sort_index, &lane->has_sort, META_LANE_SORT, l);
     }
     return 0;
 }
@@ -1036,8 +1194,7 @@ static int commit_event(chrome *c, const cev *ev)
     case 'e':
     case 'F':
     case 'n': {
-        uint64_t key = async_key(c, ev, pid_id, cat);
-        async_stack *s;
+        async_id key = {async_key(c, ev, pid_id, cat), pid_id, cat};
         if ((lane = lane_for(c, pid_id, cat, TT_LANE_ASYNC)) == TT_NO_LANE)
             return oom(c);
         if (ph == 'n')
@@ -1046,32 +1203,9 @@ static int commit_event(chrome *c, const cev *ev)
             int64_t idx = push_common(c, lane, ev, name, cat, ts, TT_EV_ASYNC);
             if (idx < 0)
                 return -1;
-            if (!(s = async_get(c, key, true)) || async_push(s, lane, (uint32_t)idx))
-                return oom(c);
-            return 0;
+            return async_begin(c, &key, lane, (uint32_t)idx);
         }
-        s = async_get(c, key, false);
-        if (!s || s->n == 0) {
-            tt_trace_problem(c->tr, TT_PROB_UNMATCHED_END,
-                             "async end of '%s' at %lld us with no matching begin",
-                             tt_str(c->tr, name), (long long)(ts / 1000));
-            return 0;
-        }
-        {
-            /* the innermost open slice of this id, preferring the same name */
-            size_t k = s->n - 1;
-            tt_event *e;
-            for (size_t j = s->n; j-- > 0;)
-                if (!name || c->tr->lanes[s->lane].ev[s->idx[j]].name == name) {
-                    k = j;
-                    break;
-                }
-            e = &c->tr->lanes[s->lane].ev[s->idx[k]];
-            e->dur = ts >= e->start ? ts - e->start : 0;
-            memmove(&s->idx[k], &s->idx[k + 1], (s->n - k - 1) * sizeof *s->idx);
-            s->n--;
-        }
-        return 0;
+        return async_end(c, &key, name, ts);
     }
     case 'C':
         return commit_counter(c, ev, pid_id, name, ts);
@@ -1092,7 +1226,7 @@ static int commit_event(chrome *c, const cev *ev)
             bind = TT_BIND_NEXT;
         if ((lane = lane_for(c, pid_id, tid_id, TT_LANE_THREAD)) == TT_NO_LANE)
             return oom(c);
-        return add_flow_point(c, lane, ts, 0, flow_key(c, ev, cat, id), name, cat, fph, bind);
+        return add_flow_point(c, lane, ts, 0, cat, id, name, cat, fph, bind);
     }
     case 'T':
     case 'p':
@@ -1211,6 +1345,231 @@ static int too_large(chrome *c, const char *event)
     return fail_at(c, event, "an event larger than " WINDOW_MAX_TEXT " (the limit for one event)");
 }
 
+/* Free what the decoder state owns (not the trace, not the window). */
+static void chrome_fini(chrome *c)
+{
+    for (size_t i = 0; i < c->n_async; i++)
+        free(c->async[i].idx);
+    free(c->async);
+    free(c->marks);
+    free(c->async_ops);
+    free(c->meta_ops);
+    free(c->keyed);
+    tt_u64map_fini(&c->lanes);
+    tt_u64map_fini(&c->groups);
+    tt_u64map_fini(&c->async_map);
+    free(c->scratch);
+    free(c->extra);
+}
+
+/* ------------------------------------------------------ parallel chunks */
+
+struct chrome_chunk {
+    chrome       c;          /* chunk mode: its own trace, no window input */
+    tt_load_opts opts;       /* the load's, without progress (not thread-safe) */
+    tt_load_info info;
+    tt_error     err;
+    size_t       end;
+    size_t       last_end;   /* offset after its last complete event */
+    bool         at_limit;
+};
+
+void chrome_chunk_free(chrome_chunk *k)
+{
+    if (!k)
+        return;
+    chrome_fini(&k->c);
+    tt_trace_free(k->c.tr);
+    free(k);
+}
+
+/* The serial loop of parse_events() over a whole input in memory, from an
+ * event boundary to the first event at or after limit. It stops quietly at
+ * anything else (']', bad syntax, a failed commit, the end of the data):
+ * the serial loop takes over there and says what is wrong. */
+chrome_chunk *chrome_chunk_decode(const char *data, size_t size, size_t start, size_t limit,
+                                  const tt_load_opts *opts)
+{
+    chrome_chunk *k = calloc(1, sizeof *k);
+    chrome *c;
+    const char *p, *end = data + size;
+    bool need_comma = false;
+    if (!k)
+        return NULL;
+    c = &k->c;
+    k->opts = *opts;
+    k->opts.progress = NULL;
+    c->opts = &k->opts;
+    c->info = &k->info;
+    c->err = &k->err;
+    c->chunk = true;
+    tt_u64map_init(&c->lanes);
+    tt_u64map_init(&c->groups);
+    tt_u64map_init(&c->async_map);
+    /* a window over all the data, for the parser's end-of-data checks */
+    c->w.data = (char *)data;
+    c->w.len = c->w.cap = size;
+    c->w.eof = true;
+    c->w.line = 1;
+    if (!(c->tr = tt_trace_new())) {
+        chrome_chunk_free(k);
+        return NULL;
+    }
+    k->end = start;
+    p = data + start;
+    for (;;) {
+        const char *q;
+        cev ev;
+        p = js_skip_ws(p, end);
+        if (p == end || *p == ']')
+            break;
+        if (need_comma) {
+            if (*p != ',')
+                break;
+            p++;
+            need_comma = false;
+            continue;
+        }
+        if (*p != '{')
+            break;
+        if ((size_t)(p - data) >= limit) {
+            k->end = (size_t)(p - data);
+            k->at_limit = true;
+            break;
+        }
+        c->sc.status = JS_OK;
+        c->sc.more_string = NULL;
+        if (!(q = parse_event(c, p, end, &ev)) || commit_event(c, &ev))
+            break;
+        p = q;
+        k->end = k->last_end = (size_t)(p - data);
+        c->good_events++;
+        need_comma = true;
+    }
+    return k;
+}
+
+void chrome_chunk_end(const chrome_chunk *k, size_t *end, bool *at_limit, bool *any_events)
+{
+    *end = k->end;
+    *at_limit = k->at_limit;
+    *any_events = k->c.good_events > 0;
+}
+
+/* The chunk's B/E marks after c's, translated, in source order. */
+static int merge_marks(chrome *c, const chrome *f, const tt_merge_map *m)
+{
+    for (size_t i = 0; i < f->n_marks; i++) {
+        const be_mark *fm = &f->marks[i];
+        uint32_t lane = m->lane[fm->lane];
+        uint32_t ref = fm->is_end ? m->str[fm->ref] : (uint32_t)(fm->ref + m->lane_base[fm->lane]);
+        if (add_mark(c, lane, fm->ts, ref, fm->args ? fm->args + m->args_base : 0, fm->is_end))
+            return -1;
+    }
+    return 0;
+}
+
+/* Async begins and ends matched now, in source order, as the serial decode
+ * matches them while reading. */
+static int replay_async(chrome *c, const chrome *f, const tt_merge_map *m)
+{
+    for (size_t i = 0; i < f->n_async_ops; i++) {
+        const async_op *o = &f->async_ops[i];
+        /* the key made with the chunk's string ids, made with the trace's */
+        async_id id = {o->id.key ^ async_key_ids(o->id.pid, o->id.cat) ^
+                           async_key_ids(m->str[o->id.pid], m->str[o->id.cat]),
+                       m->str[o->id.pid], m->str[o->id.cat]};
+        int rc = o->is_end ? async_end(c, &id, m->str[o->ref], o->ts)
+                           : async_begin(c, &id, m->lane[o->lane],
+                                         (uint32_t)(o->ref + m->lane_base[o->lane]));
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* Metadata names and sort indexes in source order: the last one wins. */
+static void replay_meta(chrome *c, const chrome *f, const tt_merge_map *m)
+{
+    for (size_t i = 0; i < f->n_meta_ops; i++) {
+        const meta_op *o = &f->meta_ops[i];
+        bool on_lane = o->what == META_LANE_NAME || o->what == META_LANE_SORT;
+        tt_group *g = on_lane ? NULL : &c->tr->groups[m->group[o->target]];
+        tt_lane *l = on_lane ? &c->tr->lanes[m->lane[o->target]] : NULL;
+        switch ((meta_what)o->what) {
+        case META_GROUP_NAME: g->name = m->str[o->value]; break;
+        case META_GROUP_LABELS: g->labels = m->str[o->value]; break;
+        case META_GROUP_SORT: g->sort_index = o->sort; g->has_sort = true; break;
+        case META_LANE_NAME: l->name = m->str[o->value]; break;
+        case META_LANE_SORT: l->sort_index = o->sort; l->has_sort = true; break;
+        }
+    }
+}
+
+int chrome_chunk_merge(chrome *c, chrome_chunk *k)
+{
+    chrome *f;
+    tt_merge_map m;
+    int rc = -1;
+    tt_trace *frag;
+    if (!k)
+        return oom(c);
+    f = &k->c;
+    frag = f->tr;
+    f->tr = NULL;
+    if (tt_trace_merge(c->tr, frag, &m, c->err))
+        goto out;
+    if (merge_marks(c, f, &m) || replay_async(c, f, &m))
+        goto out;
+    for (size_t i = 0; i < f->n_keyed; i++) {
+        /* a flow key made with the chunk's category id, made with the
+         * trace's (the point's cat is that category, translated) */
+        tt_flow_point *p = &c->tr->flow_points[m.flow_base + f->keyed[i].point];
+        uint32_t cat = f->keyed[i].cat;
+        p->key ^= flow_scope(cat) ^ flow_scope(m.str[cat]);
+    }
+    replay_meta(c, f, &m);
+    for (int i = 0; i < f->n_ph_order; i++) {
+        unsigned char ph = f->ph_order[i];
+        if (c->ph_count[ph] == 0)
+            c->ph_order[c->n_ph_order++] = ph;
+        c->ph_count[ph] += f->ph_count[ph];
+    }
+    c->events += f->events;
+    c->good_events += f->good_events;
+    if (f->good_events)
+        c->last_good = (int64_t)k->last_end;
+    rc = 0;
+out:
+    tt_merge_map_fini(&m);
+    chrome_chunk_free(k);
+    if (rc && c->err->code == TT_OK)
+        oom(c);
+    return rc;
+}
+
+int chrome_window_skip_to(chrome *c, int64_t off)
+{
+    for (;;) {
+        int rc;
+        if (off <= c->w.base + (int64_t)c->w.len) {
+            c->w.pos = (size_t)(off - c->w.base);
+            return 0;
+        }
+        c->w.pos = c->w.len;
+        if ((rc = refill(c)) < 0)
+            return -1;
+        if (rc == 0)
+            return tt_error_set(c->err, TT_ERR_IO, "the file changed while it was read");
+    }
+}
+
+/* The thread budget of a load: its own, else the cores it may use. */
+static unsigned load_threads(const tt_load_opts *opts)
+{
+    return opts->threads ? opts->threads : tt_parallel_cores();
+}
+
 /* Parse the events array; the window's pos is just after '['. In the bare
  * array form the closing ']' is optional (the Trace Event Format lets a
  * profiler append events and never close the array): there, data ending
@@ -1218,6 +1577,14 @@ static int too_large(chrome *c, const char *event)
 static int parse_events(chrome *c, bool bracket_optional)
 {
     bool need_comma = false;
+    if (c->good_events == 0) {
+        /* a large plain file: most of the array in parallel chunks first */
+        int64_t resume;
+        int rc = chrome_chunks_run(c, c->w.in, c->w.base + (int64_t)c->w.pos,
+                                   load_threads(c->opts), c->opts, &resume, &need_comma);
+        if (rc < 0)
+            return -1;
+    }
     for (;;) {
         const char *p = c->w.data + c->w.pos, *end = c->w.data + c->w.len, *q;
         cev ev;
@@ -1541,14 +1908,9 @@ out:
             }
         free(s->idx);
     }
-    free(c.async);
-    free(c.marks);
-    tt_u64map_fini(&c.lanes);
-    tt_u64map_fini(&c.groups);
-    tt_u64map_fini(&c.async_map);
+    c.n_async = 0;
     tt_jwin_fini(&c.w);
-    free(c.scratch);
-    free(c.extra);
+    chrome_fini(&c);
     if (rc != 0 && err->code == TT_OK)
         tt_error_set(err, TT_ERR_FORMAT, "cannot decode the trace");
     return rc;

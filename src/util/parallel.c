@@ -30,6 +30,15 @@ static void *worker(void *arg)
 unsigned tt_parallel_cores(void)
 {
     long c;
+    const char *env = getenv("TRACETTY_THREADS");
+    if (env && *env) {
+        /* the user's (or a test's) choice: 1 forces the serial paths, more
+         * than the cores exercises the parallel ones anywhere */
+        char *end;
+        unsigned long v = strtoul(env, &end, 10);
+        if (*end == '\0' && v >= 1 && v <= 1024)
+            return (unsigned)v;
+    }
 #ifdef HAVE_SCHED_GETAFFINITY
     /* the CPUs this process may run on: a job pinned to one core
      * (taskset, a batch scheduler's cgroup cpuset) gains nothing from a

@@ -12,7 +12,8 @@
 #include <stddef.h>
 
 /* The cores this process may use (its CPU affinity mask where the system
- * has one, else the online cores), at least 1. */
+ * has one, else the online cores), at least 1; the environment variable
+ * TRACETTY_THREADS=N (1 to 1024) overrides it (1: every serial path). */
 unsigned tt_parallel_cores(void);
 
 /* Run work(ctx, job) once for every job in [0, n_jobs) on up to
