@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define WINDOW_INITIAL ((size_t)4 << 20)
 /* One event (so any string in it) must fit the window: a stated limit,
@@ -134,6 +135,13 @@ typedef struct chrome {
     size_t               n_meta_ops, cap_meta_ops;
     flow_keyed          *keyed;       /* flow points keyed with a category id */
     size_t               n_keyed, cap_keyed;
+
+    /* after a parallel part (chrome_window_switch): the window reads the
+     * rest of the mapped file through tail_in */
+    tt_input            *in;          /* the load's input (borrowed) */
+    tt_input            *tail_in;     /* owned */
+    const void          *map;         /* owned mapping of the whole file */
+    size_t               map_size;
 } chrome;
 
 /* One parsed event: spans into the window, valid until the next refill. */
@@ -1252,10 +1260,15 @@ static int commit_event(chrome *c, const cev *ev)
 
 static void report_progress(chrome *c)
 {
-    if (c->opts->progress)
+    if (!c->opts->progress)
+        return;
+    if (c->tail_in)   /* reading the rest of a mapped file (chrome_window_switch) */
+        c->opts->progress(c->opts->progress_ctx, c->w.base + (int64_t)c->w.len,
+                          tt_input_file_size(c->in), c->w.base + (int64_t)c->w.pos, c->events);
+    else
         c->opts->progress(c->opts->progress_ctx, tt_input_file_pos(c->w.in),
-                          tt_input_file_size(c->w.in),
-                          c->w.base + (int64_t)c->w.pos, c->events);
+                          tt_input_file_size(c->w.in), c->w.base + (int64_t)c->w.pos,
+                          c->events);
 }
 
 /* Refill the window; on end of data returns 0. */
@@ -1355,6 +1368,9 @@ static void chrome_fini(chrome *c)
     free(c->async_ops);
     free(c->meta_ops);
     free(c->keyed);
+    tt_input_close(c->tail_in);
+    if (c->map)
+        munmap((void *)c->map, c->map_size);
     tt_u64map_fini(&c->lanes);
     tt_u64map_fini(&c->groups);
     tt_u64map_fini(&c->async_map);
@@ -1548,20 +1564,38 @@ out:
     return rc;
 }
 
-int chrome_window_skip_to(chrome *c, int64_t off)
+void chrome_progress(chrome *c, int64_t off)
 {
-    for (;;) {
-        int rc;
-        if (off <= c->w.base + (int64_t)c->w.len) {
-            c->w.pos = (size_t)(off - c->w.base);
-            return 0;
-        }
-        c->w.pos = c->w.len;
-        if ((rc = refill(c)) < 0)
-            return -1;
-        if (rc == 0)
-            return tt_error_set(c->err, TT_ERR_IO, "the file changed while it was read");
+    if (c->opts->progress)
+        c->opts->progress(c->opts->progress_ctx, off, tt_input_file_size(c->in), off, c->events);
+}
+
+int64_t chrome_window_line(chrome *c, int64_t *line_start)
+{
+    int64_t off, line, col;
+    tt_jwin_position(&c->w, c->w.data + c->w.pos, &off, &line, &col);
+    *line_start = off - col + 1;
+    return line;
+}
+
+int chrome_window_switch(chrome *c, const void *map, size_t size, size_t at, int64_t line,
+                         int64_t line_start)
+{
+    tt_input *tail;
+    if (tt_input_open_mem((const char *)map + at, size - at, &tail, c->err)) {
+        munmap((void *)map, size);
+        return -1;
     }
+    c->map = map;
+    c->map_size = size;
+    c->tail_in = tail;
+    c->w.in = tail;
+    c->w.len = c->w.pos = 0;
+    c->w.base = (int64_t)at;
+    c->w.line = line;
+    c->w.line_start = line_start;
+    c->w.eof = false;
+    return 0;
 }
 
 /* The thread budget of a load: its own, else the cores it may use. */
@@ -1848,6 +1882,7 @@ static int chrome_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr,
     c.opts = opts;
     c.info = info;
     c.err = err;
+    c.in = in;
     tt_u64map_init(&c.lanes);
     tt_u64map_init(&c.groups);
     tt_u64map_init(&c.async_map);
@@ -1896,6 +1931,8 @@ static int chrome_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr,
         }
     }
     report_progress(&c);
+    if (c.tail_in)   /* the input itself was not read to its end */
+        tr->source_bytes = c.w.base + (int64_t)c.w.len;
     rc = 0;
 out:
     for (size_t i = 0; i < c.n_async; i++) {

@@ -5,10 +5,14 @@
  * the chunk's first event starts and decode it into a fragment; the
  * calling thread verifies each chunk's start against where the chunk
  * before it stopped, decodes it again itself when the guess was wrong,
- * merges the fragments in order and reads its own input window along (so
- * line numbers, progress and what follows the array come out of the serial
- * code). Workers stay at most AHEAD chunks ahead of the merge: memory is
- * the finished trace plus a few chunks' fragments, and the pages of merged
+ * and merges the fragments in order. Where the parallel part ends, the
+ * serial loop of chrome.c goes on reading the mapping (its window switched
+ * over, line numbers carried from the workers' newline counts), so what
+ * follows and any error come out of the serial code. Reading the file
+ * through the load's input as well would copy it once more on the
+ * merging thread (8% of the 1M-event load's cycles, measured with perf).
+ * Workers stay at most `ahead` chunks ahead of the merge: memory is the
+ * finished trace plus a few chunks' fragments, and the pages of merged
  * chunks are released from the mapping.
  */
 #include "config.h"
@@ -22,6 +26,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* 8 MB chunks: about 30k Kineto events, long enough that the per-chunk
  * costs (a fragment trace, the merge's string remap) stay under 1%, short
@@ -34,6 +41,7 @@
 typedef struct slot {
     chrome_chunk *chunk;     /* NULL: no event start found, or out of memory */
     size_t        start;     /* where the worker began */
+    uint64_t      newlines;  /* in [start, where the chunk stopped) */
     bool          has_start;
     bool          done;
 } slot;
@@ -88,11 +96,42 @@ static bool guess_event_start(const char *data, size_t size, size_t from, size_t
     return false;
 }
 
+/* Newlines in p[0..n): the line numbers of what follows the chunks. */
+static uint64_t count_newlines(const char *p, size_t n)
+{
+    uint64_t count = 0;
+    size_t i = 0;
+#ifdef __SSE2__
+    const __m128i nl = _mm_set1_epi8('\n');
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        count += (uint64_t)__builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    }
+#endif
+    for (; i < n; i++)
+        count += p[i] == '\n';
+    return count;
+}
+
+/* Decode chunk i from `start` and count its newlines. NULL: out of memory. */
+static chrome_chunk *decode_chunk(const driver *d, size_t i, size_t start, uint64_t *newlines)
+{
+    chrome_chunk *k = chrome_chunk_decode(d->data, d->size, start, chunk_limit(d, i + 1), d->opts);
+    size_t end;
+    bool at_limit, any;
+    if (k) {
+        chrome_chunk_end(k, &end, &at_limit, &any);
+        *newlines = count_newlines(d->data + start, end - start);
+    }
+    return k;
+}
+
 static void *worker(void *arg)
 {
     driver *d = arg;
     for (;;) {
         size_t i, start = 0;
+        uint64_t newlines = 0;
         bool has_start;
         chrome_chunk *k = NULL;
         pthread_mutex_lock(&d->mu);
@@ -110,10 +149,11 @@ static void *worker(void *arg)
         } else
             has_start = guess_event_start(d->data, d->size, chunk_limit(d, i), &start);
         if (has_start)
-            k = chrome_chunk_decode(d->data, d->size, start, chunk_limit(d, i + 1), d->opts);
+            k = decode_chunk(d, i, start, &newlines);
         pthread_mutex_lock(&d->mu);
         d->slots[i].chunk = k;
         d->slots[i].start = start;
+        d->slots[i].newlines = newlines;
         d->slots[i].has_start = has_start;
         d->slots[i].done = true;
         pthread_cond_broadcast(&d->done);
@@ -121,31 +161,37 @@ static void *worker(void *arg)
     }
 }
 
-/* Merge the chunks in order. Returns 0 (resume and need_comma set), or -1. */
-static int merge_in_order(driver *d, chrome *c, int64_t *resume, bool *need_comma)
+/* Merge the chunks in order. Returns 0 (resume, need_comma and the newlines
+ * before resume set), or -1. */
+static int merge_in_order(driver *d, chrome *c, size_t *resume, bool *need_comma,
+                          uint64_t *newlines)
 {
     size_t expected = d->first;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    *newlines = 0;
     for (size_t i = 0; i < d->n; i++) {
         chrome_chunk *k;
         size_t end;
+        uint64_t nl;
         bool at_limit, any;
         pthread_mutex_lock(&d->mu);
         while (!d->slots[i].done)
             pthread_cond_wait(&d->done, &d->mu);
         k = d->slots[i].chunk;
         d->slots[i].chunk = NULL;
+        nl = d->slots[i].newlines;
         pthread_mutex_unlock(&d->mu);
         if (!k || !d->slots[i].has_start || d->slots[i].start != expected) {
             /* the guess was wrong (or a worker ran out of memory) */
             chrome_chunk_free(k);
-            if (!(k = chrome_chunk_decode(d->data, d->size, expected, chunk_limit(d, i + 1),
-                                          d->opts)))
+            if (!(k = decode_chunk(d, i, expected, &nl)))
                 return chrome_chunk_merge(c, NULL);   /* says out of memory */
         }
         chrome_chunk_end(k, &end, &at_limit, &any);
-        if (chrome_chunk_merge(c, k) || chrome_window_skip_to(c, (int64_t)end))
+        if (chrome_chunk_merge(c, k))
             return -1;
+        *newlines += nl;
+        chrome_progress(c, (int64_t)end);
         {
             /* the merged text is not needed again: release its pages */
             size_t from = (expected + page - 1) / page * page, to = end / page * page;
@@ -158,14 +204,14 @@ static int merge_in_order(driver *d, chrome *c, int64_t *resume, bool *need_comm
         pthread_mutex_unlock(&d->mu);
         if (!at_limit) {
             /* the array's end, or something for the serial loop to judge */
-            *resume = (int64_t)end;
+            *resume = end;
             *need_comma = any;
             return 0;
         }
         expected = end;
     }
     /* unreachable: the last chunk has no limit */
-    *resume = (int64_t)expected;
+    *resume = expected;
     *need_comma = false;
     return 0;
 }
@@ -193,7 +239,8 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
     struct stat st;
     void *map;
     int fd, rc;
-    size_t chunk = chunk_bytes();
+    size_t chunk = chunk_bytes(), at = 0;
+    uint64_t newlines = 0;
 
     if (threads <= 1 || !in || !tt_input_is_plain_file(in) || start < 0)
         return 0;
@@ -234,8 +281,7 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
     if (n_workers == 0) {
         rc = 0;   /* nothing was done: the serial loop reads it all */
     } else {
-        rc = merge_in_order(&d, c, resume, need_comma);
-        rc = rc == 0 ? 1 : -1;
+        rc = merge_in_order(&d, c, &at, need_comma, &newlines) == 0 ? 1 : -1;
     }
     pthread_mutex_lock(&d.mu);
     d.stop = true;
@@ -249,6 +295,17 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
     pthread_cond_destroy(&d.work);
     pthread_cond_destroy(&d.done);
     pthread_mutex_destroy(&d.mu);
+    if (rc == 1) {
+        /* the serial loop goes on from `at`, reading the mapping */
+        int64_t line_start, line = chrome_window_line(c, &line_start);
+        if (newlines) {
+            const char *nl = memrchr(d.data + d.first, '\n', at - d.first);
+            line += (int64_t)newlines;
+            line_start = nl ? (int64_t)(nl + 1 - d.data) : line_start;
+        }
+        *resume = (int64_t)at;
+        return chrome_window_switch(c, map, d.size, at, line, line_start) ? -1 : 1;
+    }
     munmap(map, d.size);
     return rc;
 }

@@ -43,17 +43,26 @@ void chrome_chunk_free(chrome_chunk *k);   /* NULL is a no-op */
 /* Append the chunk to c's trace and state, in source order; frees it.
  * 0, or -1 with c's error set (a NULL chunk: out of memory). */
 int chrome_chunk_merge(chrome *c, chrome_chunk *k);
-/* Read c's input window forward to stream offset `off` (keeping line
- * numbers and progress). 0, or -1 with c's error set. */
-int chrome_window_skip_to(chrome *c, int64_t off);
+/* Report progress: the data up to offset off is decoded. */
+void chrome_progress(chrome *c, int64_t off);
+/* Line number (1-based) and the offset where that line starts, at c's
+ * window position. */
+int64_t chrome_window_line(chrome *c, int64_t *line_start);
+/* Go on reading from offset `at` of the mapped file (map, size) instead of
+ * c's input, whose window stays where the parallel part began; line and
+ * line_start are those at `at`. c takes the mapping (unmapped on failure
+ * too). 0, or -1 with c's error set. */
+int chrome_window_switch(chrome *c, const void *map, size_t size, size_t at, int64_t line,
+                         int64_t line_start);
 
 /* ---- in chrome_chunks.c */
 
-/* Decode the events array of `in` from stream offset `start` (just after
- * '[') in parallel chunks, merging them into c. Returns 0 when the input
- * does not qualify (compressed, small, one thread) and nothing was done;
- * 1 when it ran: the window is then at *resume, where the serial loop goes
- * on (*need_comma: an event ended there); -1 on error (c's error set). */
+/* Decode the events array of `in` from stream offset `start` (c's window
+ * position, just after '[') in parallel chunks, merging them into c.
+ * Returns 0 when the input does not qualify (compressed, small, one
+ * thread) and nothing was done; 1 when it ran: c's window then reads the
+ * mapped file from *resume on, where the serial loop goes on (*need_comma:
+ * an event ended there); -1 on error (c's error set). */
 int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
                       const tt_load_opts *opts, int64_t *resume, bool *need_comma);
 
