@@ -1387,6 +1387,7 @@ struct chrome_chunk {
     tt_error     err;
     size_t       end;
     size_t       last_end;   /* offset after its last complete event */
+    size_t       in_event;   /* the event it stopped in, SIZE_MAX none */
     bool         at_limit;
 };
 
@@ -1399,11 +1400,11 @@ void chrome_chunk_free(chrome_chunk *k)
     free(k);
 }
 
-/* The serial loop of parse_events() over a whole input in memory, from an
- * event boundary to the first event at or after limit. It stops quietly at
- * anything else (']', bad syntax, a failed commit, the end of the data):
- * the serial loop takes over there and says what is wrong. */
-chrome_chunk *chrome_chunk_decode(const char *data, size_t size, size_t start, size_t limit,
+/* The serial loop of parse_events() over one chunk, from an event boundary
+ * on. It stops quietly at anything but the chunk's end after a comma (']',
+ * bad syntax, a failed commit, an event running past the chunk): the
+ * serial loop takes over there and says what is wrong. */
+chrome_chunk *chrome_chunk_decode(const char *data, size_t size, bool more,
                                   const tt_load_opts *opts)
 {
     chrome_chunk *k = calloc(1, sizeof *k);
@@ -1422,22 +1423,30 @@ chrome_chunk *chrome_chunk_decode(const char *data, size_t size, size_t start, s
     tt_u64map_init(&c->lanes);
     tt_u64map_init(&c->groups);
     tt_u64map_init(&c->async_map);
-    /* a window over all the data, for the parser's end-of-data checks */
+    /* a window over the chunk, for the parser's end-of-data checks */
     c->w.data = (char *)data;
     c->w.len = c->w.cap = size;
-    c->w.eof = true;
+    c->w.eof = !more;
     c->w.line = 1;
     if (!(c->tr = tt_trace_new())) {
         chrome_chunk_free(k);
         return NULL;
     }
-    k->end = start;
-    p = data + start;
+    p = data;
+    k->in_event = SIZE_MAX;
     for (;;) {
         const char *q;
         cev ev;
         p = js_skip_ws(p, end);
-        if (p == end || *p == ']')
+        if (p == end) {
+            /* after a comma: where the next chunk's event must begin */
+            if (more && !need_comma) {
+                k->end = size;
+                k->at_limit = true;
+            }
+            break;
+        }
+        if (*p == ']')
             break;
         if (need_comma) {
             if (*p != ',')
@@ -1448,15 +1457,12 @@ chrome_chunk *chrome_chunk_decode(const char *data, size_t size, size_t start, s
         }
         if (*p != '{')
             break;
-        if ((size_t)(p - data) >= limit) {
-            k->end = (size_t)(p - data);
-            k->at_limit = true;
-            break;
-        }
         c->sc.status = JS_OK;
         c->sc.more_string = NULL;
-        if (!(q = parse_event(c, p, end, &ev)) || commit_event(c, &ev))
+        if (!(q = parse_event(c, p, end, &ev)) || commit_event(c, &ev)) {
+            k->in_event = (size_t)(p - data);
             break;
+        }
         p = q;
         k->end = k->last_end = (size_t)(p - data);
         c->good_events++;
@@ -1465,8 +1471,11 @@ chrome_chunk *chrome_chunk_decode(const char *data, size_t size, size_t start, s
     return k;
 }
 
-void chrome_chunk_end(const chrome_chunk *k, size_t *end, bool *at_limit, bool *any_events)
+void chrome_chunk_end(const chrome_chunk *k, size_t *end, bool *at_limit, bool *any_events,
+                      size_t *in_event)
 {
+    if (in_event)
+        *in_event = k->in_event;
     *end = k->end;
     *at_limit = k->at_limit;
     *any_events = k->c.good_events > 0;
@@ -1522,7 +1531,7 @@ static void replay_meta(chrome *c, const chrome *f, const tt_merge_map *m)
     }
 }
 
-int chrome_chunk_merge(chrome *c, chrome_chunk *k)
+int chrome_chunk_merge(chrome *c, chrome_chunk *k, int64_t base)
 {
     chrome *f;
     tt_merge_map m;
@@ -1554,7 +1563,7 @@ int chrome_chunk_merge(chrome *c, chrome_chunk *k)
     c->events += f->events;
     c->good_events += f->good_events;
     if (f->good_events)
-        c->last_good = (int64_t)k->last_end;
+        c->last_good = base + (int64_t)k->last_end;
     rc = 0;
 out:
     tt_merge_map_fini(&m);
@@ -1564,10 +1573,22 @@ out:
     return rc;
 }
 
-void chrome_progress(chrome *c, int64_t off)
+void chrome_progress(chrome *c, int64_t file_pos, int64_t data_pos)
 {
     if (c->opts->progress)
-        c->opts->progress(c->opts->progress_ctx, off, tt_input_file_size(c->in), off, c->events);
+        c->opts->progress(c->opts->progress_ctx, file_pos, tt_input_file_size(c->in), data_pos,
+                          c->events);
+}
+
+tt_error *chrome_error(chrome *c)
+{
+    return c->err;
+}
+
+void chrome_window_pending(chrome *c, const char **p, size_t *n)
+{
+    *p = c->w.data + c->w.pos;
+    *n = c->w.len - c->w.pos;
 }
 
 int64_t chrome_window_line(chrome *c, int64_t *line_start)
@@ -1576,6 +1597,29 @@ int64_t chrome_window_line(chrome *c, int64_t *line_start)
     tt_jwin_position(&c->w, c->w.data + c->w.pos, &off, &line, &col);
     *line_start = off - col + 1;
     return line;
+}
+
+int chrome_window_resume(chrome *c, const char *pending, size_t n, int64_t at, int64_t line,
+                         int64_t line_start, bool eof)
+{
+    if (n > c->w.cap) {
+        char *nd = realloc(c->w.data, n + 1);
+        if (!nd)
+            return oom(c);
+        c->w.data = nd;
+        c->w.cap = n;
+        if (c->w.max < n)
+            c->w.max = n;
+    }
+    if (n)
+        memcpy(c->w.data, pending, n);
+    c->w.len = n;
+    c->w.pos = 0;
+    c->w.base = at;
+    c->w.line = line;
+    c->w.line_start = line_start;
+    c->w.eof = eof;
+    return 0;
 }
 
 int chrome_window_switch(chrome *c, const void *map, size_t size, size_t at, int64_t line,

@@ -9,12 +9,14 @@
 #     in ../shared/traces (B/E, async, flows, metadata, instants);
 #   - hand-made traces with B/E pairs, async pairs, flows and metadata whose
 #     halves lie in different chunks, an async end preferring a same-named
-#     begin of an earlier chunk, a thread renamed to "" later on;
+#     begin of an earlier chunk, a thread renamed in a later chunk;
 #   - strings and args that look like event boundaries (`},{` in strings,
 #     escaped quotes, nested objects in args);
 #   - a syntax error and a bad timestamp in a late chunk (the same positioned
 #     error), a truncated file with and without --lenient, a bare array
-#     without its ']', gzip input (read serially).
+#     without its ']';
+#   - gzip and zstd input and a pipe (chunks cut from the decompressed
+#     stream), cut off and with a syntax error too.
 . "$srcdir/tests/lib.sh"
 
 cd "$TMPD" || exit 1
@@ -57,6 +59,13 @@ ok $? "gen-trace kineto"
 for chunk in 4099 65536; do
     compare kineto.json $chunk
 done
+# compressed: chunks cut from the decompressed stream
+gzip -c kineto.json >kineto.json.gz
+compare kineto.json.gz 4099
+if command -v zstd >/dev/null 2>&1; then
+    zstd -q -c kineto.json >kineto.json.zst
+    compare kineto.json.zst 65536
+fi
 
 # ---- hand-made: pairs across chunks, boundary look-alikes
 awk 'BEGIN {
@@ -104,6 +113,17 @@ run_both cut.json 1000 summary --quiet --lenient cut.json
 run_both cut.json 1000 report --quiet --lenient --kind events --format csv cut.json
 gzip -c pairs.json >pairs.json.gz
 compare pairs.json.gz 1000
+compare pairs.json.gz 97
+gzip -c cut.json >cut.json.gz
+run_both cut.json.gz 1000 summary --quiet cut.json.gz
+run_both cut.json.gz 1000 summary --quiet --lenient cut.json.gz
+gzip -c syntax.json >syntax.json.gz
+run_both syntax.json.gz 1000 summary --quiet syntax.json.gz
+# a pipe: read as a stream too
+TRACETTY_THREADS=1 "$TRACETTY" summary --quiet - <pairs.json >serial.out 2>&1
+TRACETTY_THREADS=2 TRACETTY_CHROME_CHUNK_BYTES=1000 "$TRACETTY" summary --quiet - <pairs.json \
+    >par.out 2>&1
+same_file par.out serial.out "pairs.json on stdin: the same summary (chunks of 1000 bytes)"
 
 # ---- every Chrome trace of ../shared/traces
 shared=$(shared_traces)
