@@ -37,9 +37,11 @@
  * enough for the last chunk's wait and the memory in flight to be small. */
 #define CHUNK_BYTES ((size_t)4 << 20)
 #define MAX_WORKERS 16
-/* One event (any string in it) may take 256 MB (chrome.c WINDOW_MAX): a
- * chunk of a stream grows to find a boundary up to that much further. */
-#define MAX_GROW ((size_t)256 << 20)
+/* A chunk is cut at most this many chunk lengths long: past that without
+ * an event boundary (a huge event, or megabytes of whitespace), the rest
+ * goes to the serial loop, which streams whitespace and knows the limits
+ * of one value (tests/cli/input_limits.sh). */
+#define MAX_GROW 4
 
 typedef enum slot_state { SLOT_FREE, SLOT_READY, SLOT_TAKEN, SLOT_DONE } slot_state;
 
@@ -188,23 +190,29 @@ static void *worker(void *arg)
 
 /* ------------------------------------------------------------- cutting */
 
-/* The next chunk of the mapping into s. */
-static void cut_mapped(driver *d, slot *s)
+/* The next chunk of the mapping into s; false when there is none to cut
+ * (the rest is the serial loop's). */
+static bool cut_mapped(driver *d, slot *s)
 {
-    size_t from = (size_t)d->next_base, to;
+    size_t from = (size_t)d->next_base, rest = d->map_size - from, to;
     s->data = d->map + from;
     s->owned = NULL;
     s->base = d->next_base;
-    if (d->map_size - from > d->chunk &&
-        guess_event_start(d->map, d->map_size, from + d->chunk, &to)) {
+    if (rest > d->chunk &&
+        guess_event_start(d->map, from + (rest < MAX_GROW * d->chunk ? rest : MAX_GROW * d->chunk),
+                          from + d->chunk, &to)) {
         s->len = to - from;
         s->more = true;
-    } else {
-        s->len = d->map_size - from;
+    } else if (rest <= MAX_GROW * d->chunk) {
+        s->len = rest;
         s->more = false;
         d->cut_all = true;
+    } else {
+        d->cut_all = true;
+        return false;
     }
     d->next_base += (int64_t)s->len;
+    return true;
 }
 
 static int carry_reserve(driver *d, size_t n)
@@ -239,21 +247,27 @@ static int carry_fill(driver *d, size_t n, tt_error *err)
 }
 
 /* The next chunk of the input into s: the carry up to a guessed event
- * start, the rest carried to the next one. 0, or -1 (err set). */
-static int cut_streamed(driver *d, slot *s, tt_error *err)
+ * start, the rest carried to the next one. *cut false: none to cut, the
+ * carry is the serial loop's. 0, or -1 (err set). */
+static int cut_streamed(driver *d, slot *s, bool *cut, tt_error *err)
 {
     size_t want = d->chunk + d->chunk / 8, from = d->chunk, to = 0;
     bool found = false;
+    *cut = false;
     for (;;) {
         if (carry_fill(d, want, err))
             return -1;
         if (d->carry_len > from &&
             (found = guess_event_start(d->carry, d->carry_len, from, &to)))
             break;
-        if (d->in_eof || want >= MAX_GROW)
+        if (d->in_eof || want >= MAX_GROW * d->chunk)
             break;
         from = d->carry_len > 64 ? d->carry_len - 64 : 0;
         want *= 2;
+    }
+    if (!found && !d->in_eof) {
+        d->cut_all = true;
+        return 0;
     }
     s->base = d->next_base;
     s->owned = d->carry;
@@ -271,13 +285,14 @@ static int cut_streamed(driver *d, slot *s, tt_error *err)
         d->carry_len = left;
         d->carry_cap = cap > left ? cap : left;
     } else {
-        s->len = d->carry_len;
-        s->more = !d->in_eof;   /* a 256 MB stretch without a boundary: the serial loop's */
+        s->len = d->carry_len;   /* the last chunk */
+        s->more = false;
         d->carry = NULL;
         d->carry_len = d->carry_cap = 0;
         d->cut_all = true;
     }
     d->next_base += (int64_t)s->len;
+    *cut = true;
     return 0;
 }
 
@@ -287,11 +302,14 @@ static int cut_more(driver *d, tt_error *err)
     while (!d->cut_all && d->cut < d->merged + d->ahead) {
         slot *s = &d->slots[d->cut % d->ahead];
         slot fresh;
+        bool cut;
         memset(&fresh, 0, sizeof fresh);
         if (d->map)
-            cut_mapped(d, &fresh);
-        else if (cut_streamed(d, &fresh, err))
+            cut = cut_mapped(d, &fresh);
+        else if (cut_streamed(d, &fresh, &cut, err))
             return -1;
+        if (!cut)
+            break;
         fresh.state = SLOT_READY;
         pthread_mutex_lock(&d->mu);
         *s = fresh;
@@ -368,6 +386,13 @@ static int merge_all(driver *d, handover *h, tt_error *err)
         bool at_limit, any;
         if (cut_more(d, err))
             return -1;
+        if (d->merged == d->cut) {
+            /* no chunk could be cut here: the serial loop goes on after
+             * the last one (it ended after a comma) */
+            h->at = d->next_base;
+            h->need_comma = false;
+            return 0;
+        }
         pthread_mutex_lock(&d->mu);
         while (s->state != SLOT_DONE)
             pthread_cond_wait(&d->done, &d->mu);
