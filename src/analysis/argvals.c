@@ -17,6 +17,24 @@ static int cmp_handle(const void *pa, const void *pb, void *ctx)
     return a < b ? -1 : a > b;
 }
 
+/* Whether a record may hold one of the keys, from its raw text: a JSON
+ * key K can only be there as the bytes "K" unless the text escapes
+ * something (a backslash anywhere) or K holds a byte JSON must escape. So
+ * most records of a trace can be passed over without parsing them when
+ * the keys are rare (tensor-reload's addresses in a Kineto trace, where
+ * every copy has a byte count but none has an address). */
+static bool may_hold(const char *t, size_t n, const char *const *needle, size_t n_keys)
+{
+    if (n == 0)
+        return false;
+    if (memchr(t, '\\', n))
+        return true;
+    for (size_t k = 0; k < n_keys; k++)
+        if (!needle[k] || memmem(t, n, needle[k], strlen(needle[k])))
+            return true;
+    return false;
+}
+
 void tt_argvals_fini(tt_argvals *v)
 {
     free(v->val);
@@ -31,6 +49,9 @@ int tt_argvals_fetch(const tt_trace *tr, const tt_event *const *ev, size_t n,
     uint32_t *order = NULL;
     size_t m = 0;
     tt_argcache ac;
+    char **needle = NULL;   /* "key" per key; NULL: a key JSON must escape */
+    uint32_t passed = 0;    /* a record may_hold() said holds none of the keys */
+    uint64_t parsed = 0;
     int rc = 0;
 
     memset(v, 0, sizeof *v);
@@ -41,7 +62,20 @@ int tt_argvals_fetch(const tt_trace *tr, const tt_event *const *ev, size_t n,
     v->val = calloc(n * n_keys > 0 ? n * n_keys : 1, sizeof *v->val);
     v->text = tt_strtab_new();
     order = malloc((n ? n : 1) * sizeof *order);
-    if (!v->val || !v->text || !order) {
+    needle = calloc(n_keys ? n_keys : 1, sizeof *needle);
+    for (size_t k = 0; needle && k < n_keys; k++) {
+        size_t kl = strlen(keys[k]);
+        bool plain = true;
+        for (size_t i = 0; i < kl; i++)
+            plain &= (unsigned char)keys[k][i] >= 0x20 && keys[k][i] != '"' && keys[k][i] != '\\';
+        if (plain && (needle[k] = malloc(kl + 3)) != NULL) {
+            needle[k][0] = '"';
+            memcpy(needle[k] + 1, keys[k], kl);
+            memcpy(needle[k] + 1 + kl, "\"", 2);
+        }
+    }
+    if (!v->val || !v->text || !order || !needle) {
+        free(needle);
         free(order);
         tt_argvals_fini(v);
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
@@ -61,6 +95,28 @@ int tt_argvals_fetch(const tt_trace *tr, const tt_event *const *ev, size_t n,
     for (size_t j = 0; j < m && rc == 0; j++) {
         const tt_event *e = ev[order[j]];
         uint32_t *cell = v->val + (size_t)order[j] * n_keys;
+        if (e->args == passed)
+            continue;
+        if (e->args != ac.handle) {
+            /* a new record: its raw text first, parsed only when it may
+             * hold a key (same reader, so no block is read twice) */
+            const char *a, *x;
+            size_t an, xn;
+            if (tt_args_read(&ac.rd, e->args, &a, &an, &x, &xn)) {
+                if (strict) {
+                    tt_argcache_unreadable(e->args, err);
+                    rc = -2;
+                }
+                continue;   /* lenient: an unreadable record has no arguments */
+            }
+            if (!may_hold(a, an, (const char *const *)needle, n_keys) &&
+                !may_hold(x, xn, (const char *const *)needle, n_keys)) {
+                passed = e->args;
+                continue;
+            }
+            tt_argcache_take(&ac, e->args, a, an, x, xn);
+            parsed++;
+        }
         for (size_t k = 0; k < n_keys; k++) {
             const char *s;
             bool number;
@@ -87,7 +143,11 @@ int tt_argvals_fetch(const tt_trace *tr, const tt_event *const *ev, size_t n,
         }
     }
     v->blocks_read = ac.rd.loads;
+    v->parsed = parsed;
     tt_argcache_fini(&ac);
+    for (size_t k = 0; k < n_keys; k++)
+        free(needle[k]);
+    free(needle);
     free(order);
     if (rc)
         tt_argvals_fini(v);

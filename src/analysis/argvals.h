@@ -36,6 +36,8 @@ typedef struct tt_argvals {
     tt_strtab *text;   /* distinct value texts */
     uint64_t   blocks_read;   /* argument blocks decompressed: at most one per
                                * block holding a wanted record */
+    uint64_t   parsed;        /* records parsed: those whose raw text may hold
+                               * one of the keys */
 } tt_argvals;
 
 /* Values of keys[0..n_keys) of ev[0..n) (events may repeat). An event

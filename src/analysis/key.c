@@ -86,6 +86,24 @@ static cJSON *parse_object(const char *s, size_t n)
     return o;
 }
 
+int tt_argcache_unreadable(uint32_t handle, tt_error *err)
+{
+    tt_error_set(err, TT_ERR_FORMAT, "cannot read the stored arguments of an event (record %u)",
+                 handle);
+    return -1;
+}
+
+void tt_argcache_take(tt_argcache *c, uint32_t handle, const char *a, size_t an, const char *x,
+                      size_t xn)
+{
+    drop_record(c);
+    /* The decoder stored what it parsed, so both texts are JSON objects; a
+     * record that does not parse simply has no arguments. */
+    c->args = parse_object(a, an);
+    c->extra = parse_object(x, xn);
+    c->handle = handle;
+}
+
 int tt_argcache_get(tt_argcache *c, const tt_event *e, const char *key, const char **val,
                     tt_error *err)
 {
@@ -105,14 +123,8 @@ int tt_argcache_get_typed(tt_argcache *c, const tt_event *e, const char *key, co
         size_t an, xn;
         drop_record(c);
         if (tt_args_read(&c->rd, e->args, &a, &an, &x, &xn))
-            return tt_error_set(err, TT_ERR_FORMAT,
-                                "cannot read the stored arguments of an event (record %u)",
-                                e->args), -1;
-        /* The decoder stored what it parsed, so both texts are JSON
-         * objects; a record that does not parse simply has no arguments. */
-        c->args = parse_object(a, an);
-        c->extra = parse_object(x, xn);
-        c->handle = e->args;
+            return tt_argcache_unreadable(e->args, err);
+        tt_argcache_take(c, e->args, a, an, x, xn);
     }
     if (c->args)
         it = cJSON_GetObjectItemCaseSensitive(c->args, key);

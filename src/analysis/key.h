@@ -76,6 +76,15 @@ void tt_argcache_fini(tt_argcache *c);
 int tt_argcache_get(tt_argcache *c, const tt_event *e, const char *key, const char **val,
                     tt_error *err);
 
+/* For callers that read a record's texts from c->rd themselves (to look at
+ * the raw text first): parse them as the record `handle`, so that the
+ * next tt_argcache_get*() of an event with that record uses them. */
+void tt_argcache_take(tt_argcache *c, uint32_t handle, const char *a, size_t an, const char *x,
+                      size_t xn);
+
+/* The error of a record that cannot be read: err set, returns -1. */
+int tt_argcache_unreadable(uint32_t handle, tt_error *err);
+
 /* tt_argcache_get(), also telling whether the value is a JSON number
  * (its text then is the number as written). */
 int tt_argcache_get_typed(tt_argcache *c, const tt_event *e, const char *key, const char **val,

@@ -31,7 +31,8 @@ static uint64_t rnd(void)
 }
 
 /* Events 0..N_EVENTS-1 on two lanes with shuffled start times; record i
- * has a string "v", a number "n", an object "o", padding, and for every
+ * has a string "v" (escaped as "\u0076" in every 7th), a number "n", an
+ * object "o", padding, a key with a quote in every 11th, and for every
  * third event an "x" key among the other fields only; every fifth event
  * has no arguments at all. */
 static tt_trace *shuffled_trace(void)
@@ -64,8 +65,11 @@ static tt_trace *shuffled_trace(void)
         e->name = tt_trace_intern_cstr(tr, "op");
         if (i % 5 == 4)
             continue;
-        an = snprintf(a, sizeof a, "{\"v\": \"val%d\", \"n\": %d.5, \"o\": {\"i\": [%d]}, "
-                      "\"pad\": \"%0*d\"}", i % 37, i, i, 200 + (int)(rnd() % 300), i);
+        /* every 7th names "v" with an escape, every 11th has a key with a
+         * quote in it: both must be found without the raw bytes "v" */
+        an = snprintf(a, sizeof a, "{\"%s\": \"val%d\", \"n\": %d.5, \"o\": {\"i\": [%d]}, "
+                      "%s\"pad\": \"%0*d\"}", i % 7 == 0 ? "\\u0076" : "v", i % 37, i, i,
+                      i % 11 == 0 ? "\"q\\\"k\": 1, " : "", 200 + (int)(rnd() % 300), i);
         if (i % 3 == 0)
             xn = snprintf(x, sizeof x, "{\"x\": %d}", i % 7);
         e->args = tt_args_add(tr->args, a, (size_t)an, x, (size_t)xn);
@@ -81,7 +85,7 @@ static tt_trace *shuffled_trace(void)
 
 int main(void)
 {
-    static const char *const keys[] = {"v", "n", "o", "x", "missing"};
+    static const char *const keys[] = {"v", "n", "o", "x", "missing", "q\"k"};
     tt_trace *tr = shuffled_trace();
     const tt_event **ev;
     size_t n = 0;
@@ -99,9 +103,9 @@ int main(void)
 
     /* reference: each event's record read where the time-order walk is */
     tt_argcache_init(&ac, tr);
-    ok(tt_argvals_fetch(tr, ev, n, keys, 5, true, &av, &err) == 0, "fetch 5 keys of every event");
+    ok(tt_argvals_fetch(tr, ev, n, keys, 6, true, &av, &err) == 0, "fetch 6 keys of every event");
     for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < 5; k++) {
+        for (size_t k = 0; k < 6; k++) {
             const char *want, *got;
             bool wnum = false, gnum = false;
             int r = tt_argcache_get_typed(&ac, ev[i], keys[k], &want, &wnum, &err);
@@ -133,6 +137,20 @@ int main(void)
     ok(per_event > 20 * blocks, "where reading in time order decompresses %llu times",
        (unsigned long long)per_event);
     ok(tt_argvals_get(&av, 0, 4, NULL) == NULL, "a missing key has no value");
+    is_i64((int64_t)av.parsed, N_EVENTS - N_EVENTS / 5, "every record with arguments parsed");
+    tt_argvals_fini(&av);
+    {
+        int64_t escaped = 0;   /* records with a backslash: these are parsed */
+        for (int i = 0; i < N_EVENTS; i++)
+            escaped += i % 5 != 4 && (i % 7 == 0 || i % 11 == 0);
+        ok(tt_argvals_fetch(tr, ev, n, keys + 4, 1, true, &av, &err) == 0,
+           "fetch a key no record holds");
+        is_i64((int64_t)av.parsed, escaped,
+               "only the records with an escape parsed, the rest passed over unparsed");
+    }
+    tt_argvals_fini(&av);
+    ok(tt_argvals_fetch(tr, ev, n, keys + 5, 1, true, &av, &err) == 0 && av.parsed > 0,
+       "a key JSON escapes: the records are parsed");
     tt_argvals_fini(&av);
 
     /* group ids: 1 + the value's id, values numbered in the caller's order */
