@@ -113,10 +113,18 @@ static uint64_t count_newlines(const char *p, size_t n, int64_t *last)
     size_t i = 0;
     const char *nl;
 #ifdef __SSE2__
+    /* byte counters (a match is -1, subtracted), summed every 255 blocks:
+     * no popcount, which without -mpopcnt is a libgcc call (perf: 2.8% of
+     * a 1M-event summary) */
     const __m128i want = _mm_set1_epi8('\n');
-    for (; i + 16 <= n; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-        count += (uint64_t)__builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, want)));
+    while (n - i >= 16) {
+        __m128i acc = _mm_setzero_si128();
+        size_t stop = n - i >= 255 * 16 ? i + 255 * 16 : i + (n - i) / 16 * 16;
+        for (; i < stop; i += 16)
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i)),
+                                                   want));
+        acc = _mm_sad_epu8(acc, _mm_setzero_si128());
+        count += (uint64_t)_mm_cvtsi128_si32(acc) + (uint64_t)_mm_extract_epi16(acc, 4);
     }
 #endif
     for (; i < n; i++)

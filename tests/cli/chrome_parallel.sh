@@ -59,6 +59,11 @@ ok $? "gen-trace kineto"
 for chunk in 4099 65536; do
     compare kineto.json $chunk
 done
+# a syntax error three quarters in: the same line and column after many
+# chunks' newline counts
+n=$(wc -l <kineto.json)
+sed "$((n * 3 / 4))s/\"ts\": /\"ts\": x/" kineto.json >kineto_bad.json
+run_both kineto_bad.json 65536 summary --quiet kineto_bad.json
 # compressed: chunks cut from the decompressed stream
 gzip -c kineto.json >kineto.json.gz
 compare kineto.json.gz 4099
