@@ -1,8 +1,20 @@
 /* input.c - decompressing byte stream over a file, stdin or memory
- * (see input.h). */
+ * (see input.h).
+ *
+ * Two ways to run the decompressor (read_decoded): on the caller's thread,
+ * or, when the process may use more than one core, on a thread of its own
+ * a few blocks ahead (io/readahead.c), so that inflating and parsing
+ * overlap. While that thread runs it owns everything read_decoded touches
+ * (the raw buffer, the decompressors, file_pos, truncated, done); the
+ * caller's side keeps peek, data_pos and what open set, and takes the rest
+ * back when the stream has ended. */
 #include "config.h"
 
 #include "io/input.h"
+
+#include "io/inflater.h"
+#include "io/readahead.h"
+#include "util/parallel.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include <zstd.h>
 
 #define RAW_CHUNK ((size_t)1 << 20)
@@ -27,8 +38,7 @@ struct tt_input {
     size_t         raw_cap, raw_len, raw_pos;
     int            raw_eof;
 
-    z_stream       zs;
-    int            zs_live;
+    tt_inflater   *gz;
     int            gz_member_done;    /* between gzip members */
     ZSTD_DStream  *zd;
     size_t         zstd_hint;         /* last ZSTD_decompressStream result */
@@ -38,6 +48,10 @@ struct tt_input {
 
     int64_t file_size, file_pos, data_pos;
     int     truncated, done;
+
+    tt_readahead *ra;                 /* the decompressing thread, when running */
+    int           readahead;          /* -1: decide at the first read; 0, 1 */
+    int           ra_decided;
 };
 
 static int input_alloc(const char *path, tt_input **out, tt_error *err)
@@ -49,6 +63,7 @@ static int input_alloc(const char *path, tt_input **out, tt_error *err)
     }
     in->fd = -1;
     in->file_size = -1;
+    in->readahead = -1;
     in->raw_cap = RAW_CHUNK;
     in->raw = malloc(in->raw_cap);
     if (!in->raw) {
@@ -105,10 +120,9 @@ static int input_detect(tt_input *in, tt_error *err)
     if (in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
         in->raw[in->raw_pos + 1] == 0x8b) {
         in->comp = TT_COMP_GZIP;
-        /* 15 + 16: gzip wrapper only; members are restarted by hand */
-        if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
-            return tt_error_set(err, TT_ERR_NOMEM, "cannot initialise zlib");
-        in->zs_live = 1;
+        /* members are restarted by hand (gzip_next_member) */
+        if (!(in->gz = tt_inflater_new()))
+            return tt_error_set(err, TT_ERR_NOMEM, "cannot initialise %s", tt_inflater_name());
     } else if (in->raw_len - in->raw_pos >= 4 && in->raw[in->raw_pos] == 0x28 &&
                in->raw[in->raw_pos + 1] == 0xb5 && in->raw[in->raw_pos + 2] == 0x2f &&
                in->raw[in->raw_pos + 3] == 0xfd) {
@@ -185,10 +199,10 @@ void tt_input_close(tt_input *in)
 {
     if (!in)
         return;
+    tt_readahead_free(in->ra);   /* first: the thread may be reading */
     if (in->fd > STDERR_FILENO)
         close(in->fd);
-    if (in->zs_live)
-        inflateEnd(&in->zs);
+    tt_inflater_free(in->gz);
     ZSTD_freeDStream(in->zd);
     free(in->raw);
     free(in->peek);
@@ -208,7 +222,7 @@ static int gzip_next_member(tt_input *in, tt_error *err)
     }
     if (in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
         in->raw[in->raw_pos + 1] == 0x8b) {
-        inflateReset(&in->zs);
+        tt_inflater_reset(in->gz);
         in->gz_member_done = 0;
         return 0;
     }
@@ -233,7 +247,9 @@ static ssize_t read_gzip(tt_input *in, unsigned char *buf, size_t n, tt_error *e
 {
     size_t produced = 0;
     while (produced == 0 && !in->done) {
-        int rc;
+        tt_inflate_rc rc;
+        size_t used, made;
+        const char *msg = NULL;
         if (in->gz_member_done) {
             if (gzip_next_member(in, err))
                 return -1;
@@ -242,28 +258,26 @@ static ssize_t read_gzip(tt_input *in, unsigned char *buf, size_t n, tt_error *e
         if (in->raw_pos == in->raw_len && !in->raw_eof)
             if (raw_fill(in, err) < 0)
                 return -1;
-        in->zs.next_in = in->raw + in->raw_pos;
-        in->zs.avail_in = (uInt)(in->raw_len - in->raw_pos);
-        in->zs.next_out = buf + produced;
-        in->zs.avail_out = (uInt)(n - produced > UINT32_MAX ? UINT32_MAX : n - produced);
-        rc = inflate(&in->zs, Z_NO_FLUSH);
-        produced = (size_t)(in->zs.next_out - buf);
-        in->raw_pos = (size_t)(in->zs.next_in - in->raw);
-        if (rc == Z_STREAM_END) {
+        rc = tt_inflater_step(in->gz, in->raw + in->raw_pos, in->raw_len - in->raw_pos, &used,
+                              buf + produced, n - produced, &made, &msg);
+        produced += made;
+        in->raw_pos += used;
+        if (rc == TT_INFLATE_MEMBER_END) {
             in->gz_member_done = 1;
-        } else if (rc == Z_BUF_ERROR || (rc == Z_OK && in->zs.avail_in == 0)) {
+        } else if (rc == TT_INFLATE_OK) {
+            /* all input used, nothing more to give: the stream ends early */
             if (in->raw_eof && in->raw_pos == in->raw_len && produced == 0) {
                 in->truncated = 1;
                 in->done = 1;
             }
-        } else if (rc != Z_OK) {
+        } else {
             if (produced > 0)
                 break;   /* deliver what we have; the error repeats next call */
-            if (rc == Z_MEM_ERROR)
-                return tt_error_set(err, TT_ERR_NOMEM, "out of memory in zlib"), -1;
+            if (rc == TT_INFLATE_NOMEM)
+                return tt_error_set(err, TT_ERR_NOMEM, "out of memory in %s",
+                                    tt_inflater_name()), -1;
             tt_error_set(err, TT_ERR_FORMAT, "corrupt gzip data near byte %lld: %s",
-                         (long long)(in->file_pos - (int64_t)(in->raw_len - in->raw_pos)),
-                         in->zs.msg ? in->zs.msg : "inflate failed");
+                         (long long)(in->file_pos - (int64_t)(in->raw_len - in->raw_pos)), msg);
             return -1;
         }
     }
@@ -340,14 +354,53 @@ static ssize_t read_plain(tt_input *in, unsigned char *buf, size_t n, tt_error *
     return got;
 }
 
-static ssize_t read_decoded(tt_input *in, unsigned char *buf, size_t n, tt_error *err)
+/* The decompressor: the producer of the readahead thread, or called
+ * directly. */
+static ssize_t decode_some(void *ctx, unsigned char *buf, size_t n, tt_error *err)
 {
+    tt_input *in = ctx;
     switch (in->comp) {
     case TT_COMP_GZIP: return read_gzip(in, buf, n, err);
     case TT_COMP_ZSTD: return read_zstd(in, buf, n, err);
     case TT_COMP_NONE: break;
     }
     return read_plain(in, buf, n, err);
+}
+
+static int64_t producer_file_pos(void *ctx)
+{
+    return ((tt_input *)ctx)->file_pos;
+}
+
+/* Decompress on a thread of its own? Only compressed data gains (a plain
+ * file is read as fast as it is copied), only with another core to run it,
+ * and only from a file or memory: a pipe could leave the thread blocked in
+ * read() when the caller stops early. */
+static int wants_readahead(const tt_input *in)
+{
+    if (in->readahead >= 0)
+        return in->readahead && in->comp != TT_COMP_NONE;
+    return in->comp != TT_COMP_NONE && (in->fd < 0 || in->is_regular) &&
+           tt_parallel_cores() > 1;
+}
+
+static ssize_t read_decoded(tt_input *in, unsigned char *buf, size_t n, tt_error *err)
+{
+    if (!in->ra_decided) {
+        in->ra_decided = 1;
+        /* when the thread cannot start, decompress here: nothing is lost */
+        if (wants_readahead(in))
+            in->ra = tt_readahead_start(decode_some, producer_file_pos, in);
+    }
+    if (in->ra)
+        return tt_readahead_read(in->ra, buf, n, err);
+    return decode_some(in, buf, n, err);
+}
+
+void tt_input_set_readahead(tt_input *in, int on)
+{
+    if (!in->ra_decided)
+        in->readahead = on != 0;
 }
 
 ssize_t tt_input_read(tt_input *in, void *buf, size_t n, tt_error *err)
@@ -461,9 +514,24 @@ const char *tt_input_compression_name(const tt_input *in)
 }
 
 int64_t tt_input_file_size(const tt_input *in) { return in->file_size; }
-int64_t tt_input_file_pos(const tt_input *in) { return in->file_pos; }
+/* While the thread runs, file_pos and truncated are its own: the position
+ * of the block being read stands in, and truncation is known at the end. */
+static int producer_running(const tt_input *in)
+{
+    return in->ra && !tt_readahead_finished(in->ra);
+}
+
+int64_t tt_input_file_pos(const tt_input *in)
+{
+    return producer_running(in) ? tt_readahead_pos(in->ra) : in->file_pos;
+}
+
 int64_t tt_input_data_pos(const tt_input *in) { return in->data_pos; }
-int tt_input_truncated(const tt_input *in) { return in->truncated; }
+
+int tt_input_truncated(const tt_input *in)
+{
+    return producer_running(in) ? 0 : in->truncated;
+}
 const char *tt_input_path(const tt_input *in) { return in->path; }
 
 int tt_input_is_plain_file(const tt_input *in)

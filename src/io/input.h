@@ -7,8 +7,14 @@
  * then reports end of data with tt_input_truncated() set, so a lenient
  * decoder can keep what is complete.
  *
+ * Compressed data from a file or memory is decompressed on a thread of its
+ * own, a few MiB ahead of the reader, when the process may use more than
+ * one core (tt_parallel_cores): the same bytes, ends and errors, in the
+ * same order, as decompressing on the reader's thread.
+ *
  * Ownership: tt_input_open() returns a handle the caller closes with
- * tt_input_close() (NULL is a no-op). One handle per thread.
+ * tt_input_close() (NULL is a no-op; stops that thread, also early). One
+ * reader thread per handle.
  */
 #ifndef TT_IO_INPUT_H
 #define TT_IO_INPUT_H
@@ -36,6 +42,11 @@ int tt_input_open(const char *path, tt_input **out, tt_error *err);
 int tt_input_open_mem(const void *data, size_t n, tt_input **out, tt_error *err);
 
 void tt_input_close(tt_input *in);
+
+/* Decompress on a thread of its own (on != 0) or on the reader's, instead
+ * of deciding from the cores; only before the first read or peek (later
+ * calls are ignored). For tests and measurements. */
+void tt_input_set_readahead(tt_input *in, int on);
 
 /* Up to n decompressed bytes into buf. Returns the count, 0 at end of data,
  * -1 on error (err set). */

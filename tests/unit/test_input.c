@@ -1,7 +1,10 @@
 /* test_input.c - the decompressing input stream: plain, gzip (multi-member,
  * zero padding, trailing garbage, cut short), zstd (multi-frame, cut
  * short), a directory, a missing file, stdin through a pipe and
- * /dev/stdin, memory buffers, and peek-then-read. Compressed files are
+ * /dev/stdin, memory buffers, and peek-then-read. The compressed cases run
+ * twice: decompressing on the reader's thread and on a thread of its own
+ * (readahead), which must give the same bytes, ends and errors; and the
+ * thread is stopped cleanly when the reader closes early. Compressed files are
  * made here with zlib and libzstd; every delivered byte is compared with
  * the original data.
  *
@@ -22,7 +25,8 @@
 #include <zstd.h>
 
 static char tmpdir[64];
-static char paths[16][128];
+static int readahead_mode = -1;   /* tt_input_set_readahead before reading; -1: default */
+static char paths[32][128];
 static int n_paths;
 
 typedef struct buf {
@@ -108,6 +112,8 @@ static ssize_t read_all(tt_input *in, buf *out, tt_error *err)
     size_t k = 0;
     out->n = 0;
     tt_error_clear(err);
+    if (readahead_mode >= 0)
+        tt_input_set_readahead(in, readahead_mode);
     for (;;) {
         got = tt_input_read(in, tmp, chunks[k++ % 6], err);
         if (got <= 0)
@@ -516,6 +522,113 @@ static void test_read_all(const buf *data)
     free(gz.p);
 }
 
+/* What the reader sees, whichever thread decompresses: the bytes, the
+ * return of the last read, the truncated flag and the error message. */
+typedef struct outcome {
+    buf     got;
+    ssize_t last;
+    int     truncated;
+    char    what[400];
+} outcome;
+
+static void outcome_of(const unsigned char *p, size_t n, int mode, outcome *o)
+{
+    tt_input *in;
+    tt_error err;
+    tt_error_clear(&err);
+    o->got.n = 0;
+    o->last = -2;
+    o->truncated = -1;
+    o->what[0] = '\0';
+    if (tt_input_open_mem(p, n, &in, &err))
+        return;
+    tt_input_set_readahead(in, mode);
+    o->last = read_all(in, &o->got, &err);
+    o->truncated = tt_input_truncated(in);
+    snprintf(o->what, sizeof o->what, "%s", o->last < 0 ? err.what : "");
+    tt_input_close(in);
+}
+
+static bool same_outcome(const outcome *a, const outcome *b)
+{
+    return a->last == b->last && a->truncated == b->truncated && strcmp(a->what, b->what) == 0 &&
+           same(&a->got, b->got.p, b->got.n);
+}
+
+static void test_readahead(const buf *data)
+{
+    buf gz = gzip_of(data->p, data->n), zs = zstd_of(data->p, data->n), bad = {0};
+    outcome sync = {0}, thr = {0};
+    tt_input *in;
+    tt_error err;
+    unsigned char small[100];
+    const char *path = write_file("ra.json.gz", gz.p, gz.n);
+
+    /* corrupt, cut short, garbage after: the same message, position and
+     * bytes before it on either thread */
+    buf_add(&bad, gz.p, gz.n);
+    for (size_t i = 900000; i < 900050; i++)
+        bad.p[i] ^= 0x33;
+    outcome_of(bad.p, bad.n, 0, &sync);
+    outcome_of(bad.p, bad.n, 1, &thr);
+    ok(sync.last < 0 && strstr(sync.what, "corrupt gzip data near byte"),
+       "corrupt gzip deep in the stream: %s", sync.what);
+    ok(same_outcome(&thr, &sync), "readahead: the same bytes (%zu) and error as without: %s",
+       thr.got.n, thr.what);
+    outcome_of(gz.p, gz.n / 2, 0, &sync);
+    outcome_of(gz.p, gz.n / 2, 1, &thr);
+    ok(sync.truncated == 1 && same_outcome(&thr, &sync),
+       "readahead: gzip cut in half, the same prefix (%zu bytes) and truncated", thr.got.n);
+    outcome_of(zs.p, zs.n - 3, 0, &sync);
+    outcome_of(zs.p, zs.n - 3, 1, &thr);
+    ok(sync.truncated == 1 && same_outcome(&thr, &sync),
+       "readahead: zstd cut short, the same prefix (%zu bytes) and truncated", thr.got.n);
+    /* a whole frame, then one whose header sets a reserved bit */
+    bad.n = 0;
+    buf_add(&bad, zs.p, zs.n);
+    buf_add(&bad, "\x28\xb5\x2f\xfd\x08\0\0\0\0\0\0\0", 12);
+    outcome_of(bad.p, bad.n, 0, &sync);
+    outcome_of(bad.p, bad.n, 1, &thr);
+    ok(sync.last < 0 && same_outcome(&thr, &sync), "readahead: corrupt zstd, the same error: %s",
+       thr.what);
+
+    /* the reader stops early: close must stop the thread (ASan and
+     * helgrind watch for leaks and races) */
+    if (tt_input_open(path, &in, &err) == 0) {
+        tt_input_set_readahead(in, 1);
+        ok(tt_input_read(in, small, sizeof small, &err) == (ssize_t)sizeof small &&
+               memcmp(small, data->p, sizeof small) == 0,
+           "readahead: the first bytes");
+        ok(tt_input_file_pos(in) > 0 && tt_input_file_pos(in) <= (int64_t)gz.n,
+           "readahead: the file position while reading is within the file (%lld)",
+           (long long)tt_input_file_pos(in));
+        is_i64(tt_input_truncated(in), 0, "readahead: not truncated while reading");
+        tt_input_close(in);
+        ok(1, "readahead: closed after 100 bytes of %zu", data->n);
+    }
+    if (tt_input_open(path, &in, &err) == 0) {
+        tt_input_set_readahead(in, 1);
+        tt_input_close(in);
+        ok(1, "readahead: closed before the first read");
+    }
+    if (tt_input_open(path, &in, &err) == 0) {
+        buf got = {0};
+        tt_input_set_readahead(in, 1);
+        ok(read_all(in, &got, &err) == 0 && same(&got, data->p, data->n) &&
+               tt_input_file_pos(in) == (int64_t)gz.n && tt_input_data_pos(in) == (int64_t)data->n,
+           "readahead from a file: all bytes, the whole file consumed");
+        tt_input_set_readahead(in, 0);   /* too late: ignored */
+        ok(tt_input_read(in, small, sizeof small, &err) == 0, "readahead: 0 again after the end");
+        tt_input_close(in);
+        free(got.p);
+    }
+    free(sync.got.p);
+    free(thr.got.p);
+    free(bad.p);
+    free(gz.p);
+    free(zs.p);
+}
+
 int main(void)
 {
     buf data = make_data((size_t)3 << 20);
@@ -523,8 +636,13 @@ int main(void)
     if (!mkdtemp(tmpdir))
         return tap_skip_all("cannot create a temporary directory here");
     test_plain(&data);
-    test_gzip(&data);
-    test_zstd(&data);
+    for (readahead_mode = 0; readahead_mode <= 1; readahead_mode++) {
+        diag("decompressing on %s", readahead_mode ? "a thread of its own" : "the reader's thread");
+        test_gzip(&data);
+        test_zstd(&data);
+    }
+    readahead_mode = -1;
+    test_readahead(&data);
     test_errors();
     test_stdin(&data);
     test_peek(&data);
