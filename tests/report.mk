@@ -5,13 +5,15 @@ REPORT_UNIT_TESTS = \
 	tests/unit/test_stats \
 	tests/unit/test_argvals \
 	tests/unit/test_stats_output \
-	tests/unit/test_stats_kineto
+	tests/unit/test_stats_kineto \
+	tests/unit/test_stats_fast
 check_PROGRAMS += $(REPORT_UNIT_TESTS)
 TESTS += $(REPORT_UNIT_TESTS)
 tests_unit_test_stats_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_argvals_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_stats_output_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_stats_kineto_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_stats_fast_LDADD = $(TT_TEST_LDADD)
 
 REPORT_SHELL_TESTS = \
 	tests/cli/report.sh \

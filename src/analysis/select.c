@@ -59,6 +59,78 @@ int tt_sel_lane_events(const tt_trace *tr, const tt_sel *sel, uint32_t lane, tt_
     return 0;
 }
 
+void tt_sel_parts_init(tt_sel_parts *p)
+{
+    p->a = p->b = p->z = p->c = 0;
+    tt_idxbuf_init(&p->left);
+    tt_idxbuf_init(&p->right);
+}
+
+void tt_sel_parts_fini(tt_sel_parts *p)
+{
+    tt_idxbuf_fini(&p->left);
+    tt_idxbuf_fini(&p->right);
+    tt_sel_parts_init(p);
+}
+
+/* Keep the positions of buf in [lo, hi) (order kept). */
+static void keep_range(tt_idxbuf *buf, size_t lo, size_t hi)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < buf->n; i++)
+        if (buf->v[i] >= lo && buf->v[i] < hi)
+            buf->v[w++] = buf->v[i];
+    buf->n = w;
+}
+
+int tt_sel_lane_parts(const tt_trace *tr, const tt_sel *sel, uint32_t lane, tt_sel_parts *p)
+{
+    const tt_lane *ln = &tr->lanes[lane];
+    const tt_event *ev = ln->ev;
+    size_t n = ln->n;
+    p->left.n = p->right.n = 0;
+    p->b = tt_index_lower_bound(ev, n, sel->to);
+    p->a = p->b;
+    p->z = p->c = p->b;
+    if (n == 0)
+        return 0;
+    if (sel->from < sel->to) {
+        p->a = tt_index_lower_bound(ev, n, sel->from);
+        /* events before a are in when they reach past from: a stab at
+         * from, which also lists events starting at from (dropped) */
+        if (p->a > 0 && sel->from < INT64_MAX) {
+            if (tt_index_overlap(ev, n, sel->from, sel->from + 1, &p->left))
+                return -1;
+            keep_range(&p->left, 0, p->a);
+        }
+        /* events of [a, b) running past to: a stab at to */
+        if (p->b > p->a && sel->to < INT64_MAX) {
+            size_t w = 0;
+            if (tt_index_overlap(ev, n, sel->to, sel->to + 1, &p->right))
+                return -1;
+            keep_range(&p->right, p->a, p->b);
+            for (size_t i = 0; i < p->right.n; i++)
+                if (tt_event_end(&ev[p->right.v[i]]) > sel->to)
+                    p->right.v[w++] = p->right.v[i];
+            p->right.n = w;
+        }
+    }
+    if (sel->to_inclusive) {
+        /* events at `to` sort longest first: the zero-length ones last */
+        size_t lo = p->b, hi = tt_index_upper_bound(ev, n, sel->to);
+        p->c = hi;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ev[mid].dur != 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        p->z = lo;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------ windows */
 
 static int parse_time(const char *s, size_t n, tt_ns *out, const char *which, tt_error *err)

@@ -58,6 +58,32 @@ static inline tt_ns tt_sel_length(const tt_sel *sel)
  * O(log n + k). 0, or -1 on OOM. */
 int tt_sel_lane_events(const tt_trace *tr, const tt_sel *sel, uint32_t lane, tt_idxbuf *buf);
 
+/* A lane's events in a selection, in parts found by binary searches and
+ * two stabbing queries instead of a walk (large selections, selsum.h):
+ *   left    events starting before `from` and ending after it (clipped
+ *           at from; they may be clipped at `to` too), by position
+ *   [a, b)  the events starting in [from, to): all of them are in
+ *   right   the positions of [a, b) that end after `to` (clipped at to)
+ *   [z, c)  with an inclusive end, the zero-length events at `to`
+ * left, [a, b) and [z, c) are, in this order, exactly the positions
+ * tt_sel_lane_events() lists. Cost O(log n + |left| + |right|). */
+typedef struct tt_sel_parts {
+    size_t    a, b, z, c;
+    tt_idxbuf left, right;
+} tt_sel_parts;
+
+void tt_sel_parts_init(tt_sel_parts *p);
+void tt_sel_parts_fini(tt_sel_parts *p);
+
+/* 0, or -1 on OOM. */
+int tt_sel_lane_parts(const tt_trace *tr, const tt_sel *sel, uint32_t lane, tt_sel_parts *p);
+
+/* Number of events in the parts. */
+static inline size_t tt_sel_parts_count(const tt_sel_parts *p)
+{
+    return p->left.n + (p->b - p->a) + (p->c - p->z);
+}
+
 /* The part [*s, *t] of event e inside the window; *t == *s for a
  * zero-length event (or one touching the window's inclusive end). */
 static inline void tt_sel_clip_range(const tt_sel *sel, const tt_event *e, tt_ns *s, tt_ns *t)

@@ -4,6 +4,7 @@
 #include "analysis/stats.h"
 
 #include "analysis/intervals.h"
+#include "analysis/stats_fast.h"
 #include "index/index.h"
 #include "util/sort.h"
 #include "util/strtab.h"
@@ -32,6 +33,15 @@ void tt_summary_free(tt_summary *s)
 }
 
 int tt_summary_compute(const tt_trace *tr, const tt_sel *sel, tt_summary **out, tt_error *err)
+{
+    int r = tt_summary_fast(tr, sel, false, out, err);
+    if (r)
+        return r < 0 ? TT_ERR_NOMEM : 0;
+    return tt_summary_compute_walk(tr, sel, out, err);
+}
+
+int tt_summary_compute_walk(const tt_trace *tr, const tt_sel *sel, tt_summary **out,
+                            tt_error *err)
 {
     size_t nl = tt_sel_lane_count(tr, sel);
     tt_summary *s = calloc(1, sizeof *s);
@@ -111,6 +121,22 @@ void tt_breakdown_free(tt_breakdown *b)
     free(b);
 }
 
+int tt_gid_map_reserve(uint32_t **map, size_t *n, uint32_t gid)
+{
+    size_t nn = *n ? *n : 256;
+    uint32_t *nm;
+    if (gid < *n)
+        return 0;
+    while (nn <= gid)
+        nn *= 2;
+    if (!(nm = realloc(*map, nn * sizeof *nm)))
+        return -1;
+    memset(nm + *n, 0, (nn - *n) * sizeof *nm);
+    *map = nm;
+    *n = nn;
+    return 0;
+}
+
 /* Growable arrays used while grouping. */
 typedef struct grouping {
     uint32_t *slot_of;    /* group id -> slot + 1, 0 = not seen */
@@ -136,18 +162,8 @@ static void grouping_fini(grouping *g)
 static int grouping_add(grouping *g, uint32_t gid, int64_t v)
 {
     uint32_t slot;
-    if (gid >= g->n_ids) {
-        size_t nn = g->n_ids ? g->n_ids : 256;
-        uint32_t *ns;
-        while (nn <= gid)
-            nn *= 2;
-        ns = realloc(g->slot_of, nn * sizeof *ns);
-        if (!ns)
-            return -1;
-        memset(ns + g->n_ids, 0, (nn - g->n_ids) * sizeof *ns);
-        g->slot_of = ns;
-        g->n_ids = nn;
-    }
+    if (tt_gid_map_reserve(&g->slot_of, &g->n_ids, gid))
+        return -1;
     if (g->slot_of[gid] == 0) {
         if (g->n_slots == g->cap_slots) {
             size_t nc = g->cap_slots ? g->cap_slots * 2 : 64;
@@ -269,8 +285,42 @@ void tt_breakdown_sort(tt_breakdown *b, tt_brk_order by, bool descending)
     tt_sort(b->rows, b->n, sizeof *b->rows, cmp_row_ctx, &s);
 }
 
+int tt_breakdown_set_rows(tt_breakdown *b, const tt_trace *tr, const tt_strtab *vals,
+                          const uint32_t *gids, const tt_dist *dist, size_t n)
+{
+    if (!(b->rows = calloc(n ? n : 1, sizeof *b->rows)))
+        return -1;
+    for (size_t s = 0; s < n; s++) {
+        tt_brk_row *r = &b->rows[s];
+        const char *label;
+        char lbuf[600];
+        r->d = dist[s];
+        label = tt_key_group_label(tr, &b->key, vals, gids[s], lbuf, sizeof lbuf, &r->none,
+                                   &r->id);
+        if (!(r->label = tt_arena_strndup(&b->arena, label, strlen(label))))
+            return -1;
+        b->sum_total += r->d.total;
+        b->events += r->d.n;
+    }
+    b->n = n;
+    for (size_t s = 0; s < b->n; s++)
+        b->rows[s].share = b->sum_total > 0
+            ? 100.0 * (double)b->rows[s].d.total / (double)b->sum_total : 0.0;
+    tt_breakdown_sort(b, TT_BRK_TOTAL, true);
+    return 0;
+}
+
 int tt_breakdown_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
                          tt_breakdown **out, tt_error *err)
+{
+    int r = tt_breakdown_fast(tr, sel, key, false, out, err);
+    if (r)
+        return r < 0 ? TT_ERR_NOMEM : 0;
+    return tt_breakdown_compute_walk(tr, sel, key, out, err);
+}
+
+int tt_breakdown_compute_walk(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
+                              tt_breakdown **out, tt_error *err)
 {
     size_t nl = tt_sel_lane_count(tr, sel);
     tt_breakdown *b = calloc(1, sizeof *b);
@@ -320,31 +370,12 @@ int tt_breakdown_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
             }
         }
     }
-    if (rc == 0 && !(b->rows = calloc(g.n_slots ? g.n_slots : 1, sizeof *b->rows)))
-        rc = -1;
     if (rc == 0 && !(dist = calloc(g.n_slots ? g.n_slots : 1, sizeof *dist)))
         rc = -1;
     if (rc == 0 && grouping_dists(&g, dist))
         rc = -1;
-    for (size_t s = 0; rc == 0 && s < g.n_slots; s++) {
-        tt_brk_row *r = &b->rows[s];
-        uint32_t gid = g.slot_gid[s];
-        const char *label;
-        char lbuf[600];
-        r->d = dist[s];
-        label = tt_key_group_label(tr, key, vals, gid, lbuf, sizeof lbuf, &r->none, &r->id);
-        if (!(r->label = tt_arena_strndup(&b->arena, label, strlen(label))))
-            rc = -1;
-        b->sum_total += r->d.total;
-        b->events += r->d.n;
-    }
-    if (rc == 0) {
-        b->n = g.n_slots;
-        for (size_t s = 0; s < b->n; s++)
-            b->rows[s].share = b->sum_total > 0
-                ? 100.0 * (double)b->rows[s].d.total / (double)b->sum_total : 0.0;
-        tt_breakdown_sort(b, TT_BRK_TOTAL, true);
-    }
+    if (rc == 0 && tt_breakdown_set_rows(b, tr, vals, g.slot_gid, dist, g.n_slots))
+        rc = -1;
     free(dist);
     grouping_fini(&g);
     tt_strtab_free(vals);

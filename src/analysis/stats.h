@@ -13,9 +13,13 @@
  * the window (dist.h), and each group's share of the sum of the totals.
  * An empty window or lane set gives zeros, never an error.
  *
- * Cost: per lane O(log n) for busy and O(log n + k) to list the k events in
- * the window; the union over lanes merges the lanes' intervals in
- * O(k log lanes); a breakdown is O(k) plus O(groups log groups).
+ * Cost: a large selection (most of the events of its lanes) is answered
+ * from summary levels built on its first use (stats_fast.h, selsum.h): per
+ * lane O(log n) plus the events it leaves out or clips, and per group a
+ * k-th selection over sorted arrays, with the same numbers to the last
+ * bit. Other selections walk their k events: per lane O(log n) for busy
+ * and O(log n + k) to list them, the union over lanes merging the lanes'
+ * intervals in O(k log lanes); a breakdown O(k) plus O(groups log groups).
  *
  * Library code: no I/O. Results are owned by the caller (x_free); they
  * copy every label they hold, so they outlive the trace.
@@ -62,6 +66,11 @@ typedef struct tt_summary {
 int tt_summary_compute(const tt_trace *tr, const tt_sel *sel, tt_summary **out, tt_error *err);
 void tt_summary_free(tt_summary *s);   /* NULL is a no-op */
 
+/* The same, always by walking the selection's events (the reference the
+ * summary levels are tested against). */
+int tt_summary_compute_walk(const tt_trace *tr, const tt_sel *sel, tt_summary **out,
+                            tt_error *err);
+
 /* ---------------------------------------------------------- breakdown */
 
 typedef struct tt_brk_row {
@@ -87,6 +96,10 @@ typedef struct tt_breakdown {
 int tt_breakdown_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
                          tt_breakdown **out, tt_error *err);
 void tt_breakdown_free(tt_breakdown *b);   /* NULL is a no-op */
+
+/* The same, always by walking the selection's events. */
+int tt_breakdown_compute_walk(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
+                              tt_breakdown **out, tt_error *err);
 
 typedef enum tt_brk_order {
     TT_BRK_TOTAL = 0,

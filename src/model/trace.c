@@ -60,6 +60,8 @@ void tt_trace_free(tt_trace *tr)
     tt_strtab_free(tr->strings);
     tt_args_free(tr->args);
     tt_attrs_free(tr->attrs);
+    if (tr->aux)
+        tr->aux->free_fn(tr->aux);
     free(tr);
 }
 

@@ -195,6 +195,14 @@ typedef struct tt_flow_point {
 
 struct cJSON;
 
+/* Derived data a later layer builds lazily over a finalized trace (the
+ * selection summaries of analysis/selsum.h): published into the trace once
+ * with an atomic compare-and-swap, released by tt_trace_free() through its
+ * own free function, so the model depends on no such layer. */
+typedef struct tt_trace_aux {
+    void (*free_fn)(struct tt_trace_aux *aux);
+} tt_trace_aux;
+
 typedef struct tt_trace {
     tt_strtab  *strings;
     tt_args    *args;
@@ -230,6 +238,7 @@ typedef struct tt_trace {
 
     bool        finalized;
     unsigned    lacks;       /* TT_TRACE_NO_*: parts a loader left out */
+    tt_trace_aux *aux;       /* lazily built, owned; NULL until then */
 } tt_trace;
 
 /* Parts of a trace a loader may leave out when the command says it will
