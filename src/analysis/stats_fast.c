@@ -418,12 +418,19 @@ int tt_breakdown_fast(const tt_trace *tr, const tt_sel *sel, const tt_key *key, 
     memset(&w, 0, sizeof w);
     if (!(parts = all_parts(tr, sel, nl, &count)))
         return nomem(err);
-    /* Worth it when, lane by lane, what the window leaves out or clips is
-     * small beside what it holds. */
-    for (size_t li = 0; li < nl && !force; li++) {
-        const tt_sel_parts *p = &parts[li];
-        size_t in = tt_sel_parts_count(p), n = tr->lanes[tt_sel_lane(sel, li)].n;
-        if (in && (n - in + p->left.n + p->right.n) * WORTH > in) {
+    /* Worth it when what the window leaves out or clips, over the lanes
+     * it touches, is small beside what it holds. (Not lane by lane: a
+     * lane of two events, one an instant at the trace's end that a box
+     * ending there leaves out, would make the whole box walk.) */
+    {
+        uint64_t out_or_clipped = 0;
+        for (size_t li = 0; li < nl; li++) {
+            const tt_sel_parts *p = &parts[li];
+            size_t in = tt_sel_parts_count(p), n = tr->lanes[tt_sel_lane(sel, li)].n;
+            if (in)
+                out_or_clipped += n - in + p->left.n + p->right.n;
+        }
+        if (!force && out_or_clipped * WORTH > count) {
             free_parts(parts, nl);
             return 0;
         }

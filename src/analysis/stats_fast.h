@@ -16,8 +16,9 @@
  * Cost: O(lanes log n + groups x lanes x 64 log n + e) where e counts the
  * events outside the window and those crossing its edges, against O(k) for
  * a walk over the k events inside. They decline (return 0) when walking is
- * cheaper: a small window, or one leaving out many of a lane's events; and
- * for arg:KEY breakdowns. `force` answers whenever the key allows (tests).
+ * cheaper: a small window, or one leaving out many of its lanes' events
+ * (more than 1/8 of what it holds); and for arg:KEY breakdowns. `force`
+ * answers whenever the key allows (tests).
  *
  * Internal to src/analysis: callers use stats.h, which tries these first.
  */

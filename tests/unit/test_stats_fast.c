@@ -445,9 +445,41 @@ static void check_moments(void)
        "(%d bad)", bad);
 }
 
+/* A box over the whole trace that leaves out the one instant at its end
+ * (a TUI box ends there, exclusive) is still answered from the levels,
+ * although that instant is half of its short lane's events. */
+static void check_box_with_short_lane(void)
+{
+    tt_trace *tr = tt_trace_new();
+    uint32_t g = tt_trace_group(tr, tt_trace_intern_cstr(tr, "1"));
+    uint32_t big = tt_trace_lane(tr, g, tt_trace_intern_cstr(tr, "1"), TT_LANE_THREAD);
+    uint32_t small = tt_trace_lane(tr, g, tt_trace_intern_cstr(tr, "2"), TT_LANE_THREAD);
+    tt_breakdown *b = NULL;
+    tt_error err;
+    tt_sel sel;
+    tt_key key;
+    for (int i = 0; i < 1000; i++)
+        push(tr, big, 10 * i, 5);
+    push(tr, small, 0, 3);
+    push(tr, small, 9995, 0);   /* at the trace's end */
+    tt_error_clear(&err);
+    tt_trace_finalize(tr, &err);
+    memset(&sel, 0, sizeof sel);
+    tt_sel_window(tr, NULL, &sel);
+    sel.to_inclusive = false;
+    memset(&key, 0, sizeof key);
+    key.kind = TT_KEY_NAME;
+    ok(tt_selsum_memory(tr) == 0 && tt_breakdown_compute(tr, &sel, &key, &b, &err) == 0 &&
+       tt_selsum_memory(tr) > 0 && b->events == 1001,
+       "a whole-trace box leaving out a short lane's instant at the end uses the levels");
+    tt_breakdown_free(b);
+    tt_trace_free(tr);
+}
+
 int main(void)
 {
     check_moments();
+    check_box_with_short_lane();
     for (int t = 0; t < 40; t++) {
         tt_trace *tr = random_trace(t % 3 == 0 ? 3000 : t % 3 == 1 ? 300 : 40);
         char label[64];
