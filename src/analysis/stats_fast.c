@@ -451,8 +451,10 @@ int tt_breakdown_fast(const tt_trace *tr, const tt_sel *sel, const tt_key *key, 
     for (size_t li = 0; li < nl; li++)
         if (tt_sel_parts_count(&parts[li]) && lane_changes(&w, tr, sel, key, li, &parts[li]))
             goto oom;
-    qsort(w.rem.v, w.rem.n, sizeof *w.rem.v, cmp_change);
-    qsort(w.add.v, w.add.n, sizeof *w.add.v, cmp_change);
+    if (w.rem.n > 1)   /* qsort takes no NULL array, even empty */
+        qsort(w.rem.v, w.rem.n, sizeof *w.rem.v, cmp_change);
+    if (w.add.n > 1)
+        qsort(w.add.v, w.add.n, sizeof *w.add.v, cmp_change);
     /* removed values become each piece's sorted list, additions each
      * slot's, pieces are listed slot by slot */
     if (!(addv = malloc((w.add.n + w.rem.n + 1) * sizeof *addv)) ||
