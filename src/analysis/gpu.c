@@ -4,12 +4,14 @@
 #include "analysis/gpu.h"
 
 #include "analysis/classify.h"
+#include "analysis/setsum.h"
 #include "analysis/intervals.h"
 #include "index/index.h"
 
 #include <string.h>
 
-int tt_gpu_time_compute(const tt_trace *tr, const tt_sel *sel, tt_gpu_time *g, tt_error *err)
+int tt_gpu_time_compute_walk(const tt_trace *tr, const tt_sel *sel, tt_gpu_time *g,
+                             tt_error *err)
 {
     size_t nl = tt_sel_lane_count(tr, sel);
     tt_classifier cls;
@@ -102,4 +104,14 @@ int tt_gpu_time_compute(const tt_trace *tr, const tt_sel *sel, tt_gpu_time *g, t
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     }
     return 0;
+}
+
+int tt_gpu_time_compute(const tt_trace *tr, const tt_sel *sel, tt_gpu_time *g, tt_error *err)
+{
+    int r = tt_setsum_gpu(tr, sel, g, err);
+    if (r < 0) {
+        memset(g, 0, sizeof *g);
+        return TT_ERR_NOMEM;   /* err set */
+    }
+    return r == 1 ? 0 : tt_gpu_time_compute_walk(tr, sel, g, err);
 }

@@ -9,6 +9,7 @@ libtracetty_a_SOURCES += \
 	src/analysis/key.c src/analysis/key.h \
 	src/analysis/select.c src/analysis/select.h \
 	src/analysis/selsum.c src/analysis/selsum.h \
+	src/analysis/setsum.c src/analysis/setsum.h \
 	src/analysis/stats_fast.c src/analysis/stats_fast.h \
 	src/analysis/stats.c src/analysis/stats.h \
 	src/analysis/transfers.c src/analysis/transfers.h

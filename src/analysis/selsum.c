@@ -42,6 +42,7 @@ typedef struct tt_selsum {
     uint32_t        n_lanes;
     ss_union        unions[TT_SS_UNIONS];
     uint64_t        clock;
+    tt_ss_ext      *ext[TT_SS_EXT_N];
 } tt_selsum;
 
 static void keyed_free(ss_keyed *k)
@@ -72,6 +73,9 @@ static void selsum_free(tt_trace_aux *aux)
     }
     for (int i = 0; i < TT_SS_UNIONS; i++)
         union_clear(&s->unions[i]);
+    for (int i = 0; i < TT_SS_EXT_N; i++)
+        if (s->ext[i])
+            s->ext[i]->free_fn(s->ext[i]);
     pthread_mutex_destroy(&s->lock);
     free(s->lanes);
     free(s);
@@ -484,6 +488,18 @@ int tt_selsum_union(const tt_trace *tr, const tt_sel *sel, bool build, tt_ns *bu
     }
     unlock_selsum(s);
     return u ? 1 : 0;
+}
+
+int tt_selsum_with_ext(const tt_trace *tr, int slot,
+                       int (*fn)(const tt_trace *tr, tt_ss_ext **ext, void *ctx), void *ctx)
+{
+    tt_selsum *s;
+    int rc;
+    if (slot < 0 || slot >= TT_SS_EXT_N || !(s = lock_selsum(tr)))
+        return -1;
+    rc = fn(tr, &s->ext[slot], ctx);
+    unlock_selsum(s);
+    return rc;
 }
 
 size_t tt_selsum_memory(const tt_trace *tr)

@@ -79,6 +79,19 @@ int tt_selsum_keyed(const tt_trace *tr, uint32_t lane, tt_key_kind kind, tt_ss_k
  * nothing (0). -1 on OOM. */
 int tt_selsum_union(const tt_trace *tr, const tt_sel *sel, bool build, tt_ns *busy);
 
+/* Other summaries kept with these by the analyses that own them (one slot
+ * each): fn runs under the levels' lock with the slot (NULL until fn puts
+ * something there), which the trace frees through its free_fn. fn's return
+ * value, or -1 on OOM. */
+typedef struct tt_ss_ext {
+    void (*free_fn)(struct tt_ss_ext *ext);
+} tt_ss_ext;
+
+enum { TT_SS_EXT_SETS, TT_SS_EXT_N };
+
+int tt_selsum_with_ext(const tt_trace *tr, int slot,
+                       int (*fn)(const tt_trace *tr, tt_ss_ext **ext, void *ctx), void *ctx);
+
 /* Bytes the trace's summaries hold now (0 before any large selection). */
 size_t tt_selsum_memory(const tt_trace *tr);
 

@@ -4,6 +4,7 @@
 #include "analysis/transfers.h"
 
 #include "analysis/intervals.h"
+#include "analysis/setsum.h"
 #include "index/index.h"
 #include "util/sort.h"
 #include "util/strtab.h"
@@ -72,8 +73,8 @@ static int fill_row(tt_xfer_row *r, const xfer *x, size_t n, int64_t *scratch, t
     return 0;
 }
 
-int tt_transfers_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
-                         tt_transfers **out, tt_error *err)
+int tt_transfers_compute_walk(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
+                              tt_transfers **out, tt_error *err)
 {
     size_t nl = tt_sel_lane_count(tr, sel), n = 0, cap = 0, ngroups = 0;
     tt_transfers *t = calloc(1, sizeof *t);
@@ -186,4 +187,13 @@ int tt_transfers_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
     }
     *out = t;
     return 0;
+}
+
+int tt_transfers_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
+                         tt_transfers **out, tt_error *err)
+{
+    int r = tt_setsum_transfers(tr, sel, key, out, err);
+    if (r < 0)
+        return TT_ERR_NOMEM;   /* err set */
+    return r == 1 ? 0 : tt_transfers_compute_walk(tr, sel, key, out, err);
 }

@@ -57,8 +57,14 @@ typedef struct tt_transfers {
     tt_arena     arena;
 } tt_transfers;
 
+/* A window holding every event of its lanes (the box over the whole trace)
+ * is answered from a result cached per lane set and key (setsum.h); others
+ * walk the selection. */
 int tt_transfers_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
                          tt_transfers **out, tt_error *err);
+/* The same by walking every event of the selection (tests, bench). */
+int tt_transfers_compute_walk(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
+                              tt_transfers **out, tt_error *err);
 void tt_transfers_free(tt_transfers *t);   /* NULL is a no-op */
 
 #endif

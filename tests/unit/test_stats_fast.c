@@ -14,6 +14,11 @@
  * block, nesting, overlaps, equal starts, instants at the trace end) and
  * every trace under ../shared/traces that loads.
  *
+ * The GPU time breakdown (gpu.h) and the transfers (transfers.h, by name,
+ * lane and an argument) the same way: the cached ones of a whole lane set
+ * (setsum.h) against the walk, field by field, on every window and lane
+ * set above, each asked twice (built, then from the cache).
+ *
  * Also: tt_dist's avg and stddev do not depend on the order of the values,
  * and moments survive removals exactly.
  */
@@ -21,6 +26,8 @@
 
 #include "../tap.h"
 #include "analysis/dist.h"
+#include "analysis/gpu.h"
+#include "analysis/setsum.h"
 #include "analysis/selsum.h"
 #include "analysis/stats.h"
 #include "analysis/stats_fast.h"
@@ -96,6 +103,77 @@ static bool same_breakdown(const tt_breakdown *a, const tt_breakdown *b)
 static const tt_key_kind KINDS[] = {TT_KEY_NAME, TT_KEY_CAT, TT_KEY_OPCODE, TT_KEY_LANE,
                                     TT_KEY_LAYER};
 
+/* The GPU time breakdown, cached and walked; twice, so the second call of
+ * a box holding everything answers from the cache. */
+static void check_gpu(const tt_trace *tr, const tt_sel *sel, const char *label)
+{
+    tt_gpu_time w, c;
+    tt_error err;
+    tt_error_clear(&err);
+    CHECK(tt_gpu_time_compute_walk(tr, sel, &w, &err) == 0, "%s: walk GPU time", label);
+    for (int twice = 0; twice < 2; twice++) {
+        CHECK(tt_gpu_time_compute(tr, sel, &c, &err) == 0, "%s: GPU time", label);
+        CHECK(memcmp(&w, &c, sizeof w) == 0,
+              "%s [%lld, %lld%s] (%d): GPU time differs: kernels %llu/%llu memcpys %llu/%llu "
+              "first %lld/%lld last %lld/%lld busy %lld/%lld comp %lld/%lld comm %lld/%lld "
+              "copy %lld/%lld exposed %lld/%lld %lld/%lld",
+              label, (long long)sel->from, (long long)sel->to, sel->to_inclusive ? "]" : ")",
+              twice, (unsigned long long)w.kernels, (unsigned long long)c.kernels,
+              (unsigned long long)w.memcpys, (unsigned long long)c.memcpys,
+              (long long)w.first, (long long)c.first, (long long)w.last, (long long)c.last,
+              (long long)w.busy, (long long)c.busy, (long long)w.computation,
+              (long long)c.computation, (long long)w.communication, (long long)c.communication,
+              (long long)w.memcpy, (long long)c.memcpy, (long long)w.exposed_communication,
+              (long long)c.exposed_communication, (long long)w.exposed_memcpy,
+              (long long)c.exposed_memcpy);
+    }
+}
+
+static bool same_xfer_row(const tt_xfer_row *a, const tt_xfer_row *b)
+{
+    return strcmp(a->label, b->label) == 0 && a->none == b->none && a->id == b->id &&
+           same_dist(&a->bytes, &b->bytes) && a->busy == b->busy &&
+           memcmp(&a->throughput, &b->throughput, sizeof a->throughput) == 0 &&
+           memcmp(a->hist, b->hist, sizeof a->hist) == 0;
+}
+
+static bool same_transfers(const tt_transfers *a, const tt_transfers *b)
+{
+    if (a->n != b->n || !same_xfer_row(&a->all, &b->all))
+        return false;
+    for (size_t i = 0; i < a->n; i++)
+        if (!same_xfer_row(&a->rows[i], &b->rows[i]))
+            return false;
+    return true;
+}
+
+/* Transfers by a few keys, cached and walked, twice each. */
+static void check_transfers(const tt_trace *tr, const tt_sel *sel, const char *label)
+{
+    static const char *const XKEYS[] = {"name", "lane", "arg:stream"};
+    for (size_t k = 0; k < sizeof XKEYS / sizeof XKEYS[0]; k++) {
+        tt_key key;
+        tt_error err;
+        tt_transfers *w = NULL, *c = NULL;
+        tt_error_clear(&err);
+        tt_key_parse(XKEYS[k], &key, &err);
+        CHECK(tt_transfers_compute_walk(tr, sel, &key, &w, &err) == 0, "%s: walk transfers",
+              label);
+        for (int twice = 0; twice < 2; twice++) {
+            CHECK(tt_transfers_compute(tr, sel, &key, &c, &err) == 0, "%s: transfers", label);
+            if (w && c)
+                CHECK(same_transfers(w, c),
+                      "%s [%lld, %lld%s] (%d): transfers by %s differ: %zu/%zu rows, "
+                      "%llu/%llu transfers", label, (long long)sel->from, (long long)sel->to,
+                      sel->to_inclusive ? "]" : ")", twice, XKEYS[k], w->n, c->n,
+                      (unsigned long long)w->all.bytes.n, (unsigned long long)c->all.bytes.n);
+            tt_transfers_free(c);
+            c = NULL;
+        }
+        tt_transfers_free(w);
+    }
+}
+
 /* Compare both paths on one selection. */
 static void check_sel(const tt_trace *tr, const tt_sel *sel, const char *label)
 {
@@ -103,6 +181,8 @@ static void check_sel(const tt_trace *tr, const tt_sel *sel, const char *label)
     tt_error err;
     int r;
     tt_error_clear(&err);
+    check_gpu(tr, sel, label);
+    check_transfers(tr, sel, label);
     CHECK(tt_summary_compute_walk(tr, sel, &w, &err) == 0, "%s: walk summary", label);
     r = tt_summary_fast(tr, sel, true, &f, &err);
     CHECK(r == 1, "%s: fast summary answers when forced (%d)", label, r);
@@ -282,6 +362,7 @@ static void push(tt_trace *tr, uint32_t lane, tt_ns start, tt_ns dur)
     e->dur = dur;
     e->name = tt_trace_intern_cstr(tr, NAMES[rnd() % (sizeof NAMES / sizeof NAMES[0])]);
     e->cat = tt_trace_intern_cstr(tr, CATS[rnd() % (sizeof CATS / sizeof CATS[0])]);
+    e->bytes = rnd() % 4 ? -1 : (int64_t)(rnd() % 100000);   /* some transfers */
     if (rnd() % 2) {
         at.opcode = tt_trace_intern_cstr(tr, rnd() % 2 ? "ADD" : "MUL");
         at.layer = tt_trace_intern_cstr(tr, rnd() % 3 ? "l1" : "l2");
@@ -476,8 +557,48 @@ static void check_box_with_short_lane(void)
     tt_trace_free(tr);
 }
 
+/* The GPU time of a box over the whole trace comes from the cache; a
+ * window cutting into the GPU events is declined (and walked). */
+static void check_gpu_cache(void)
+{
+    tt_trace *tr = random_trace(300);
+    tt_gpu_time w, c;
+    tt_error err;
+    tt_sel sel;
+    tt_error_clear(&err);
+    memset(&sel, 0, sizeof sel);
+    if (!tr) {
+        ok(0, "a random trace builds");
+        return;
+    }
+    tt_sel_window(tr, NULL, &sel);
+    ok(tt_gpu_time_compute_walk(tr, &sel, &w, &err) == 0 && w.kernels > 0 &&
+       tt_setsum_gpu(tr, &sel, &c, &err) == 1 && memcmp(&w, &c, sizeof w) == 0,
+       "the whole trace's GPU time is answered from the cache, as the walk has it");
+    {
+        tt_transfers *xw = NULL, *xc = NULL;
+        tt_key key;
+        tt_key_parse("name", &key, &err);
+        ok(tt_transfers_compute_walk(tr, &sel, &key, &xw, &err) == 0 && xw->all.bytes.n > 0 &&
+           tt_setsum_transfers(tr, &sel, &key, &xc, &err) == 1 && same_transfers(xw, xc),
+           "the whole trace's transfers are answered from the cache, as the walk has them");
+        tt_transfers_free(xc);
+        xc = NULL;
+        sel.to_inclusive = false;   /* leaves out the instants at the end */
+        ok(tt_setsum_transfers(tr, &sel, &key, &xc, &err) == 0 && !xc,
+           "transfers of a window not holding every event whole are declined");
+        sel.to_inclusive = true;
+        tt_transfers_free(xw);
+    }
+    sel.from = w.first + 1;
+    ok(tt_setsum_gpu(tr, &sel, &c, &err) == 0,
+       "a window leaving out the start of the first GPU event is declined");
+    tt_trace_free(tr);
+}
+
 int main(void)
 {
+    check_gpu_cache();
     check_moments();
     check_box_with_short_lane();
     for (int t = 0; t < 40; t++) {
