@@ -5,6 +5,7 @@
 #include "analysis/argvals.h"
 
 #include "analysis/key.h"
+#include "analysis/stats.h"
 #include "util/sort.h"
 
 #include <stdlib.h>
@@ -157,42 +158,24 @@ int tt_argvals_fetch(const tt_trace *tr, const tt_event *const *ev, size_t n,
 int tt_argvals_sel_events(const tt_trace *tr, const tt_sel *sel, bool transfers_only,
                           const tt_event ***ev, size_t *n, tt_error *err)
 {
-    size_t nl = tt_sel_lane_count(tr, sel), m = 0, cap = 0;
-    const tt_event **v = NULL;
-    tt_idxbuf buf;
-    int rc = 0;
-    tt_idxbuf_init(&buf);
-    for (size_t li = 0; li < nl && rc == 0; li++) {
-        uint32_t lane = tt_sel_lane(sel, li);
-        const tt_lane *ln = &tr->lanes[lane];
-        if (tt_sel_lane_events(tr, sel, lane, &buf)) {
-            rc = -1;
-            break;
-        }
-        for (size_t k = 0; k < buf.n; k++) {
-            const tt_event *e = &ln->ev[buf.v[k]];
-            if (transfers_only && e->bytes < 0)
-                continue;
-            if (m == cap) {
-                size_t nc = cap ? cap * 2 : 256;
-                const tt_event **nv = realloc(v, nc * sizeof *nv);
-                if (!nv) {
-                    rc = -1;
-                    break;
-                }
-                v = nv;
-                cap = nc;
-            }
-            v[m++] = e;
-        }
-    }
-    tt_idxbuf_fini(&buf);
-    if (rc) {
-        free(v);
-        *ev = NULL;
-        *n = 0;
+    tt_evref *refs;
+    const tt_event **v;
+    size_t nr, m = 0;
+    *ev = NULL;
+    *n = 0;
+    /* the walk order is tt_sel_events()'s: the same lanes, the same events */
+    if (tt_sel_events(tr, sel, &refs, &nr, err))
+        return -1;
+    if (!(v = malloc((nr ? nr : 1) * sizeof *v))) {
+        free(refs);
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
     }
+    for (size_t i = 0; i < nr; i++) {
+        const tt_event *e = tt_trace_event(tr, refs[i]);
+        if (!transfers_only || e->bytes >= 0)
+            v[m++] = e;
+    }
+    free(refs);
     *ev = v;
     *n = m;
     return 0;
