@@ -6,6 +6,7 @@
 
 #include "analysis/selsum.h"
 #include "index/index.h"
+#include "util/grow.h"
 #include "util/sort.h"
 
 #include <stdlib.h>
@@ -171,25 +172,9 @@ typedef struct changes {
     size_t  n, cap;
 } changes;
 
-/* Room for one more element in a growable array of *cap elements of
- * `size` bytes holding n. 0, or -1 on OOM. */
-static int room_for_one(void **v, size_t *cap, size_t n, size_t size)
-{
-    size_t nc;
-    void *nv;
-    if (n < *cap)
-        return 0;
-    nc = *cap ? *cap * 2 : 64;
-    if (!(nv = realloc(*v, nc * size)))
-        return -1;
-    *v = nv;
-    *cap = nc;
-    return 0;
-}
-
 static int changes_push(changes *c, uint32_t key, int64_t v)
 {
-    if (room_for_one((void **)&c->v, &c->cap, c->n, sizeof *c->v))
+    if (tt_grow_one((void **)&c->v, &c->cap, c->n, sizeof *c->v))
         return -1;
     c->v[c->n].key = key;
     c->v[c->n].v = v;
@@ -294,7 +279,7 @@ static int slot_for(brk_work *w, uint32_t gid, uint32_t *slot)
     if (tt_gid_map_reserve(&w->slot_of, &w->n_ids, gid))
         return -1;
     if (w->slot_of[gid] == 0) {
-        if (room_for_one((void **)&w->slots, &w->cap_slots, w->n_slots, sizeof *w->slots))
+        if (tt_grow_one((void **)&w->slots, &w->cap_slots, w->n_slots, sizeof *w->slots))
             return -1;
         memset(&w->slots[w->n_slots], 0, sizeof w->slots[w->n_slots]);
         w->slots[w->n_slots].gid = gid;
@@ -308,7 +293,7 @@ static int add_piece(brk_work *w, const int64_t *v, const tt_ss_group *g)
 {
     uint32_t slot;
     if (slot_for(w, g->gid, &slot) ||
-        room_for_one((void **)&w->pieces, &w->cap_pieces, w->n_pieces, sizeof *w->pieces))
+        tt_grow_one((void **)&w->pieces, &w->cap_pieces, w->n_pieces, sizeof *w->pieces))
         return -1;
     w->pieces[w->n_pieces].v = v + g->off;
     w->pieces[w->n_pieces].n = g->n;

@@ -23,6 +23,7 @@
 #include "decode/json_scan.h"
 #include "decode/json_window.h"
 #include "model/merge.h"
+#include "util/grow.h"
 #include "util/hash.h"
 #include "util/num.h"
 #include "util/parallel.h"
@@ -670,21 +671,6 @@ static int64_t push_common(chrome *c, uint32_t lane, const cev *ev, uint32_t nam
     return idx;
 }
 
-/* Room for one more element in a growing array; 0 or -1 (OOM). */
-static int grow_one(void **arr, size_t *cap, size_t n, size_t size)
-{
-    size_t nc;
-    void *na;
-    if (n < *cap)
-        return 0;
-    nc = *cap ? *cap * 2 : 64;
-    if (!(na = realloc(*arr, nc * size)))
-        return -1;
-    *arr = na;
-    *cap = nc;
-    return 0;
-}
-
 /* The key's part from the category scope (a string id, so a chunk's
  * keys are translated by the merge: flow_scope_fix). */
 static uint64_t flow_scope(uint32_t cat)
@@ -714,7 +700,7 @@ static int add_flow_point(chrome *c, uint32_t lane, tt_ns ts, tt_ns dur, uint32_
     fp.bind = (uint8_t)bind;
     if (c->chunk && key_cat) {
         /* remember which points the merge must re-key */
-        if (grow_one((void **)&c->keyed, &c->cap_keyed, c->n_keyed, sizeof *c->keyed))
+        if (tt_grow_one((void **)&c->keyed, &c->cap_keyed, c->n_keyed, sizeof *c->keyed))
             return oom(c);
         c->keyed[c->n_keyed].point = (uint32_t)c->tr->n_flow_points;
         c->keyed[c->n_keyed++].cat = key_cat;
@@ -797,7 +783,7 @@ static int note_async(chrome *c, const async_id *id, tt_ns ts, uint32_t lane, ui
                       bool is_end)
 {
     async_op *o;
-    if (grow_one((void **)&c->async_ops, &c->cap_async_ops, c->n_async_ops,
+    if (tt_grow_one((void **)&c->async_ops, &c->cap_async_ops, c->n_async_ops,
                  sizeof *c->async_ops))
         return oom(c);
     o = &c->async_ops[c->n_async_ops++];
@@ -855,7 +841,7 @@ static int note_meta(chrome *c, meta_what what, uint32_t target, uint32_t value,
     meta_op *m;
     if (!c->chunk)
         return 0;
-    if (grow_one((void **)&c->meta_ops, &c->cap_meta_ops, c->n_meta_ops, sizeof *c->meta_ops))
+    if (tt_grow_one((void **)&c->meta_ops, &c->cap_meta_ops, c->n_meta_ops, sizeof *c->meta_ops))
         return oom(c);
     m = &c->meta_ops[c->n_meta_ops++];
     m->what = (uint8_t)what;

@@ -1,6 +1,7 @@
 libtracetty_a_SOURCES += \
 	src/util/arena.c src/util/arena.h \
 	src/util/error.c src/util/error.h \
+	src/util/grow.h \
 	src/util/hash.c src/util/hash.h \
 	src/util/json.c src/util/json.h \
 	src/util/natcmp.c src/util/natcmp.h \

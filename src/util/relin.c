@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "util/relin.h"
+#include "util/grow.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -207,28 +208,16 @@ static int new_node(parser *ps, node_kind kind, uint32_t v, int a, int b)
 {
     if (ps->failed)
         return -1;
-    if (ps->n_nodes == ps->cap_nodes) {
-        size_t cap = ps->cap_nodes ? ps->cap_nodes * 2 : 32;
-        node *nn = realloc(ps->nodes, cap * sizeof *nn);
-        if (!nn)
-            return fail_at(ps, ps->at, TT_ERR_NOMEM, "");
-        ps->nodes = nn;
-        ps->cap_nodes = cap;
-    }
+    if (tt_grow_one((void **)&ps->nodes, &ps->cap_nodes, ps->n_nodes, sizeof *ps->nodes))
+        return fail_at(ps, ps->at, TT_ERR_NOMEM, "");
     ps->nodes[ps->n_nodes] = (node){kind, v, a, b, 0, 0};
     return (int)ps->n_nodes++;
 }
 
 static int new_class(parser *ps)
 {
-    if (ps->n_classes == ps->cap_classes) {
-        size_t cap = ps->cap_classes ? ps->cap_classes * 2 : 8;
-        cclass *nc = realloc(ps->classes, cap * sizeof *nc);
-        if (!nc)
-            return fail_at(ps, ps->at, TT_ERR_NOMEM, "");
-        ps->classes = nc;
-        ps->cap_classes = cap;
-    }
+    if (tt_grow_one((void **)&ps->classes, &ps->cap_classes, ps->n_classes, sizeof *ps->classes))
+        return fail_at(ps, ps->at, TT_ERR_NOMEM, "");
     memset(&ps->classes[ps->n_classes], 0, sizeof *ps->classes);
     return (int)ps->n_classes++;
 }
