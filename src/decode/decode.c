@@ -128,7 +128,7 @@ int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
     }
     tt_phase_stop(TT_PHASE_DECODE, &mark);
     tt_phase_start(&mark);
-    if (tt_trace_finalize(tr, err)) {
+    if (tt_trace_finalize_threads(tr, opts->threads, err)) {
         tt_trace_free(tr);
         return -1;
     }

@@ -6,11 +6,13 @@
 #include "index/index.h"
 #include "util/hash.h"
 #include "util/natcmp.h"
+#include "util/parallel.h"
 #include "util/sort.h"
 #include "util/text.h"
 
 #include <cjson/cJSON.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -715,17 +717,56 @@ static size_t lower_bound_from(const tt_event *ev, size_t n, size_t from, tt_ns 
     return lo + tt_index_lower_bound(ev + lo, hi - lo, t);
 }
 
+/* Points order[from, to) (in lane and time order) bound into pos[]. */
+typedef struct bind_job {
+    const tt_trace      *tr;
+    const tt_flow_point *fp;
+    const uint32_t      *order;
+    size_t               n, piece;
+    int64_t             *pos;
+} bind_job;
+
+static void bind_piece(void *ctx, size_t job)
+{
+    bind_job *j = ctx;
+    const tt_flow_point *fp = j->fp;
+    const uint32_t *order = j->order;
+    size_t from = job * j->piece, to = from + j->piece < j->n ? from + j->piece : j->n;
+    for (size_t i = from, lb = 0; i < to; i++) {
+        const tt_flow_point *p = &fp[order[i]];
+        const tt_lane *l;
+        /* the points are read in lane and time order, not where they
+         * lie: fetch ahead */
+        if (i + 8 < j->n)
+            __builtin_prefetch(&fp[order[i + 8]]);
+        if (p->lane >= j->tr->n_lanes) {
+            j->pos[order[i]] = -1;
+            continue;
+        }
+        /* a piece starts its search at the lane's start: any position
+         * satisfies lower_bound_from()'s promise there */
+        if (i == from || fp[order[i - 1]].lane != p->lane)
+            lb = 0;
+        l = &j->tr->lanes[p->lane];
+        lb = lower_bound_from(l->ev, l->n, lb, p->ts);
+        j->pos[order[i]] = flow_bind(j->tr, p, lb);
+    }
+}
+
 /* flow_bind() of every point, into pos[] (-1: nothing to attach to).
  * Binding searches the point's lane; in the order the points are
  * resolved (by flow id) those searches jump all over memory and cost more
  * than the rest of resolving, so they run here in lane and time order,
- * each search starting where the previous one ended. */
-static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t n, int64_t *pos)
+ * each search starting where the previous one ended, in pieces on up to
+ * `threads` threads (each point's binding depends on nothing else). */
+static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t n, int64_t *pos,
+                            unsigned threads)
 {
     tt_kv *by_time;
     uint32_t *order;
     size_t *start;
     tt_ns tmin = INT64_MAX;
+    bind_job j;
     if (n == 0)
         return 0;
     if (n > UINT32_MAX)
@@ -756,23 +797,17 @@ static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t 
         order[start[by_time[k].val >> 32]++] = (uint32_t)by_time[k].val;
     free(by_time);
     by_time = NULL;
-    for (size_t i = 0, lb = 0; i < n; i++) {
-        const tt_flow_point *p = &fp[order[i]];
-        const tt_lane *l;
-        /* the points are read in lane and time order, not where they
-         * lie: fetch ahead */
-        if (i + 8 < n)
-            __builtin_prefetch(&fp[order[i + 8]]);
-        if (p->lane >= tr->n_lanes) {
-            pos[order[i]] = -1;
-            continue;
-        }
-        if (i == 0 || fp[order[i - 1]].lane != p->lane)
-            lb = 0;
-        l = &tr->lanes[p->lane];
-        lb = lower_bound_from(l->ev, l->n, lb, p->ts);
-        pos[order[i]] = flow_bind(tr, p, lb);
-    }
+    j.tr = tr;
+    j.fp = fp;
+    j.order = order;
+    j.n = n;
+    j.pos = pos;
+    /* a few pieces per thread, so that one slow piece does not hold the
+     * others up; one piece when serial */
+    j.piece = threads > 1 ? n / (4 * (size_t)threads) + 1 : n;
+    if (j.piece < 4096)
+        j.piece = 4096;
+    tt_parallel_run((n + j.piece - 1) / j.piece, threads, bind_piece, &j);
     free(order);
     free(start);
     return 0;
@@ -915,14 +950,14 @@ static void flow_no_start(tt_trace *tr, const tt_flow_point *p)
  * microseconds before the host-side start. Such an end is held back and
  * closes the next chain that would otherwise stay open, so the flow is
  * kept as stamped (a negative lag) instead of counted as unresolved. */
-static int resolve_flows(tt_trace *tr)
+static int resolve_flows(tt_trace *tr, unsigned threads)
 {
     size_t i = 0, n = tr->n_flow_points;
     const tt_flow_point *fp = tr->flow_points;
     tt_kv *ord;   /* the points in resolving order; ord[k].key is the id */
     int64_t *bound;
     /* binding first: its scratch is gone before the sort's is taken */
-    if (!(bound = malloc((n ? n : 1) * sizeof *bound)) || bind_flow_points(tr, fp, n, bound) ||
+    if (!(bound = malloc((n ? n : 1) * sizeof *bound)) || bind_flow_points(tr, fp, n, bound, threads) ||
         sort_flow_points(fp, n, &ord)) {
         free(bound);
         return -1;
@@ -1097,18 +1132,181 @@ static int counter_finalize(tt_counter *c)
     return 0;
 }
 
+/* ------------------------------------------------------ parallel finalize
+ *
+ * Finalize's work over the events is lane by lane, and lanes share
+ * nothing: the time scan, and the sort, nesting and index of each lane run
+ * on the load's threads (tt_parallel_run). Every result is the serial
+ * one: the scan's pieces are combined in lane and event order, and each
+ * lane is sorted exactly as alone. */
+
+/* The time scan of events [from, to) of a lane: first start, last end,
+ * and the first event out of the time limits (SIZE_MAX: none). */
+typedef struct scan_piece {
+    uint32_t lane;
+    size_t   from, to;
+    tt_ns    t0, t1;
+    size_t   bad;
+} scan_piece;
+
+/* Pieces of at most this many events: a big lane is scanned by several
+ * threads, a small piece costs one job. */
+#define SCAN_PIECE ((size_t)1 << 15)
+
+typedef struct scan_job {
+    const tt_trace *tr;
+    scan_piece     *p;
+} scan_job;
+
+static void scan_one(void *ctx, size_t job)
+{
+    scan_job *j = ctx;
+    scan_piece *p = &j->p[job];
+    const tt_event *ev = j->tr->lanes[p->lane].ev;
+    tt_ns t0 = INT64_MAX, t1 = INT64_MIN;
+    p->bad = SIZE_MAX;
+    for (size_t k = p->from; k < p->to; k++) {
+        const tt_event *e = &ev[k];
+        /* the decoders keep to the limit; this keeps a slip from
+         * overflowing every computation downstream */
+        if (!tt_time_ok(e->start) || !tt_dur_ok(e->dur)) {
+            p->bad = k;
+            break;
+        }
+        if (e->start < t0)
+            t0 = e->start;
+        if (!(e->flags & TT_EVF_UNCLOSED) && tt_event_end(e) > t1)
+            t1 = tt_event_end(e);
+        if (e->start > t1)
+            t1 = e->start;
+    }
+    p->t0 = t0;
+    p->t1 = t1;
+}
+
+/* First start and last end of every event into *t0, *t1 (INT64_MAX and
+ * INT64_MIN when there is none); 0, -1 out of memory, or -2 with err set
+ * for the first event (in lane and event order) out of the limits. */
+static int scan_events(const tt_trace *tr, unsigned threads, tt_ns *t0, tt_ns *t1, tt_error *err)
+{
+    size_t n = 0, k = 0;
+    scan_job j;
+    for (uint32_t i = 0; i < tr->n_lanes; i++)
+        n += (tr->lanes[i].n + SCAN_PIECE - 1) / SCAN_PIECE;
+    *t0 = INT64_MAX;
+    *t1 = INT64_MIN;
+    if (n == 0)
+        return 0;
+    if (!(j.p = malloc(n * sizeof *j.p)))
+        return -1;
+    j.tr = tr;
+    for (uint32_t i = 0; i < tr->n_lanes; i++)
+        for (size_t from = 0; from < tr->lanes[i].n; from += SCAN_PIECE) {
+            j.p[k].lane = i;
+            j.p[k].from = from;
+            j.p[k].to = tr->lanes[i].n - from > SCAN_PIECE ? from + SCAN_PIECE : tr->lanes[i].n;
+            k++;
+        }
+    tt_parallel_run(n, threads, scan_one, &j);
+    for (k = 0; k < n; k++) {
+        const scan_piece *p = &j.p[k];
+        if (p->bad != SIZE_MAX) {
+            const tt_event *e = &tr->lanes[p->lane].ev[p->bad];
+            char safe[96];
+            free(j.p);
+            tt_error_set(err, TT_ERR_FORMAT,
+                         "'%s': time out of range (start %lld ns, duration %lld ns)",
+                         tt_text_safe(tt_str(tr, e->name), safe, sizeof safe),
+                         (long long)e->start, (long long)e->dur);
+            return -2;
+        }
+        if (p->t0 < *t0)
+            *t0 = p->t0;
+        if (p->t1 > *t1)
+            *t1 = p->t1;
+    }
+    free(j.p);
+    return 0;
+}
+
+typedef struct lanes_job {
+    tt_lane    *lanes;
+    uint32_t   *order;   /* lane indexes, biggest first */
+    atomic_int  failed;
+} lanes_job;
+
+/* Sort, nest and index one lane, and give back its growth slack. */
+static void finish_lane(void *ctx, size_t job)
+{
+    lanes_job *j = ctx;
+    tt_lane *l = &j->lanes[j->order[job]];
+    if (atomic_load(&j->failed))
+        return;
+    if (lane_sort_events(l) || tt_lane_nest(l)) {
+        atomic_store(&j->failed, 1);
+        return;
+    }
+    tt_index_build(l->ev, l->n);
+    /* give back the growth slack of big lanes */
+    if (l->cap > l->n + 64) {
+        tt_event *ne = realloc(l->ev, (l->n ? l->n : 1) * sizeof *ne);
+        if (ne) {
+            l->ev = ne;
+            l->cap = l->n;
+        }
+    }
+}
+
+static int cmp_lane_size(const void *pa, const void *pb, void *ctx)
+{
+    const tt_lane *lanes = ctx;
+    size_t a = lanes[*(const uint32_t *)pa].n, b = lanes[*(const uint32_t *)pb].n;
+    return a > b ? -1 : a < b;
+}
+
+/* finish_lane() of every lane, the biggest handed out first so that the
+ * threads end together. 0, or -1 out of memory. */
+static int finish_lanes(tt_trace *tr, unsigned threads)
+{
+    lanes_job j;
+    if (tr->n_lanes == 0)
+        return 0;
+    if (!(j.order = malloc(tr->n_lanes * sizeof *j.order)))
+        return -1;
+    for (uint32_t i = 0; i < tr->n_lanes; i++)
+        j.order[i] = i;
+    if (tt_sort(j.order, tr->n_lanes, sizeof *j.order, cmp_lane_size, tr->lanes)) {
+        free(j.order);
+        return -1;
+    }
+    j.lanes = tr->lanes;
+    atomic_init(&j.failed, 0);
+    tt_parallel_run(tr->n_lanes, threads, finish_lane, &j);
+    free(j.order);
+    return atomic_load(&j.failed) ? -1 : 0;
+}
+
 int tt_trace_finalize(tt_trace *tr, tt_error *err)
 {
-    tt_ns t0 = INT64_MAX, t1 = INT64_MIN;
+    return tt_trace_finalize_threads(tr, 0, err);
+}
+
+int tt_trace_finalize_threads(tt_trace *tr, unsigned threads, tt_error *err)
+{
+    tt_ns t0, t1;
     uint64_t total = 0;
+    int rc;
 
     if (tr->finalized)
         return 0;
+    if (!threads)
+        threads = tt_parallel_cores();
     if (tt_args_seal(tr->args))
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory compressing arguments");
 
     /* Begins never closed run to the end of the trace, as in
-     * chrome://tracing; they are marked and counted. */
+     * chrome://tracing; they are marked and counted (and their lists kept
+     * until the end is known). */
     for (uint32_t i = 0; i < tr->n_lanes; i++) {
         tt_lane *l = &tr->lanes[i];
         for (size_t k = 0; k < l->n_open; k++) {
@@ -1117,32 +1315,10 @@ int tt_trace_finalize(tt_trace *tr, tt_error *err)
             tt_trace_problem(tr, TT_PROB_UNCLOSED_BEGIN, "'%s' begins at %lld us and never ends",
                              tt_str(tr, e->name), (long long)(e->start / 1000));
         }
-        free(l->open);
-        l->open = NULL;
-        l->n_open = l->cap_open = 0;
-    }
-    for (uint32_t i = 0; i < tr->n_lanes; i++) {
-        tt_lane *l = &tr->lanes[i];
-        for (size_t k = 0; k < l->n; k++) {
-            const tt_event *e = &l->ev[k];
-            /* the decoders keep to the limit; this keeps a slip from
-             * overflowing every computation downstream */
-            if (!tt_time_ok(e->start) || !tt_dur_ok(e->dur)) {
-                char safe[96];
-                return tt_error_set(err, TT_ERR_FORMAT,
-                                    "'%s': time out of range (start %lld ns, duration %lld ns)",
-                                    tt_text_safe(tt_str(tr, e->name), safe, sizeof safe),
-                                    (long long)e->start, (long long)e->dur);
-            }
-            if (e->start < t0)
-                t0 = e->start;
-            if (!(e->flags & TT_EVF_UNCLOSED) && tt_event_end(e) > t1)
-                t1 = tt_event_end(e);
-            if (e->start > t1)
-                t1 = e->start;
-        }
         total += l->n;
     }
+    if ((rc = scan_events(tr, threads, &t0, &t1, err)) != 0)
+        return rc == -1 ? tt_error_set(err, TT_ERR_NOMEM, "out of memory") : -1;
     for (uint32_t i = 0; i < tr->n_counters; i++) {
         tt_counter *c = &tr->counters[i];
         if (counter_finalize(c))
@@ -1163,32 +1339,20 @@ int tt_trace_finalize(tt_trace *tr, tt_error *err)
     tr->t0 = t0;
     tr->t1 = t1;
     tr->n_events = total;
+    /* the unclosed begins, from their lists rather than a walk of every
+     * event */
     for (uint32_t i = 0; i < tr->n_lanes; i++) {
         tt_lane *l = &tr->lanes[i];
-        for (size_t k = 0; k < l->n; k++) {
-            tt_event *e = &l->ev[k];
-            if (e->flags & TT_EVF_UNCLOSED)
-                e->dur = t1 > e->start ? t1 - e->start : 0;
+        for (size_t k = 0; k < l->n_open; k++) {
+            tt_event *e = &l->ev[l->open[k]];
+            e->dur = t1 > e->start ? t1 - e->start : 0;
         }
+        free(l->open);
+        l->open = NULL;
+        l->n_open = l->cap_open = 0;
     }
 
-    if (order_lanes(tr))
-        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-    for (uint32_t i = 0; i < tr->n_lanes; i++) {
-        tt_lane *l = &tr->lanes[i];
-        if (lane_sort_events(l) || tt_lane_nest(l))
-            return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-        tt_index_build(l->ev, l->n);
-        /* give back the growth slack of big lanes */
-        if (l->cap > l->n + 64) {
-            tt_event *ne = realloc(l->ev, (l->n ? l->n : 1) * sizeof *ne);
-            if (ne) {
-                l->ev = ne;
-                l->cap = l->n;
-            }
-        }
-    }
-    if (resolve_flows(tr))
+    if (order_lanes(tr) || finish_lanes(tr, threads) || resolve_flows(tr, threads))
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     tr->finalized = true;
     return 0;

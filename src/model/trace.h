@@ -296,8 +296,12 @@ void tt_trace_problem(tt_trace *tr, tt_problem_kind kind, const char *fmt, ...)
 int tt_trace_tally_phase(tt_trace *tr, const char *name, size_t n, uint64_t add);
 
 /* Sort, nest, index, resolve flows, compute t0/t1. After this the trace is
- * read-only. Returns 0, or non-zero with err set (out of memory only). */
+ * read-only. Returns 0, or non-zero with err set (out of memory, or a time
+ * beyond the limits). The work over lanes runs on up to `threads` threads (0: the cores the
+ * process may use, tt_parallel_cores()); the result does not depend on
+ * how many. tt_trace_finalize() is tt_trace_finalize_threads(tr, 0, err). */
 int tt_trace_finalize(tt_trace *tr, tt_error *err);
+int tt_trace_finalize_threads(tt_trace *tr, unsigned threads, tt_error *err);
 
 /* The depth of every event of a lane and the lane's max_depth, from its
  * events sorted as finalize sorts them (by start, longer first) and its

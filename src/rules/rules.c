@@ -7,6 +7,7 @@
 #include "rules/rank.h"
 
 #include "util/num.h"
+#include "util/parallel.h"
 #include "util/sort.h"
 
 #include <cjson/cJSON.h>
@@ -406,24 +407,107 @@ double tt_rule_param_value(const tt_rule_ctx *ctx, const char *name)
 
 /* ------------------------------------------------------------------ run */
 
+/* One run of a rule: over every trace (a multi rule), or over one trace
+ * (the others: each walks its traces one by one and emits with the
+ * trace's index, so one trace alone gives the same findings, with index
+ * 0, to be shifted to `trace`). */
+typedef struct rule_run {
+    size_t         rule;
+    size_t         trace;   /* first trace given */
+    size_t         n;       /* traces given */
+    tt_annotations out;
+    tt_error       err;
+    int            rc;
+} rule_run;
+
+typedef struct rules_job {
+    const tt_rules_config *cfg;
+    const tt_trace *const *traces;
+    rule_run              *runs;
+} rules_job;
+
+static void rule_run_one(void *ctx, size_t job)
+{
+    rules_job *j = ctx;
+    rule_run *r = &j->runs[job];
+    tt_rule_ctx rc;
+    rc.rule = rule_table[r->rule];
+    rc.cfg = j->cfg;
+    rc.traces = j->traces + r->trace;
+    rc.n_traces = r->n;
+    rc.out = &r->out;
+    rc.err = &r->err;
+    r->rc = rule_table[r->rule]->run(&rc);
+    for (size_t k = 0; k < r->out.n; k++)
+        r->out.v[k].trace += (int)r->trace;
+}
+
+/* Move the annotations of src to the end of dst (src is left empty). */
+static int annotations_take(tt_annotations *dst, tt_annotations *src)
+{
+    if (dst->n + src->n > dst->cap) {
+        size_t nc = dst->cap ? dst->cap : 32;
+        tt_annotation *nv;
+        while (nc < dst->n + src->n)
+            nc *= 2;
+        if (!(nv = realloc(dst->v, nc * sizeof *nv)))
+            return -1;
+        dst->v = nv;
+        dst->cap = nc;
+    }
+    if (src->n)
+        memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
+    dst->n += src->n;
+    free(src->v);
+    tt_annotations_init(src);
+    return 0;
+}
+
+/* The rules run on every core the process may use, each (rule, trace)
+ * pair a job of its own (rules only read the traces); their findings are
+ * joined in the serial order (rule by rule, trace by trace), so the
+ * result does not depend on the threads. */
 int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
                  tt_annotations *out, tt_error *err)
 {
+    rules_job j;
+    size_t n_runs = 0, k = 0;
+    int rc = 0;
+    for (size_t i = 0; rule_table[i]; i++)
+        if (cfg->enabled[i] && !(rule_table[i]->multi && n_traces < 2))
+            n_runs += rule_table[i]->multi ? 1 : n_traces;
+    if (n_runs == 0)
+        goto rank;
+    if (!(j.runs = calloc(n_runs, sizeof *j.runs)))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     for (size_t i = 0; rule_table[i]; i++) {
-        tt_rule_ctx ctx;
-        if (!cfg->enabled[i])
+        if (!cfg->enabled[i] || (rule_table[i]->multi && n_traces < 2))
             continue;
-        if (rule_table[i]->multi && n_traces < 2)
-            continue;
-        ctx.rule = rule_table[i];
-        ctx.cfg = cfg;
-        ctx.traces = traces;
-        ctx.n_traces = n_traces;
-        ctx.out = out;
-        ctx.err = err;
-        if (rule_table[i]->run(&ctx))
-            return -1;
+        for (size_t t = 0; t < (rule_table[i]->multi ? 1 : n_traces); t++) {
+            j.runs[k].rule = i;
+            j.runs[k].trace = rule_table[i]->multi ? 0 : t;
+            j.runs[k].n = rule_table[i]->multi ? n_traces : 1;
+            tt_annotations_init(&j.runs[k].out);
+            tt_error_clear(&j.runs[k].err);
+            k++;
+        }
     }
+    j.cfg = cfg;
+    j.traces = traces;
+    tt_parallel_run(n_runs, 0, rule_run_one, &j);
+    for (k = 0; k < n_runs; k++) {
+        if (rc == 0 && j.runs[k].rc) {
+            *err = j.runs[k].err;   /* the first failure in the serial order */
+            rc = -1;
+        }
+        if (rc == 0 && annotations_take(out, &j.runs[k].out))
+            rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        tt_annotations_fini(&j.runs[k].out);
+    }
+    free(j.runs);
+    if (rc)
+        return -1;
+rank:
     if (tt_rank_apply_severity(out, traces, n_traces, cfg, err))
         return -1;
     tt_annotations_sort(out);
