@@ -1,5 +1,7 @@
 # multi-rank tests
 check_PROGRAMS += tests/unit/test_multi
 TESTS += tests/unit/test_multi tests/cli/ranks.sh tests/cli/collectives_clocks.sh
+# serial vs parallel finalize, rules and streamed rank loads
+TESTS += tests/cli/finalize_parallel.sh
 tests_unit_test_multi_LDADD = $(TT_TEST_LDADD)
-EXTRA_DIST += tests/cli/ranks.sh tests/cli/collectives_clocks.sh
+EXTRA_DIST += tests/cli/ranks.sh tests/cli/collectives_clocks.sh tests/cli/finalize_parallel.sh

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <langinfo.h>
+#include <pthread.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -251,13 +252,89 @@ int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_tra
     return load_batch(paths, n, lo, out, NULL);
 }
 
+/* The load options of every trace of a batch or stream. */
+static void batch_load_opts(tt_load_opts *opts, const tt_cli_load *lo)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->lenient = lo && lo->lenient;
+    opts->format = lo ? lo->format : NULL;
+    opts->csv_map = lo ? lo->csv_map : NULL;
+    opts->skip = lo ? lo->skip : 0;
+}
+
+/* tt_cli_each_trace's hand-over (tt_load_each_fn): say a failed load or
+ * the lenient note, then the caller's fn; the progress line is erased
+ * first (the loading threads redraw it). */
+typedef struct each_ctx {
+    char *const       *paths;
+    const tt_cli_load *lo;
+    job_progress       jp;
+    pthread_mutex_t    lock;   /* the progress line: loading threads and this one */
+    tt_cli_trace_fn    fn;
+    void              *ctx;
+} each_ctx;
+
+static void each_progress(void *ctx, size_t done, size_t total, int64_t bytes, uint64_t events)
+{
+    each_ctx *ec = ctx;
+    pthread_mutex_lock(&ec->lock);
+    job_files(&ec->jp, done, total, bytes, events);
+    pthread_mutex_unlock(&ec->lock);
+}
+
+static int each_one(void *ctx, size_t i, tt_trace *tr, const tt_error *err)
+{
+    each_ctx *ec = ctx;
+    char safe[512], msg[800];
+    int rc;
+    if (!tr || tr->problems[TT_PROB_DROPPED_TAIL].count || (ec->lo && ec->lo->lenient)) {
+        pthread_mutex_lock(&ec->lock);
+        tt_progress_done(&ec->jp.prog);
+        tt_text_safe(ec->paths[i], safe, sizeof safe);
+        if (!tr)
+            tt_cli_error("%s", tt_error_format(err, safe, msg, sizeof msg));
+        else
+            warn_lenient(safe, tr, NULL, ec->lo);
+        pthread_mutex_unlock(&ec->lock);
+        if (!tr)
+            return -1;
+    }
+    rc = ec->fn(ec->ctx, i, tr);
+    tt_trace_free(tr);
+    return rc;
+}
+
 int tt_cli_each_trace(char *const *paths, size_t n, const tt_cli_load *lo, tt_cli_trace_fn fn,
                       void *ctx)
 {
     unsigned cores = tt_parallel_cores();
     size_t per = cores > 64 ? 64 : (size_t)cores;
+    tt_load_opts opts;
+    tt_rankset_opts ro;
+    each_ctx ec;
     job_progress jp;
     int rc = 0;
+    if (n > 1 && !(lo && lo->cache)) {
+        /* streamed: the cores go on loading the next ranks while fn
+         * works on this one; a trace per core loading, and the one fn
+         * has, in memory */
+        batch_load_opts(&opts, lo);
+        memset(&ec, 0, sizeof ec);
+        ec.paths = paths;
+        ec.lo = lo;
+        ec.fn = fn;
+        ec.ctx = ctx;
+        job_progress_init(&ec.jp, n, lo);
+        pthread_mutex_init(&ec.lock, NULL);
+        memset(&ro, 0, sizeof ro);
+        ro.load = &opts;
+        ro.progress = each_progress;
+        ro.progress_ctx = &ec;
+        rc = tt_load_each(paths, n, &ro, per + 1, each_one, &ec) ? -1 : 0;
+        tt_progress_done(&ec.jp.prog);
+        pthread_mutex_destroy(&ec.lock);
+        return rc;
+    }
     job_progress_init(&jp, n, lo);
     for (size_t b = 0; b < n && rc == 0; b += per) {
         size_t nb = n - b < per ? n - b : per;
@@ -300,11 +377,7 @@ static int load_batch(char *const *paths, size_t n, const tt_cli_load *lo, tt_tr
         tt_cli_error("out of memory");
         return -1;
     }
-    memset(&opts, 0, sizeof opts);
-    opts.lenient = lo && lo->lenient;
-    opts.format = lo ? lo->format : NULL;
-    opts.csv_map = lo ? lo->csv_map : NULL;
-    opts.skip = lo ? lo->skip : 0;
+    batch_load_opts(&opts, lo);
     if (!job) {
         job_progress_init(&own, n, lo);
         job = &own;

@@ -52,10 +52,11 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo);
 int tt_cli_load_many(char *const *paths, size_t n, const tt_cli_load *lo, tt_trace **out);
 
 /* Each of n traces in turn, for reports that keep only a little of each:
- * loaded a batch (one per core) at a time in parallel, with one progress
- * line for all, handed to fn as trace i, then freed (fn must not keep
- * it). Stops at the first load failure (printed) or when fn returns
- * non-zero, freeing the rest of the batch. Returns 0, or -1. */
+ * loaded in parallel a few ahead (one per core, while fn works on the
+ * one before; with --cache a batch at a time), with one progress line
+ * for all, handed to fn in order as trace i, then freed (fn must not
+ * keep it). Stops at the first load failure (printed) or when fn returns
+ * non-zero, freeing the traces loaded beyond. Returns 0, or -1. */
 typedef int (*tt_cli_trace_fn)(void *ctx, size_t i, const tt_trace *tr);
 int tt_cli_each_trace(char *const *paths, size_t n, const tt_cli_load *lo, tt_cli_trace_fn fn,
                       void *ctx);

@@ -314,15 +314,12 @@ static void on_file_progress(void *ctx, int64_t file_pos, int64_t file_size, int
     report(fp->job);
 }
 
-/* Load file i (tt_parallel_run job); after a failure, the rest are not
- * tried. */
-static void load_one(void *ctx, size_t i)
+/* Load file i into j->traces[i], or its error into j->errs[i]; 0 or -1. */
+static int load_file(load_job *j, size_t i)
 {
-    load_job *j = ctx;
     tt_load_opts lo;
     file_progress fp = {j, 0, 0};
-    if (atomic_load(&j->failed))
-        return;
+    int rc;
     if (j->o->load)
         lo = *j->o->load;
     else
@@ -331,10 +328,21 @@ static void load_one(void *ctx, size_t i)
     lo.progress_ctx = &fp;
     lo.threads = j->threads;
     tt_error_clear(&j->errs[i]);
-    if (tt_load(j->files[i], &lo, &j->traces[i], NULL, &j->errs[i]))
-        atomic_store(&j->failed, 1);
+    rc = tt_load(j->files[i], &lo, &j->traces[i], NULL, &j->errs[i]);
     atomic_fetch_add(&j->done, 1);
     report(j);
+    return rc;
+}
+
+/* Load file i (tt_parallel_run job); after a failure, the rest are not
+ * tried. */
+static void load_one(void *ctx, size_t i)
+{
+    load_job *j = ctx;
+    if (atomic_load(&j->failed))
+        return;
+    if (load_file(j, i))
+        atomic_store(&j->failed, 1);
 }
 
 static int cmp_ns_ctx(const void *pa, const void *pb, void *ctx)
@@ -379,6 +387,129 @@ int tt_load_parallel(char *const *files, size_t n, const tt_rankset_opts *o, tt_
         if (!out[i])
             return -1;
     return 0;
+}
+
+/* ------------------------------------------------------- streamed load */
+
+typedef struct each_job {
+    load_job        base;
+    pthread_mutex_t mu;
+    pthread_cond_t  cv;
+    size_t          next;       /* the next file to load (under mu) */
+    size_t          consumed;   /* files handed over (under mu) */
+    size_t          ahead;
+    bool           *ready;      /* file i loaded or failed (under mu) */
+    bool            stop;       /* under mu */
+} each_job;
+
+static void *each_worker(void *arg)
+{
+    each_job *e = arg;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        size_t i;
+        while (!e->stop && e->next < e->base.n && e->next >= e->consumed + e->ahead)
+            pthread_cond_wait(&e->cv, &e->mu);
+        if (e->stop || e->next >= e->base.n)
+            break;
+        i = e->next++;
+        pthread_mutex_unlock(&e->mu);
+        load_file(&e->base, i);
+        pthread_mutex_lock(&e->mu);
+        e->ready[i] = true;
+        pthread_cond_broadcast(&e->cv);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+int tt_load_each(char *const *files, size_t n, const tt_rankset_opts *o, size_t ahead,
+                 tt_load_each_fn fn, void *ctx)
+{
+    each_job e;
+    unsigned nt = o->threads ? o->threads : tt_parallel_cores(), started = 0;
+    pthread_t *th = NULL;
+    int rc = 0;
+    tt_error oom;
+    if (n == 0)
+        return 0;
+    memset(&e, 0, sizeof e);
+    e.base.files = files;
+    e.base.n = n;
+    e.base.o = o;
+    e.base.threads = n < nt ? nt / (unsigned)n : 1;
+    e.ahead = ahead ? ahead : 1;
+    atomic_init(&e.base.done, 0);
+    atomic_init(&e.base.bytes, 0);
+    atomic_init(&e.base.events, 0);
+    atomic_init(&e.base.failed, 0);
+    if (nt > n)
+        nt = (unsigned)n;
+    if (nt > e.ahead)
+        nt = (unsigned)e.ahead;
+    e.base.traces = calloc(n, sizeof *e.base.traces);
+    e.base.errs = calloc(n, sizeof *e.base.errs);
+    e.ready = calloc(n, sizeof *e.ready);
+    th = calloc(nt, sizeof *th);
+    if (!e.base.traces || !e.base.errs || !e.ready || !th) {
+        free(e.base.traces);
+        free(e.base.errs);
+        free(e.ready);
+        free(th);
+        tt_error_clear(&oom);
+        tt_error_set(&oom, TT_ERR_NOMEM, "out of memory");
+        return fn(ctx, 0, NULL, &oom);
+    }
+    pthread_mutex_init(&e.base.lock, NULL);
+    pthread_mutex_init(&e.mu, NULL);
+    pthread_cond_init(&e.cv, NULL);
+    for (unsigned t = 0; t < nt; t++) {
+        if (pthread_create(&th[t], NULL, each_worker, &e) != 0)
+            break;
+        started++;
+    }
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        tt_trace *tr;
+        pthread_mutex_lock(&e.mu);
+        while (!e.ready[i]) {
+            if (started == 0) {
+                /* no thread could start: load it here */
+                size_t k = e.next++;
+                pthread_mutex_unlock(&e.mu);
+                load_file(&e.base, k);
+                pthread_mutex_lock(&e.mu);
+                e.ready[k] = true;
+                continue;
+            }
+            pthread_cond_wait(&e.cv, &e.mu);
+        }
+        pthread_mutex_unlock(&e.mu);
+        tr = e.base.traces[i];
+        e.base.traces[i] = NULL;
+        rc = fn(ctx, i, tr, &e.base.errs[i]);
+        pthread_mutex_lock(&e.mu);
+        e.consumed = i + 1;
+        if (rc)
+            e.stop = true;
+        pthread_cond_broadcast(&e.cv);
+        pthread_mutex_unlock(&e.mu);
+    }
+    pthread_mutex_lock(&e.mu);
+    e.stop = true;
+    pthread_cond_broadcast(&e.cv);
+    pthread_mutex_unlock(&e.mu);
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    for (size_t i = 0; i < n; i++)
+        tt_trace_free(e.base.traces[i]);
+    pthread_cond_destroy(&e.cv);
+    pthread_mutex_destroy(&e.mu);
+    pthread_mutex_destroy(&e.base.lock);
+    free(e.base.traces);
+    free(e.base.errs);
+    free(e.ready);
+    free(th);
+    return rc;
 }
 
 int tt_rankset_load(tt_rankset *rs, char *const *files, size_t n, const tt_rankset_opts *o,

@@ -108,6 +108,22 @@ int tt_ranks_resolve(int64_t *ranks, size_t n, size_t *dup_a, size_t *dup_b);
 int tt_load_parallel(char *const *files, size_t n, const tt_rankset_opts *o, tt_trace **out,
                      tt_error *errs);
 
+/* A trace handed over by tt_load_each(): trace i (owned by the callee,
+ * who frees it), or NULL with err saying why its load failed. Non-zero
+ * stops the loads. */
+typedef int (*tt_load_each_fn)(void *ctx, size_t i, tt_trace *tr, const tt_error *err);
+
+/* Load files[0..n) on up to o->threads threads (each load's budget as in
+ * tt_load_parallel) and hand each to fn in file order, on the calling
+ * thread, as soon as it and those before it have loaded: the threads go
+ * on loading while fn works. At most `ahead` (at least 1) traces are
+ * loading or loaded and not yet handed over, so memory holds about
+ * `ahead` traces however many files there are. Stops at the first
+ * non-zero return of fn (the traces loaded beyond are freed) and returns
+ * it; 0 when every file was handed over. */
+int tt_load_each(char *const *files, size_t n, const tt_rankset_opts *o, size_t ahead,
+                 tt_load_each_fn fn, void *ctx);
+
 /* Load every file in parallel and assign ranks. On failure err names the
  * file (err->what starts with its path) and nothing is kept. */
 int tt_rankset_load(tt_rankset *rs, char *const *files, size_t n, const tt_rankset_opts *o,
