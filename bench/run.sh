@@ -248,11 +248,14 @@ bench_row all "gzip -dc > /dev/null" "$bytes" gzip -dc "$trace.gz"
 gunzip_wall=$wall
 bench_row all "tracetty summary .json.gz" "$bytes" "$TRACETTY" summary --quiet "$trace.gz"
 gz_wall=$wall
+gz_rss=$rss_kb
 zst_wall=
+zst_rss=
 if [ "$have_zstd" = 1 ]; then
     bench_row all "zstd -dc > /dev/null" "$bytes" zstd -dc "$trace.zst"
     bench_row all "tracetty summary .json.zst" "$bytes" "$TRACETTY" summary --quiet "$trace.zst"
     zst_wall=$wall
+    zst_rss=$rss_kb
 else
     echo "  zstd: skipped (the zstd program is not installed)"
 fi
@@ -359,6 +362,14 @@ else
     goal "CPU 10M / CPU 1M (pinned, shuffled)" - "" le 10.5 "BENCH_QUICK=1"
 fi
 goal "peak RSS per 1M events, 1M" "$(awk -v r="$tt_rss" 'BEGIN { print r / 1024 }')" " MB" le 100
+goal "peak RSS per 1M events, 1M .json.gz" "$(awk -v r="$gz_rss" 'BEGIN { print r / 1024 }')" \
+    " MB" le 100
+if [ -n "$zst_rss" ]; then
+    goal "peak RSS per 1M events, 1M .json.zst" "$(awk -v r="$zst_rss" 'BEGIN { print r / 1024 }')" \
+        " MB" le 100
+else
+    goal "peak RSS per 1M events, 1M .json.zst" - "" le 100 "zstd not installed"
+fi
 goal ".json.gz / gzip -dc alone" "$(ratio "$gz_wall" "$gunzip_wall")" x le 1.3
 if [ -n "$zst_wall" ]; then
     goal ".json.zst / plain JSON" "$(ratio "$zst_wall" "$tt_wall")" x le 1.3
