@@ -681,15 +681,26 @@ static bool ev_before(const tt_event *a, const tt_event *b)
     return a->start < b->start || (a->start == b->start && a->dur > b->dur);
 }
 
-/* Merge the sorted runs [a, m) and [m, b) of src into dst, stably. */
-static void merge_runs(const tt_event *src, tt_event *dst, size_t a, size_t m, size_t b)
+/* Merge the sorted neighbour runs ev[a, m) and ev[m, b) in place, stably,
+ * with the smaller run copied out to buf first (room for it). Writing
+ * never overtakes reading: from the front when the left run is out, from
+ * the back when the right one is. */
+static void merge_runs(tt_event *ev, size_t a, size_t m, size_t b, tt_event *buf)
 {
-    size_t i = a, j = m, o = a;
-    while (i < m && j < b)
-        dst[o++] = ev_before(&src[j], &src[i]) ? src[j++] : src[i++];
-    memcpy(dst + o, src + i, (m - i) * sizeof *src);
-    o += m - i;
-    memcpy(dst + o, src + j, (b - j) * sizeof *src);
+    if (m - a <= b - m) {
+        size_t n = m - a, i = 0, j = m, o = a;
+        memcpy(buf, ev + a, n * sizeof *ev);
+        while (i < n && j < b)
+            ev[o++] = ev_before(&ev[j], &buf[i]) ? ev[j++] : buf[i++];
+        memcpy(ev + o, buf + i, (n - i) * sizeof *ev);
+    } else {
+        size_t n = b - m, i = m, j = n, o = b;
+        memcpy(buf, ev + m, n * sizeof *ev);
+        /* i, j, o: one past the next element to take or place */
+        while (j > 0 && i > a)
+            ev[--o] = ev_before(&buf[j - 1], &ev[i - 1]) ? ev[--i] : buf[--j];
+        memcpy(ev + a, buf, j * sizeof *ev);
+    }
 }
 
 #define MAX_RUNS 16
@@ -697,18 +708,19 @@ static void merge_runs(const tt_event *src, tt_event *dst, size_t a, size_t m, s
 /* Put each lane's events in finalize's order (tt_trace_finalize then finds
  * them sorted and leaves them). A lane holds the rows of a few tables
  * (API calls and NVTX ranges of a thread, kernels and copies of a
- * stream), each table in time order as nsys writes it: a stable merge of
- * those few runs, sequential in memory, costs a fraction of the radix sort
- * and in-place permutation finalize does on an unsorted lane. Lanes of
- * many runs are left to finalize. The order is finalize's exactly: runs
- * keep push order among equal events and the merge is stable. 0 or -1
- * (OOM). */
+ * stream), each table in time order as nsys writes it: merging those few
+ * runs in place costs a fraction of the radix sort and permutation
+ * finalize does on an unsorted lane, and needs room for the smaller run
+ * only (fresh memory is dear: its page faults). Lanes of many runs are
+ * left to finalize. The order is finalize's exactly: runs keep push order
+ * among equal events and the merge is stable. 0 or -1 (OOM). */
 static int sort_lanes(nsys *s)
 {
+    tt_event *buf = NULL;
+    size_t cap = 0;
     for (uint32_t li = 0; li < s->tr->n_lanes; li++) {
         tt_lane *l = &s->tr->lanes[li];
         size_t run[MAX_RUNS + 1], nr = 0;
-        tt_event *buf;
         run[nr++] = 0;
         for (size_t i = 1; i < l->n && nr <= MAX_RUNS; i++)
             if (ev_before(&l->ev[i], &l->ev[i - 1]))
@@ -716,35 +728,23 @@ static int sort_lanes(nsys *s)
         if (nr == 1 || nr > MAX_RUNS)
             continue;
         run[nr] = l->n;
-        if (!(buf = malloc(l->n * sizeof *buf)))
-            return oom(s);
-        /* merge neighbours pairwise until one run is left, between the
-         * lane's array and buf */
-        {
-            tt_event *src = l->ev, *dst = buf;
-            while (nr > 1) {
-                size_t k = 0, w = 0;
-                for (; k + 1 < nr; k += 2) {
-                    merge_runs(src, dst, run[k], run[k + 1], run[k + 2]);
-                    run[w++] = run[k];
+        /* the merged prefix [0, run[k]) takes run k in turn */
+        for (size_t k = 1; k < nr; k++) {
+            size_t left = run[k], right = run[k + 1] - run[k];
+            size_t need = left < right ? left : right;
+            if (need > cap) {
+                tt_event *nb = realloc(buf, need * sizeof *nb);
+                if (!nb) {
+                    free(buf);
+                    return oom(s);
                 }
-                if (k < nr) {
-                    memcpy(dst + run[k], src + run[k], (run[k + 1] - run[k]) * sizeof *src);
-                    run[w++] = run[k];
-                }
-                run[w] = l->n;
-                nr = w;
-                {
-                    tt_event *t = src;
-                    src = dst;
-                    dst = t;
-                }
+                buf = nb;
+                cap = need;
             }
-            if (src != l->ev)
-                memcpy(l->ev, src, l->n * sizeof *src);
+            merge_runs(l->ev, 0, run[k], run[k + 1], buf);
         }
-        free(buf);
     }
+    free(buf);
     return 0;
 }
 
