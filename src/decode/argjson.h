@@ -36,6 +36,12 @@ void tt_argjson_begin(tt_argjson *j);
 /* Add key: v as cJSON_AddNumberToObject(o, key, (double)v) prints it. */
 void tt_argjson_number(tt_argjson *j, const char *key, int64_t v);
 
+/* The JSON number text[0..n) (strict JSON grammar, under 64 bytes) as
+ * cJSON prints the double it parses from it, into out (room for 32
+ * bytes); returns the length. For re-printing parsed documents (the
+ * HugeCTR reader) without cJSON's printf and scanf. */
+size_t tt_argjson_print_number(char *out, const char *text, size_t n);
+
 /* Add key: s as cJSON_AddStringToObject(o, key, s) prints it. */
 void tt_argjson_string(tt_argjson *j, const char *key, const char *s);
 

@@ -1,7 +1,7 @@
-/* csv_common.h - what the CSV decoders share: streaming rows out of libcsv,
- * header lookup, units read from headers, exact time parsing, lanes by
- * name, the remaining columns kept as an argument object, and the
- * malformed-row policy.
+/* csv_common.h - what the CSV decoders share: streaming rows (RFC 4180,
+ * read exactly as libcsv's strict mode reads it), header lookup, units
+ * read from headers, exact time parsing, lanes by name, the remaining
+ * columns kept as an argument object, and the malformed-row policy.
  *
  * The dialects (csv_ascend.c, csv_nsys.c, csv_generic.c) map a header to
  * columns and turn each row into an event; everything else is here.

@@ -16,13 +16,18 @@
  * host holds the whole average iteration [0, T) and an "iteration end"
  * instant marks T. Each event keeps its source object as arguments.
  *
- * The file is small (averages, not a trace), so it is parsed whole with
- * cJSON; a syntax error is reported at its line and column.
+ * The file is small (averages, not a trace) and read whole. A plain
+ * document is scanned in place, anything else parsed with cJSON (see "the
+ * tree" below); a syntax error is reported at its line and column. Each
+ * event's arguments are its object as cJSON_PrintUnformatted() prints it,
+ * byte for byte either way.
  */
 #include "config.h"
 
 #include "decode/decode.h"
+#include "decode/argjson.h"
 #include "decode/json_scan.h"
+#include "util/grow.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -37,22 +42,327 @@ static int oom(tt_error *err)
     return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
 }
 
-/* A time in ns from "<base>_ms" or "<base>_ns"; false when neither is a
- * finite number within TT_TIME_LIMIT. */
-static bool get_time(const cJSON *o, const char *base, int64_t *ns)
+/* ------------------------------------------------------------ the tree
+ *
+ * The document is walked as a small tree of jnodes, read one of two ways:
+ *   - plain documents (strict JSON, no escapes or control bytes in strings,
+ *     numbers under 60 bytes, nesting under 200, no byte order mark) are
+ *     scanned straight from the buffer (json_scan.h): strings and numbers
+ *     stay spans of it, and an event's arguments are its source text
+ *     reprinted as cJSON would print it, without parsing it into a cJSON
+ *     tree first and printing that (most of the decode before);
+ *   - anything else goes through cJSON, as it always did, and the tree is
+ *     copied from cJSON's: its grammar, errors and string rules stay the
+ *     reference for every odd file.
+ * Both give the same tree for a plain document, so the model is built by
+ * one walk (do_host). */
+
+enum { JN_OBJ, JN_ARR, JN_STR, JN_NUM, JN_LIT };
+
+typedef struct jnode {
+    uint8_t      type;
+    const char  *key;       /* member name, NULL in an array */
+    size_t       keyn;
+    const char  *s;         /* string bytes, number text, or the source span
+                             * of a container (plain documents) */
+    size_t       n;
+    uint32_t     child;     /* first child + 1, 0 = none */
+    uint32_t     next;      /* next sibling + 1, 0 = none */
+} jnode;
+
+typedef struct jtree {
+    jnode        *nd;
+    size_t        n, cap;
+    const cJSON **cj;       /* per node its cJSON node (cJSON documents) */
+    size_t        cap_cj;
+    char         *out;      /* jt_print()'s text */
+    size_t        cap_out;
+    bool          dry;      /* checking only: every node is node 0 */
+} jtree;
+
+static int64_t jt_new(jtree *t, uint8_t type)
 {
-    char key[96];
-    const cJSON *v;
-    snprintf(key, sizeof key, "%s_ns", base);
-    v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && fabs(v->valuedouble) < (double)TT_TIME_LIMIT) {
-        *ns = llround(v->valuedouble);
+    if (t->dry && t->n)
+        return 0;
+    if (tt_grow_one((void **)&t->nd, &t->cap, t->n, sizeof *t->nd))
+        return -1;
+    memset(&t->nd[t->n], 0, sizeof t->nd[t->n]);
+    t->nd[t->n].type = type;
+    return (int64_t)t->n++;
+}
+
+static void jt_free(jtree *t)
+{
+    free(t->nd);
+    free(t->cj);
+    free(t->out);
+}
+
+/* A plain string token at p (see above); NULL when it is not one. */
+static const char *plain_string(const char *p, const char *end, js_str *out)
+{
+    js_scanner sc = {0};
+    const char *q = js_scan_string(&sc, p, end, out);
+    if (!q || out->esc)
+        return NULL;
+    for (size_t i = 0; i < out->n; i++)
+        if ((unsigned char)out->s[i] < 0x20)
+            return NULL;
+    return q;
+}
+
+/* Scan a plain value at p (after whitespace) into node k's type and
+ * children; returns the position after it, NULL when the document is not
+ * plain (the cJSON path then reads it). */
+static const char *plain_value(jtree *t, int64_t k, const char *p, const char *end, int depth)
+{
+    js_scanner sc = {0};
+    js_str tok;
+    const char *start = p;
+    if (p == end || depth > 200)
+        return NULL;
+    if (*p == '{' || *p == '[') {
+        bool obj = *p == '{';
+        int64_t prev = -1;
+        t->nd[k].type = obj ? JN_OBJ : JN_ARR;
+        p = js_skip_ws(p + 1, end);
+        if (p < end && *p == (obj ? '}' : ']')) {
+            p++;
+        } else {
+            for (;;) {
+                int64_t c = jt_new(t, JN_LIT);
+                if (c < 0)
+                    return NULL;
+                if (obj) {
+                    if (p == end || *p != '"' || !(p = plain_string(p, end, &tok)))
+                        return NULL;
+                    t->nd[c].key = tok.s;
+                    t->nd[c].keyn = tok.n;
+                    p = js_skip_ws(p, end);
+                    if (p == end || *p != ':')
+                        return NULL;
+                    p = js_skip_ws(p + 1, end);
+                }
+                if (!(p = plain_value(t, c, p, end, depth + 1)))
+                    return NULL;
+                if (prev < 0)
+                    t->nd[k].child = (uint32_t)c + 1;
+                else
+                    t->nd[prev].next = (uint32_t)c + 1;
+                prev = c;
+                p = js_skip_ws(p, end);
+                if (p < end && *p == ',') {
+                    p = js_skip_ws(p + 1, end);
+                    continue;
+                }
+                if (p < end && *p == (obj ? '}' : ']')) {
+                    p++;
+                    break;
+                }
+                return NULL;
+            }
+        }
+    } else if (*p == '"') {
+        if (!(p = plain_string(p, end, &tok)))
+            return NULL;
+        t->nd[k].type = JN_STR;
+        t->nd[k].s = tok.s;
+        t->nd[k].n = tok.n;
+        return p;
+    } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+        /* cJSON reads at most 63 bytes of a number */
+        if (!(p = js_scan_number(&sc, p, end, true, &tok)) || tok.n >= 60 ||
+            !js_is_number(tok.s, tok.n))
+            return NULL;
+        t->nd[k].type = JN_NUM;
+    } else {
+        static const char *const lit[] = {"true", "false", "null"};
+        size_t i = 0;
+        while (i < 3 && !((size_t)(end - p) >= strlen(lit[i]) &&
+                          memcmp(p, lit[i], strlen(lit[i])) == 0))
+            i++;
+        if (i == 3)
+            return NULL;
+        p += strlen(lit[i]);
+        t->nd[k].type = JN_LIT;
+    }
+    t->nd[k].s = start;
+    t->nd[k].n = (size_t)(p - start);
+    return p;
+}
+
+/* Whether buf is a plain document (see above), scanned without keeping
+ * a tree. */
+static bool plain_document(jtree *t, const char *buf, size_t n)
+{
+    const char *end = buf + n, *p;
+    bool ok;
+    if (n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+        return false;
+    t->n = 0;
+    t->dry = true;
+    p = js_skip_ws(buf, end);
+    ok = jt_new(t, JN_LIT) == 0 && (p = plain_value(t, 0, p, end, 0)) && js_skip_ws(p, end) == end;
+    t->dry = false;
+    t->n = 0;
+    return ok;
+}
+
+/* The tree of the plain value at *p as node 0 (t emptied first), *p moved
+ * past it. 0 or -1 (OOM: the document was checked already). */
+static int plain_tree(jtree *t, const char **p, const char *end, int depth)
+{
+    t->n = 0;
+    if (jt_new(t, JN_LIT) < 0 || !(*p = plain_value(t, 0, *p, end, depth)))
+        return -1;
+    return 0;
+}
+
+/* Copy cJSON's tree under node k. */
+static int cjson_tree(jtree *t, int64_t k, const cJSON *v)
+{
+    int64_t prev = -1;
+    if (tt_grow_one((void **)&t->cj, &t->cap_cj, (size_t)k, sizeof *t->cj))
+        return -1;
+    t->cj[k] = v;
+    if (cJSON_IsString(v)) {
+        t->nd[k].type = JN_STR;
+        t->nd[k].s = v->valuestring;
+        t->nd[k].n = strlen(v->valuestring);
+        return 0;
+    }
+    if (cJSON_IsNumber(v)) {
+        t->nd[k].type = JN_NUM;
+        return 0;
+    }
+    if (!cJSON_IsObject(v) && !cJSON_IsArray(v)) {
+        t->nd[k].type = JN_LIT;
+        return 0;
+    }
+    t->nd[k].type = cJSON_IsObject(v) ? JN_OBJ : JN_ARR;
+    for (const cJSON *c = v->child; c; c = c->next) {
+        int64_t ck = jt_new(t, JN_LIT);
+        if (ck < 0)
+            return -1;
+        if (c->string) {
+            t->nd[ck].key = c->string;
+            t->nd[ck].keyn = strlen(c->string);
+        }
+        if (prev < 0)
+            t->nd[k].child = (uint32_t)ck + 1;
+        else
+            t->nd[prev].next = (uint32_t)ck + 1;
+        prev = ck;
+        if (cjson_tree(t, ck, c))
+            return -1;
+    }
+    return 0;
+}
+
+#define JT_EACH(t, c, parent) \
+    for (const jnode *c = (parent)->child ? &(t)->nd[(parent)->child - 1] : NULL; c; \
+         c = c->next ? &(t)->nd[c->next - 1] : NULL)
+
+/* The first member named key (as cJSON_GetObjectItemCaseSensitive). */
+static const jnode *jt_get(const jtree *t, const jnode *o, const char *key)
+{
+    size_t kn = strlen(key);
+    if (o->type != JN_OBJ)
+        return NULL;
+    JT_EACH(t, c, o) {
+        if (c->keyn == kn && memcmp(c->key, key, kn) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+static double jt_number(const jtree *t, const jnode *v)
+{
+    char buf[64];
+    if (t->cj)
+        return t->cj[v - t->nd]->valuedouble;
+    memcpy(buf, v->s, v->n);   /* under 60 bytes (plain_value) */
+    buf[v->n] = '\0';
+    return strtod(buf, NULL);
+}
+
+/* Room for need bytes in t->out. */
+static bool out_room(jtree *t, size_t need)
+{
+    char *d;
+    if (need <= t->cap_out)
+        return true;
+    if (!(d = realloc(t->out, need)))
+        return false;
+    t->out = d;
+    t->cap_out = need;
+    return true;
+}
+
+/* The arguments text of an event, as cJSON_PrintUnformatted() prints it,
+ * in t->out; its length, or -1 (OOM). */
+static int64_t jt_print(jtree *t, const jnode *v)
+{
+    char *d;
+    const char *p = v->s, *end = v->s + v->n;
+    if (t->cj) {
+        char *text = cJSON_PrintUnformatted(t->cj[v - t->nd]);
+        size_t len = text ? strlen(text) : 0;
+        bool ok = text && out_room(t, len + 1);
+        if (ok)
+            memcpy(t->out, text, len);
+        free(text);
+        return ok ? (int64_t)len : -1;
+    }
+    /* a plain document's source without its whitespace and its numbers
+     * as cJSON prints them: strings have no escapes to redo, and a number
+     * never prints longer than 32 bytes */
+    if (!out_room(t, v->n + 32 * (v->n / 2 + 1)))
+        return -1;
+    d = t->out;
+    while (p < end) {
+        char c = *p;
+        if (c == '"') {
+            const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+            memcpy(d, p, (size_t)(q + 1 - p));
+            d += q + 1 - p;
+            p = q + 1;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            const char *q = p + 1;
+            while (q < end && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' ||
+                               *q == 'E' || *q == '+' || *q == '-'))
+                q++;
+            d += tt_argjson_print_number(d, p, (size_t)(q - p));
+            p = q;
+        } else {
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+                *d++ = c;
+            p++;
+        }
+    }
+    return d - t->out;
+}
+
+/* ------------------------------------------------------------ the model */
+
+/* A time in ns from "<base>_ms" or "<base>_ns" (BASE: a literal); false
+ * when neither is a finite number within TT_TIME_LIMIT. */
+#define get_time(t, o, BASE, ns) get_time_in(t, o, BASE "_ns", BASE "_ms", ns)
+
+static bool get_time_in(const jtree *t, const jnode *o, const char *key_ns, const char *key_ms,
+                        int64_t *ns)
+{
+    const jnode *v;
+    double d;
+    v = jt_get(t, o, key_ns);
+    if (v && v->type == JN_NUM && isfinite(d = jt_number(t, v)) && fabs(d) < (double)TT_TIME_LIMIT) {
+        *ns = llround(d);
         return true;
     }
-    snprintf(key, sizeof key, "%s_ms", base);
-    v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && fabs(v->valuedouble) < (double)TT_TIME_LIMIT / 1e6) {
-        *ns = llround(v->valuedouble * 1e6);
+    v = jt_get(t, o, key_ms);
+    if (v && v->type == JN_NUM && isfinite(d = jt_number(t, v)) &&
+        fabs(d) < (double)TT_TIME_LIMIT / 1e6) {
+        *ns = llround(d * 1e6);
         return true;
     }
     return false;
@@ -77,9 +387,9 @@ static uint32_t lane_for(tt_trace *tr, uint32_t group, const char *key, const ch
 }
 
 static int64_t push(tt_trace *tr, uint32_t lane, tt_ns start, tt_ns dur, const char *name,
-                    const char *cat, uint8_t kind)
+                    size_t name_n, const char *cat, uint8_t kind)
 {
-    uint32_t nm = tt_trace_intern_cstr(tr, name), c = tt_trace_intern_cstr(tr, cat);
+    uint32_t nm = tt_trace_intern(tr, name, name_n), c = tt_trace_intern_cstr(tr, cat);
     int64_t idx;
     tt_event *e;
     if (nm == TT_STR_ERROR || c == TT_STR_ERROR)
@@ -96,18 +406,46 @@ static int64_t push(tt_trace *tr, uint32_t lane, tt_ns start, tt_ns dur, const c
     return idx;
 }
 
-static int do_host(tt_trace *tr, const cJSON *host, int index, tt_load_info *info,
+#define PUSH_LIT(tr, lane, start, dur, name, cat, kind) \
+    push(tr, lane, start, dur, name, sizeof name - 1, cat, kind)
+
+/* A member name as a C string (names in the model and in messages), the
+ * caller frees it; NULL when out of memory. */
+static char *key_text(const jnode *n)
+{
+    return n->key ? strndup(n->key, n->keyn) : strdup("?");
+}
+
+/* Room on lane l for the events of list strm at once: a profile has
+ * thousands of streams holding a few events each, and the model's first
+ * growth step (64 events a lane) made most of the decode's memory and
+ * its time. 0 or -1 (OOM). */
+static int reserve_events(tt_lane *l, const jtree *t, const jnode *strm)
+{
+    size_t k = 0;
+    tt_event *ev;
+    JT_EACH(t, c, strm) {
+        k++;
+    }
+    if (l->n + k <= l->cap)
+        return 0;
+    if (!(ev = realloc(l->ev, (l->n + k) * sizeof *ev)))
+        return -1;
+    l->ev = ev;
+    l->cap = l->n + k;
+    return 0;
+}
+
+static int do_host(tt_trace *tr, jtree *t, const jnode *host, int index,
                    uint64_t *events, tt_error *err)
 {
-    const cJSON *hn = cJSON_GetObjectItemCaseSensitive(host, "host_name");
-    const cJSON *tl = cJSON_GetObjectItemCaseSensitive(host, "timeline");
-    const cJSON *dev, *strm;
+    const jnode *hn = jt_get(t, host, "host_name");
+    const jnode *tl = jt_get(t, host, "timeline");
     char gname[256], key[600], name[600];
     int64_t iter;
     uint32_t gk, g;
-    (void)info;
-    if (cJSON_IsString(hn) && hn->valuestring[0])
-        snprintf(gname, sizeof gname, "%s", hn->valuestring);
+    if (hn && hn->type == JN_STR && hn->n)
+        snprintf(gname, sizeof gname, "%.*s", (int)hn->n, hn->s);
     else
         snprintf(gname, sizeof gname, "host %d", index);
     snprintf(key, sizeof key, "host:%d:%s", index, gname);
@@ -121,11 +459,11 @@ static int do_host(tt_trace *tr, const cJSON *host, int index, tt_load_info *inf
     if (tr->groups[g].name == TT_STR_ERROR)
         return oom(err);
 
-    if (get_time(host, "avg_iter_time", &iter) && iter >= 0) {
+    if (get_time(t, host, "avg_iter_time", &iter) && iter >= 0) {
         uint32_t l = lane_for(tr, g, "iteration", "iteration");
-        if (l == TT_NO_LANE || push(tr, l, 0, iter, "iteration (average)", "iteration",
-                                    TT_EV_SLICE) < 0 ||
-            push(tr, l, iter, 0, "iteration end", "iteration", TT_EV_INSTANT_GLOBAL) < 0)
+        if (l == TT_NO_LANE ||
+            PUSH_LIT(tr, l, 0, iter, "iteration (average)", "iteration", TT_EV_SLICE) < 0 ||
+            PUSH_LIT(tr, l, iter, 0, "iteration end", "iteration", TT_EV_INSTANT_GLOBAL) < 0)
             return oom(err);
         tr->lanes[l].sort_index = -1;   /* above the streams */
         tr->lanes[l].has_sort = true;
@@ -133,37 +471,47 @@ static int do_host(tt_trace *tr, const cJSON *host, int index, tt_load_info *inf
     } else {
         tt_trace_problem(tr, TT_PROB_BAD_EVENT, "host \"%s\" has no avg_iter_time_ms", gname);
     }
-    if (!cJSON_IsObject(tl)) {
+    if (!tl || tl->type != JN_OBJ) {
         tt_trace_problem(tr, TT_PROB_BAD_EVENT, "host \"%s\" has no timeline object", gname);
         return 0;
     }
-    cJSON_ArrayForEach(dev, tl) {
-        if (!cJSON_IsObject(dev)) {
+    JT_EACH(t, dev, tl) {
+        char *dkey;
+        if (dev->type != JN_OBJ) {
+            if (!(dkey = key_text(dev)))
+                return oom(err);
             tt_trace_problem(tr, TT_PROB_BAD_EVENT, "timeline entry \"%s\" is not an object",
-                             dev->string ? dev->string : "?");
+                             dkey);
+            free(dkey);
             continue;
         }
-        cJSON_ArrayForEach(strm, dev) {
-            const cJSON *ev;
+        JT_EACH(t, strm, dev) {
             uint32_t l;
-            if (!cJSON_IsArray(strm)) {
+            char *skey = key_text(strm);
+            if (!skey || !(dkey = key_text(dev))) {
+                free(skey);
+                return oom(err);
+            }
+            if (strm->type != JN_ARR) {
                 tt_trace_problem(tr, TT_PROB_BAD_EVENT, "stream entry \"%s\" is not a list",
-                                 strm->string ? strm->string : "?");
+                                 skey);
+                free(skey);
+                free(dkey);
                 continue;
             }
-            snprintf(key, sizeof key, "%s/%s", dev->string, strm->string);
-            snprintf(name, sizeof name, "device %s stream %s", suffix(dev->string),
-                     suffix(strm->string));
+            snprintf(key, sizeof key, "%s/%s", dkey, skey);
+            snprintf(name, sizeof name, "device %s stream %s", suffix(dkey), suffix(skey));
+            free(skey);
+            free(dkey);
             l = lane_for(tr, g, key, name);
-            if (l == TT_NO_LANE)
+            if (l == TT_NO_LANE || reserve_events(&tr->lanes[l], t, strm))
                 return oom(err);
-            cJSON_ArrayForEach(ev, strm) {
-                const cJSON *label = cJSON_GetObjectItemCaseSensitive(ev, "label");
-                int64_t s, d, idx;
-                char *text;
-                if (!cJSON_IsObject(ev) || !cJSON_IsString(label) ||
-                    !get_time(ev, "avg_iter_start_to_event_start_time", &s) ||
-                    !get_time(ev, "avg_measured_time", &d)) {
+            JT_EACH(t, ev, strm) {
+                const jnode *label = jt_get(t, ev, "label");
+                int64_t s, d, idx, len;
+                if (ev->type != JN_OBJ || !label || label->type != JN_STR ||
+                    !get_time(t, ev, "avg_iter_start_to_event_start_time", &s) ||
+                    !get_time(t, ev, "avg_measured_time", &d)) {
                     tt_trace_problem(tr, TT_PROB_BAD_EVENT,
                                      "event without label, avg_measured_time_ms or "
                                      "avg_iter_start_to_event_start_time_ms on %s",
@@ -172,17 +520,14 @@ static int do_host(tt_trace *tr, const cJSON *host, int index, tt_load_info *inf
                 }
                 if (d < 0) {
                     tt_trace_problem(tr, TT_PROB_NEGATIVE_DURATION,
-                                     "\"%s\" has a negative average time", label->valuestring);
+                                     "\"%.*s\" has a negative average time", (int)label->n,
+                                     label->s);
                     d = 0;
                 }
-                idx = push(tr, l, s, d, label->valuestring, "kernel", TT_EV_SLICE);
-                if (idx < 0)
+                idx = push(tr, l, s, d, label->s, label->n, "kernel", TT_EV_SLICE);
+                if (idx < 0 || (len = jt_print(t, ev)) < 0)
                     return oom(err);
-                text = cJSON_PrintUnformatted(ev);
-                if (!text)
-                    return oom(err);
-                tr->lanes[l].ev[idx].args = tt_args_add(tr->args, text, strlen(text), NULL, 0);
-                free(text);
+                tr->lanes[l].ev[idx].args = tt_args_add(tr->args, t->out, (size_t)len, NULL, 0);
                 if (!tr->lanes[l].ev[idx].args)
                     return oom(err);
                 (*events)++;
@@ -207,16 +552,83 @@ static void syntax_error(tt_error *err, const char *buf, const char *at, const c
     tt_error_at_line(err, TT_ERR_FORMAT, at - buf, line, col, "%s", msg);
 }
 
+/* Host entry `index` at node 0: a host, or a problem. */
+static int one_host(tt_trace *tr, jtree *t, int index, uint64_t *events, tt_error *err)
+{
+    if (t->nd[0].type != JN_OBJ) {
+        tt_trace_problem(tr, TT_PROB_BAD_EVENT, "host entry %d is not an object", index);
+        return 0;
+    }
+    return do_host(tr, t, &t->nd[0], index, events, err);
+}
+
+static int not_hosts(tt_error *err)
+{
+    return tt_error_set(err, TT_ERR_FORMAT,
+                        "a HugeCTR profile is a list of hosts, not a JSON scalar"), -1;
+}
+
+/* The hosts of a plain document: one object, or a list, each host's tree
+ * built in turn in the same nodes (they stay few and in cache). */
+static int plain_hosts(tt_trace *tr, jtree *t, const char *buf, size_t n, uint64_t *events,
+                       tt_error *err)
+{
+    const char *end = buf + n, *p = js_skip_ws(buf, end);
+    int index = 0;
+    if (*p == '{')
+        return plain_tree(t, &p, end, 0) ? oom(err) : do_host(tr, t, &t->nd[0], 0, events, err);
+    if (*p != '[')
+        return not_hosts(err);
+    p = js_skip_ws(p + 1, end);
+    if (*p == ']')
+        return 0;
+    for (;;) {
+        if (plain_tree(t, &p, end, 1))
+            return oom(err);
+        if (one_host(tr, t, index++, events, err))
+            return -1;
+        p = js_skip_ws(p, end);
+        if (*p != ',')
+            return 0;
+        p = js_skip_ws(p + 1, end);
+    }
+}
+
+/* The hosts of a cJSON document, from its copied tree. */
+static int cjson_hosts(tt_trace *tr, jtree *t, const cJSON *doc, uint64_t *events,
+                       tt_error *err)
+{
+    int index = 0;
+    if (cJSON_IsObject(doc)) {
+        t->n = 0;
+        if (jt_new(t, JN_LIT) < 0 || cjson_tree(t, 0, doc))
+            return oom(err);
+        return do_host(tr, t, &t->nd[0], 0, events, err);
+    }
+    if (!cJSON_IsArray(doc))
+        return not_hosts(err);
+    for (const cJSON *h = doc->child; h; h = h->next) {
+        t->n = 0;
+        if (jt_new(t, JN_LIT) < 0 || cjson_tree(t, 0, h))
+            return oom(err);
+        if (one_host(tr, t, index++, events, err))
+            return -1;
+    }
+    return 0;
+}
+
 static int hugectr_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_load_info *info,
                           tt_error *err)
 {
     unsigned char *raw;
     char *buf;
     size_t n;
-    cJSON *doc;
+    cJSON *doc = NULL;
     const char *end = NULL;
     uint64_t events = 0;
-    int rc = 0, index = 0;
+    int rc;
+    jtree t = {0};
+    (void)info;
 
     switch (tt_input_read_all(in, MAX_FILE, &raw, &n, err)) {
     case 0:
@@ -229,57 +641,50 @@ static int hugectr_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, 
     default:
         return -1;
     }
-    doc = cJSON_ParseWithLengthOpts(buf, n, &end, 0);
-    if (!doc) {
-        /* cJSON reports where it stopped; a document that is fine up to
-         * the end of the data (a string or number cut in half included)
-         * was cut off */
-        const char *at = cJSON_GetErrorPtr();
-        js_scanner sc = {0};
-        if (!at || at < buf || at > buf + n)
-            at = buf + n;
-        if (!js_skip_value(&sc, buf, buf + n, false) && sc.status == JS_MORE)
-            at = buf + n;
-        if (at == buf + n && tt_input_truncated(in))
-            tt_error_set(err, TT_ERR_FORMAT, "compressed data ends early: the file is cut off");
-        else
-            syntax_error(err, buf, at,
-                         at == buf + n ? "the file ends inside the JSON document: it is cut off"
-                                       : "invalid JSON");
-        free(buf);
-        return -1;
+    if (!plain_document(&t, buf, n)) {
+        doc = cJSON_ParseWithLengthOpts(buf, n, &end, 0);
+        if (!doc) {
+            /* cJSON reports where it stopped; a document that is fine up
+             * to the end of the data (a string or number cut in half
+             * included) was cut off */
+            const char *at = cJSON_GetErrorPtr();
+            js_scanner sc = {0};
+            if (!at || at < buf || at > buf + n)
+                at = buf + n;
+            if (!js_skip_value(&sc, buf, buf + n, false) && sc.status == JS_MORE)
+                at = buf + n;
+            if (at == buf + n && tt_input_truncated(in))
+                tt_error_set(err, TT_ERR_FORMAT, "compressed data ends early: the file is cut off");
+            else
+                syntax_error(err, buf, at,
+                             at == buf + n ? "the file ends inside the JSON document: it is cut off"
+                                           : "invalid JSON");
+            free(buf);
+            jt_free(&t);
+            return -1;
+        }
+        while (end && end < buf + n &&
+               (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
+            end++;
+        if (end && end < buf + n) {
+            syntax_error(err, buf, end, "unexpected data after the end of the JSON document");
+            cJSON_Delete(doc);
+            free(buf);
+            jt_free(&t);
+            return -1;
+        }
     }
-    while (end && end < buf + n && (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
-        end++;
-    if (end && end < buf + n) {
-        syntax_error(err, buf, end, "unexpected data after the end of the JSON document");
-        cJSON_Delete(doc);
-        free(buf);
-        return -1;
-    }
-    free(buf);
     if (tt_input_truncated(in) && !opts->lenient) {
         cJSON_Delete(doc);
+        free(buf);
+        jt_free(&t);
         return tt_error_set(err, TT_ERR_FORMAT, "compressed data ends early: the file is cut off"),
                -1;
     }
-    if (cJSON_IsObject(doc)) {
-        rc = do_host(tr, doc, 0, info, &events, err);
-    } else if (cJSON_IsArray(doc)) {
-        const cJSON *h;
-        cJSON_ArrayForEach(h, doc) {
-            if (!cJSON_IsObject(h)) {
-                tt_trace_problem(tr, TT_PROB_BAD_EVENT, "host entry %d is not an object", index);
-            } else if ((rc = do_host(tr, h, index, info, &events, err)) != 0) {
-                break;
-            }
-            index++;
-        }
-    } else {
-        tt_error_set(err, TT_ERR_FORMAT, "a HugeCTR profile is a list of hosts, not a JSON scalar");
-        rc = -1;
-    }
+    rc = doc ? cjson_hosts(tr, &t, doc, &events, err) : plain_hosts(tr, &t, buf, n, &events, err);
     cJSON_Delete(doc);
+    free(buf);
+    jt_free(&t);
     if (rc)
         return -1;
     if (events && tt_trace_tally_phase(tr, "event", 5, events))

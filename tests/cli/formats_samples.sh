@@ -52,6 +52,28 @@ done
 ok $? "report by opcode (neuron)"
 golden "neuron.json.opcode.csv" "$TMPD/out" "golden opcode breakdown of neuron.json"
 
+# the arguments each decoder keeps, value by value (the decoders write
+# them without libcsv and cJSON now: these were made with those)
+args_golden() {
+    f=$1
+    shift
+    "$TRACETTY" report --kind events --format csv "$@" "$f" >"$TMPD/out" 2>"$TMPD/err"
+    ok $? "report events with arguments of $f"
+    golden "$(basename "$f").events-args.csv" "$TMPD/out" "golden event arguments of $f"
+}
+args_golden kernel_details.csv --by 'arg:Step Id' --by arg:Type --by 'arg:Input Shapes' \
+    --by 'arg:Accelerator Core' --by 'arg:aicore_time(us)' --by arg:aic_mac_ratio \
+    --by 'arg:cube_utilization(%)'
+args_golden cuda_gpu_trace.csv --by arg:CorrId --by arg:GrdX --by 'arg:Reg/Trd' \
+    --by 'arg:Bytes (MB)' --by arg:SrcMemKd --by arg:Strm
+args_golden hugectr_prof.json --by arg:label --by arg:avg_measured_time_ms \
+    --by arg:avg_iter_start_to_event_start_time_ms --by arg:met_times_within_this_stream
+if "$TRACETTY" summary "$srcdir/tests/fuzz/corpus/nsys/current.sqlite" >"$TMPD/out" 2>&1; then
+    args_golden "$srcdir/tests/fuzz/corpus/nsys/current.sqlite" --by arg:gridX \
+        --by arg:registersPerThread --by arg:bytes --by arg:copyKind --by arg:srcKind \
+        --by arg:deviceId --by arg:correlationId --by arg:value
+fi
+
 # what the samples were made to show
 "$TRACETTY" check --format csv neuron.json >"$TMPD/out" 2>"$TMPD/err"
 is "$?" 1 "check finds problems in neuron.json"

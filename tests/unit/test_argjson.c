@@ -46,6 +46,47 @@ static bool same_numbers(tt_argjson *j, const int64_t *v, size_t n)
     return same;
 }
 
+/* text parsed and printed by cJSON, and by tt_argjson_print_number(). */
+static bool same_text_number(const char *text)
+{
+    cJSON *v = cJSON_Parse(text);
+    char *want = v ? cJSON_PrintUnformatted(v) : NULL;
+    char got[40];
+    size_t n = tt_argjson_print_number(got, text, strlen(text));
+    bool same = want && n == strlen(want) && memcmp(got, want, n) == 0;
+    if (!same)
+        diag("%s: got %.*s, want %s", text, (int)n, got, want ? want : "(cJSON failed)");
+    free(want);
+    cJSON_Delete(v);
+    return same;
+}
+
+/* A random number in the JSON grammar: sign, up to 20 integer digits (no
+ * leading zero but a lone one), a fraction, an exponent, zeros often. */
+static void random_number_text(char *t)
+{
+    static const char zeroish[] = "0000000001234567899";
+    size_t k = 0;
+    int ni = (int)(rnd() % 21), nf = (int)(rnd() % 22);
+    if (rnd() & 1)
+        t[k++] = '-';
+    if (ni == 0 || rnd() % 4 == 0) {
+        t[k++] = '0';
+    } else {
+        t[k++] = (char)('1' + rnd() % 9);
+        for (int i = 1; i < ni; i++)
+            t[k++] = zeroish[rnd() % (sizeof zeroish - 1)];
+    }
+    if (nf && rnd() % 3) {
+        t[k++] = '.';
+        for (int i = 0; i < nf; i++)
+            t[k++] = zeroish[rnd() % (sizeof zeroish - 1)];
+    }
+    if (rnd() % 4 == 0)
+        k += (size_t)sprintf(t + k, "%s%d", rnd() & 1 ? "e" : "E-", (int)(rnd() % 30));
+    t[k] = '\0';
+}
+
 int main(void)
 {
     static const int64_t edges[] = {
@@ -70,6 +111,29 @@ int main(void)
         bad += !same_numbers(&j, v, 8);
     }
     is_i64(bad, 0, "16000 random numbers of every magnitude");
+
+    /* number texts re-printed as cJSON parses and prints them */
+    {
+        static const char *const texts[] = {
+            "0", "-0", "0.0", "-0.0e5", "1", "-1", "2147483647", "2147483648", "-2147483648",
+            "-2147483649", "0.1", "0.0001", "0.00001", "0.000123456789012345", "1e14", "1e15",
+            "99999999999999.9", "999999999999999", "9999999999999999", "123456789012345.6",
+            "1.5E+3", "1.50e-3", "12.340", "100", "1e400", "-1e400", "1e-400", "0.19982",
+            "0.137675", "3.14159265358979", "3.141592653589793", "1000000000000000000000",
+            "7.00000000000000000001", "4294967295", "0.30000000000000004",
+        };
+        int bad_text = 0;
+        for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+            bad_text += !same_text_number(texts[i]);
+        is_i64(bad_text, 0, "number texts at the plain/exponent and 15/17-digit borders");
+        bad_text = 0;
+        for (int r = 0; r < 50000; r++) {
+            char t[80];
+            random_number_text(t);
+            bad_text += !same_text_number(t);
+        }
+        is_i64(bad_text, 0, "50000 random number texts print as cJSON prints them");
+    }
 
     /* strings: every byte value, in keys and values */
     {
