@@ -157,6 +157,7 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
     opts.format = lo ? lo->format : NULL;
     opts.csv_map = lo ? lo->csv_map : NULL;
     opts.skip = lo ? lo->skip : 0;
+    opts.part = lo ? lo->part : NULL;
     if (lo && lo->cache) {
         /* --cache: a valid snapshot of this very file and these options
          * replaces the decode; anything stale or corrupt is rebuilt */
@@ -305,6 +306,7 @@ static int load_batch(char *const *paths, size_t n, const tt_cli_load *lo, tt_tr
     opts.format = lo ? lo->format : NULL;
     opts.csv_map = lo ? lo->csv_map : NULL;
     opts.skip = lo ? lo->skip : 0;
+    opts.part = lo ? lo->part : NULL;
     if (!job) {
         job_progress_init(&own, n, lo);
         job = &own;
