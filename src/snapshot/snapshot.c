@@ -588,6 +588,30 @@ typedef struct sec_in {
     unsigned char       *buf;      /* decompressed (owned), NULL until opened */
 } sec_in;
 
+/* What check_span() needs of a lane: its first start, its last end or
+ * start (leaving out the ends of unclosed events, which run to the end of
+ * the trace), and the latest end of its unclosed events. */
+typedef struct lane_span {
+    tt_ns t0, t1, unclosed_end;
+} lane_span;
+
+static void lane_span_of(const tt_lane *ln, lane_span *sp)
+{
+    sp->t0 = ln->n ? ln->ev[0].start : INT64_MAX;
+    sp->t1 = sp->unclosed_end = INT64_MIN;
+    for (size_t i = 0; i < ln->n; i++) {
+        tt_ns end = tt_event_end(&ln->ev[i]);
+        if (!(ln->ev[i].flags & TT_EVF_UNCLOSED)) {
+            if (end > sp->t1)
+                sp->t1 = end;
+        } else if (end > sp->unclosed_end) {
+            sp->unclosed_end = end;
+        }
+        if (ln->ev[i].start > sp->t1)
+            sp->t1 = ln->ev[i].start;
+    }
+}
+
 typedef struct reader {
     const unsigned char *file;
     size_t               size;
@@ -604,6 +628,7 @@ typedef struct reader {
     /* per argument record, the event that introduces it (read with the
      * events, used by the arguments) */
     tt_argcols_hint *hint;
+    lane_span       *spans;   /* per lane, when the lane checks made them */
 } reader;
 
 static int bad(reader *r, uint32_t sec, const char *what)
@@ -1164,6 +1189,7 @@ typedef struct lane_check {
     const tt_evb_index *ix;
     const char        **why;      /* per lane */
     size_t             *at;       /* per lane: the event that is wrong */
+    lane_span          *spans;    /* per lane, for check_span() */
 } lane_check;
 
 static void check_lane(void *ctx, size_t l)
@@ -1203,6 +1229,7 @@ static void check_lane(void *ctx, size_t l)
         goto out;
     }
     tt_index_build(ln->ev, ln->n);
+    lane_span_of(ln, &x->spans[l]);
 out:
     free(depth);
 }
@@ -1325,7 +1352,8 @@ static int read_events_blocks(reader *r)
         x.ix = &ix;
         x.why = calloc((size_t)tr->n_lanes + 1, sizeof *x.why);
         x.at = calloc((size_t)tr->n_lanes + 1, sizeof *x.at);
-        if (!x.why || !x.at) {
+        x.spans = r->spans = malloc(((size_t)tr->n_lanes + 1) * sizeof *r->spans);
+        if (!x.why || !x.at || !x.spans) {
             free(x.why);
             free(x.at);
             oom(r);
@@ -1521,18 +1549,18 @@ static int read_flows(reader *r)
 static int check_span(reader *r)
 {
     const tt_trace *tr = r->tr;
-    tt_ns t0 = INT64_MAX, t1 = INT64_MIN;
+    tt_ns t0 = INT64_MAX, t1 = INT64_MIN, unclosed = INT64_MIN;
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
-        const tt_lane *ln = &tr->lanes[l];
-        if (ln->ev[0].start < t0)
-            t0 = ln->ev[0].start;
-        for (size_t i = 0; i < ln->n; i++) {
-            tt_ns end = tt_event_end(&ln->ev[i]);
-            if (!(ln->ev[i].flags & TT_EVF_UNCLOSED) && end > t1)
-                t1 = end;
-            if (ln->ev[i].start > t1)
-                t1 = ln->ev[i].start;
-        }
+        lane_span own;
+        const lane_span *sp = r->spans ? &r->spans[l] : &own;
+        if (!r->spans)
+            lane_span_of(&tr->lanes[l], &own);
+        if (sp->t0 < t0)
+            t0 = sp->t0;
+        if (sp->t1 > t1)
+            t1 = sp->t1;
+        if (sp->unclosed_end > unclosed)
+            unclosed = sp->unclosed_end;
     }
     for (uint32_t i = 0; i < tr->n_counters; i++) {
         const tt_counter *c = &tr->counters[i];
@@ -1544,11 +1572,8 @@ static int check_span(reader *r)
     if (t0 == INT64_MAX)
         t0 = t1 = 0;
     /* unclosed events run to the end of the trace */
-    for (uint32_t l = 0; l < tr->n_lanes; l++)
-        for (size_t i = 0; i < tr->lanes[l].n; i++)
-            if ((tr->lanes[l].ev[i].flags & TT_EVF_UNCLOSED) &&
-                tt_event_end(&tr->lanes[l].ev[i]) > t1)
-                return bad(r, SEC_EVENTS, "an event ends after the trace");
+    if (unclosed > t1)
+        return bad(r, SEC_EVENTS, "an event ends after the trace");
     if (t0 != tr->t0 || t1 != tr->t1)
         return bad(r, SEC_META, "trace start/end do not match its events");
     return 0;
@@ -1587,6 +1612,7 @@ out:
     for (uint32_t i = 0; i < SEC__END; i++)
         free(r.sec[i].buf);
     free(r.hint);
+    free(r.spans);
     return rc;
 }
 
