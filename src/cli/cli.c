@@ -167,7 +167,7 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
         pr = ce ? tt_cache_prepare(path, &opts, ce, &err) : -1;
         if (pr == 0) {
             tt_error why;
-            if (tt_cache_load(ce, opts.skip, &tr, &why)) {
+            if (tt_cache_load_part(ce, opts.skip, opts.part, &tr, &why)) {
                 free(tr->source);
                 tr->source = strdup(path);
                 free(ce);

@@ -74,16 +74,17 @@ static void catch_signals(void)
 
 /* The parts of a trace a report never reads (tt_cli_load.skip): the table
  * and job kinds read argument records only for an arg:KEY key, and no
- * kind but annotations (whose rules read everything) reads flows. A .ttz
- * then skips rebuilding them, which is most of its reopen. */
+ * kind but annotations (whose rules read everything) reads flows or
+ * counters. A .ttz then skips rebuilding them, which is most of its
+ * reopen. */
 static unsigned report_skips(const tt_report_opts *ro)
 {
     if (ro->kind == TT_REPORT_ANNOTATIONS)
         return 0;
     for (unsigned i = 0; i < ro->n_keys; i++)
         if (ro->keys[i].kind == TT_KEY_ARG)
-            return TT_TRACE_NO_FLOWS;
-    return TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS;
+            return TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS;
+    return TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS;
 }
 
 /* Whether a report reads nothing but the events that meet its window on
@@ -93,7 +94,7 @@ static unsigned report_skips(const tt_report_opts *ro)
 static bool report_reads_window(const tt_report_opts *ro, unsigned skip)
 {
     return ro->kind <= TT_REPORT_EVENTS && ro->kind != TT_REPORT_GPU &&
-           skip == (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS);
+           (skip & (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS)) == (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS);
 }
 
 /* Messages may quote what the user typed: sanitize them for stderr. */

@@ -43,7 +43,8 @@ typedef struct tt_load_opts {
     tt_progress_fn progress;
     void          *progress_ctx;
     unsigned       threads;     /* most threads the load may use; 0: all cores */
-    /* TT_TRACE_NO_* (model/trace.h): parts the command will not look at.
+    /* TT_TRACE_NO_* (model/trace.h): parts the command will not look at
+     * (arguments, flows, counters).
      * A decoder that can leave them out cheaply does (the .ttz reader, for
      * which rebuilding the arguments is most of a reopen) and says so in
      * tr->lacks; the others ignore it. */

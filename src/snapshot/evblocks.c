@@ -441,7 +441,8 @@ int tt_evb_index_read(const unsigned char *p, size_t len, const tt_trace *tr,
                 return index_fail(ix, what, "truncated");
             /* starts within the limits, ends within twice them (model/trace.h) */
             if (!tt_time_ok(b->first) || dl > (uint64_t)2 * TT_TIME_LIMIT ||
-                dm > (uint64_t)3 * TT_TIME_LIMIT || dm < dl || !tt_time_ok(b->first + (int64_t)dl))
+                dm < dl || dm > (uint64_t)(2 * TT_TIME_LIMIT - b->first) ||
+                !tt_time_ok(b->first + (int64_t)dl))
                 return index_fail(ix, what, "block times out of range");
             b->last = b->first + (int64_t)dl;
             b->max_end = b->first + (int64_t)dm;

@@ -529,9 +529,10 @@ int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
     if (tr->lacks)
         return tt_error_set(err, TT_ERR_USAGE,
                             "a trace loaded %s cannot be saved as a snapshot",
-                            tr->lacks & TT_TRACE_PARTIAL  ? "in part (a window or some lanes)"
-                            : tr->lacks & TT_TRACE_NO_ARGS ? "without its arguments"
-                                                           : "without its flows");
+                            tr->lacks & TT_TRACE_PARTIAL    ? "in part (a window or some lanes)"
+                            : tr->lacks & TT_TRACE_NO_ARGS  ? "without its arguments"
+                            : tr->lacks & TT_TRACE_NO_FLOWS ? "without its flows"
+                                                            : "without its counters");
     memset(sec, 0, sizeof sec);
     if (enc_sections(tr, src, sec, &n_sec, err) == 0)
         rc = write_container(sec, n_sec, out, n, err);
@@ -1574,6 +1575,12 @@ static int check_span(reader *r)
     /* unclosed events run to the end of the trace */
     if (unclosed > t1)
         return bad(r, SEC_EVENTS, "an event ends after the trace");
+    if (r->skip & TT_TRACE_NO_COUNTERS) {
+        /* counters, left out, may widen the span: the events lie in it */
+        if (r->n_events && (t0 < tr->t0 || t1 > tr->t1 || unclosed > tr->t1))
+            return bad(r, SEC_META, "trace start/end do not hold its events");
+        return 0;
+    }
     if (t0 != tr->t0 || t1 != tr->t1)
         return bad(r, SEC_META, "trace start/end do not match its events");
     return 0;
@@ -1591,8 +1598,8 @@ int tt_snapshot_decode_sel(const void *data, size_t n, unsigned threads, unsigne
     r.tr = tr;
     r.err = err;
     r.threads = threads;
-    r.skip = skip & (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS);
-    if (r.skip == (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS))
+    r.skip = skip & (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS);
+    if ((r.skip & (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS)) == (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS))
         r.part = part;
     if (tr->finalized || tr->n_lanes || tt_strtab_count(tr->strings) != 1)
         return tt_error_set(err, TT_ERR_USAGE, "a snapshot is read into a new, empty trace");
@@ -1602,7 +1609,8 @@ int tt_snapshot_decode_sel(const void *data, size_t n, unsigned threads, unsigne
     if (r.version < 3)
         r.part = NULL;   /* one frame of events: all of it or nothing */
     if ((r.version >= 3 ? read_events_blocks(&r) : read_events(&r)) ||
-        (!(r.skip & TT_TRACE_NO_ARGS) && read_args(&r)) || read_counters(&r) ||
+        (!(r.skip & TT_TRACE_NO_ARGS) && read_args(&r)) ||
+        (!(r.skip & TT_TRACE_NO_COUNTERS) && read_counters(&r)) ||
         (!(r.skip & TT_TRACE_NO_FLOWS) && read_flows(&r)) || (!r.part && check_span(&r)))
         goto out;
     tr->lacks = r.skip | (r.part ? TT_TRACE_PARTIAL : 0);

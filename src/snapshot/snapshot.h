@@ -83,8 +83,9 @@ int tt_snapshot_decode(const void *data, size_t n, unsigned threads, tt_trace *t
 
 /* The same, leaving out the parts `skip` names (TT_TRACE_NO_ARGS: the
  * argument records are not rebuilt, which is most of a reopen, and every
- * event's args is 0; TT_TRACE_NO_FLOWS: no flows), for commands that never
- * read them; tr->lacks then says what is missing. Everything else is
+ * event's args is 0; TT_TRACE_NO_FLOWS: no flows; TT_TRACE_NO_COUNTERS: no
+ * counter series, and the stored t0/t1 need only hold the events), for
+ * commands that never read them; tr->lacks then says what is missing. Everything else is
  * decoded and checked as by tt_snapshot_decode() (the sections left out
  * only by their checksums). */
 int tt_snapshot_decode_part(const void *data, size_t n, unsigned threads, unsigned skip,

@@ -4,8 +4,9 @@
 # the real ones in shared/traces, written in blocks of 16 events so that
 # windows begin and end inside blocks, each report kind that does so
 # (ops, lanes, transfers, events) prints exactly what it prints from the
-# source, over windows at several places and lane patterns; the events a
-# window holds are also counted by python3 in the JSON itself.
+# source, over windows at several places and lane patterns, also from a
+# --cache entry; the events a window holds are also counted by python3 in
+# the JSON itself.
 . "$srcdir/tests/lib.sh"
 
 set -f   # lane patterns such as *1* are for tracetty, not the shell
@@ -58,6 +59,15 @@ for f in "$@"; do
             same_file "$TMPD/b.t" "$TMPD/a.t" "$b: report --kind $kind $sel identical from the .ttz"
         done
     done
+done
+
+# --cache: the entry (written in blocks of 16) is read only in part too
+f="$TMPD/kineto.json"
+"$TRACETTY" report --quiet --window 5ms:6ms --lanes '*stream*' --format csv "$f" >"$TMPD/a" 2>&1
+for run in first second; do
+    XDG_CACHE_HOME="$TMPD/cache" TRACETTY_TTZ_BLOCK_EVENTS=16 "$TRACETTY" report --quiet --cache \
+        --window 5ms:6ms --lanes '*stream*' --format csv "$f" >"$TMPD/b" 2>&1
+    same_file "$TMPD/b" "$TMPD/a" "report --cache --window --lanes, $run run: what the source prints"
 done
 
 # python3 counts the events of a window in the generated JSON: complete
