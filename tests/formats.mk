@@ -22,6 +22,7 @@ FORMATS_CLI_TESTS = \
 	tests/cli/formats_samples.sh \
 	tests/cli/formats_shared.sh \
 	tests/cli/formats_snapshot.sh \
+	tests/cli/snapshot_window.sh \
 	tests/cli/formats_errors.sh \
 	tests/cli/flows.sh \
 	tests/cli/chrome_unterminated.sh \

@@ -158,6 +158,7 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
     opts.format = lo ? lo->format : NULL;
     opts.csv_map = lo ? lo->csv_map : NULL;
     opts.skip = lo ? lo->skip : 0;
+    opts.part = lo ? lo->part : NULL;
     if (lo && lo->cache) {
         /* --cache: a valid snapshot of this very file and these options
          * replaces the decode; anything stale or corrupt is rebuilt */
@@ -167,7 +168,7 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
         pr = ce ? tt_cache_prepare(path, &opts, ce, &err) : -1;
         if (pr == 0) {
             tt_error why;
-            if (tt_cache_load(ce, opts.skip, &tr, &why)) {
+            if (tt_cache_load_part(ce, opts.skip, opts.part, &tr, &why)) {
                 free(tr->source);
                 tr->source = strdup(path);
                 free(ce);
@@ -260,6 +261,7 @@ static void batch_load_opts(tt_load_opts *opts, const tt_cli_load *lo)
     opts->format = lo ? lo->format : NULL;
     opts->csv_map = lo ? lo->csv_map : NULL;
     opts->skip = lo ? lo->skip : 0;
+    opts->part = lo ? lo->part : NULL;
 }
 
 /* tt_cli_each_trace's hand-over (tt_load_each_fn): say a failed load or

@@ -38,6 +38,7 @@ typedef struct tt_cli_load {
     const char *csv_map;
     bool        cache;      /* reuse/write a snapshot under $XDG_CACHE_HOME/tracetty */
     unsigned    skip;       /* tt_load_opts.skip: parts the command never reads */
+    const tt_load_part *part;   /* tt_load_opts.part: the events it reads, or NULL */
 } tt_cli_load;
 
 /* Load one trace, with a progress line on a terminal stderr, and print

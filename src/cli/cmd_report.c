@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/loadpart.h"
 #include "cli/opts.h"
 
 #include "io/atomic.h"
@@ -73,16 +74,27 @@ static void catch_signals(void)
 
 /* The parts of a trace a report never reads (tt_cli_load.skip): the table
  * and job kinds read argument records only for an arg:KEY key, and no
- * kind but annotations (whose rules read everything) reads flows. A .ttz
- * then skips rebuilding them, which is most of its reopen. */
+ * kind but annotations (whose rules read everything) reads flows or
+ * counters. A .ttz then skips rebuilding them, which is most of its
+ * reopen. */
 static unsigned report_skips(const tt_report_opts *ro)
 {
     if (ro->kind == TT_REPORT_ANNOTATIONS)
         return 0;
     for (unsigned i = 0; i < ro->n_keys; i++)
         if (ro->keys[i].kind == TT_KEY_ARG)
-            return TT_TRACE_NO_FLOWS;
-    return TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS;
+            return TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS;
+    return TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS;
+}
+
+/* Whether a report reads nothing but the events that meet its window on
+ * its lanes (and the trace's lanes and metadata): the table kinds but gpu,
+ * whose note about a trace without GPU events looks at them all. Then a
+ * .ttz loads only those (tt_cli_load.part). */
+static bool report_reads_window(const tt_report_opts *ro, unsigned skip)
+{
+    return ro->kind <= TT_REPORT_EVENTS && ro->kind != TT_REPORT_GPU &&
+           (skip & (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS)) == (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS);
 }
 
 /* Messages may quote what the user typed: sanitize them for stderr. */
@@ -644,6 +656,7 @@ static int report_exec(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     tt_cli_load lo = {0};
+    tt_cli_part part;
     tt_report_opts ro;
     tt_window_spec window;
     tt_error err;
@@ -759,6 +772,8 @@ static int report_exec(int argc, char **argv)
     if (!(files = tt_cli_expand(op.operands, op.n_operands, &n_files)))
         return TT_EXIT_ERROR;
     lo.skip = report_skips(&ro);
+    if (!rm.set && report_reads_window(&ro, lo.skip))
+        lo.part = tt_cli_part_init(&part, ro.window, ro.lanes);
     ro.several = n_files > 1;
     if (rm.per_interval && ro.kind != TT_REPORT_ANNOTATIONS) {
         ro.several = true;   /* one row group per interval */

@@ -24,6 +24,18 @@
 typedef void (*tt_progress_fn)(void *ctx, int64_t file_pos, int64_t file_size,
                                int64_t data_pos, uint64_t events);
 
+/* Only part of a trace (tt_load_opts.part): the events that may meet a
+ * window, on the lanes a filter keeps. */
+typedef struct tt_load_part {
+    bool  has_from, has_to;   /* window edges, offsets from the trace's start */
+    tt_ns from, to;           /* (as --window: analysis/select.h) */
+    /* NULL: every lane; else sets keep[l] to 1 for each lane l of tr
+     * wanted (tr holds its strings, groups and lanes, not yet its events)
+     * and returns 0, or -1 with err set. */
+    int (*lanes)(void *ctx, const tt_trace *tr, unsigned char *keep, tt_error *err);
+    void *lanes_ctx;
+} tt_load_part;
+
 typedef struct tt_load_opts {
     bool           lenient;     /* keep complete events of a cut-off trace */
     const char    *format;      /* force a decoder by name; NULL = detect */
@@ -31,11 +43,18 @@ typedef struct tt_load_opts {
     tt_progress_fn progress;
     void          *progress_ctx;
     unsigned       threads;     /* most threads the load may use; 0: all cores */
-    /* TT_TRACE_NO_* (model/trace.h): parts the command will not look at.
+    /* TT_TRACE_NO_* (model/trace.h): parts the command will not look at
+     * (arguments, flows, counters).
      * A decoder that can leave them out cheaply does (the .ttz reader, for
      * which rebuilding the arguments is most of a reopen) and says so in
      * tr->lacks; the others ignore it. */
     unsigned       skip;
+    /* NULL, or with skip holding TT_TRACE_NO_ARGS and TT_TRACE_NO_FLOWS:
+     * the command reads only the events that meet this window on these
+     * lanes. A decoder that can load just those cheaply (the .ttz reader,
+     * format 3) loads at least every such event, sets TT_TRACE_PARTIAL in
+     * tr->lacks and leaves the rest out; the others ignore it. */
+    const tt_load_part *part;
 } tt_load_opts;
 
 /* Outcome details of a load, for the user-facing note on stderr. */

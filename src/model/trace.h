@@ -246,10 +246,20 @@ typedef struct tt_trace {
  * reader does, the decoders of source formats load everything). Such a
  * trace still holds every event, lane and counter and the whole trace's
  * t0/t1 and counts, but: NO_ARGS, no argument records (every event's args
- * is 0); NO_FLOWS, no flows (n_flows 0). A command asks for it only when
+ * is 0); NO_FLOWS, no flows (n_flows 0); NO_COUNTERS, no counter series
+ * (n_counters 0). A command asks for it only when
  * nothing it runs reads those parts, and a snapshot of such a trace is
- * refused (it would lose them for good). */
-enum { TT_TRACE_NO_ARGS = 1u << 0, TT_TRACE_NO_FLOWS = 1u << 1 };
+ * refused (it would lose them for good).
+ * PARTIAL (tt_load_opts.part): each lane holds only a subset of its
+ * events, in order with their depths and flags, including every event
+ * that meets the window asked for on the lanes asked for (other lanes may
+ * hold none); n_events, t0 and t1 stay the whole trace's. */
+enum {
+    TT_TRACE_NO_ARGS = 1u << 0,
+    TT_TRACE_NO_FLOWS = 1u << 1,
+    TT_TRACE_PARTIAL = 1u << 2,
+    TT_TRACE_NO_COUNTERS = 1u << 3
+};
 
 /* ---------------------------------------------------------------- life */
 

@@ -167,6 +167,12 @@ static bool same_source(const tt_snapshot_source *a, const tt_snapshot_source *b
 
 int tt_cache_load(const tt_cache_entry *ce, unsigned skip, tt_trace **out, tt_error *why)
 {
+    return tt_cache_load_part(ce, skip, NULL, out, why);
+}
+
+int tt_cache_load_part(const tt_cache_entry *ce, unsigned skip, const tt_load_part *part,
+                       tt_trace **out, tt_error *why)
+{
     FILE *f;
     struct stat st;
     unsigned char *buf;
@@ -210,7 +216,7 @@ int tt_cache_load(const tt_cache_entry *ce, unsigned skip, tt_trace **out, tt_er
         tt_error_set(why, TT_ERR_NOMEM, "out of memory");
         return 0;
     }
-    if (tt_snapshot_decode_part(buf, n, 0, skip, tr, NULL, why)) {
+    if (tt_snapshot_decode_sel(buf, n, 0, skip, part, tr, NULL, why)) {
         free(buf);
         tt_trace_free(tr);
         return 0;

@@ -39,6 +39,11 @@ int tt_cache_prepare(const char *source_path, const tt_load_opts *opts, tt_cache
  * out (see tt_snapshot_decode_part()). */
 int tt_cache_load(const tt_cache_entry *ce, unsigned skip, tt_trace **out, tt_error *why);
 
+/* The same, decoding only what part needs (tt_load_opts.part; see
+ * tt_snapshot_decode_sel()): the trace then says TT_TRACE_PARTIAL in lacks when it holds part. */
+int tt_cache_load_part(const tt_cache_entry *ce, unsigned skip, const tt_load_part *part,
+                       tt_trace **out, tt_error *why);
+
 /* Save tr as the entry (atomic replace). Returns 0 or -1 with err set. */
 int tt_cache_store(const tt_cache_entry *ce, const tt_trace *tr, tt_error *err);
 

@@ -1,8 +1,11 @@
 /* snapshot.c - write and read .ttz snapshots (see snapshot.h).
  *
  * Encoding: every section is a sequence of LEB128 varints (signed values
- * zigzag-coded) and byte strings, compressed as one zstd frame. Events are
- * stored column by column over all lanes in display order, each column
+ * zigzag-coded) and byte strings, compressed as one zstd frame. Format 3
+ * writes events in per-lane blocks with an index (evblocks.c, which says
+ * why); this file reads them, whole or only the blocks a window and lanes
+ * need (read_events_blocks). Format 2, still read (read_events), stored
+ * events column by column over all lanes in display order, each column
  * turned into small, repetitive numbers, which is what zstd compresses
  * best: times divided by the largest unit that divides every time of the
  * lane (1000 for traces in whole microseconds); starts as the distance
@@ -12,12 +15,13 @@
  * the same name; correlation ids as deltas against the last one of the
  * lane or as positions among the ids already seen (tried like starts);
  * argument handles as deltas against the last non-zero one. Argument
- * records are cut into templates and number columns (argcols.h). Depths
- * are not stored: the starts, ends and lane kinds imply them, and the
- * reader nests each lane as tt_trace_finalize() does (tt_lane_nest()).
- * The index fields (max_end, busy_upto) and every derived value (depths,
- * lane max depth, group lane ranges, counter min/max) are recomputed on
- * reading instead of being trusted.
+ * records are cut into templates and number columns (argcols.h). Format 2
+ * stores no depths: the reader nests each lane as tt_trace_finalize() does
+ * (tt_lane_nest()). Format 3 stores them, since a window's load cannot
+ * nest what it does not load; a whole load nests every lane all the same
+ * and refuses stored depths that differ. The index fields (max_end,
+ * busy_upto) and every other derived value (group lane ranges, counter
+ * min/max) are recomputed on reading instead of being trusted.
  *
  * Decoding bounds every allocation by data that is really present: a zstd
  * frame cannot expand by more than ZSTD_MAX_RATIO, and every count is
@@ -29,11 +33,19 @@
 #include "snapshot/snapshot.h"
 
 #include "snapshot/argcols.h"
+#include "snapshot/evblocks.h"
 #include "snapshot/wire.h"
 
 #include "index/index.h"
 #include "io/atomic.h"
+#include "util/num.h"
+#include "util/parallel.h"
 #include "util/u64map.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -85,11 +97,16 @@ enum section_id {
     SEC_EVENTS,
     SEC_COUNTERS,
     SEC_FLOWS,
+    SEC_INDEX,    /* format 3: where the event blocks lie (evblocks.h) */
     SEC__END
 };
 
 enum section_flags {
-    SECF_ZSTD = 1u << 0   /* stored bytes are one zstd frame */
+    SECF_ZSTD = 1u << 0,  /* stored bytes are one zstd frame */
+    /* format 3's events: frames one after another that the index section
+     * describes, each with its own crc32 there; the table's crc is 0 (a
+     * window's read checks only the blocks it decodes) */
+    SECF_BLOCKS = 1u << 1
 };
 
 /* Event columns, in file order. */
@@ -172,6 +189,17 @@ static int section_zstd(section *s, uint32_t id, const tt_wbuf *raw, int level, 
     return 0;
 }
 
+/* A section of event blocks (SECF_BLOCKS): takes raw's bytes as they are. */
+static void section_blocks(section *s, uint32_t id, tt_wbuf *raw)
+{
+    memset(s, 0, sizeof *s);
+    s->id = id;
+    s->flags = SECF_BLOCKS;
+    s->data = raw->p;
+    s->stored = s->raw = raw->n;
+    memset(raw, 0, sizeof *raw);
+}
+
 /* The source identity comes first, so that the cache reads it alone
  * (tt_snapshot_read_source()). */
 static void enc_meta(tt_wbuf *b, const tt_trace *tr, const tt_snapshot_source *src,
@@ -223,148 +251,14 @@ static void enc_meta(tt_wbuf *b, const tt_trace *tr, const tt_snapshot_source *s
     free(json);
 }
 
-/* Choices for three event columns, made by trial compression at write
- * time (each is the index of its encoding in enc_events()). Correlation
- * ids: a delta against the lane's last one, or (for ids that repeat
- * across lanes, such as a kernel's and its launch's) the position of the
- * id in the list of distinct ids as they first appear, against the lane's
- * last such position. */
+/* Encodings of three event columns, chosen per block (format 3) or per
+ * file (format 2) by trial compression. Correlation ids: a delta against
+ * the lane's last one, or (for ids that repeat across lanes, such as a
+ * kernel's and its launch's) the position of the id in the list of
+ * distinct ids as they first appear, against the last such position. */
 enum { START_AFTER_START, START_AFTER_END };
 enum { DUR_PLAIN, DUR_BY_NAME };
 enum { CORR_DELTA, CORR_MATCH };
-
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-/* The unit of a lane's times: the largest number dividing every start and
- * duration (1000 when they are whole microseconds; 1 when nothing does). */
-static int64_t lane_unit(const tt_lane *ln)
-{
-    uint64_t g = 0;
-    for (size_t i = 0; i < ln->n && g != 1; i++) {
-        int64_t s = ln->ev[i].start;
-        g = gcd64(g, s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s);
-        g = gcd64(g, (uint64_t)ln->ev[i].dur);
-    }
-    return g == 0 || g > INT64_MAX ? 1 : (int64_t)g;
-}
-
-/* Argument handles are renumbered in event order (see args_order()), so
- * the column holds 0 (none), 1 (the next new handle) or h + 1 for a handle
- * an earlier event already uses. Layout: the start, duration and
- * correlation choices, each lane's time unit, then the columns, each with
- * its byte length. col[c][m] is column c in encoding m: the start,
- * duration and correlation columns are made in both of theirs, the others
- * in one (0). */
-static int enc_events(tt_wbuf *b, const tt_trace *tr, const uint32_t *arg_map)
-{
-    tt_wbuf col[COL__COUNT][2], tmp = {0};
-    tt_wbuf *start = col[COL_START], *dur = col[COL_DUR], *corr = col[COL_CORR];
-    unsigned mode[COL__COUNT] = {0};
-    uint32_t ns = tt_strtab_count(tr->strings), next_arg = 1, n_corr = 0;
-    tt_u64map corr_pos;
-    int64_t *last_dur = calloc((size_t)ns + 1, sizeof *last_dur);
-    uint32_t *last_cat = calloc((size_t)ns + 1, sizeof *last_cat);
-    int64_t *unit = malloc(((size_t)tr->n_lanes + 1) * sizeof *unit);
-    ZSTD_CCtx *cc = ZSTD_createCCtx();
-    int rc = -1;
-
-    memset(col, 0, sizeof col);
-    tt_u64map_init(&corr_pos);
-    if (!last_dur || !last_cat || !unit || !cc)
-        goto out;
-    for (uint32_t l = 0; l < tr->n_lanes; l++) {
-        const tt_lane *ln = &tr->lanes[l];
-        int64_t u = unit[l] = lane_unit(ln), last_pos = -1;
-        uint32_t last_corr = 0, last_new = 0;
-        for (size_t i = 0; i < ln->n; i++) {
-            const tt_event *e = &ln->ev[i];
-            int64_t s = e->start / u, d = e->dur / u;
-            if (i == 0) {
-                tt_wbuf_svarint(&start[START_AFTER_START], s);
-                tt_wbuf_svarint(&start[START_AFTER_END], s);
-            } else {
-                int64_t ps = ln->ev[i - 1].start / u, pe = ps + ln->ev[i - 1].dur / u;
-                tt_wbuf_varint(&start[START_AFTER_START], (uint64_t)(s - ps));
-                tt_wbuf_varint(&start[START_AFTER_END], s >= pe ? 2 * (uint64_t)(s - pe) + 1
-                                                                : 2 * (uint64_t)(s - ps));
-            }
-            tt_wbuf_varint(&dur[DUR_PLAIN], (uint64_t)d);
-            tt_wbuf_svarint(&dur[DUR_BY_NAME], d - last_dur[e->name] / u);
-            last_dur[e->name] = e->dur;
-            tt_wbuf_varint(&col[COL_NAME][0], e->name);
-            tt_wbuf_varint(&col[COL_CAT][0],
-                           e->cat == last_cat[e->name] ? 0 : (uint64_t)e->cat + 1);
-            last_cat[e->name] = e->cat;
-            tt_wbuf_varint(&col[COL_ATTRS][0], e->attrs);
-            if (e->corr) {
-                uint32_t *pos = tt_u64map_get(&corr_pos, e->corr);
-                tt_wbuf_varint(&corr[CORR_DELTA], tt_zigzag((int64_t)e->corr - last_corr) + 1);
-                last_corr = e->corr;
-                if (pos) {
-                    tt_wbuf_varint(&corr[CORR_MATCH],
-                                   2 * tt_zigzag((int64_t)*pos - last_pos - 1) + 2);
-                    last_pos = *pos;
-                } else {
-                    tt_wbuf_varint(&corr[CORR_MATCH],
-                                   2 * tt_zigzag((int64_t)e->corr - last_new) + 1);
-                    last_new = e->corr;
-                    if (tt_u64map_put(&corr_pos, e->corr, n_corr++))
-                        goto out;
-                }
-            } else {
-                tt_wbuf_varint(&corr[CORR_DELTA], 0);
-                tt_wbuf_varint(&corr[CORR_MATCH], 0);
-            }
-            if (e->args) {
-                uint32_t h = arg_map[e->args];
-                if (h == next_arg) {
-                    tt_wbuf_varint(&col[COL_ARGS][0], 1);
-                    next_arg++;
-                } else {
-                    tt_wbuf_varint(&col[COL_ARGS][0], (uint64_t)h + 1);
-                }
-            } else {
-                tt_wbuf_varint(&col[COL_ARGS][0], 0);
-            }
-            tt_wbuf_svarint(&col[COL_BYTES][0], e->bytes);
-            tt_wbuf_varint(&col[COL_KIND][0], (uint64_t)e->kind | (uint64_t)e->flags << 4);
-        }
-    }
-    for (int c = 0; c < COL__COUNT; c++)
-        if (col[c][0].oom || col[c][1].oom)
-            goto out;
-    mode[COL_START] = tt_wbuf_smallest(cc, start, 2, LEVEL_TRIAL, &tmp);
-    mode[COL_DUR] = tt_wbuf_smallest(cc, dur, 2, LEVEL_TRIAL, &tmp);
-    mode[COL_CORR] = tt_wbuf_smallest(cc, corr, 2, LEVEL_TRIAL, &tmp);
-    tt_wbuf_varint(b, mode[COL_START]);
-    tt_wbuf_varint(b, mode[COL_DUR]);
-    tt_wbuf_varint(b, mode[COL_CORR]);
-    for (uint32_t l = 0; l < tr->n_lanes; l++)
-        tt_wbuf_varint(b, (uint64_t)unit[l]);
-    for (int c = 0; c < COL__COUNT; c++)
-        tt_wbuf_str(b, col[c][mode[c]].p, col[c][mode[c]].n);
-    rc = b->oom ? -1 : 0;
-out:
-    for (int c = 0; c < COL__COUNT; c++) {
-        tt_wbuf_free(&col[c][0]);
-        tt_wbuf_free(&col[c][1]);
-    }
-    tt_wbuf_free(&tmp);
-    tt_u64map_fini(&corr_pos);
-    free(last_dur);
-    free(last_cat);
-    free(unit);
-    ZSTD_freeCCtx(cc);
-    return rc;
-}
 
 /* New argument handles in event order (lane by lane): map[old] = new, and
  * hint[new - 1] describes the event that introduces the record (its
@@ -495,9 +389,23 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
     }
     FINISH(SEC_LANES);
 
-    if (enc_events(&b, tr, arg_map))
-        b.oom = true;
-    FINISH(SEC_EVENTS);
+    {
+        /* the events in blocks (evblocks.h): stored as they come, each
+         * block compressed on its own */
+        tt_wbuf index = {0};
+        int level = section_level((size_t)(tr->n_events * 12 < SIZE_MAX ? tr->n_events * 12 : SIZE_MAX));
+        if (tt_evb_encode(tr, arg_map, level, 0, &b, &index))
+            b.oom = true;
+        if (b.oom || index.oom) {
+            tt_wbuf_free(&index);
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
+            goto out;
+        }
+        section_blocks(&sec[k++], SEC_EVENTS, &b);
+        memset(&b, 0, sizeof b);
+        b = index;
+        FINISH(SEC_INDEX);
+    }
 
     for (uint32_t i = 0; i < tr->n_counters; i++) {
         const tt_counter *c = &tr->counters[i];
@@ -572,7 +480,7 @@ static int write_container(const section *sec, uint32_t n_sec, unsigned char **o
         bb_u64le(&table, off);
         bb_u64le(&table, sec[i].stored);
         bb_u64le(&table, sec[i].raw);
-        bb_u32le(&table, crc(sec[i].data, sec[i].stored));
+        bb_u32le(&table, sec[i].flags & SECF_BLOCKS ? 0 : crc(sec[i].data, sec[i].stored));
         off += sec[i].stored;
     }
     total = off;
@@ -620,8 +528,11 @@ int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
         return tt_error_set(err, TT_ERR_USAGE, "only a finalized trace can be saved as a snapshot");
     if (tr->lacks)
         return tt_error_set(err, TT_ERR_USAGE,
-                            "a trace loaded without its %s cannot be saved as a snapshot",
-                            tr->lacks & TT_TRACE_NO_ARGS ? "arguments" : "flows");
+                            "a trace loaded %s cannot be saved as a snapshot",
+                            tr->lacks & TT_TRACE_PARTIAL    ? "in part (a window or some lanes)"
+                            : tr->lacks & TT_TRACE_NO_ARGS  ? "without its arguments"
+                            : tr->lacks & TT_TRACE_NO_FLOWS ? "without its flows"
+                                                            : "without its counters");
     memset(sec, 0, sizeof sec);
     if (enc_sections(tr, src, sec, &n_sec, err) == 0)
         rc = write_container(sec, n_sec, out, n, err);
@@ -678,6 +589,30 @@ typedef struct sec_in {
     unsigned char       *buf;      /* decompressed (owned), NULL until opened */
 } sec_in;
 
+/* What check_span() needs of a lane: its first start, its last end or
+ * start (leaving out the ends of unclosed events, which run to the end of
+ * the trace), and the latest end of its unclosed events. */
+typedef struct lane_span {
+    tt_ns t0, t1, unclosed_end;
+} lane_span;
+
+static void lane_span_of(const tt_lane *ln, lane_span *sp)
+{
+    sp->t0 = ln->n ? ln->ev[0].start : INT64_MAX;
+    sp->t1 = sp->unclosed_end = INT64_MIN;
+    for (size_t i = 0; i < ln->n; i++) {
+        tt_ns end = tt_event_end(&ln->ev[i]);
+        if (!(ln->ev[i].flags & TT_EVF_UNCLOSED)) {
+            if (end > sp->t1)
+                sp->t1 = end;
+        } else if (end > sp->unclosed_end) {
+            sp->unclosed_end = end;
+        }
+        if (ln->ev[i].start > sp->t1)
+            sp->t1 = ln->ev[i].start;
+    }
+}
+
 typedef struct reader {
     const unsigned char *file;
     size_t               size;
@@ -686,12 +621,15 @@ typedef struct reader {
     tt_error            *err;
     unsigned             threads;  /* for the arguments, 0: one per core */
     unsigned             skip;     /* TT_TRACE_NO_*: parts left out */
+    uint32_t             version;  /* 2 or 3 */
+    const tt_load_part  *part;     /* NULL: the whole trace */
     /* counts from the meta section */
     uint32_t n_strings, n_attrs, n_args, n_groups, n_lanes, n_counters;
     uint64_t string_bytes, n_events, n_samples, n_flows;
     /* per argument record, the event that introduces it (read with the
      * events, used by the arguments) */
     tt_argcols_hint *hint;
+    lane_span       *spans;   /* per lane, when the lane checks made them */
 } reader;
 
 static int bad(reader *r, uint32_t sec, const char *what)
@@ -701,6 +639,7 @@ static int bad(reader *r, uint32_t sec, const char *what)
         [SEC_META] = "metadata", [SEC_STRINGS] = "strings", [SEC_ATTRS] = "attributes",
         [SEC_ARGS] = "arguments", [SEC_GROUPS] = "groups", [SEC_LANES] = "lanes",
         [SEC_EVENTS] = "events", [SEC_COUNTERS] = "counters", [SEC_FLOWS] = "flows",
+        [SEC_INDEX] = "event index",
     };
     return tt_error_at_offset(r->err, TT_ERR_FORMAT, off, "corrupt snapshot: %s section: %s",
                               sec < SEC__END && names[sec] ? names[sec] : "?", what);
@@ -723,7 +662,10 @@ static int read_layout(reader *r)
         return tt_error_at_offset(r->err, TT_ERR_FORMAT, 0,
                                   "corrupt snapshot: header checksum mismatch");
     version = get_u32le(f + 8);
-    if (version != TT_SNAPSHOT_VERSION)
+    r->version = version;
+    /* format 2 (one frame of events) is still read: old snapshots and
+     * cache entries keep working */
+    if (version != TT_SNAPSHOT_VERSION && version != 2)
         return tt_error_at_offset(r->err, TT_ERR_UNSUPPORTED, 8,
                                   "snapshot format %u was made by another tracetty version "
                                   "(this one reads format %u); reconvert the trace",
@@ -758,21 +700,36 @@ static int read_layout(reader *r)
         if (s->offset > r->size || s->stored > r->size - s->offset)
             return bad(r, id, "extends past the end of the file");
         s->data = f + s->offset;
+        if (version >= 3 && id == SEC_EVENTS) {
+            /* blocks, each checked by its own crc32 when it is read */
+            if (s->flags != SECF_BLOCKS || s->raw != s->stored || get_u32le(e + 32) != 0)
+                return bad(r, id, "not stored as blocks");
+            continue;
+        }
         if (get_u32le(e + 32) != crc(s->data, (size_t)s->stored))
             return bad(r, id, "checksum mismatch");
         if (!(s->flags & SECF_ZSTD))
-            return bad(r, id, "stored uncompressed, which format 2 never writes");
+            return bad(r, id, "stored uncompressed, which this format never writes");
+        if (s->flags & SECF_BLOCKS)
+            return bad(r, id, "stored as blocks, which only the events are");
     }
     for (uint32_t id = 1; id < SEC__END; id++)
-        if (!r->sec[id].present)
+        if (!r->sec[id].present && (id != SEC_INDEX || version >= 3))
             return bad(r, id, "missing");
     return 0;
 }
 
-/* Cursor over a section's raw bytes, decompressing it on first use. */
+/* Cursor over a section's raw bytes, decompressing it on first use (a
+ * section of blocks: its stored bytes). */
 static int open_section(reader *r, uint32_t id, tt_rd *c)
 {
     sec_in *s = &r->sec[id];
+    if (s->flags & SECF_BLOCKS) {
+        c->p = s->data;
+        c->end = s->data + s->stored;
+        c->bad = false;
+        return 0;
+    }
     if (!s->buf) {
         size_t got;
         if (s->raw > (uint64_t)s->stored * ZSTD_MAX_RATIO + 64 || s->raw > SIZE_MAX - 1)
@@ -1076,54 +1033,16 @@ static int read_groups_lanes(reader *r)
     return 0;
 }
 
-/* x * u, refusing what leaves int64 or is negative. */
-static bool scale(int64_t x, int64_t u, int64_t *out)
-{
-    return x >= 0 && !__builtin_mul_overflow(x, u, out);
-}
-
 typedef struct ev_state {
     tt_rd     col[COL__COUNT];
     unsigned  start_mode, dur_mode, corr_mode;
-    uint32_t *corr;            /* CORR_MATCH: distinct ids, first seen first */
-    size_t    n_corr;
-    /* per lane: the last correlation id, the last new one, the last
+    /* correlation ids; per lane: the last one, the last new one, the last
      * position matched */
-    uint32_t  last_corr, last_new;
-    int64_t   last_pos;
+    tt_evb_corr corr;
     int64_t  *last_dur;        /* per name */
     uint32_t *last_cat;        /* per name */
     uint32_t  next_arg;
 } ev_state;
-
-/* The next correlation id; returns NULL or what is wrong with it. */
-static const char *read_corr(ev_state *st, uint32_t *corr)
-{
-    uint64_t v = tt_rd_varint(&st->col[COL_CORR]);
-    int64_t q;
-    *corr = 0;
-    if (v == 0)
-        return NULL;
-    if (st->corr_mode == CORR_DELTA) {
-        if (__builtin_add_overflow((int64_t)st->last_corr, tt_unzigzag(v - 1), &q) || q <= 0 ||
-            q > UINT32_MAX)
-            return "correlation id out of range";
-        *corr = st->last_corr = (uint32_t)q;
-    } else if (v & 1) {
-        /* an id not seen before */
-        if (__builtin_add_overflow((int64_t)st->last_new, tt_unzigzag(v >> 1), &q) || q <= 0 ||
-            q > UINT32_MAX)
-            return "correlation id out of range";
-        *corr = st->last_new = st->corr[st->n_corr++] = (uint32_t)q;
-    } else {
-        if (__builtin_add_overflow(st->last_pos + 1, tt_unzigzag((v - 2) >> 1), &q) || q < 0 ||
-            (uint64_t)q >= st->n_corr)
-            return "correlation id out of range";
-        *corr = st->corr[q];
-        st->last_pos = q;
-    }
-    return NULL;
-}
 
 /* One event (the lane's i-th, whose predecessor is decoded) from the
  * columns, all but its depth; returns NULL or what is wrong with it. */
@@ -1133,42 +1052,13 @@ static const char *read_event(reader *r, ev_state *st, tt_lane *ln, size_t i, in
     const tt_event *p = i ? &ln->ev[i - 1] : NULL;
     const char *why;
     uint64_t v;
-    int64_t q, base;
     e->name = tt_rd_u32(&st->col[COL_NAME]);
     if (e->name >= r->n_strings)
         return "id out of range";
-    if (!p) {
-        q = tt_rd_svarint(&st->col[COL_START]);
-        if (__builtin_mul_overflow(q, u, &e->start))
-            return "start out of range";
-    } else {
-        v = tt_rd_varint(&st->col[COL_START]);
-        base = p->start;
-        if (st->start_mode == START_AFTER_END) {
-            if (v & 1)
-                base += p->dur;   /* checked when p was read */
-            v >>= 1;
-        }
-        if (v > INT64_MAX || !scale((int64_t)v, u, &q) ||
-            __builtin_add_overflow(base, q, &e->start))
-            return "start out of range";
-    }
-    /* the limits every decoder keeps (model/trace.h): no end overflows */
-    if (!tt_time_ok(e->start))
-        return "start out of range";
-    v = tt_rd_varint(&st->col[COL_DUR]);
-    if (st->dur_mode == DUR_BY_NAME) {
-        if (__builtin_add_overflow(st->last_dur[e->name] / u, tt_unzigzag(v), &q))
-            return "duration out of range";
-    } else {
-        q = v > INT64_MAX ? -1 : (int64_t)v;
-    }
-    if (!scale(q, u, &e->dur) || !tt_dur_ok(e->dur))
-        return "duration out of range";
+    if ((why = tt_evb_read_time(&st->col[COL_START], &st->col[COL_DUR], st->start_mode,
+                                st->dur_mode, p, u, st->last_dur[e->name], e)) != NULL)
+        return why;
     st->last_dur[e->name] = e->dur;
-    /* the order tt_trace_finalize() leaves: start, then longer first */
-    if (p && e->start == p->start && e->dur > p->dur)
-        return "events out of order";
     v = tt_rd_varint(&st->col[COL_CAT]);
     if (v > r->n_strings)
         return "id out of range";
@@ -1177,31 +1067,11 @@ static const char *read_event(reader *r, ev_state *st, tt_lane *ln, size_t i, in
     e->attrs = tt_rd_u32(&st->col[COL_ATTRS]);
     if (e->attrs >= r->n_attrs)
         return "id out of range";
-    if ((why = read_corr(st, &e->corr)) != NULL)
+    if ((why = tt_evb_read_corr(&st->corr, &st->col[COL_CORR], &e->corr)) != NULL)
         return why;
-    v = tt_rd_varint(&st->col[COL_ARGS]);
-    if (v == 1) {
-        if (st->next_arg > r->n_args)
-            return "argument handle out of range";
-        r->hint[st->next_arg - 1].corr = e->corr;
-        r->hint[st->next_arg - 1].name = e->name;
-        e->args = st->next_arg++;
-    } else if (v) {
-        if (v - 1 >= st->next_arg)
-            return "argument handle out of range";
-        e->args = (uint32_t)(v - 1);
-    } else {
-        e->args = 0;
-    }
-    /* handles are checked all the same: they number the records */
-    if (r->skip & TT_TRACE_NO_ARGS)
-        e->args = 0;
-    e->bytes = tt_rd_svarint(&st->col[COL_BYTES]);
-    v = tt_rd_varint(&st->col[COL_KIND]);
-    e->kind = (uint8_t)(v & 15);
-    e->flags = (uint8_t)(v >> 4);
-    if (e->kind > TT_EV_ASYNC || v >> 4 > (TT_EVF_UNCLOSED | TT_EVF_CLAMPED))
-        return "bad event kind";
+    if ((why = tt_evb_read_rest(st->col, &st->next_arg, r->n_args + 1, r->hint,
+                                (r->skip & TT_TRACE_NO_ARGS) != 0, e)))
+        return why;
     return NULL;
 }
 
@@ -1227,10 +1097,10 @@ static int read_events(reader *r)
     st.last_cat = calloc((size_t)r->n_strings + 1, sizeof *st.last_cat);
     r->hint = malloc(((size_t)r->n_args + 1) * sizeof *r->hint);
     /* n_events is bounded by the section (a byte per event per column) */
-    st.corr = st.corr_mode == CORR_MATCH ? malloc(((size_t)r->n_events + 1) * sizeof *st.corr)
-                                         : NULL;
+    st.corr.match = st.corr_mode == CORR_MATCH;
+    st.corr.seen = st.corr.match ? malloc(((size_t)r->n_events + 1) * sizeof *st.corr.seen) : NULL;
     if (!unit || !st.last_dur || !st.last_cat || !r->hint ||
-        (st.corr_mode == CORR_MATCH && !st.corr)) {
+        (st.corr.match && !st.corr.seen)) {
         oom(r);
         goto out;
     }
@@ -1260,8 +1130,8 @@ static int read_events(reader *r)
             oom(r);
             goto out;
         }
-        st.last_corr = st.last_new = 0;
-        st.last_pos = -1;
+        st.corr.last = st.corr.last_new = 0;
+        st.corr.last_pos = -1;
         for (size_t i = 0; i < ln->n; i++) {
             const char *why = read_event(r, &st, ln, i, unit[l]);
             if (why) {
@@ -1296,7 +1166,221 @@ out:
     free(unit);
     free(st.last_dur);
     free(st.last_cat);
-    free(st.corr);
+    free(st.corr.seen);
+    return rc;
+}
+
+
+/* ------------------------------------------------ format 3: event blocks */
+
+static int bad_block(reader *r, const tt_evb_index *ix, size_t k, const char *what)
+{
+    const tt_evb_block *b = &ix->blocks[k];
+    return tt_error_at_offset(r->err, TT_ERR_FORMAT,
+                              (int64_t)(r->sec[SEC_EVENTS].offset + b->offset),
+                              "corrupt snapshot: events section: block %zu (lane %u): %s", k,
+                              b->lane, what);
+}
+
+/* What a whole load checks of each lane once its blocks are in: the
+ * order across block edges, the stored depths against the nesting
+ * tt_trace_finalize() does, and the index fields. */
+typedef struct lane_check {
+    tt_trace           *tr;
+    const tt_evb_index *ix;
+    const char        **why;      /* per lane */
+    size_t             *at;       /* per lane: the event that is wrong */
+    lane_span          *spans;    /* per lane, for check_span() */
+} lane_check;
+
+static void check_lane(void *ctx, size_t l)
+{
+    lane_check *x = ctx;
+    tt_lane *ln = &x->tr->lanes[l];
+    const tt_evb_lane *il = &x->ix->lanes[l];
+    uint16_t *depth = malloc(ln->n * sizeof *depth);
+    if (!depth) {
+        x->why[l] = "out of memory";
+        return;
+    }
+    for (uint32_t k = 1; k < il->n_blocks; k++) {
+        size_t i = x->ix->blocks[il->first + k].at;
+        const tt_event *p = &ln->ev[i - 1], *e = &ln->ev[i];
+        if (e->start < p->start || (e->start == p->start && e->dur > p->dur)) {
+            x->why[l] = "events out of order";
+            x->at[l] = i;
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < ln->n; i++)
+        depth[i] = ln->ev[i].depth;
+    if (tt_lane_nest(ln)) {
+        x->why[l] = "out of memory";
+        goto out;
+    }
+    for (size_t i = 0; i < ln->n; i++)
+        if (depth[i] != ln->ev[i].depth) {
+            x->why[l] = "stored depth differs from the nesting";
+            x->at[l] = i;
+            goto out;
+        }
+    if (ln->max_depth != il->max_depth) {
+        x->why[l] = "lane's max depth differs from its events'";
+        x->at[l] = 0;
+        goto out;
+    }
+    tt_index_build(ln->ev, ln->n);
+    lane_span_of(ln, &x->spans[l]);
+out:
+    free(depth);
+}
+
+/* The lanes and blocks a partial load decodes: keep[l] from the lane
+ * filter, blocks whose [first start, max end] meets the window. */
+static int select_blocks(reader *r, const tt_evb_index *ix, unsigned char *want)
+{
+    const tt_load_part *part = r->part;
+    tt_trace *tr = r->tr;
+    unsigned char *keep = NULL;
+    tt_ns lo = INT64_MIN, hi = INT64_MAX;
+    if (!part) {
+        memset(want, 1, ix->n_blocks);
+        return 0;
+    }
+    if (part->has_from)
+        lo = tt_sat_add(tr->t0, tt_time_clamp(part->from));
+    if (part->has_to)
+        hi = tt_sat_add(tr->t0, tt_time_clamp(part->to));
+    if (part->lanes) {
+        if (!(keep = calloc((size_t)tr->n_lanes + 1, 1)))
+            return oom(r);
+        if (part->lanes(part->lanes_ctx, tr, keep, r->err)) {
+            free(keep);
+            return -1;
+        }
+    }
+    for (size_t k = 0; k < ix->n_blocks; k++) {
+        const tt_evb_block *b = &ix->blocks[k];
+        want[k] = (!keep || keep[b->lane]) && b->first <= hi && b->max_end >= lo;
+    }
+    free(keep);
+    return 0;
+}
+
+static int read_events_blocks(reader *r)
+{
+    tt_trace *tr = r->tr;
+    tt_evb_index ix;
+    tt_evb_decoding d;
+    tt_rd c;
+    const char *what = NULL;
+    unsigned char *want = NULL;
+    size_t *sel = NULL, *dest = NULL, n_sel = 0, bad_k = 0;
+    int rc = -1, got;
+
+    if (open_section(r, SEC_INDEX, &c))
+        return -1;
+    got = tt_evb_index_read(c.p, (size_t)(c.end - c.p), tr, r->sec[SEC_EVENTS].stored, r->n_args,
+                            &ix, &what);
+    if (got)
+        return got == -1 ? oom(r) : bad(r, SEC_INDEX, what);
+    want = malloc(ix.n_blocks + 1);
+    sel = malloc((ix.n_blocks + 1) * sizeof *sel);
+    dest = malloc((ix.n_blocks + 1) * sizeof *dest);
+    if (!want || !sel || !dest) {
+        oom(r);
+        goto out;
+    }
+    if (!(r->skip & TT_TRACE_NO_ARGS) &&
+        !(r->hint = malloc(((size_t)r->n_args + 1) * sizeof *r->hint))) {
+        oom(r);
+        goto out;
+    }
+    if (select_blocks(r, &ix, want))
+        goto out;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        tt_lane *ln = &tr->lanes[l];
+        const tt_evb_lane *il = &ix.lanes[l];
+        size_t n = 0;
+        for (uint32_t k = il->first; k < il->first + il->n_blocks; k++)
+            if (want[k]) {
+                sel[n_sel] = k;
+                dest[n_sel++] = n;
+                n += ix.blocks[k].n;
+            }
+        ln->n = ln->cap = n;
+        ln->max_depth = (uint16_t)il->max_depth;
+        if (!(ln->ev = malloc((n ? n : 1) * sizeof *ln->ev))) {
+            oom(r);
+            goto out;
+        }
+    }
+    memset(&d, 0, sizeof d);
+    d.ix = &ix;
+    d.events = r->sec[SEC_EVENTS].data;
+    d.n_strings = r->n_strings;
+    d.n_attrs = r->n_attrs;
+    d.no_args = (r->skip & TT_TRACE_NO_ARGS) != 0;
+    d.hint = r->hint;
+    d.tr = tr;
+    d.threads = r->threads;
+    got = tt_evb_decode(&d, sel, dest, n_sel, &bad_k, &what);
+    if (got) {
+        if (got == -1)
+            oom(r);
+        else
+            bad_block(r, &ix, bad_k, what);
+        goto out;
+    }
+    if (r->part) {
+        /* blocks that were neighbours in the lane are checked across their
+         * edge; the index has put the others in order */
+        for (size_t k = 1; k < n_sel; k++) {
+            const tt_evb_block *b = &ix.blocks[sel[k]];
+            const tt_event *e = &tr->lanes[b->lane].ev[dest[k]];
+            if (sel[k] == sel[k - 1] + 1 && dest[k] > 0 &&
+                (e->start < e[-1].start || (e->start == e[-1].start && e->dur > e[-1].dur))) {
+                bad_block(r, &ix, sel[k], "events out of order");
+                goto out;
+            }
+        }
+        for (uint32_t l = 0; l < tr->n_lanes; l++)
+            tt_index_build(tr->lanes[l].ev, tr->lanes[l].n);
+    } else {
+        lane_check x;
+        memset(&x, 0, sizeof x);
+        x.tr = tr;
+        x.ix = &ix;
+        x.why = calloc((size_t)tr->n_lanes + 1, sizeof *x.why);
+        x.at = calloc((size_t)tr->n_lanes + 1, sizeof *x.at);
+        x.spans = r->spans = malloc(((size_t)tr->n_lanes + 1) * sizeof *r->spans);
+        if (!x.why || !x.at || !x.spans) {
+            free(x.why);
+            free(x.at);
+            oom(r);
+            goto out;
+        }
+        tt_parallel_run(tr->n_lanes, r->threads, check_lane, &x);
+        for (uint32_t l = 0; l < tr->n_lanes && rc == -1 && !what; l++)
+            if (x.why[l]) {
+                what = x.why[l];
+                if (strcmp(what, "out of memory") == 0)
+                    oom(r);
+                else
+                    bad_block(r, &ix, ix.lanes[l].first + x.at[l] / ix.per_block, what);
+            }
+        free(x.why);
+        free(x.at);
+        if (what)
+            goto out;
+    }
+    tr->n_events = r->n_events;
+    rc = 0;
+out:
+    free(want);
+    free(sel);
+    free(dest);
+    tt_evb_index_free(&ix);
     return rc;
 }
 
@@ -1466,18 +1550,18 @@ static int read_flows(reader *r)
 static int check_span(reader *r)
 {
     const tt_trace *tr = r->tr;
-    tt_ns t0 = INT64_MAX, t1 = INT64_MIN;
+    tt_ns t0 = INT64_MAX, t1 = INT64_MIN, unclosed = INT64_MIN;
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
-        const tt_lane *ln = &tr->lanes[l];
-        if (ln->ev[0].start < t0)
-            t0 = ln->ev[0].start;
-        for (size_t i = 0; i < ln->n; i++) {
-            tt_ns end = tt_event_end(&ln->ev[i]);
-            if (!(ln->ev[i].flags & TT_EVF_UNCLOSED) && end > t1)
-                t1 = end;
-            if (ln->ev[i].start > t1)
-                t1 = ln->ev[i].start;
-        }
+        lane_span own;
+        const lane_span *sp = r->spans ? &r->spans[l] : &own;
+        if (!r->spans)
+            lane_span_of(&tr->lanes[l], &own);
+        if (sp->t0 < t0)
+            t0 = sp->t0;
+        if (sp->t1 > t1)
+            t1 = sp->t1;
+        if (sp->unclosed_end > unclosed)
+            unclosed = sp->unclosed_end;
     }
     for (uint32_t i = 0; i < tr->n_counters; i++) {
         const tt_counter *c = &tr->counters[i];
@@ -1489,18 +1573,22 @@ static int check_span(reader *r)
     if (t0 == INT64_MAX)
         t0 = t1 = 0;
     /* unclosed events run to the end of the trace */
-    for (uint32_t l = 0; l < tr->n_lanes; l++)
-        for (size_t i = 0; i < tr->lanes[l].n; i++)
-            if ((tr->lanes[l].ev[i].flags & TT_EVF_UNCLOSED) &&
-                tt_event_end(&tr->lanes[l].ev[i]) > t1)
-                return bad(r, SEC_EVENTS, "an event ends after the trace");
+    if (unclosed > t1)
+        return bad(r, SEC_EVENTS, "an event ends after the trace");
+    if (r->skip & TT_TRACE_NO_COUNTERS) {
+        /* counters, left out, may widen the span: the events lie in it */
+        if (r->n_events && (t0 < tr->t0 || t1 > tr->t1 || unclosed > tr->t1))
+            return bad(r, SEC_META, "trace start/end do not hold its events");
+        return 0;
+    }
     if (t0 != tr->t0 || t1 != tr->t1)
         return bad(r, SEC_META, "trace start/end do not match its events");
     return 0;
 }
 
-int tt_snapshot_decode_part(const void *data, size_t n, unsigned threads, unsigned skip,
-                            tt_trace *tr, tt_snapshot_source *src, tt_error *err)
+int tt_snapshot_decode_sel(const void *data, size_t n, unsigned threads, unsigned skip,
+                           const tt_load_part *part, tt_trace *tr, tt_snapshot_source *src,
+                           tt_error *err)
 {
     reader r;
     int rc = -1;
@@ -1510,28 +1598,42 @@ int tt_snapshot_decode_part(const void *data, size_t n, unsigned threads, unsign
     r.tr = tr;
     r.err = err;
     r.threads = threads;
-    r.skip = skip & (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS);
+    r.skip = skip & (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS);
+    if ((r.skip & (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS)) == (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS))
+        r.part = part;
     if (tr->finalized || tr->n_lanes || tt_strtab_count(tr->strings) != 1)
         return tt_error_set(err, TT_ERR_USAGE, "a snapshot is read into a new, empty trace");
     if (read_layout(&r) || read_meta(&r, src) || read_strings(&r) || read_attrs(&r) ||
-        read_groups_lanes(&r) || read_events(&r) ||
-        (!(r.skip & TT_TRACE_NO_ARGS) && read_args(&r)) || read_counters(&r) ||
-        (!(r.skip & TT_TRACE_NO_FLOWS) && read_flows(&r)) || check_span(&r))
+        read_groups_lanes(&r))
         goto out;
-    tr->lacks = r.skip;
+    if (r.version < 3)
+        r.part = NULL;   /* one frame of events: all of it or nothing */
+    if ((r.version >= 3 ? read_events_blocks(&r) : read_events(&r)) ||
+        (!(r.skip & TT_TRACE_NO_ARGS) && read_args(&r)) ||
+        (!(r.skip & TT_TRACE_NO_COUNTERS) && read_counters(&r)) ||
+        (!(r.skip & TT_TRACE_NO_FLOWS) && read_flows(&r)) || (!r.part && check_span(&r)))
+        goto out;
+    tr->lacks = r.skip | (r.part ? TT_TRACE_PARTIAL : 0);
     tr->finalized = true;
     rc = 0;
 out:
     for (uint32_t i = 0; i < SEC__END; i++)
         free(r.sec[i].buf);
     free(r.hint);
+    free(r.spans);
     return rc;
+}
+
+int tt_snapshot_decode_part(const void *data, size_t n, unsigned threads, unsigned skip,
+                            tt_trace *tr, tt_snapshot_source *src, tt_error *err)
+{
+    return tt_snapshot_decode_sel(data, n, threads, skip, NULL, tr, src, err);
 }
 
 int tt_snapshot_decode(const void *data, size_t n, unsigned threads, tt_trace *tr,
                        tt_snapshot_source *src, tt_error *err)
 {
-    return tt_snapshot_decode_part(data, n, threads, 0, tr, src, err);
+    return tt_snapshot_decode_sel(data, n, threads, 0, NULL, tr, src, err);
 }
 
 int tt_snapshot_read_source(const void *data, size_t n, tt_snapshot_source *src, tt_error *err)
@@ -1596,6 +1698,17 @@ int tt_snapshot_assemble(const unsigned char *const raw[TT_SNAPSHOT_SECTIONS],
         tt_wbuf b;
         if (!raw[id])
             continue;
+        if (id == SEC_EVENTS) {
+            /* blocks are stored as they are: a copy the section owns */
+            memset(&b, 0, sizeof b);
+            tt_wbuf_put(&b, raw[id], len[id]);
+            if (b.oom) {
+                tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+                goto out;
+            }
+            section_blocks(&sec[k++], id, &b);
+            continue;
+        }
         b.p = (unsigned char *)raw[id];
         b.n = b.cap = len[id];
         b.oom = false;
@@ -1618,19 +1731,51 @@ int tt_snapshot_probe(const unsigned char *head, size_t n)
 
 /* ------------------------------------------------------------- decoder */
 
+/* A plain file mapped rather than read: a window's load then touches only
+ * the pages of the blocks it decodes. *len receives its size; NULL when
+ * it is not a plain file or cannot be mapped. */
+static void *map_plain(tt_input *in, size_t *len)
+{
+    struct stat st;
+    void *map;
+    int fd;
+    if (!tt_input_is_plain_file(in) || tt_input_compression(in) != TT_COMP_NONE)
+        return NULL;
+    if ((fd = open(tt_input_path(in), O_RDONLY | O_CLOEXEC)) < 0)
+        return NULL;
+    if (fstat(fd, &st) || st.st_size != tt_input_file_size(in) || st.st_size <= 0) {
+        close(fd);
+        return NULL;
+    }
+    map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return NULL;
+    *len = (size_t)st.st_size;
+    return map;
+}
+
 static int ttz_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_load_info *info,
                       tt_error *err)
 {
     unsigned char *buf;
     size_t len;
-    int rc = tt_input_read_all(in, SIZE_MAX / 2, &buf, &len, err);
+    void *map = map_plain(in, &len);
+    int rc = 0;
     (void)info;
+    if (map)
+        buf = map;
+    else
+        rc = tt_input_read_all(in, SIZE_MAX / 2, &buf, &len, err);
     if (rc == -2)
         return tt_error_set(err, TT_ERR_NOMEM, "snapshot too large");
     if (rc)
         return -1;
-    rc = tt_snapshot_decode_part(buf, len, opts->threads, opts->skip, tr, NULL, err);
-    free(buf);
+    rc = tt_snapshot_decode_sel(buf, len, opts->threads, opts->skip, opts->part, tr, NULL, err);
+    if (map)
+        munmap(map, len);
+    else
+        free(buf);
     if (rc == 0 && opts->progress)
         opts->progress(opts->progress_ctx, tt_input_file_pos(in), tt_input_file_size(in),
                        (int64_t)len, tr->n_events);

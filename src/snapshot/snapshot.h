@@ -6,8 +6,10 @@
  * columns, see argcols.h), groups, lanes, events (column by column, each
  * turned into small repetitive numbers, see snapshot.c), counters, flows,
  * metadata, problems and tallies. Reading one restores the finalized
- * arrays directly, rebuilds the argument store (on several cores) and the
- * interval index, so reopening is much faster than decoding the source.
+ * arrays directly, decoding each lane's blocks of events (evblocks.h) and
+ * rebuilding the argument store on several cores, and rebuilds the
+ * interval index, so reopening is much faster than decoding the source; a
+ * reader that wants one window or a few lanes decodes only their blocks.
  * Nothing in a snapshot is trusted: every checksum, size, id and ordering
  * is checked, and a bad file is an error, never a crash. A file of another
  * format version is refused with a message that says so (the --cache
@@ -20,7 +22,10 @@
  *   table    per section: u32 id, u32 flags (bit 0: zstd, always set),
  *            u64 offset, u64 stored size, u64 raw size,
  *            u32 crc32 of the stored bytes                      (36 bytes)
- *   sections each one zstd frame (with zstd's own content checksum)
+ *   sections each one zstd frame (with zstd's own content checksum), but
+ *            format 3's events: frames one after another (flag bit 1,
+ *            checksum 0 in the table), each block's crc32 in the index
+ *            section (evblocks.h)
  *
  * Library code: never prints, never exits. Ownership: encode/write borrow
  * the trace; read fills a trace the caller created and owns.
@@ -38,9 +43,12 @@
 
 #define TT_SNAPSHOT_MAGIC "\x89TTZ\r\n\x1a\n"
 #define TT_SNAPSHOT_MAGIC_LEN 8
-/* Format 2: events with per-lane time units and predicted columns,
- * arguments as templates and number columns. Format 1 files are refused. */
-#define TT_SNAPSHOT_VERSION 2u
+/* Format 3: each lane's events in blocks that decode on their own, with an
+ * index of where they lie in time (evblocks.h), so a window or a few lanes
+ * decode only their blocks. Format 2 (events as one frame of predicted
+ * columns) is still read; format 1 files are refused. Arguments are
+ * templates and number columns in both. */
+#define TT_SNAPSHOT_VERSION 3u
 
 /* Identity of the file a snapshot was made from, checked by the cache
  * (src/snapshot/cache.h) before it trusts an entry. */
@@ -75,12 +83,22 @@ int tt_snapshot_decode(const void *data, size_t n, unsigned threads, tt_trace *t
 
 /* The same, leaving out the parts `skip` names (TT_TRACE_NO_ARGS: the
  * argument records are not rebuilt, which is most of a reopen, and every
- * event's args is 0; TT_TRACE_NO_FLOWS: no flows), for commands that never
- * read them; tr->lacks then says what is missing. Everything else is
+ * event's args is 0; TT_TRACE_NO_FLOWS: no flows; TT_TRACE_NO_COUNTERS: no
+ * counter series, and the stored t0/t1 need only hold the events), for
+ * commands that never read them; tr->lacks then says what is missing. Everything else is
  * decoded and checked as by tt_snapshot_decode() (the sections left out
  * only by their checksums). */
 int tt_snapshot_decode_part(const void *data, size_t n, unsigned threads, unsigned skip,
                             tt_trace *tr, tt_snapshot_source *src, tt_error *err);
+
+/* The same, and with part (tt_load_opts.part, decode/decode.h; only when
+ * skip holds both TT_TRACE_NO_ARGS and TT_TRACE_NO_FLOWS, and only for a
+ * snapshot of format 3) only the event blocks that may meet part's window
+ * on part's lanes are decoded and checked; tr->lacks then holds
+ * TT_TRACE_PARTIAL (model/trace.h). */
+int tt_snapshot_decode_sel(const void *data, size_t n, unsigned threads, unsigned skip,
+                           const tt_load_part *part, tt_trace *tr, tt_snapshot_source *src,
+                           tt_error *err);
 
 /* The source identity stored in a snapshot, without decoding the trace:
  * the header, the section table and every checksum are checked as by
@@ -94,7 +112,7 @@ int tt_snapshot_read_source(const void *data, size_t n, tt_snapshot_source *src,
  * Sections are numbered 1 .. TT_SNAPSHOT_SECTIONS - 1. These two let a
  * test corrupt the content of a section while keeping the file's framing
  * and checksums valid, so the section parsers themselves are exercised. */
-#define TT_SNAPSHOT_SECTIONS 10u
+#define TT_SNAPSHOT_SECTIONS 11u
 
 /* The decompressed payload of section `id` of a snapshot whose framing
  * and checksums are valid. *raw is malloc'ed. Returns 0 or -1. */

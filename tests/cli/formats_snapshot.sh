@@ -1,6 +1,7 @@
 #!/bin/sh
 # formats_snapshot.sh - `tracetty convert` and --cache: `summary` and
-# every `report` kind print the same from a trace and from its .ttz; a
+# every `report` kind print the same from a trace and from its .ttz (and
+# from a format 2 one); a
 # snapshot is at most a third of the gzip'd JSON; one of another format
 # version is refused by name; the cache is written once, reused while the
 # source is unchanged, rebuilt when the source changes or the entry is
@@ -110,6 +111,18 @@ if [ -f "$T/pytorch/two_ranks/rank-0.json.gz" ]; then
     "$TRACETTY" convert --quiet "$T/pytorch/two_ranks/rank-0.json.gz" -o "$TMPD/rank-0.ttz"
     ttz_third "$T/pytorch/two_ranks/rank-0.json.gz" "$TMPD/rank-0.ttz" "two_ranks/rank-0.json.gz"
 fi
+
+# snapshots of format 2 (one frame of events, before the blocks of format
+# 3) still open, and say what their source does
+for b in demo neuron; do
+    "$TRACETTY" summary --format json "$S/$b.json" >"$TMPD/a" 2>&1
+    "$TRACETTY" summary --format json "$srcdir/tests/fuzz/corpus/ttz/v2-$b.ttz" >"$TMPD/b" 2>&1
+    same_output "$TMPD/a" "$TMPD/b" "$b.json: summary identical from its format 2 snapshot"
+    "$TRACETTY" report --quiet --window 1ms:30ms --format csv "$S/$b.json" >"$TMPD/a" 2>&1
+    "$TRACETTY" report --quiet --window 1ms:30ms --format csv \
+        "$srcdir/tests/fuzz/corpus/ttz/v2-$b.ttz" >"$TMPD/b" 2>&1
+    same_output "$TMPD/a" "$TMPD/b" "$b.json: report --window identical from its format 2 snapshot"
+done
 
 # a snapshot of another format version: refused by name
 V1="$srcdir/tests/fuzz/corpus/ttz/v1-nsys.ttz"

@@ -5,8 +5,9 @@
  * early, so the input is also split into section payloads, which are
  * compressed and checksummed like the writer does (tt_snapshot_assemble)
  * and then decoded: that reaches every section parser with hostile
- * content. Layout of that reading: 9 little-endian u16 lengths, then the
- * payloads of sections 1..9 in order (short inputs give empty sections).
+ * content. Layout of that reading: 10 little-endian u16 lengths, then the
+ * payloads of sections 1..10 in order (short inputs give empty sections;
+ * section 7, the event blocks, is stored as it is).
  * See fuzz_formats.h for the invariants checked on what loads.
  */
 #include "config.h"

@@ -9,13 +9,17 @@
  * reader joins the argument chunks it rebuilds in parallel), and the
  * argument payload being the same whatever the number of threads that cut
  * and encode it; a decode that skips the arguments and flows differs from
- * a full one in those only, and says so.
+ * a full one in those only, and says so. Format 3's blocks: whole decodes
+ * of many small blocks on one thread or several, partial loads of windows
+ * and lanes holding every event that meets them, and a bad index or block
+ * refused with a positioned error.
  */
 #include "config.h"
 
 #include "../tap.h"
 
 #include "decode/decode.h"
+#include "index/index.h"
 #include "snapshot/argcols.h"
 #include "snapshot/cache.h"
 #include "snapshot/snapshot.h"
@@ -351,7 +355,8 @@ static void test_round_trips(void)
 static void test_partial(void)
 {
     static const unsigned skips[] = {TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS, TT_TRACE_NO_ARGS,
-                                     TT_TRACE_NO_FLOWS};
+                                     TT_TRACE_NO_FLOWS, TT_TRACE_NO_COUNTERS,
+                                     TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS};
     tt_trace *a = random_trace(5, 5000);
     unsigned char *buf, *buf2;
     size_t n, n2;
@@ -382,6 +387,13 @@ static void test_partial(void)
         }
         if (skip & TT_TRACE_NO_FLOWS)
             want->n_flows = 0;
+        if (skip & TT_TRACE_NO_COUNTERS) {
+            for (uint32_t i = 0; i < want->n_counters; i++) {
+                free(want->counters[i].t);
+                free(want->counters[i].v);
+            }
+            want->n_counters = 0;
+        }
         is_i64(diff_traces(want, b), 0, "skip %u: all else identical to a full decode", skip);
         ok(tt_snapshot_encode(b, NULL, &buf2, &n2, &err) != 0 && err.code == TT_ERR_USAGE &&
                strstr(err.what, "cannot be saved"),
@@ -760,10 +772,10 @@ static void test_cache_other_version(void)
         goto out;
     /* the entry as a tracetty of another format would have left it */
     ok(tt_snapshot_encode(a, &ce.id, &buf, &n, &err) == 0, "encode the entry");
-    set_version(buf, TT_SNAPSHOT_VERSION - 1);
+    /* format 1: the last one refused (format 2 is still read) */
+    set_version(buf, 1);
     f = fopen(ce.path, "wb");
-    ok(f && fwrite(buf, 1, n, f) == n && fclose(f) == 0, "write an entry of format %u",
-       TT_SNAPSHOT_VERSION - 1);
+    ok(f && fwrite(buf, 1, n, f) == n && fclose(f) == 0, "write an entry of format 1");
     ok(tt_cache_load(&ce, 0, &b, &why) == 0 && !b && strstr(why.what, "another tracetty version"),
        "it is not used: %s", why.what);
     /* the caller rebuilds it: same entry name, current format */
@@ -931,6 +943,293 @@ static void test_probe_and_decoder(void)
     tt_trace_free(a);
 }
 
+
+/* ------------------------------------------------------ format 3 blocks */
+
+/* Encode a with blocks of `per` events (the test knob of evblocks.c). */
+static int encode_blocks(const tt_trace *a, const char *per, unsigned char **buf, size_t *n,
+                         tt_error *err)
+{
+    int rc;
+    setenv("TRACETTY_TTZ_BLOCK_EVENTS", per, 1);
+    rc = tt_snapshot_encode(a, NULL, buf, n, err);
+    unsetenv("TRACETTY_TTZ_BLOCK_EVENTS");
+    return rc;
+}
+
+/* Whole decodes of many small blocks, on one thread and on several, come
+ * back identical, and encode again to the same bytes. */
+static void test_blocks_round_trip(void)
+{
+    static const char *const pers[] = {"1", "7", "100", "100000"};
+    for (size_t k = 0; k < sizeof pers / sizeof pers[0]; k++) {
+        tt_trace *a = random_trace(31 + k, 3000), *b = tt_trace_new(), *c = tt_trace_new();
+        unsigned char *buf = NULL, *buf2 = NULL;
+        size_t n = 0, n2 = 0;
+        tt_error err;
+        tt_error_clear(&err);
+        if (!ok(a && b && c && encode_blocks(a, pers[k], &buf, &n, &err) == 0,
+                "blocks of %s: encode (%s)", pers[k], err.what))
+            goto next;
+        ok(tt_snapshot_decode(buf, n, 1, b, NULL, &err) == 0 && diff_traces(a, b) == 0,
+           "blocks of %s: one thread decodes the same trace (%s)", pers[k], err.what);
+        ok(tt_snapshot_decode(buf, n, 3, c, NULL, &err) == 0 && diff_traces(a, c) == 0,
+           "blocks of %s: three threads decode the same trace (%s)", pers[k], err.what);
+        ok(encode_blocks(c, pers[k], &buf2, &n2, &err) == 0 && n2 == n && memcmp(buf, buf2, n) == 0,
+           "blocks of %s: encoded again to the same bytes", pers[k]);
+    next:
+        free(buf);
+        free(buf2);
+        tt_trace_free(a);
+        tt_trace_free(b);
+        tt_trace_free(c);
+    }
+}
+
+/* Lane filter of the partial tests: every lane whose index is odd. */
+static int odd_lanes(void *ctx, const tt_trace *tr, unsigned char *keep, tt_error *err)
+{
+    (void)ctx;
+    (void)err;
+    for (uint32_t l = 0; l < tr->n_lanes; l++)
+        keep[l] = l % 2;
+    return 0;
+}
+
+static bool same_event(const tt_event *x, const tt_event *y)
+{
+    return x->start == y->start && x->dur == y->dur && x->bytes == y->bytes &&
+           x->name == y->name && x->cat == y->cat && x->attrs == y->attrs && x->corr == y->corr &&
+           x->depth == y->depth && x->kind == y->kind && x->flags == y->flags;
+}
+
+/* A window's load holds, on the lanes asked for, a subsequence of each
+ * lane's events (the same events, depths included) that contains every
+ * event meeting the window, and no events elsewhere; the index over it
+ * answers as over the whole lane. Returns the number of failures. */
+static int check_partial(const tt_trace *a, const tt_trace *b, const tt_load_part *part)
+{
+    int bad = 0;
+    tt_ns lo = part->has_from ? a->t0 + part->from : INT64_MIN;
+    tt_ns hi = part->has_to ? a->t0 + part->to : INT64_MAX;
+    if (b->n_lanes != a->n_lanes || b->n_events != a->n_events || b->t0 != a->t0 ||
+        b->t1 != a->t1 || b->lacks != (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_PARTIAL))
+        return 1;
+    for (uint32_t l = 0; l < a->n_lanes; l++) {
+        const tt_lane *la = &a->lanes[l], *lb = &b->lanes[l];
+        bool kept = !part->lanes || l % 2;
+        size_t j = 0;
+        if (lb->max_depth != la->max_depth)
+            bad++;
+        if (!kept) {
+            bad += lb->n != 0;
+            continue;
+        }
+        for (size_t i = 0; i < la->n; i++) {
+            const tt_event *e = &la->ev[i];
+            bool meets = e->start <= hi && tt_event_end(e) >= lo;
+            if (j < lb->n && same_event(e, &lb->ev[j]))
+                j++;
+            else if (meets)
+                bad++;
+        }
+        bad += j != lb->n;
+        if (lb->n && lo != INT64_MIN && hi != INT64_MAX)
+            bad += tt_index_busy(lb->ev, lb->n, lo, hi) != tt_index_busy(la->ev, la->n, lo, hi);
+    }
+    return bad;
+}
+
+static void test_blocks_partial(void)
+{
+    tt_trace *a = random_trace(77, 4000);
+    unsigned char *buf = NULL, *buf2 = NULL;
+    size_t n, n2;
+    tt_error err;
+    int loads = 0, fewer = 0, bad = 0;
+    tt_error_clear(&err);
+    if (!ok(a && encode_blocks(a, "5", &buf, &n, &err) == 0, "encode in blocks of 5"))
+        goto out;
+    for (int w = 0; w < 40; w++) {
+        tt_load_part part;
+        tt_trace *b = tt_trace_new();
+        tt_ns span = a->t1 - a->t0;
+        memset(&part, 0, sizeof part);
+        part.has_from = w % 5 != 0;
+        part.has_to = w % 7 != 0;
+        part.from = (tt_ns)(rnd() % (uint64_t)(span + 1));
+        part.to = part.from + (tt_ns)(rnd() % (uint64_t)(span / (1 + w) + 1));
+        if (w % 3 == 0)
+            part.lanes = odd_lanes;
+        if (!b || tt_snapshot_decode_sel(buf, n, (unsigned)(w % 3), TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS,
+                                         &part, b, NULL, &err)) {
+            bad++;
+            diag("window %d: %s", w, err.what);
+        } else {
+            int k = check_partial(a, b, &part);
+            uint64_t held = 0;
+            for (uint32_t l = 0; l < b->n_lanes; l++)
+                held += b->lanes[l].n;
+            fewer += held < a->n_events;
+            loads++;
+            if (k)
+                diag("window %d: %d differences", w, k);
+            bad += k != 0;
+            if (w == 1)
+                ok(tt_snapshot_encode(b, NULL, &buf2, &n2, &err) != 0 &&
+                       strstr(err.what, "in part"),
+                   "a partial trace is not saved as a snapshot (%s)", err.what);
+        }
+        tt_trace_free(b);
+    }
+    is_i64(bad, 0, "%d windows and lane sets hold every event that meets them, as stored", loads);
+    ok(fewer > loads / 2, "and most hold fewer events than the trace (%d of %d)", fewer, loads);
+    {
+        /* with arguments wanted, the part is ignored: a whole trace */
+        tt_load_part part;
+        tt_trace *b = tt_trace_new();
+        memset(&part, 0, sizeof part);
+        part.has_to = true;
+        part.to = 1;
+        ok(b && tt_snapshot_decode_sel(buf, n, 0, TT_TRACE_NO_FLOWS, &part, b, NULL, &err) == 0 &&
+               b->lacks == TT_TRACE_NO_FLOWS && b->lanes[0].n == a->lanes[0].n,
+           "a part with arguments wanted loads the whole trace");
+        tt_trace_free(b);
+    }
+out:
+    free(buf);
+    tt_trace_free(a);
+}
+
+/* One lane of n slices without arguments: blocks whose frames a test may
+ * swap without tripping over argument numbering. */
+static tt_trace *one_lane(int n)
+{
+    tt_trace *tr = tt_trace_new();
+    tt_error err;
+    uint32_t g, l;
+    if (!tr)
+        return NULL;
+    g = tt_trace_group(tr, tt_trace_intern_cstr(tr, "1"));
+    l = tt_trace_lane(tr, g, tt_trace_intern_cstr(tr, "2"), TT_LANE_THREAD);
+    for (int i = 0; i < n; i++) {
+        int64_t k = tt_trace_push_event(tr, l);
+        tr->lanes[l].ev[k].start = 1000 * i;
+        tr->lanes[l].ev[k].dur = 500 + i;
+        tr->lanes[l].ev[k].name = tt_trace_intern_cstr(tr, i % 2 ? "a" : "b");
+    }
+    if (tt_trace_finalize(tr, &err)) {
+        tt_trace_free(tr);
+        return NULL;
+    }
+    return tr;
+}
+
+static uint64_t get_varint(const unsigned char **p)
+{
+    uint64_t v = 0;
+    for (int sh = 0;; sh += 7) {
+        unsigned char c = *(*p)++;
+        v |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80))
+            return v;
+    }
+}
+
+static void put_varint(unsigned char **p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *(*p)++ = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    *(*p)++ = (unsigned char)v;
+}
+
+/* Decode sections sec[] reassembled; true when it fails naming `want`. */
+static bool refused(unsigned char *sec[], const size_t len[], const char *want, tt_error *err)
+{
+    unsigned char *f = NULL;
+    size_t fn = 0;
+    tt_trace *b = NULL;
+    bool r = tt_snapshot_assemble((const unsigned char *const *)sec, len, &f, &fn, err) == 0 &&
+             !(b = decode(f, fn, NULL, err)) && err->code == TT_ERR_FORMAT &&
+             strstr(err->what, want) != NULL;
+    tt_trace_free(b);
+    free(f);
+    return r;
+}
+
+/* The index and blocks checked: an index cut short, a block that would lie
+ * past the end of the events, a block whose frame holds another count of
+ * events than its index entry says; each one positioned error. */
+static void test_blocks_corrupt(void)
+{
+    enum { SEC_EVENTS = 7, SEC_INDEX = 10 };
+    tt_trace *a = one_lane(10);
+    unsigned char *buf = NULL, *sec[TT_SNAPSHOT_SECTIONS];
+    size_t n, len[TT_SNAPSHOT_SECTIONS];
+    tt_error err;
+    memset(sec, 0, sizeof sec);
+    tt_error_clear(&err);
+    if (!ok(a && encode_blocks(a, "4", &buf, &n, &err) == 0, "one lane of 10 events in blocks of 4"))
+        goto out;
+    for (unsigned id = 1; id < TT_SNAPSHOT_SECTIONS; id++)
+        if (tt_snapshot_section(buf, n, id, &sec[id], &len[id], &err))
+            goto out;
+    ok(!refused(sec, len, "corrupt", &err), "its sections reassemble to a good snapshot");
+    len[SEC_INDEX] -= 2;
+    ok(refused(sec, len, "event index section: truncated", &err),
+       "an index cut short: %s", err.what);
+    len[SEC_INDEX] += 2;
+    len[SEC_EVENTS] -= 1;
+    ok(refused(sec, len, "block offset past the end", &err) && err.offset > 0,
+       "events one byte short: %s (at byte %lld)", err.what, (long long)err.offset);
+    len[SEC_EVENTS] += 1;
+    {
+        /* index: B, unit, max depth, then 7 fields per block (3 blocks:
+         * 4, 4 and 2 events); the last block gets the first one's frame */
+        const unsigned char *p = sec[SEC_INDEX];
+        uint64_t f[3][7], per, unit, depth;
+        unsigned char *idx = malloc(len[SEC_INDEX] + 64), *q = idx;
+        unsigned char *ev = malloc(len[SEC_EVENTS] + 64);
+        size_t at = 0, first_len;
+        per = get_varint(&p);
+        unit = get_varint(&p);
+        depth = get_varint(&p);
+        for (int k = 0; k < 3; k++)
+            for (int m = 0; m < 7; m++)
+                f[k][m] = get_varint(&p);
+        first_len = (size_t)f[0][3];
+        memcpy(ev, sec[SEC_EVENTS], (size_t)(f[0][3] + f[1][3]));
+        memcpy(ev + f[0][3] + f[1][3], sec[SEC_EVENTS], first_len);
+        at = (size_t)(f[0][3] + f[1][3]) + first_len;
+        f[2][3] = f[0][3];   /* stored, raw, crc of the first block's frame */
+        f[2][4] = f[0][4];
+        f[2][5] = f[0][5];
+        put_varint(&q, per);
+        put_varint(&q, unit);
+        put_varint(&q, depth);
+        for (int k = 0; k < 3; k++)
+            for (int m = 0; m < 7; m++)
+                put_varint(&q, f[k][m]);
+        free(sec[SEC_INDEX]);
+        free(sec[SEC_EVENTS]);
+        sec[SEC_INDEX] = idx;
+        len[SEC_INDEX] = (size_t)(q - idx);
+        sec[SEC_EVENTS] = ev;
+        len[SEC_EVENTS] = at;
+        ok(per == 4 && refused(sec, len, "events section: block 2 (lane 0): its columns do not hold",
+                               &err) && err.offset > 0,
+           "a block of 4 events where 2 belong: %s (at byte %lld)", err.what,
+           (long long)err.offset);
+    }
+out:
+    for (unsigned id = 1; id < TT_SNAPSHOT_SECTIONS; id++)
+        free(sec[id]);
+    free(buf);
+    tt_trace_free(a);
+}
+
 int main(void)
 {
     test_args_append();
@@ -944,5 +1243,13 @@ int main(void)
     test_cache_stale_first();
     test_big_arguments();
     test_semantic_corruption();
+    /* again with blocks of 3 events: flips and cuts in many blocks */
+    setenv("TRACETTY_TTZ_BLOCK_EVENTS", "3", 1);
+    test_corruption();
+    test_semantic_corruption();
+    unsetenv("TRACETTY_TTZ_BLOCK_EVENTS");
+    test_blocks_round_trip();
+    test_blocks_partial();
+    test_blocks_corrupt();
     return tap_done();
 }
