@@ -403,7 +403,7 @@ fi
 awk -v w="$tt_wall" -v b="$bytes" 'BEGIN {
     v = b / 1e6 / w
     printf "  %-52s %9.1f MB/s (goal > 200)  %s\n", "DESIGN.md: load, 1M shuffled, all cores",
-        v, v > 200 ? "PASS" : "MISS" }'
+        v, (v > 200 ? "PASS" : "MISS") }'
 goal "DESIGN.md: peak memory, 1M" "$(awk -v r="$tt_rss" 'BEGIN { print r / 1024 }')" " MB" lt 150
 echo "  (box select and frames at 10M: the bench programs below)"
 
