@@ -294,6 +294,37 @@ typedef struct tt_binding {
     tt_action_fn fn;
 } tt_binding;
 
+/* A key and what it does, as the status line hints it. */
+typedef struct tt_hint {
+    const char *key, *what;
+} tt_hint;
+
+/* One panel below the lanes (panels.c holds the table, one row per
+ * panel, as tmux's window modes): the app calls through the row of the
+ * open panel and never asks which one it is. */
+typedef struct tt_panel_def {
+    tt_panel          id;
+    uint16_t          where;     /* the TT_IN_ flag of its bindings in tt_bindings */
+    /* its own bindings, tried before tt_bindings and listed by the help
+     * under their own section title; NULL, 0: none */
+    const char       *section;
+    const tt_binding *keys;
+    size_t            n_keys;
+    /* build its lines for width w, after every input and at every size
+     * (the keys act on them); NULL: nothing to build. 0, or -1 on OOM. */
+    int             (*sync)(tt_app *a, int w);
+    /* its line list; NULL: the details panel, which keeps its own */
+    tt_plist       *(*list)(tt_app *a);
+    void            (*draw)(tt_app *a, tt_grid *g, int y, int w, int ph);
+    /* the status line's hints; NULL: bars.c's own choice */
+    size_t          (*hints)(const tt_app *a, const tt_hint **out);
+} tt_panel_def;
+
+/* panels.c: the row of a panel (NULL for TT_PANEL_NONE), the i-th row
+ * (NULL past the end). */
+const tt_panel_def *tt_panel_get(tt_panel p);
+const tt_panel_def *tt_panel_at(size_t i);
+
 /* actions.c */
 extern const tt_binding tt_bindings[];
 extern const size_t tt_n_bindings;

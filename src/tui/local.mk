@@ -29,6 +29,7 @@ libtracetty_a_SOURCES += \
 	src/tui/mstats.c src/tui/mstats.h \
 	src/tui/app.c src/tui/app.h src/tui/app_impl.h \
 	src/tui/actions.c \
+	src/tui/panels.c \
 	src/tui/boxact.c \
 	src/tui/markact.c \
 	src/tui/annotact.c \
