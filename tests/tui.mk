@@ -48,9 +48,11 @@ TUI_SH_TESTS = \
 	tests/tui/view_texts.sh \
 	tests/tui/tmux_ranks.sh \
 	tests/tui/ranks_numbers.sh \
-	tests/tui/panel_texts.sh
+	tests/tui/panel_texts.sh \
+	tests/tui/calltree_real.sh \
+	tests/tui/tmux_calltree.sh
 TESTS += $(TUI_SH_TESTS)
-EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh \
+EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh tests/tui/calltree_oracle.py \
 	tests/data/tui/basic.json \
 	tests/data/tui/evil.json \
 	tests/data/tui/ranks/rank-0.json \

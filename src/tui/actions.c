@@ -1095,6 +1095,8 @@ const tt_binding tt_bindings[] = {
     {K('e'), "e", "write the panel's tables to a CSV file (asks for its name)", TT_SEC_STATS,
      TT_IN_STATS, tt_act_sp_export},
     {K('m'), "m", "markers at the box's two edges", TT_SEC_STATS, TT_IN_STATS, tt_act_sp_marks},
+    {K('c'), "c", "the box's call tree: calls, host and device time, self and total (its own "
+     "keys below)", TT_SEC_STATS, TT_IN_STATS, tt_act_sp_calltree},
 
     {K(TT_KEY_ENTER), "Enter", "on a marker: go to it; on a saved set: load it", TT_SEC_MARKP,
      TT_IN_MARKP, tt_act_mk_enter},

@@ -57,6 +57,7 @@ tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *op
     tt_hilite_init(&a->hl);
     tt_laneset_init(&a->box.lanes);
     tt_sp_init(&a->stp);
+    tt_ctview_init(&a->ctv);
     tt_annview_init(&a->an);
     tt_ms_init(&a->mst);
     tt_collview_init(&a->cv);
@@ -132,6 +133,7 @@ void tt_app_free(tt_app *a)
     tt_hilite_fini(&a->hl);
     tt_laneset_fini(&a->box.lanes);
     tt_sp_fini(&a->stp);
+    tt_ctview_fini(&a->ctv);
     tt_annview_fini(&a->an);
     tt_ms_fini(&a->mst);
     tt_collview_fini(&a->cv);

@@ -31,6 +31,7 @@
 #include "tui/annot.h"
 #include "tui/app.h"
 #include "tui/collview.h"
+#include "tui/ctview.h"
 #include "tui/details.h"
 #include "tui/hilite.h"
 #include "tui/layout.h"
@@ -63,7 +64,8 @@ typedef enum tt_panel {
     TT_PANEL_RANKS,     /* #: the ranks, their files and offsets */
     TT_PANEL_COLL,      /* Enter in the collectives view: one collective */
     TT_PANEL_MSTATS,    /* a box over several ranks or over collectives */
-    TT_PANEL_INFO       /* I: the trace's metadata; F: the selected event's full name */
+    TT_PANEL_INFO,      /* I: the trace's metadata; F: the selected event's full name */
+    TT_PANEL_CALLTREE   /* c in a box's statistics: its call tree (ctpanel.c) */
 } tt_panel;
 
 /* What the info panel shows. */
@@ -234,6 +236,7 @@ struct tt_app {
      * collectives view the collectives' indexes */
     tt_box           box;
     tt_statpanel     stp;
+    tt_ctview        ctv;          /* the call tree of the box (ctpanel.c) */
     size_t           stp_rank;     /* the rank the statistics panel is about */
     /* markers, annotations */
     tt_marks         mk;
@@ -324,6 +327,10 @@ typedef struct tt_panel_def {
  * (NULL past the end). */
 const tt_panel_def *tt_panel_get(tt_panel p);
 const tt_panel_def *tt_panel_at(size_t i);
+
+/* ctpanel.c: the call tree panel's row, and c in a box's statistics */
+extern const tt_panel_def tt_ct_panel;
+int tt_act_sp_calltree(tt_app *a);
 
 /* actions.c */
 extern const tt_binding tt_bindings[];

@@ -40,7 +40,7 @@ static void stats_draw(tt_app *a, tt_grid *g, int y, int w, int ph)
     char title[400];
     tt_sp_title(&a->stp, a->utf8, title, sizeof title);
     tt_plist_draw(&a->stp.pl, g, 0, y, w, ph, a->gl, title,
-                  a->stp.kind == TT_SP_BOX ? "b by  o order  z zoom  e export  Esc close"
+                  a->stp.kind == TT_SP_BOX ? "b by  o order  c calls  z zoom  e export  Esc close"
                                            : "Enter lane  z zoom  Esc close");
 }
 
@@ -117,7 +117,7 @@ static const tt_panel_def info = {TT_PANEL_INFO, TT_IN_INFOP, NULL, NULL, 0,
 
 /* The panels; a panel kept in a file of its own exports its row. */
 static const tt_panel_def *const panels[] = {
-    &details, &stats, &marks, &annots, &ranks, &coll, &mstats, &info,
+    &details, &stats, &marks, &annots, &ranks, &coll, &mstats, &info, &tt_ct_panel,
 };
 
 const tt_panel_def *tt_panel_get(tt_panel p)

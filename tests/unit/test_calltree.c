@@ -7,12 +7,18 @@
  * again, computes clipped self times cell by cell, and adds up name paths
  * as strings; the tree must hold exactly those paths and numbers, its
  * siblings in weight order, its instances those events; the bottom-up
- * tree must hold the same self time in total. */
+ * tree must hold the same self time in total.
+ *
+ * `test_calltree TRACE` instead prints the top-down tree of the whole
+ * trace as CSV (path, calls, host total, host self, device total, device
+ * self; the path's names joined by " > ", device nodes marked "[d] "), for
+ * tests/tui/calltree_real.sh to compare with a python3 computation. */
 #include "config.h"
 
 #include "../tap.h"
 #include "analysis/attrib.h"
 #include "analysis/calltree.h"
+#include "decode/decode.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -354,9 +360,69 @@ static int check(const tt_trace *tr, const tt_sel *sel, const char *what)
     return bad != 0;
 }
 
-int main(void)
+static void csv_field(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void dump_path(FILE *f, const tt_calltree *ct, uint32_t n)
+{
+    if (ct->v[n].parent != TT_CT_NONE) {
+        dump_path(f, ct, ct->v[n].parent);
+        fputs(" > ", f);
+    }
+    if (ct->v[n].device)
+        fputs("[d] ", f);
+    fputs(tt_str(ct->tr, ct->v[n].name), f);
+}
+
+static int dump(const char *path)
+{
+    tt_load_opts opts;
+    tt_trace *tr = NULL;
+    tt_calltree *ct = NULL;
+    tt_error err;
+    tt_sel sel;
+    memset(&opts, 0, sizeof opts);
+    tt_error_clear(&err);
+    if (tt_load(path, &opts, &tr, NULL, &err) || (tt_sel_window(tr, NULL, &sel), 0) ||
+        (sel.lanes = NULL, tt_calltree_build(tr, &sel, &ct, &err))) {
+        fprintf(stderr, "test_calltree: %s: %s\n", path, err.what);
+        tt_trace_free(tr);
+        return 1;
+    }
+    printf("path,calls,host_total,host_self,dev_total,dev_self,has_links\n");
+    for (uint32_t n = 0; n < ct->n; n++) {
+        const tt_ctnode *nd = &ct->v[n];
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (!f)
+            return 1;
+        dump_path(f, ct, n);
+        fclose(f);
+        csv_field(buf);
+        free(buf);
+        printf(",%llu,%lld,%lld,%lld,%lld,%d\n", (unsigned long long)nd->calls,
+               (long long)nd->host_total, (long long)nd->host_self, (long long)nd->dev_total,
+               (long long)nd->dev_self, ct->has_links);
+    }
+    tt_calltree_free(ct);
+    tt_trace_free(tr);
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     int failed = 0;
+    if (argc > 1)
+        return dump(argv[1]);
     for (int round = 0; round < 12 && !failed; round++) {
         tt_trace *tr = make();
         tt_sel sel;
