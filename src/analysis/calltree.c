@@ -14,6 +14,7 @@
 
 #include "analysis/attrib.h"
 #include "util/grow.h"
+#include "util/strtab.h"
 #include "util/sort.h"
 #include "util/u64map.h"
 
@@ -204,8 +205,8 @@ static int list_events(build *b)
     return rc;
 }
 
-/* One lane: parents, self times, host nodes. */
-static int walk_lane(build *b, uint32_t lane)
+/* One lane: parents, self times, and (with nodes) host nodes. */
+static int walk_lane(build *b, uint32_t lane, bool nodes)
 {
     tt_calltree *ct = b->ct;
     const tt_lane *ln = &b->tr->lanes[lane];
@@ -232,7 +233,9 @@ static int walk_lane(build *b, uint32_t lane)
             }
         }
         b->dev[s] = tt_attrib_is_device(b->at, ev);
-        if (!b->dev[s]) {
+        if (!nodes) {
+            /* self times only */
+        } else if (!b->dev[s]) {
             uint32_t pn = TT_CT_NONE, nd;
             if (ps != SIZE_MAX && !b->dev[ps])
                 pn = ct->node[ps];
@@ -340,7 +343,7 @@ int tt_calltree_build(const tt_trace *tr, const tt_sel *sel, tt_calltree **out, 
             goto oom;
     }
     for (uint32_t l = 0; l < tr->n_lanes; l++)
-        if (b.lane_first[l] != SIZE_MAX && walk_lane(&b, l))
+        if (b.lane_first[l] != SIZE_MAX && walk_lane(&b, l, true))
             goto oom;
     if (place_device(&b))
         goto oom;
@@ -356,6 +359,104 @@ oom:
 fail:
     tt_calltree_free(ct);
     tt_u64map_fini(&b.map);
+    free(b.lane_first);
+    free(b.lane_end);
+    free(b.self);
+    free(b.cover);
+    free(b.dev);
+    free(b.stk);
+    return rc;
+}
+
+/* ----------------------------------------------------------- self sums */
+
+/* Does the lane hold an event the window clips? */
+static bool lane_clipped(const build *b, uint32_t lane)
+{
+    for (size_t s = b->lane_first[lane]; s < b->lane_end[lane]; s++) {
+        const tt_event *e = tt_trace_event(b->tr, b->ct->ev[s]);
+        if (e->start < b->sel->from || tt_event_end(e) > b->sel->to)
+            return true;
+    }
+    return false;
+}
+
+int tt_calltree_self_by(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
+                        const uint32_t *ids, size_t n, tt_ns *host, tt_ns *dev, tt_error *err)
+{
+    build b;
+    tt_calltree ct;
+    int32_t *row = NULL;
+    size_t n_ids = key->kind == TT_KEY_LANE ? tr->n_lanes : tt_strtab_count(tr->strings);
+    int rc = -1;
+    memset(&b, 0, sizeof b);
+    memset(&ct, 0, sizeof ct);
+    for (size_t i = 0; i < n; i++)
+        host[i] = dev[i] = 0;
+    if (key->kind == TT_KEY_ARG) {
+        tt_error_set(err, TT_ERR_USAGE, "self times by an argument are not kept");
+        return -1;
+    }
+    b.tr = tr;
+    b.sel = sel;
+    b.ct = &ct;
+    if (!(b.at = tt_attrib_get(tr, err)))
+        return -1;
+    row = malloc((n_ids ? n_ids : 1) * sizeof *row);
+    b.lane_first = malloc((tr->n_lanes ? tr->n_lanes : 1) * sizeof *b.lane_first);
+    b.lane_end = malloc((tr->n_lanes ? tr->n_lanes : 1) * sizeof *b.lane_end);
+    if (!row || !b.lane_first || !b.lane_end)
+        goto oom;
+    for (size_t i = 0; i < n_ids; i++)
+        row[i] = -1;
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] < n_ids)
+            row[ids[i]] = (int32_t)i;
+    for (size_t i = 0; i < tr->n_lanes; i++)
+        b.lane_first[i] = b.lane_end[i] = SIZE_MAX;
+    if (list_events(&b))
+        goto oom;
+    if (ct.n_ev) {
+        b.self = malloc(ct.n_ev * sizeof *b.self);
+        b.cover = malloc(ct.n_ev * sizeof *b.cover);
+        b.dev = malloc(ct.n_ev);
+        if (!b.self || !b.cover || !b.dev)
+            goto oom;
+    }
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        if (b.lane_first[l] == SIZE_MAX)
+            continue;
+        if (lane_clipped(&b, l)) {
+            if (walk_lane(&b, l, false))
+                goto oom;
+            continue;
+        }
+        /* nothing clipped: the self times attrib.h keeps */
+        for (size_t s = b.lane_first[l]; s < b.lane_end[l]; s++) {
+            b.self[s] = tt_attrib_self(b.at, ct.ev[s]);
+            b.dev[s] = tt_attrib_is_device(b.at, ct.ev[s]);
+        }
+    }
+    for (size_t s = 0; s < ct.n_ev; s++) {
+        const tt_event *e = tt_trace_event(tr, ct.ev[s]);
+        uint32_t id = key->kind == TT_KEY_LANE ? ct.ev[s].lane : tt_key_string_id(tr, key, e);
+        size_t ls;
+        if (id < n_ids && row[id] >= 0)
+            host[row[id]] += b.self[s];
+        if (!b.dev[s] || (ls = slot_of(&b, tt_attrib_launch_op(b.at, ct.ev[s]))) == SIZE_MAX)
+            continue;
+        e = tt_trace_event(tr, ct.ev[ls]);
+        id = key->kind == TT_KEY_LANE ? ct.ev[ls].lane : tt_key_string_id(tr, key, e);
+        if (id < n_ids && row[id] >= 0)
+            dev[row[id]] += tt_sel_clip(sel, tt_trace_event(tr, ct.ev[s]));
+    }
+    rc = 0;
+    goto out;
+oom:
+    tt_error_set(err, TT_ERR_NOMEM, "out of memory summing self times");
+out:
+    free(row);
+    free(ct.ev);
     free(b.lane_first);
     free(b.lane_end);
     free(b.self);

@@ -56,6 +56,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/key.h"
 #include "analysis/select.h"
 #include "model/trace.h"
 #include "util/error.h"
@@ -108,5 +109,18 @@ tt_ns tt_calltree_weight(const tt_calltree *ct, uint32_t node);
  * its root down. 0, or -1 on OOM. */
 int tt_calltree_instances(const tt_calltree *ct, uint32_t node, tt_evref **out, size_t *n,
                           size_t *cap);
+
+/* Self times of a selection summed by a key (name, category, opcode,
+ * layer, lane; not an argument), for the statistics panel's Self
+ * columns: host[i] is the sum of the clipped self times (as host_self
+ * above, for device events too: their duration minus what nests in them
+ * on their lane) of the selection's events whose key id is ids[i] (a
+ * string id, 0 for the events without the key, or a lane index), dev[i]
+ * the clipped durations of the selection's device events whose launch op
+ * is such an event of the selection. Ids not listed are left out. Cost:
+ * O(k), with attrib.h's self times for lanes the window clips nothing
+ * of. 0, or non-zero with err set (out of memory; an argument key). */
+int tt_calltree_self_by(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
+                        const uint32_t *ids, size_t n, tt_ns *host, tt_ns *dev, tt_error *err);
 
 #endif

@@ -4,6 +4,9 @@
 # (Home 0 g v End G Enter), then c, at 80x24 and 200x50, on a Kineto trace
 # from ../shared/traces (skipped when absent; the numbers need python3):
 #   - every screen equals what `tracetty render` prints for the same keys;
+#   - the box's statistics by name: each row's Self (a device event's: its
+#     duration) and Dev self are the sums over the tree's nodes of that
+#     name;
 #   - every node line the panel shows (its name path from the indents,
 #     calls, host total/self, device total/self) is a node of the tree
 #     tests/unit/test_calltree prints for the whole trace, which
@@ -68,6 +71,30 @@ if mode == 'ice':
            (not m or (fmt(v[1]) == m.group(3) and fmt(v[2]) == m.group(4)))]
     print('ok 1' if hit else 'bad: %s' % info[0]); sys.exit()
 box = [l for l in screen if l.startswith('|')]
+if mode == 'stats':
+    # the statistics' breakdown by name: Self is the names' self time
+    # (a device event's: its duration), Dev self what they launched
+    head = [i for i, l in enumerate(box) if re.match(r'^\| Name +Count +Total +Self +Dev self', l)]
+    if not head:
+        print('bad: no Self columns'); sys.exit()
+    lw = len(box[head[0]]) - 4
+    kw = box[head[0]].index('Count') + 5 - 9 - 2   # Count is right-aligned in 9 columns
+    for l in box[head[0] + 1:]:
+        body = l[2:2 + lw]
+        m = re.match(r'^(.*?) *$', body[:kw])
+        name = m.group(1)
+        f = [body[kw:kw + 9].strip(), body[kw + 9:kw + 21].strip(), body[kw + 21:kw + 33].strip(),
+             body[kw + 33:kw + 45].strip()]
+        if not re.match(r'^[0-9,]+$', f[0]):
+            break
+        cand = [(p, v) for p, v in nodes if name_ok(p[-1].replace('[d] ', '', 1), name)]
+        self = sum(v[4] if p[-1].startswith('[d] ') else v[2] for p, v in cand)
+        dself = sum(0 if p[-1].startswith('[d] ') else v[4] for p, v in cand)
+        checked += 1
+        if f[2] != fmt(self) or f[3] != fmt(dself):
+            bad.append('%s: %s %s, want %s %s' % (name, f[2], f[3], fmt(self), fmt(dself)))
+    print('ok %d' % checked if not bad and checked else 'bad %d: %s' % (checked, '; '.join(bad[:3])))
+    sys.exit()
 head = [i for i, l in enumerate(box) if re.match(r'^\| Name', l)]
 if not head:
     print('bad: no header'); sys.exit()
@@ -128,6 +155,7 @@ for size in 80x24 200x50; do
     fi
     tm_keys Home; tm_text 0g; tm_text v; tm_keys End; tm_text G; tm_keys Enter
     tm_wait 'Box ' 30
+    checked stats "$t: the statistics' Self and Dev self by name are the tree's"
     tm_text c
     render_to "$TMPD/want" "$size" "$keys" "$trace"
     tm_same "$TMPD/want" "$t: the call tree panel = render"

@@ -19,6 +19,7 @@
 #include "analysis/attrib.h"
 #include "analysis/calltree.h"
 #include "decode/decode.h"
+#include "util/strtab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -354,6 +355,35 @@ static int check(const tt_trace *tr, const tt_sel *sel, const char *what)
     ok(hs_bu == hs_td && ds_bu == ds_td,
        "%s: bottom-up roots hold all the self time (host %lld/%lld, device %lld/%lld)", what,
        (long long)hs_bu, (long long)hs_td, (long long)ds_bu, (long long)ds_td);
+    /* self sums by name: brute force over the selection */
+    {
+        uint32_t ids[64];
+        tt_ns host[64], dev[64], bh[64] = {0}, bd[64] = {0};
+        size_t n = 0, wrong = 0;
+        tt_key key;
+        memset(&key, 0, sizeof key);
+        key.kind = TT_KEY_NAME;
+        for (uint32_t id = 0; id < tt_strtab_count(tr->strings) && n < 64; id++)
+            ids[n++] = id;
+        for (uint32_t l = 0; l < tr->n_lanes; l++)
+            for (uint32_t j = 0; j < tr->lanes[l].n; j++) {
+                tt_evref r = {l, j}, lo;
+                tt_ns s, t;
+                if (!in_sel(tr, sel, r))
+                    continue;
+                bh[tt_trace_event(tr, r)->name] += b_self(tr, at, sel, r);
+                lo = tt_attrib_launch_op(at, r);
+                if (tt_attrib_is_device(at, r) && in_sel(tr, sel, lo)) {
+                    clip(sel, tt_trace_event(tr, r), &s, &t);
+                    bd[tt_trace_event(tr, lo)->name] += t - s;
+                }
+            }
+        if (tt_calltree_self_by(tr, sel, &key, ids, n, host, dev, &err))
+            wrong++;
+        for (size_t i = 0; i < n && !wrong; i++)
+            wrong += host[i] != bh[ids[i]] || dev[i] != bd[ids[i]];
+        ok(wrong == 0, "%s: self times summed by name are the brute force's", what);
+    }
     tt_calltree_free(bu);
     tt_calltree_free(ct);
     free(bv);
