@@ -124,6 +124,18 @@ typedef struct build {
     size_t           n_stk, cap_stk;
 } build;
 
+/* Free the builder's scratch (not the tree). */
+static void build_fini(build *b)
+{
+    tt_u64map_fini(&b->map);
+    free(b->lane_first);
+    free(b->lane_end);
+    free(b->self);
+    free(b->cover);
+    free(b->dev);
+    free(b->stk);
+}
+
 /* The slot of ev in the selection, or SIZE_MAX. O(log k). */
 static size_t slot_of(const build *b, tt_evref ev)
 {
@@ -358,13 +370,7 @@ oom:
     tt_error_set(err, TT_ERR_NOMEM, "out of memory building the call tree");
 fail:
     tt_calltree_free(ct);
-    tt_u64map_fini(&b.map);
-    free(b.lane_first);
-    free(b.lane_end);
-    free(b.self);
-    free(b.cover);
-    free(b.dev);
-    free(b.stk);
+    build_fini(&b);
     return rc;
 }
 
@@ -457,12 +463,7 @@ oom:
 out:
     free(row);
     free(ct.ev);
-    free(b.lane_first);
-    free(b.lane_end);
-    free(b.self);
-    free(b.cover);
-    free(b.dev);
-    free(b.stk);
+    build_fini(&b);
     return rc;
 }
 
