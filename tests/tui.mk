@@ -50,7 +50,8 @@ TUI_SH_TESTS = \
 	tests/tui/ranks_numbers.sh \
 	tests/tui/panel_texts.sh \
 	tests/tui/calltree_real.sh \
-	tests/tui/tmux_calltree.sh
+	tests/tui/tmux_calltree.sh \
+	tests/tui/details_launch.sh
 TESTS += $(TUI_SH_TESTS)
 EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh tests/tui/calltree_oracle.py \
 	tests/data/tui/basic.json \

@@ -4,6 +4,10 @@
 # (path, calls, host total, host self, device total, device self) as
 # `test_calltree TRACE` prints them. Used by tests/tui/calltree_real.sh
 # and tests/tui/tmux_calltree.sh.
+#
+# calltree_oracle.py TRACE --launch: the longest kernel's launch
+# (tests/tui/details_launch.sh): lines "kernel NAME", "launcher NAME",
+# "delay NS", "op NAME" and a "caller NAME" per enclosing host event.
 import csv, gzip, json, re, sys
 from decimal import Decimal, ROUND_HALF_EVEN
 from collections import defaultdict
@@ -84,6 +88,19 @@ def self_time(r):
             cov += b - a
             end = b
     return r['d'] - cov
+if sys.argv[2:] == ['--launch']:
+    k = max((r for r in allev if r['cat'].lower() == 'kernel'), key=lambda r: r['d'])
+    h = host_by_corr.get(k['corr'])
+    op = launch_op(k)
+    print('kernel', k['name'])
+    print('launcher', h['name'])
+    print('delay', k['s'] - h['s'])
+    print('op', op['name'])
+    p = op['parent']
+    while p is not None:
+        print('caller', p['name'])
+        p = p['parent']
+    sys.exit(0)
 nodes = defaultdict(lambda: [0, 0, 0, 0, 0])
 for r in allev:
     n = nodes[path(r)]
