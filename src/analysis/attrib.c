@@ -40,7 +40,8 @@ enum {
 typedef struct at_lane {
     uint32_t *parent;      /* NULL: no nesting on this lane */
     uint32_t *self;        /* NULL: no nesting (self = dur, instants 0) */
-    uint32_t *launch;      /* NULL: no device events; global number + 1 */
+    uint32_t *launch;      /* NULL: no launch link; global number + 1 */
+    bool      device;      /* the lane holds a device event */
     uint32_t *sum_idx;     /* sorted: events with device time */
     tt_ns    *sum_self, *sum_total;
     size_t    n_sum;
@@ -208,6 +209,11 @@ bool tt_attrib_is_runtime(const tt_attrib *a, tt_evref ev)
     return ev_runtime(a, ev_at(a, ev));
 }
 
+bool tt_attrib_is_python(const tt_attrib *a, tt_evref ev)
+{
+    return ev_python(a, ev_at(a, ev));
+}
+
 /* The lane of global event number g (binary search over the bases). */
 static tt_evref from_global(const tt_attrib *a, uint64_t g)
 {
@@ -274,6 +280,11 @@ tt_ns tt_attrib_device_total(const tt_attrib *a, tt_evref host)
     const at_lane *l = &a->lanes[host.lane];
     ptrdiff_t k = sum_find(l, host.idx);
     return k < 0 ? 0 : l->sum_total[k];
+}
+
+bool tt_attrib_lane_is_device(const tt_attrib *a, uint32_t lane)
+{
+    return a->lanes[lane].device;
 }
 
 size_t tt_attrib_n_links(const tt_attrib *a) { return a->n_links; }
@@ -560,6 +571,7 @@ static int build(tt_attrib *a, tt_error *err)
             if (!ev_device(a, e))
                 continue;
             a->n_device++;
+            l->device = true;
             h = find_launcher(a, &corr, li, i, &dangling);
             a->n_dangling += dangling;
             if (!tt_evref_ok(h))

@@ -50,8 +50,13 @@ tt_evref tt_attrib_parent(const tt_attrib *a, tt_evref ev);
 tt_ns tt_attrib_self(const tt_attrib *a, tt_evref ev);
 /* Is this a device event (kernel/memcpy/memset/collective)? O(1). */
 bool tt_attrib_is_device(const tt_attrib *a, tt_evref ev);
+/* Does the lane hold any device event (a GPU stream, an NPU queue)? Its
+ * other events (gpu_user_annotation) are not host work either. O(1). */
+bool tt_attrib_lane_is_device(const tt_attrib *a, uint32_t lane);
 /* Is this host event a runtime/driver call (cudaLaunchKernel, ...)? O(1). */
 bool tt_attrib_is_runtime(const tt_attrib *a, tt_evref ev);
+/* Is this a Python frame (category python_function)? O(1). */
+bool tt_attrib_is_python(const tt_attrib *a, tt_evref ev);
 /* The launching host call of a device event, TT_NO_EVENT when unknown. O(1). */
 tt_evref tt_attrib_launcher(const tt_attrib *a, tt_evref dev);
 /* The launch op (see above), TT_NO_EVENT when no launcher. O(depth). */
