@@ -40,7 +40,8 @@ enum {
 typedef struct at_lane {
     uint32_t *parent;      /* NULL: no nesting on this lane */
     uint32_t *self;        /* NULL: no nesting (self = dur, instants 0) */
-    uint32_t *launch;      /* NULL: no device events; global number + 1 */
+    uint32_t *launch;      /* NULL: no launch link; global number + 1 */
+    bool      device;      /* the lane holds a device event */
     uint32_t *sum_idx;     /* sorted: events with device time */
     tt_ns    *sum_self, *sum_total;
     size_t    n_sum;
@@ -208,6 +209,11 @@ bool tt_attrib_is_runtime(const tt_attrib *a, tt_evref ev)
     return ev_runtime(a, ev_at(a, ev));
 }
 
+bool tt_attrib_is_python(const tt_attrib *a, tt_evref ev)
+{
+    return ev_python(a, ev_at(a, ev));
+}
+
 /* The lane of global event number g (binary search over the bases). */
 static tt_evref from_global(const tt_attrib *a, uint64_t g)
 {
@@ -274,6 +280,11 @@ tt_ns tt_attrib_device_total(const tt_attrib *a, tt_evref host)
     const at_lane *l = &a->lanes[host.lane];
     ptrdiff_t k = sum_find(l, host.idx);
     return k < 0 ? 0 : l->sum_total[k];
+}
+
+bool tt_attrib_lane_is_device(const tt_attrib *a, uint32_t lane)
+{
+    return a->lanes[lane].device;
 }
 
 size_t tt_attrib_n_links(const tt_attrib *a) { return a->n_links; }
@@ -476,18 +487,23 @@ static tt_evref find_launcher(tt_attrib *a, const tt_u64map *corr, uint32_t li, 
     tt_evref ev = {li, i};
     size_t first, nf = tt_trace_flows_to(tr, ev, &first);
     const tt_event *e = &tr->lanes[li].ev[i];
+    uint32_t *g = e->corr ? tt_u64map_get(corr, e->corr) : NULL;
     *dangling = false;
     for (size_t k = 0; k < nf; k++) {
         const tt_flow *f = &tr->flows[tr->flows_by_to[first + k]];
-        if (tt_evref_ok(f->from) && !ev_device(a, tt_trace_event(tr, f->from)))
-            return f->from;
-    }
-    if (e->corr) {
-        uint32_t *g = tt_u64map_get(corr, e->corr);
-        if (g)
+        const tt_event *src;
+        if (!tt_evref_ok(f->from) || ev_device(a, (src = tt_trace_event(tr, f->from))))
+            continue;
+        /* a flow start bound to another call than the one with the
+         * device event's id (Kineto: a zero-length cudaPeekAtLastError
+         * at the launch's time is the deepest slice there): the id */
+        if (g && src->corr != e->corr)
             return from_global(a, *g);
-        *dangling = true;
+        return f->from;
     }
+    if (g)
+        return from_global(a, *g);
+    *dangling = e->corr != 0;
     return TT_NO_EVENT;
 }
 
@@ -538,9 +554,12 @@ static int build(tt_attrib *a, tt_error *err)
             sflags_fill(a, e->name);
             if (!(cf & SF_DEV) && e->corr) {
                 uint32_t *g = tt_u64map_get(&corr, e->corr);
-                /* a runtime call wins over any other event with the id */
-                if (!g || (!ev_runtime(a, tt_trace_event(tr, from_global(a, *g))) &&
-                           ev_runtime(a, e))) {
+                /* a runtime call wins over any other event with the id,
+                 * and a later one over an earlier: of nested calls with one
+                 * id (nsys: cudaMemcpy around cudaMemcpy_v3020) the
+                 * innermost, as the correlation flows bind */
+                if (!g || !ev_runtime(a, tt_trace_event(tr, from_global(a, *g))) ||
+                    ev_runtime(a, e)) {
                     if (tt_u64map_put(&corr, e->corr, (uint32_t)(a->base[li] + i)))
                         goto oom;
                 }
@@ -560,6 +579,7 @@ static int build(tt_attrib *a, tt_error *err)
             if (!ev_device(a, e))
                 continue;
             a->n_device++;
+            l->device = true;
             h = find_launcher(a, &corr, li, i, &dangling);
             a->n_dangling += dangling;
             if (!tt_evref_ok(h))

@@ -11,8 +11,12 @@
  *   classes (Ascend tasks and nsys GPU activity are categorised that way
  *   by their decoders); engine instructions are never launched, so not.
  * - launcher of a device event: the source of a flow into it that lies on
- *   a host event (Kineto ac2g, nsys correlation flows, Ascend HostToDevice),
- *   else the host event with the same correlation id (`corr`).
+ *   a host event (Kineto ac2g, nsys correlation flows, Ascend HostToDevice;
+ *   when that source's corr differs from the device event's and a host
+ *   event has the device event's corr, that event: a flow bound astray),
+ *   else the host event with the same correlation id (`corr`): of several,
+ *   a runtime call before any other, then the last in (lane, index) order
+ *   (of nested calls with one id, the innermost).
  * - launch op: the innermost of the launcher and its ancestors that is
  *   neither a runtime/driver call (table in attrib.c) nor a Python frame
  *   (category python_function); the launcher itself when there is none.
@@ -50,8 +54,13 @@ tt_evref tt_attrib_parent(const tt_attrib *a, tt_evref ev);
 tt_ns tt_attrib_self(const tt_attrib *a, tt_evref ev);
 /* Is this a device event (kernel/memcpy/memset/collective)? O(1). */
 bool tt_attrib_is_device(const tt_attrib *a, tt_evref ev);
+/* Does the lane hold any device event (a GPU stream, an NPU queue)? Its
+ * other events (gpu_user_annotation) are not host work either. O(1). */
+bool tt_attrib_lane_is_device(const tt_attrib *a, uint32_t lane);
 /* Is this host event a runtime/driver call (cudaLaunchKernel, ...)? O(1). */
 bool tt_attrib_is_runtime(const tt_attrib *a, tt_evref ev);
+/* Is this a Python frame (category python_function)? O(1). */
+bool tt_attrib_is_python(const tt_attrib *a, tt_evref ev);
 /* The launching host call of a device event, TT_NO_EVENT when unknown. O(1). */
 tt_evref tt_attrib_launcher(const tt_attrib *a, tt_evref dev);
 /* The launch op (see above), TT_NO_EVENT when no launcher. O(depth). */
