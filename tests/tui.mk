@@ -12,7 +12,8 @@ TUI_UNIT_TESTS = \
 	tests/tui/test_marks \
 	tests/tui/test_ranks \
 	tests/tui/test_screen \
-	tests/unit/test_report_sel
+	tests/unit/test_report_sel \
+	tests/unit/test_calltree
 check_PROGRAMS += $(TUI_UNIT_TESTS)
 TESTS += $(TUI_UNIT_TESTS)
 tests_tui_test_viewport_LDADD = $(TT_TEST_LDADD)
@@ -25,6 +26,8 @@ tests_tui_test_ranks_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_screen_LDADD = $(TT_TEST_LDADD)
 # report.c's tt_report_add_sel, added for the box export
 tests_unit_test_report_sel_LDADD = $(TT_TEST_LDADD)
+# analysis/calltree.h, the call tree panel's engine
+tests_unit_test_calltree_LDADD = $(TT_TEST_LDADD)
 
 TUI_SH_TESTS = \
 	tests/tui/render.sh \
@@ -45,9 +48,12 @@ TUI_SH_TESTS = \
 	tests/tui/view_texts.sh \
 	tests/tui/tmux_ranks.sh \
 	tests/tui/ranks_numbers.sh \
-	tests/tui/panel_texts.sh
+	tests/tui/panel_texts.sh \
+	tests/tui/calltree_real.sh \
+	tests/tui/tmux_calltree.sh \
+	tests/tui/details_launch.sh
 TESTS += $(TUI_SH_TESTS)
-EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh \
+EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh tests/tui/calltree_oracle.py \
 	tests/data/tui/basic.json \
 	tests/data/tui/evil.json \
 	tests/data/tui/ranks/rank-0.json \

@@ -40,12 +40,15 @@ typedef enum tt_report_kind {
     TT_REPORT_EVENTS,
     TT_REPORT_ANNOTATIONS,  /* whole traces, written by report/annotations.h */
     TT_REPORT_RANKS,        /* across ranks, written by report/job.h */
-    TT_REPORT_COLLECTIVES   /* across ranks, written by report/job.h */
+    TT_REPORT_COLLECTIVES,  /* across ranks, written by report/job.h */
+    TT_REPORT_OPERATORS,    /* report/kind_operators.h */
+    TT_REPORT_KERNELS       /* report/kind_kernels.h */
 } tt_report_kind;
 
 /* "ops", "lanes", "transfers", "gpu", "events", "annotations", "ranks",
- * "collectives"; TT_ERR_USAGE otherwise. tt_report_new() takes the
- * per-trace kinds only (ops to events). */
+ * "collectives", "operators", "kernels"; TT_ERR_USAGE otherwise.
+ * tt_report_new() takes the per-trace kinds only (ops to events,
+ * operators, kernels). */
 int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err);
 const char *tt_report_kind_name(tt_report_kind k);
 
@@ -68,6 +71,9 @@ typedef struct tt_report_opts {
     bool                  several;    /* more than one trace: Trace column */
     const char           *group_title; /* title of that column (NULL = "Trace"),
                                           e.g. "Interval" for marker intervals */
+    const char           *sort;       /* operators: --sort (NULL = device-self) */
+    bool                  by_shape;   /* operators: --by shape (keys[0] is
+                                         arg:Input Dims) */
 } tt_report_opts;
 
 typedef struct tt_report tt_report;

@@ -913,16 +913,8 @@ static int act_quit(tt_app *a)
 /* The line list of the open panel (NULL for the details panel). */
 static tt_plist *panel_list(tt_app *a)
 {
-    switch (a->panel) {
-    case TT_PANEL_STATS: return &a->stp.pl;
-    case TT_PANEL_MARKS: return &a->mk.pl;
-    case TT_PANEL_ANNOTS: return &a->an.pl;
-    case TT_PANEL_RANKS:
-    case TT_PANEL_COLL:
-    case TT_PANEL_MSTATS: return tt_app_panel_list_views(a);
-    case TT_PANEL_INFO: return &a->info;
-    default: return NULL;
-    }
+    const tt_panel_def *pd = tt_panel_get(a->panel);
+    return pd && pd->list ? pd->list(a) : NULL;
 }
 
 static int panel_move(tt_app *a, int64_t delta)
@@ -1103,6 +1095,8 @@ const tt_binding tt_bindings[] = {
     {K('e'), "e", "write the panel's tables to a CSV file (asks for its name)", TT_SEC_STATS,
      TT_IN_STATS, tt_act_sp_export},
     {K('m'), "m", "markers at the box's two edges", TT_SEC_STATS, TT_IN_STATS, tt_act_sp_marks},
+    {K('c'), "c", "the box's call tree: calls, host and device time, self and total (its own "
+     "keys below)", TT_SEC_STATS, TT_IN_STATS, tt_act_sp_calltree},
 
     {K(TT_KEY_ENTER), "Enter", "on a marker: go to it; on a saved set: load it", TT_SEC_MARKP,
      TT_IN_MARKP, tt_act_mk_enter},
@@ -1187,17 +1181,18 @@ static tt_action_fn lookup(uint32_t key, uint16_t where)
 
 static uint16_t panel_where(tt_panel p)
 {
-    switch (p) {
-    case TT_PANEL_DETAILS: return TT_IN_DETAILS;
-    case TT_PANEL_STATS: return TT_IN_STATS;
-    case TT_PANEL_MARKS: return TT_IN_MARKP;
-    case TT_PANEL_ANNOTS: return TT_IN_ANNOTP;
-    case TT_PANEL_RANKS: return TT_IN_RANKSP;
-    case TT_PANEL_COLL: return TT_IN_COLLP;
-    case TT_PANEL_MSTATS: return TT_IN_MSTATS;
-    case TT_PANEL_INFO: return TT_IN_INFOP;
-    default: return 0;
-    }
+    const tt_panel_def *pd = tt_panel_get(p);
+    return pd ? pd->where : 0;
+}
+
+/* A binding of the open panel's own table. */
+static tt_action_fn lookup_own(const tt_panel_def *pd, uint32_t key)
+{
+    for (size_t i = 0; pd && i < pd->n_keys; i++)
+        for (int k = 0; k < 4 && pd->keys[i].keys[k]; k++)
+            if (pd->keys[i].keys[k] == key)
+                return pd->keys[i].fn;
+    return NULL;
 }
 
 static int help_key(tt_app *a, uint32_t key)
@@ -1248,7 +1243,9 @@ int tt_app_key(tt_app *a, uint32_t key)
     if (a->box.selecting)
         fn = lookup(key, TT_IN_BOXSEL);
     if (!fn && a->panel != TT_PANEL_NONE) {
-        fn = lookup(key, panel_where(a->panel));
+        fn = lookup_own(tt_panel_get(a->panel), key);
+        if (!fn)
+            fn = lookup(key, panel_where(a->panel));
         if (!fn)
             fn = lookup(key, TT_IN_PANEL);
     }
@@ -1293,7 +1290,9 @@ static int mouse_panel(tt_app *a, const tt_input *in, int py)
         return TT_REACT_NONE;
     pl->cur = pl->top + (size_t)line;
     if (in->action == TT_MOUSE_DOUBLE) {
-        tt_action_fn fn = lookup(TT_KEY_ENTER, panel_where(a->panel));
+        tt_action_fn fn = lookup_own(tt_panel_get(a->panel), TT_KEY_ENTER);
+        if (!fn)
+            fn = lookup(TT_KEY_ENTER, panel_where(a->panel));
         if (fn)
             return fn(a);
     }

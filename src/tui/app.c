@@ -57,6 +57,7 @@ tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *op
     tt_hilite_init(&a->hl);
     tt_laneset_init(&a->box.lanes);
     tt_sp_init(&a->stp);
+    tt_ctview_init(&a->ctv);
     tt_annview_init(&a->an);
     tt_ms_init(&a->mst);
     tt_collview_init(&a->cv);
@@ -132,6 +133,7 @@ void tt_app_free(tt_app *a)
     tt_hilite_fini(&a->hl);
     tt_laneset_fini(&a->box.lanes);
     tt_sp_fini(&a->stp);
+    tt_ctview_fini(&a->ctv);
     tt_annview_fini(&a->an);
     tt_ms_fini(&a->mst);
     tt_collview_fini(&a->cv);
@@ -601,42 +603,16 @@ static void details_sync(tt_app *a)
     int w = a->cols - 4, inner = tt_app_panel_h(a) - 2, lw = tt_app_panel_w(a);
     bool same;
     size_t keep;
+    const tt_panel_def *pd = tt_panel_get(a->panel);
     tt_plist *pl = NULL;
     /* the other panels: lines for this width, scrolled to their cursor.
      * Built at every size, even one too narrow to draw them: the keys act
      * on these lines, and lines left from before a change (a deleted set)
      * would point at items that are gone. */
-    switch (a->panel) {
-    case TT_PANEL_STATS:
-        if (tt_sp_build(&a->stp, lw, a->utf8))
-            tt_app_message(a, true, "out of memory");
-        pl = &a->stp.pl;
-        break;
-    case TT_PANEL_MARKS:
-        if (tt_marks_build(&a->mk, lw, a->utf8))
-            tt_app_message(a, true, "out of memory");
-        pl = &a->mk.pl;
-        break;
-    case TT_PANEL_ANNOTS:
-        if (tt_annview_build(&a->an, lw, a->utf8))
-            tt_app_message(a, true, "out of memory");
-        pl = &a->an.pl;
-        break;
-    case TT_PANEL_RANKS:
-    case TT_PANEL_COLL:
-    case TT_PANEL_MSTATS:
-        if (tt_app_panels_sync(a, lw))
-            tt_app_message(a, true, "out of memory");
-        pl = tt_app_panel_list_views(a);
-        break;
-    case TT_PANEL_INFO:
-        if (tt_app_info_sync(a, lw))
-            tt_app_message(a, true, "out of memory");
-        pl = &a->info;
-        break;
-    default:
-        break;
-    }
+    if (pd && pd->sync && pd->sync(a, lw))
+        tt_app_message(a, true, "out of memory");
+    if (pd && pd->list)
+        pl = pd->list(a);
     if (pl)
         tt_plist_scroll(pl, inner);
     if (a->panel != TT_PANEL_DETAILS || !a->has_sel || w < 4)
@@ -654,60 +630,14 @@ static void details_sync(tt_app *a)
     tt_details_scroll(&a->det, tt_app_panel_h(a) - 2);
 }
 
-static void draw_details(tt_app *a, tt_grid *g)
-{
-    int ph = tt_app_panel_h(a), y = a->scr.area_y + tt_app_lanes_h(a), w = a->cols;
-    if (ph < 2 || w < 8)
-        return;
-    if (!a->has_sel) {
-        tt_panel_box(g, 0, y, w, ph, a->gl, "Details", "Esc close");
-        if (ph > 2)
-            tt_grid_text(g, 2, y + 1, w - 4, "No event under the cursor: move onto one.",
-                         TT_R_PANEL, 0);
-        return;
-    }
-    details_sync(a);
-    tt_details_draw(&a->det, g, 0, y, w, ph, a->gl, "Details");
-}
-
 static void draw_panel(tt_app *a, tt_grid *g)
 {
     int ph = tt_app_panel_h(a), y = a->scr.area_y + tt_app_lanes_h(a), w = a->cols;
-    char title[400];
-    if (ph < 2 || w < 8)
+    const tt_panel_def *pd = tt_panel_get(a->panel);
+    if (ph < 2 || w < 8 || !pd)
         return;
     details_sync(a);
-    switch (a->panel) {
-    case TT_PANEL_DETAILS:
-        draw_details(a, g);
-        break;
-    case TT_PANEL_STATS:
-        tt_sp_title(&a->stp, a->utf8, title, sizeof title);
-        tt_plist_draw(&a->stp.pl, g, 0, y, w, ph, a->gl, title,
-                      a->stp.kind == TT_SP_BOX ? "b by  o order  z zoom  e export  Esc close"
-                                               : "Enter lane  z zoom  Esc close");
-        break;
-    case TT_PANEL_MARKS:
-        tt_plist_draw(&a->mk.pl, g, 0, y, w, ph, a->gl, "Markers",
-                      "Enter go/load  r rename  n note  x delete  Space choose  S save");
-        break;
-    case TT_PANEL_ANNOTS: {
-        const char *hint;
-        tt_annots_title(a, title, sizeof title, &hint);
-        tt_plist_draw(&a->an.pl, g, 0, y, w, ph, a->gl, title, hint);
-        break;
-    }
-    case TT_PANEL_RANKS:
-    case TT_PANEL_COLL:
-    case TT_PANEL_MSTATS:
-        tt_app_draw_panel_views(a, g, y, w, ph);
-        break;
-    case TT_PANEL_INFO:
-        tt_app_info_draw(a, g, y, w, ph);
-        break;
-    case TT_PANEL_NONE:
-        break;
-    }
+    pd->draw(a, g, y, w, ph);
 }
 
 int tt_app_draw(tt_app *a, tt_grid *g)

@@ -31,6 +31,7 @@
 #include "tui/annot.h"
 #include "tui/app.h"
 #include "tui/collview.h"
+#include "tui/ctview.h"
 #include "tui/details.h"
 #include "tui/hilite.h"
 #include "tui/layout.h"
@@ -63,7 +64,8 @@ typedef enum tt_panel {
     TT_PANEL_RANKS,     /* #: the ranks, their files and offsets */
     TT_PANEL_COLL,      /* Enter in the collectives view: one collective */
     TT_PANEL_MSTATS,    /* a box over several ranks or over collectives */
-    TT_PANEL_INFO       /* I: the trace's metadata; F: the selected event's full name */
+    TT_PANEL_INFO,      /* I: the trace's metadata; F: the selected event's full name */
+    TT_PANEL_CALLTREE   /* c in a box's statistics: its call tree (ctpanel.c) */
 } tt_panel;
 
 /* What the info panel shows. */
@@ -234,6 +236,7 @@ struct tt_app {
      * collectives view the collectives' indexes */
     tt_box           box;
     tt_statpanel     stp;
+    tt_ctview        ctv;          /* the call tree of the box (ctpanel.c) */
     size_t           stp_rank;     /* the rank the statistics panel is about */
     /* markers, annotations */
     tt_marks         mk;
@@ -293,6 +296,41 @@ typedef struct tt_binding {
     uint16_t     where;
     tt_action_fn fn;
 } tt_binding;
+
+/* A key and what it does, as the status line hints it. */
+typedef struct tt_hint {
+    const char *key, *what;
+} tt_hint;
+
+/* One panel below the lanes (panels.c holds the table, one row per
+ * panel, as tmux's window modes): the app calls through the row of the
+ * open panel and never asks which one it is. */
+typedef struct tt_panel_def {
+    tt_panel          id;
+    uint16_t          where;     /* the TT_IN_ flag of its bindings in tt_bindings */
+    /* its own bindings, tried before tt_bindings and listed by the help
+     * under their own section title; NULL, 0: none */
+    const char       *section;
+    const tt_binding *keys;
+    size_t            n_keys;
+    /* build its lines for width w, after every input and at every size
+     * (the keys act on them); NULL: nothing to build. 0, or -1 on OOM. */
+    int             (*sync)(tt_app *a, int w);
+    /* its line list; NULL: the details panel, which keeps its own */
+    tt_plist       *(*list)(tt_app *a);
+    void            (*draw)(tt_app *a, tt_grid *g, int y, int w, int ph);
+    /* the status line's hints; NULL: bars.c's own choice */
+    size_t          (*hints)(const tt_app *a, const tt_hint **out);
+} tt_panel_def;
+
+/* panels.c: the row of a panel (NULL for TT_PANEL_NONE), the i-th row
+ * (NULL past the end). */
+const tt_panel_def *tt_panel_get(tt_panel p);
+const tt_panel_def *tt_panel_at(size_t i);
+
+/* ctpanel.c: the call tree panel's row, and c in a box's statistics */
+extern const tt_panel_def tt_ct_panel;
+int tt_act_sp_calltree(tt_app *a);
 
 /* actions.c */
 extern const tt_binding tt_bindings[];

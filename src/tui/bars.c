@@ -324,9 +324,7 @@ void tt_bars_header(tt_app *a, tt_grid *g)
 
 /* ---------------------------------------------------------------- status */
 
-typedef struct hint {
-    const char *key, *what;
-} hint;
+typedef tt_hint hint;
 
 static int hints_width(const hint *h, size_t n)
 {
@@ -603,6 +601,10 @@ void tt_bars_status(tt_app *a, tt_grid *g)
             case TT_PANEL_COLL: ctx = collp_hints; nctx = 2; break;
             case TT_PANEL_MSTATS: ctx = mstats_hints; nctx = 3; break;
             default:
+                if (tt_panel_get(a->panel) && tt_panel_get(a->panel)->hints) {
+                    nctx = tt_panel_get(a->panel)->hints(a, &ctx);
+                    break;
+                }
                 ctx = !a->multi ? main_hints
                       : a->view == TT_VIEW_JOB ? job_hints
                       : a->view == TT_VIEW_COLLS ? colls_hints

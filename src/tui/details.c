@@ -3,6 +3,8 @@
 
 #include "tui/details.h"
 
+#include "analysis/attrib.h"
+
 #include "tui/timefmt.h"
 #include "util/num.h"
 #include "util/text.h"
@@ -205,6 +207,99 @@ static int add_link(tt_details *d, const tt_trace *tr, const char *key, const ch
     return add_wrapped(d, key, buf, ATTR_KEYW, TT_R_PANEL_LINK, true, to, 2);
 }
 
+/* ------------------------------------------------------------ launches */
+
+#define MAX_LAUNCHED 20
+#define MAX_CHAIN 12
+
+/* A device event: the host call that launched it, the launch delay and
+ * the chain of host events around the call (op, module or annotation,
+ * step), each a link. */
+static int add_launcher(tt_details *d, const tt_trace *tr, const tt_attrib *at, tt_evref ev)
+{
+    tt_evref l = tt_attrib_launcher(at, ev), op = tt_attrib_launch_op(at, ev), p;
+    char buf[120], a[64];
+    size_t k = 0;
+    if (!tt_evref_ok(l))
+        return add_text(d, "Launcher", tt_attrib_has_links(at)
+                                           ? "unknown (no flow or correlation id names it)"
+                                           : "unknown (no launch links in this trace)");
+    if (add_link(d, tr, "Launcher", "", 0, l, true))
+        return -1;
+    tt_fmt_dur(a, sizeof a, tt_trace_event(tr, ev)->start - tt_trace_event(tr, l)->start, 3);
+    snprintf(buf, sizeof buf, "%s after the launch call began", a);
+    if (add_text(d, "Delay", buf))
+        return -1;
+    if (tt_evref_ok(op) && (op.lane != l.lane || op.idx != l.idx) &&
+        add_link(d, tr, "Launch op", "", 0, op, true))
+        return -1;
+    /* what the op runs in, outwards: modules, annotations, the step */
+    p = tt_evref_ok(op) ? op : l;
+    for (p = tt_attrib_parent(at, p); tt_evref_ok(p); p = tt_attrib_parent(at, p), k++) {
+        if (k == MAX_CHAIN) {
+            size_t more = 0;
+            for (; tt_evref_ok(p); p = tt_attrib_parent(at, p))
+                more++;
+            snprintf(buf, sizeof buf, "... and %zu more callers", more);
+            return add_text(d, "", buf);
+        }
+        if (add_link(d, tr, k == 0 ? "Called in" : "", "", 0, p, true))
+            return -1;
+    }
+    return 0;
+}
+
+/* A host event: its self time, its device time and the device events it
+ * launched (a runtime call: the ones it launched itself; an op: those
+ * whose launch op it is). */
+static int add_launched(tt_details *d, const tt_trace *tr, const tt_attrib *at, tt_evref ev)
+{
+    tt_evref *v = NULL;
+    size_t n = 0, cap = 0;
+    char buf[240], a[64], b[64];
+    bool rt = tt_attrib_is_runtime(at, ev);
+    int rc = -1;
+    tt_fmt_dur(a, sizeof a, tt_attrib_self(at, ev), 3);
+    if (add_text(d, "Self", a))
+        return -1;
+    if (!tt_attrib_has_links(at))
+        return add_text(d, "Device", "no launch links in this trace");
+    tt_fmt_dur(a, sizeof a, tt_attrib_device_self(at, ev), 3);
+    tt_fmt_dur(b, sizeof b, tt_attrib_device_total(at, ev), 3);
+    snprintf(buf, sizeof buf, "self %s (launched by it), total %s (launched under it)", a, b);
+    if (add_text(d, "Device", buf))
+        return -1;
+    if (tt_attrib_launched(at, ev, rt, &v, &n, &cap))
+        goto out;
+    for (size_t k = 0; k < n && k < MAX_LAUNCHED; k++)
+        if (add_link(d, tr, k == 0 ? "Launched" : "", "", 1, v[k], true))
+            goto out;
+    if (n > MAX_LAUNCHED) {
+        snprintf(buf, sizeof buf, "... and %zu more (%zu device events)", n - MAX_LAUNCHED, n);
+        if (add_text(d, "", buf))
+            goto out;
+    }
+    rc = 0;
+out:
+    free(v);
+    return rc;
+}
+
+/* The Launch section: who launched a device event, what a host event
+ * launched. Attribution failing (out of memory) costs the section. */
+static int add_launch(tt_details *d, const tt_trace *tr, tt_evref ev)
+{
+    tt_error err;
+    const tt_attrib *at;
+    tt_error_clear(&err);
+    if (!(at = tt_attrib_get(tr, &err)))
+        return 0;
+    if (add_title(d, "Launch"))
+        return -1;
+    return tt_attrib_is_device(at, ev) ? add_launcher(d, tr, at, ev)
+                                       : add_launched(d, tr, at, ev);
+}
+
 /* The shortest text that reads back as the same double (as JSON
  * writers print it: 0.592593, not 0.59259300000000004). */
 static void fmt_number(char *buf, size_t n, double v)
@@ -402,6 +497,9 @@ int tt_details_build(tt_details *d, const tt_trace *tr, const tt_levels *lv, tt_
             }
         }
     }
+
+    if (add_launch(d, tr, ev))
+        goto out;
 
     /* everything else the model knows */
     if (add_title(d, "Attributes"))

@@ -65,6 +65,17 @@ static size_t build(const tt_app *a, help_line *out, size_t cap)
             if (tt_bindings[i].section == s && tt_bindings[i].label)
                 PUT(tt_bindings[i].label, tt_bindings[i].help);
     }
+    /* the panels that keep their own bindings (panels.c) */
+    for (size_t p = 0; tt_panel_at(p); p++) {
+        const tt_panel_def *pd = tt_panel_at(p);
+        if (!pd->n_keys)
+            continue;
+        PUT("", "");
+        PUT(NULL, pd->section);
+        for (size_t i = 0; i < pd->n_keys; i++)
+            if (pd->keys[i].label)
+                PUT(pd->keys[i].label, pd->keys[i].help);
+    }
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
         if (!extra[i].label)
             PUT("", "");

@@ -18,6 +18,7 @@ libtracetty_a_SOURCES += \
 	src/tui/plist.c src/tui/plist.h \
 	src/tui/hilite.c src/tui/hilite.h \
 	src/tui/statpanel.c src/tui/statpanel.h \
+	src/tui/ctview.c src/tui/ctview.h \
 	src/tui/boxexport.c src/tui/boxexport.h \
 	src/tui/marks.c src/tui/marks.h \
 	src/tui/annot.c src/tui/annot.h \
@@ -29,6 +30,8 @@ libtracetty_a_SOURCES += \
 	src/tui/mstats.c src/tui/mstats.h \
 	src/tui/app.c src/tui/app.h src/tui/app_impl.h \
 	src/tui/actions.c \
+	src/tui/panels.c \
+	src/tui/ctpanel.c \
 	src/tui/boxact.c \
 	src/tui/markact.c \
 	src/tui/annotact.c \

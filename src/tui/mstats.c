@@ -391,12 +391,12 @@ static int lines_breakdown(tt_mstats *m)
                        tt_tab_key_title(m->key.kind), tt_tab_order_title(m->order), tt_tab_sep(m->utf8),
                        tt_fmt_count(v, sizeof v, m->n_rows), m->n_rows == 1 ? "" : "s"))
         return -1;
-    tt_tab_brk_head(line, sizeof line, m->key.kind, m->width, m->utf8);
+    tt_tab_brk_head(line, sizeof line, m->key.kind, m->width, false, m->utf8);
     if (!tt_plist_add(&m->pl, TT_R_PANEL_KEY, line))
         return -1;
     for (size_t i = 0; i < m->n_rows; i++) {
         const tt_ms_row *r = &m->rows[i];
-        tt_tab_brk_row(line, sizeof line, m->key.kind, r->label, r->none, &r->d, r->share,
+        tt_tab_brk_row(line, sizeof line, m->key.kind, r->label, r->none, &r->d, r->share, NULL,
                        m->width, m->utf8);
         if (!tt_plist_item(&m->pl, TT_R_PANEL, TT_MS_LINE_ROW, (int64_t)i, line))
             return -1;

@@ -6,6 +6,9 @@
 
 #include "tui/table.h"
 
+#include "analysis/attrib.h"
+#include "analysis/calltree.h"
+
 #include "util/num.h"
 #include "util/text.h"
 
@@ -31,6 +34,11 @@ static void free_results(tt_statpanel *s)
     tt_breakdown_free(s->brk);
     tt_transfers_free(s->xfer);
     free(s->nl);
+    free(s->self_id);
+    free(s->self);
+    s->self_id = NULL;
+    s->self = NULL;
+    s->n_self = 0;
     s->sum = NULL;
     s->brk = NULL;
     s->xfer = NULL;
@@ -83,6 +91,69 @@ static bool all_none(const tt_breakdown *b)
     return b->n == 0 || (b->n == 1 && b->rows[0].none);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The Self columns of the breakdown's rows (a box, not by argument). */
+static int compute_self(tt_statpanel *s, tt_error *err)
+{
+    const tt_attrib *at;
+    tt_ns *host = NULL, *dev = NULL;
+    size_t n = s->brk->n;
+    int rc = -1;
+    free(s->self_id);
+    free(s->self);
+    s->self_id = NULL;
+    s->self = NULL;
+    s->n_self = 0;
+    if (s->kind != TT_SP_BOX || s->key.kind == TT_KEY_ARG || n == 0)
+        return 0;
+    if (!(at = tt_attrib_get(s->tr, err)))
+        return -1;
+    s->self_id = malloc(n * sizeof *s->self_id);
+    s->self = malloc(n * sizeof *s->self);
+    host = malloc(n * sizeof *host);
+    dev = malloc(n * sizeof *dev);
+    if (!s->self_id || !s->self || !host || !dev) {
+        nomem(err);
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        s->self_id[i] = s->brk->rows[i].none ? 0 : s->brk->rows[i].id;
+    qsort(s->self_id, n, sizeof *s->self_id, cmp_u32);
+    if (tt_calltree_self_by(s->tr, &s->sel, &s->key, s->self_id, n, host, dev, err))
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        s->self[i].host = host[i];
+        s->self[i].dev = dev[i];
+        s->self[i].has_dev = tt_attrib_has_links(at);
+    }
+    s->n_self = n;
+    rc = 0;
+out:
+    free(host);
+    free(dev);
+    return rc;
+}
+
+/* The self times of a breakdown row, NULL when none are kept. */
+static const tt_tab_self *row_self(const tt_statpanel *s, const tt_brk_row *r)
+{
+    uint32_t id = r->none ? 0 : r->id;
+    size_t lo = 0, hi = s->n_self;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->self_id[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n_self && s->self_id[lo] == id ? &s->self[lo] : NULL;
+}
+
 static int compute_breakdown(tt_statpanel *s, tt_error *err)
 {
     tt_breakdown_free(s->brk);
@@ -90,7 +161,7 @@ static int compute_breakdown(tt_statpanel *s, tt_error *err)
     if (tt_breakdown_compute(s->tr, &s->sel, &s->key, &s->brk, err))
         return -1;
     tt_breakdown_sort(s->brk, s->order, true);
-    return 0;
+    return compute_self(s, err);
 }
 
 int tt_sp_box(tt_statpanel *s, const tt_trace *tr, tt_ns from, tt_ns to, const uint32_t *lanes,
@@ -301,13 +372,13 @@ static int lines_breakdown(tt_statpanel *s)
                        tt_tab_key_title(s->key.kind), tt_tab_order_title(s->order), tt_tab_sep(s->utf8),
                        tt_fmt_count(v, sizeof v, s->brk->n), s->brk->n == 1 ? "" : "s"))
         return -1;
-    tt_tab_brk_head(line, sizeof line, s->key.kind, s->width, s->utf8);
+    tt_tab_brk_head(line, sizeof line, s->key.kind, s->width, s->n_self > 0, s->utf8);
     if (!tt_plist_add(&s->pl, TT_R_PANEL_KEY, line))
         return -1;
     for (size_t i = 0; i < s->brk->n; i++) {
         const tt_brk_row *r = &s->brk->rows[i];
         tt_tab_brk_row(line, sizeof line, s->key.kind, r->label, r->none, &r->d, r->share,
-                       s->width, s->utf8);
+                       s->n_self ? row_self(s, r) : NULL, s->width, s->utf8);
         if (!tt_plist_item(&s->pl, TT_R_PANEL, TT_SP_LINE_ROW, (int64_t)i, line))
             return -1;
     }

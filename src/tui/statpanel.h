@@ -6,8 +6,11 @@
  * transfers.h, gpu.h), computed once when the box is confirmed:
  *   summary    events, total and busy time, utilization per lane
  *   breakdown  by opcode, name, category or layer (cycled), sorted by total,
- *              count or average (cycled): count, total, avg (and on a wide
- *              panel median, min, max, stddev), share
+ *              count or average (cycled): count, total, self (the time
+ *              nothing nested in the events covers, so nesting does not
+ *              count twice), device self (device time the events launched
+ *              directly, calltree.h), avg (and on a wide panel median,
+ *              min, max, stddev), share
  *   transfers  sizes and throughput of the events that carry bytes, when
  *              there are any
  *   GPU time   the temporal breakdown, when the lanes hold GPU work
@@ -41,6 +44,7 @@
 #include "model/trace.h"
 #include "tui/plist.h"
 #include "tui/search.h"
+#include "tui/table.h"
 #include "util/error.h"
 
 typedef enum tt_sp_kind {
@@ -68,6 +72,12 @@ typedef struct tt_statpanel {
     const char     *path;      /* the trace's file, for the batch command
                                   (borrowed; NULL: read from stdin) */
     tt_laneset      lanes;     /* the box's lanes (box) */
+    /* the breakdown rows' self times (box; analysis/calltree.h), by row
+     * id (0 for the none row), sorted by id; n_self 0: none kept (an
+     * argument key) */
+    uint32_t       *self_id;
+    tt_tab_self    *self;
+    size_t          n_self;
     tt_sel          sel;
     tt_summary     *sum;
     tt_key          key;

@@ -129,7 +129,9 @@ const char *tt_tab_dash(bool utf8)
     return utf8 ? " \xe2\x80\x93 " : " - ";
 }
 
-typedef enum brk_field { F_COUNT, F_TOTAL, F_AVG, F_MED, F_MIN, F_MAX, F_STDDEV, F_SHARE } brk_field;
+typedef enum brk_field {
+    F_COUNT, F_TOTAL, F_SELF, F_DEVSELF, F_AVG, F_MED, F_MIN, F_MAX, F_STDDEV, F_SHARE
+} brk_field;
 
 typedef struct brk_col {
     const char *title;
@@ -143,13 +145,29 @@ static const brk_col brk_full[] = {
     {"Count", 9, F_COUNT}, {"Total", 12, F_TOTAL}, {"Avg", 12, F_AVG},
     {"Med", 12, F_MED},    {"Min", 12, F_MIN},     {"Max", 12, F_MAX},
     {"StdDev", 12, F_STDDEV}, {"Share", 8, F_SHARE}};
+static const brk_col self_narrow[] = {
+    {"Count", 9, F_COUNT}, {"Total", 12, F_TOTAL}, {"Self", 12, F_SELF},
+    {"Dev self", 12, F_DEVSELF}, {"Share", 8, F_SHARE}};
+static const brk_col self_full[] = {
+    {"Count", 9, F_COUNT}, {"Total", 12, F_TOTAL}, {"Self", 12, F_SELF},
+    {"Dev self", 12, F_DEVSELF}, {"Avg", 12, F_AVG}, {"Med", 12, F_MED},
+    {"Min", 12, F_MIN}, {"Max", 12, F_MAX}, {"StdDev", 12, F_STDDEV}, {"Share", 8, F_SHARE}};
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The columns at this width, and the width left for the key column. */
-static const brk_col *brk_cols(int width, size_t *nc, int *key_w)
+static const brk_col *brk_cols(int width, bool self, size_t *nc, int *key_w)
 {
-    bool wide = width >= TT_TAB_WIDE;
-    const brk_col *c = wide ? brk_full : brk_narrow;
-    *nc = wide ? sizeof brk_full / sizeof brk_full[0] : sizeof brk_narrow / sizeof brk_narrow[0];
+    const brk_col *c;
+    if (self) {
+        bool wide = width >= TT_TAB_WIDE_SELF;
+        c = wide ? self_full : self_narrow;
+        *nc = wide ? N_OF(self_full) : N_OF(self_narrow);
+    } else {
+        bool wide = width >= TT_TAB_WIDE;
+        c = wide ? brk_full : brk_narrow;
+        *nc = wide ? N_OF(brk_full) : N_OF(brk_narrow);
+    }
     *key_w = width;
     for (size_t i = 0; i < *nc; i++)
         *key_w -= c[i].w;
@@ -158,23 +176,24 @@ static const brk_col *brk_cols(int width, size_t *nc, int *key_w)
     return c;
 }
 
-void tt_tab_brk_head(char *out, size_t cap, tt_key_kind k, int width, bool utf8)
+void tt_tab_brk_head(char *out, size_t cap, tt_key_kind k, int width, bool self, bool utf8)
 {
     size_t nc, o = 0;
     int kw;
-    const brk_col *c = brk_cols(width, &nc, &kw);
+    const brk_col *c = brk_cols(width, self, &nc, &kw);
     tt_tab_col(out, cap, &o, tt_tab_key_column(k), kw, true, utf8);
     for (size_t i = 0; i < nc; i++)
         tt_tab_col(out, cap, &o, c[i].title, c[i].w, false, utf8);
 }
 
 void tt_tab_brk_row(char *out, size_t cap, tt_key_kind k, const char *label, bool none,
-                    const tt_dist *d, double share, int width, bool utf8)
+                    const tt_dist *d, double share, const tt_tab_self *self, int width,
+                    bool utf8)
 {
     size_t nc, o = 0;
     int kw;
     char v[64], none_label[64];
-    const brk_col *c = brk_cols(width, &nc, &kw);
+    const brk_col *c = brk_cols(width, self != NULL, &nc, &kw);
     if (none) {
         snprintf(none_label, sizeof none_label, "(no %s)", tt_tab_key_title(k));
         label = none_label;
@@ -187,6 +206,16 @@ void tt_tab_brk_row(char *out, size_t cap, tt_key_kind k, const char *label, boo
             break;
         case F_TOTAL:
             tt_fmt_dur(v, sizeof v, d->total, 3);
+            break;
+        case F_SELF:
+            tt_fmt_dur(v, sizeof v, self->host, 3);
+            break;
+        case F_DEVSELF:
+            /* without launch links: unknown, not zero */
+            if (self->has_dev)
+                tt_fmt_dur(v, sizeof v, self->dev, 3);
+            else
+                v[0] = '\0';
             break;
         case F_AVG:
             tt_tab_dur(v, sizeof v, d->avg);

@@ -70,6 +70,11 @@ basic-box-hilite|basic.json|80x24|--disable all|jjvllllllllllllljjjjjj<Enter>jjj
 basic-box-cancel|basic.json|80x24|--disable all|jjvlllllllll<Esc>
 basic-name|basic.json|80x24|--disable all|<DClick:40,4>
 demo-box|demo|200x50|--disable all|vlllllllllllllllljjjjjjjjjjjjjjj<Enter>
+demo-calltree|demo|80x24|--disable all|vlllllllllllllllljjjjjjjjjjjjjjj<Enter>c
+demo-calltree-open|demo|80x24|--disable all|vlllllllllllllllljjjjjjjjjjjjjjj<Enter>cjjjjl+
+demo-calltree-bu|demo|200x50|--disable all|vlllllllllllllllljjjjjjjjjjjjjjj<Enter>ctl
+demo-calltree-icicle|demo|80x24|--disable all|vlllllllllllllllljjjjjjjjjjjjjjj<Enter>cijjj
+demo-calltree-icicle-wide|demo|200x50|--disable all|vlllllllllllllllljjjjjjjjjjjjjjj<Enter>cijl
 basic-marks|basic.json|80x24|--disable all|mllllllllllmhhhhhhhhhhhhhhhhhhhhhhhhm
 basic-marks-zoom|basic.json|80x24|--disable all|mllllllllllmWa
 basic-marks-panel|basic.json|80x24|--disable all|mllllllllllm<RClick:30,5>'\''r<C-u>fwd<Enter>n<C-u>the forward pass<Enter>j<Space>j<Space>
