@@ -478,16 +478,62 @@ static int build_nesting(tt_attrib *a, uint32_t li, tt_ns *covered)
     return 0;
 }
 
+/* The host events by correlation id, built when a device event first
+ * needs it (a trace whose flows all land on the call with the device
+ * event's id never does: hashing every call cost a third of the build). */
+typedef struct corr_index {
+    tt_u64map map;
+    bool      built;
+} corr_index;
+
+/* 0, or -1 when out of memory. */
+static int corr_build(tt_attrib *a, corr_index *c)
+{
+    const tt_trace *tr = a->tr;
+    c->built = true;
+    for (uint32_t li = 0; li < tr->n_lanes; li++) {
+        const tt_lane *ln = &tr->lanes[li];
+        for (uint32_t i = 0; i < ln->n; i++) {
+            const tt_event *e = &ln->ev[i];
+            uint32_t *g;
+            if (!e->corr || ev_device(a, e))
+                continue;
+            g = tt_u64map_get(&c->map, e->corr);
+            /* a runtime call wins over any other event with the id, and a
+             * later one over an earlier: of nested calls with one id
+             * (nsys: cudaMemcpy around cudaMemcpy_v3020) the innermost, as
+             * the correlation flows bind */
+            if ((!g || !ev_runtime(a, tt_trace_event(tr, from_global(a, *g))) ||
+                 ev_runtime(a, e)) &&
+                tt_u64map_put(&c->map, e->corr, (uint32_t)(a->base[li] + i)))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The host call with device event e's id, or NULL. *oom on OOM. */
+static const uint32_t *corr_find(tt_attrib *a, corr_index *c, const tt_event *e, bool *oom)
+{
+    if (!e->corr)
+        return NULL;
+    if (!c->built && corr_build(a, c)) {
+        *oom = true;
+        return NULL;
+    }
+    return tt_u64map_get(&c->map, e->corr);
+}
+
 /* The host launcher of device event (li, i) from flows into it, or its
- * correlation id. */
-static tt_evref find_launcher(tt_attrib *a, const tt_u64map *corr, uint32_t li, uint32_t i,
-                              bool *dangling)
+ * correlation id. *oom is set when out of memory. */
+static tt_evref find_launcher(tt_attrib *a, corr_index *corr, uint32_t li, uint32_t i,
+                              bool *dangling, bool *oom)
 {
     const tt_trace *tr = a->tr;
     tt_evref ev = {li, i};
     size_t first, nf = tt_trace_flows_to(tr, ev, &first);
     const tt_event *e = &tr->lanes[li].ev[i];
-    uint32_t *g = e->corr ? tt_u64map_get(corr, e->corr) : NULL;
+    const uint32_t *g;
     *dangling = false;
     for (size_t k = 0; k < nf; k++) {
         const tt_flow *f = &tr->flows[tr->flows_by_to[first + k]];
@@ -497,11 +543,11 @@ static tt_evref find_launcher(tt_attrib *a, const tt_u64map *corr, uint32_t li, 
         /* a flow start bound to another call than the one with the
          * device event's id (Kineto: a zero-length cudaPeekAtLastError
          * at the launch's time is the deepest slice there): the id */
-        if (g && src->corr != e->corr)
+        if (e->corr && src->corr != e->corr && (g = corr_find(a, corr, e, oom)))
             return from_global(a, *g);
         return f->from;
     }
-    if (g)
+    if ((g = corr_find(a, corr, e, oom)))
         return from_global(a, *g);
     *dangling = e->corr != 0;
     return TT_NO_EVENT;
@@ -522,9 +568,10 @@ static int build(tt_attrib *a, tt_error *err)
     uint32_t nl = tr->n_lanes;
     size_t maxn = 1;
     tt_ns *covered = NULL, **dself = NULL, **dtotal = NULL;
-    tt_u64map corr;
+    corr_index corr;
     int rc = -1;
-    tt_u64map_init(&corr);
+    tt_u64map_init(&corr.map);
+    corr.built = false;
     a->n_str = tt_strtab_count(tr->strings);
     a->sflags = calloc(a->n_str ? a->n_str : 1, 1);
     a->lanes = calloc(nl ? nl : 1, sizeof *a->lanes);
@@ -545,25 +592,14 @@ static int build(tt_attrib *a, tt_error *err)
     }
     if (!(covered = malloc(maxn * sizeof *covered)))
         goto oom;
-    /* pass 1: string flags, nesting, the correlation ids of host calls */
+    /* pass 1: string flags, nesting */
     for (uint32_t li = 0; li < nl; li++) {
         const tt_lane *ln = &tr->lanes[li];
         for (uint32_t i = 0; i < ln->n; i++) {
             const tt_event *e = &ln->ev[i];
-            uint8_t cf = e->cat ? sflags_fill(a, e->cat) : 0;
+            if (e->cat)
+                sflags_fill(a, e->cat);
             sflags_fill(a, e->name);
-            if (!(cf & SF_DEV) && e->corr) {
-                uint32_t *g = tt_u64map_get(&corr, e->corr);
-                /* a runtime call wins over any other event with the id,
-                 * and a later one over an earlier: of nested calls with one
-                 * id (nsys: cudaMemcpy around cudaMemcpy_v3020) the
-                 * innermost, as the correlation flows bind */
-                if (!g || !ev_runtime(a, tt_trace_event(tr, from_global(a, *g))) ||
-                    ev_runtime(a, e)) {
-                    if (tt_u64map_put(&corr, e->corr, (uint32_t)(a->base[li] + i)))
-                        goto oom;
-                }
-            }
         }
         if (build_nesting(a, li, covered))
             goto oom;
@@ -575,12 +611,14 @@ static int build(tt_attrib *a, tt_error *err)
         for (uint32_t i = 0; i < ln->n; i++) {
             const tt_event *e = &ln->ev[i];
             tt_evref h;
-            bool dangling;
+            bool dangling, oom = false;
             if (!ev_device(a, e))
                 continue;
             a->n_device++;
             l->device = true;
-            h = find_launcher(a, &corr, li, i, &dangling);
+            h = find_launcher(a, &corr, li, i, &dangling, &oom);
+            if (oom)
+                goto oom;
             a->n_dangling += dangling;
             if (!tt_evref_ok(h))
                 continue;
@@ -636,7 +674,7 @@ out:
     free(dself);
     free(dtotal);
     free(covered);
-    tt_u64map_fini(&corr);
+    tt_u64map_fini(&corr.map);
     return rc;
 }
 
