@@ -12,7 +12,9 @@
  *     before the levels (median of 3, the same numbers), and the memory
  *     the levels hold per 1M events;
  *   - everything the TUI's box over the whole trace computes: the summary,
- *     the breakdown by opcode and by name, transfers and GPU time (median
+ *     the breakdown by opcode and by name with its Self columns
+ *     (analysis/calltree.h, from the sums selfsum.h keeps), transfers and
+ *     GPU time (median
  *     of 3), and the same by the walks, as before the summary levels;
  *   - the GPU time breakdown over the full range (best of 5), answered from
  *     the breakdown cached per lane set, and beside it the walk;
@@ -24,6 +26,7 @@
  */
 #include "config.h"
 
+#include "analysis/calltree.h"
 #include "analysis/gpu.h"
 #include "analysis/selsum.h"
 #include "analysis/stats.h"
@@ -92,6 +95,26 @@ static uint64_t select_once(const tt_trace *tr, const tt_sel *sel, const tt_key 
     return n;
 }
 
+/* The Self columns of the box's breakdown (statpanel.c's compute_self). */
+static int self_sums(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
+                     const tt_breakdown *b)
+{
+    uint32_t *ids = malloc((b->n ? b->n : 1) * sizeof *ids);
+    tt_ns *host = malloc((b->n ? b->n : 1) * sizeof *host);
+    tt_ns *dev = malloc((b->n ? b->n : 1) * sizeof *dev);
+    tt_error err;
+    int rc = -1;
+    if (ids && host && dev) {
+        for (size_t i = 0; i < b->n; i++)
+            ids[i] = b->rows[i].none ? 0 : b->rows[i].id;
+        rc = tt_calltree_self_by(tr, sel, key, ids, b->n, host, dev, &err);
+    }
+    free(ids);
+    free(host);
+    free(dev);
+    return rc;
+}
+
 /* Everything the TUI's box select computes (statpanel.c); walk: by the
  * walks over every event instead of the summary levels and caches. */
 static void ui_box(const tt_trace *tr, const tt_sel *sel, bool walk)
@@ -113,6 +136,8 @@ static void ui_box(const tt_trace *tr, const tt_sel *sel, bool walk)
         if ((walk ? tt_breakdown_compute_walk : tt_breakdown_compute)(tr, sel, &key, &b, &err))
             fail("box", &err);
     }
+    if (!walk && self_sums(tr, sel, &key, b))
+        fail("box self times", &err);
     key.kind = TT_KEY_NAME;
     if ((walk ? tt_transfers_compute_walk : tt_transfers_compute)(tr, sel, &key, &x, &err) ||
         (walk ? tt_gpu_time_compute_walk : tt_gpu_time_compute)(tr, sel, &g, &err))

@@ -13,6 +13,7 @@
 #include "analysis/calltree.h"
 
 #include "analysis/attrib.h"
+#include "analysis/selfsum.h"
 #include "util/grow.h"
 #include "util/strtab.h"
 #include "util/sort.h"
@@ -387,6 +388,17 @@ static bool lane_clipped(const build *b, uint32_t lane)
     return false;
 }
 
+/* Does the window hold every event of each selected lane? */
+static bool holds_whole_lanes(const tt_trace *tr, const tt_sel *sel)
+{
+    if (tt_sel_lane_count(tr, sel) == 0)
+        return false;
+    for (size_t li = 0; li < tt_sel_lane_count(tr, sel); li++)
+        if (!tt_selfsum_covers(tr, sel, tt_sel_lane(sel, li)))
+            return false;
+    return true;
+}
+
 int tt_calltree_self_by(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
                         const uint32_t *ids, size_t n, tt_ns *host, tt_ns *dev, tt_error *err)
 {
@@ -418,6 +430,11 @@ int tt_calltree_self_by(const tt_trace *tr, const tt_sel *sel, const tt_key *key
     for (size_t i = 0; i < n; i++)
         if (ids[i] < n_ids)
             row[ids[i]] = (int32_t)i;
+    if (holds_whole_lanes(tr, sel)) {
+        /* the full-range box: the sums kept per lane, no walk */
+        rc = tt_selfsum_add(tr, sel, key->kind, row, n_ids, host, dev, err);
+        goto out;
+    }
     for (size_t i = 0; i < tr->n_lanes; i++)
         b.lane_first[i] = b.lane_end[i] = SIZE_MAX;
     if (list_events(&b))

@@ -119,7 +119,9 @@ int tt_calltree_instances(const tt_calltree *ct, uint32_t node, tt_evref **out, 
  * the clipped durations of the selection's device events whose launch op
  * is such an event of the selection. Ids not listed are left out. Cost:
  * O(k), with attrib.h's self times for lanes the window clips nothing
- * of. 0, or non-zero with err set (out of memory; an argument key). */
+ * of; when the window holds every event of each selected lane (the
+ * full-range box), the sums selfsum.h keeps per lane: O(their entries),
+ * after one O(n) pass per key kind. 0, or non-zero with err set (out of memory; an argument key). */
 int tt_calltree_self_by(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
                         const uint32_t *ids, size_t n, tt_ns *host, tt_ns *dev, tt_error *err);
 

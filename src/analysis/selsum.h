@@ -87,7 +87,7 @@ typedef struct tt_ss_ext {
     void (*free_fn)(struct tt_ss_ext *ext);
 } tt_ss_ext;
 
-enum { TT_SS_EXT_SETS, TT_SS_EXT_N };
+enum { TT_SS_EXT_SETS, TT_SS_EXT_SELF, TT_SS_EXT_N };   /* setsum.h, selfsum.h */
 
 int tt_selsum_with_ext(const tt_trace *tr, int slot,
                        int (*fn)(const tt_trace *tr, tt_ss_ext **ext, void *ctx), void *ctx);

@@ -470,6 +470,18 @@ int main(int argc, char **argv)
         sel.to_inclusive = true;
         snprintf(what, sizeof what, "trace %d, whole", round);
         failed |= check(tr, &sel, what);
+        /* the whole range over some lanes: the self sums kept per lane
+         * (selfsum.h), with launch ops or kernels outside the box */
+        for (uint32_t l = 0; l < tr->n_lanes; l++)
+            if (rnd() % 2)
+                lanes[n++] = l;
+        sel.lanes = lanes;
+        sel.n_lanes = n;
+        snprintf(what, sizeof what, "trace %d, whole range of %zu lanes", round, n);
+        failed |= check(tr, &sel, what);
+        n = 0;
+        sel.lanes = NULL;
+        sel.n_lanes = 0;
         sel.from = tr->t0 + (tt_ns)(rnd() % 400);
         sel.to = sel.from + (tt_ns)(rnd() % 600);
         sel.to_inclusive = rnd() % 2;
