@@ -11,6 +11,7 @@
 #include "analysis/stats.h"
 #include "analysis/transfers.h"
 #include "index/index.h"
+#include "report/kind_steps.h"
 #include "util/json.h"
 #include "util/num.h"
 
@@ -102,10 +103,11 @@ struct tt_report {
     tt_col        *cols;     /* owned copy (events add key columns) */
     size_t         ncols;
     char          *names;    /* key column titles, TT_KEY_ARG_MAX+8 bytes each */
+    char           note[300]; /* why the last trace's table is empty (tt_report_note) */
 };
 
 static const char *const kind_names[] = {"ops", "lanes", "transfers", "gpu", "events",
-                                         "annotations", "ranks", "collectives"};
+                                         "annotations", "ranks", "collectives", "steps"};
 
 int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err)
 {
@@ -116,7 +118,7 @@ int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err)
         }
     return tt_error_set(err, TT_ERR_USAGE,
                         "unknown kind '%.200s' (ops, lanes, transfers, gpu, events, "
-                        "annotations, ranks or collectives)", s);
+                        "annotations, ranks, collectives or steps)", s);
 }
 
 const char *tt_report_kind_name(tt_report_kind k)
@@ -171,7 +173,8 @@ static const char *key_label(const tt_key *k, char *buf, size_t n)
 
 int tt_report_check(const tt_report_opts *o, tt_error *err)
 {
-    if ((o->kind == TT_REPORT_LANES || o->kind == TT_REPORT_GPU) && o->n_keys)
+    if ((o->kind == TT_REPORT_LANES || o->kind == TT_REPORT_GPU || o->kind == TT_REPORT_STEPS) &&
+        o->n_keys)
         return tt_error_set(err, TT_ERR_USAGE, "--by does not apply to --kind %s",
                             tt_report_kind_name(o->kind));
     if ((o->kind == TT_REPORT_OPS || o->kind == TT_REPORT_TRANSFERS) && o->n_keys > 1)
@@ -198,6 +201,7 @@ int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *e
     case TT_REPORT_TRANSFERS: base = transfers_cols; nbase = NCOLS(transfers_cols); break;
     case TT_REPORT_GPU: base = gpu_cols; nbase = NCOLS(gpu_cols); break;
     case TT_REPORT_EVENTS: base = events_cols; nbase = NCOLS(events_cols); break;
+    case TT_REPORT_STEPS: base = tt_kind_steps_cols(&nbase); break;
     case TT_REPORT_ANNOTATIONS:
     case TT_REPORT_RANKS:
     case TT_REPORT_COLLECTIVES:
@@ -255,6 +259,7 @@ int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *e
     case TT_REPORT_LANES: wo.bar_title = "Busy"; break;
     case TT_REPORT_TRANSFERS: wo.bar_title = "Bytes"; break;
     case TT_REPORT_GPU: wo.bar_title = "Busy"; break;
+    case TT_REPORT_STEPS: wo.bar_title = "Kernel"; break;
     case TT_REPORT_EVENTS:
     case TT_REPORT_ANNOTATIONS:
     case TT_REPORT_RANKS:
@@ -633,7 +638,7 @@ int tt_report_add(tt_report *r, const tt_trace *tr, const char *name, size_t pos
 /* One trace over a resolved selection: its summary fields, title and
  * rows (none when no_lanes: the lane patterns matched nothing). */
 static int add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t position,
-                   const tt_sel *selp, bool no_lanes, tt_error *err)
+                   const tt_sel *selp, const tt_step_spans *spans, bool no_lanes, tt_error *err)
 {
     tt_sel sel = *selp;
     tt_summary *s = NULL;
@@ -642,6 +647,7 @@ static int add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t po
     int64_t rank = tt_report_rank(tr, name, (int64_t)position);
     int rc = 0;
 
+    r->note[0] = '\0';
     if (tt_summary_compute(tr, &sel, &s, err))
         return -1;
     if ((fields = cJSON_CreateObject())) {
@@ -680,6 +686,10 @@ static int add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t po
         case TT_REPORT_EVENTS:
             rc = rows_events(r, tr, &sel, err);
             break;
+        case TT_REPORT_STEPS:
+            rc = tt_kind_steps_rows(r->w, tr, &sel, spans, rank, &extra, r->note,
+                                    sizeof r->note, err);
+            break;
         case TT_REPORT_ANNOTATIONS:
         case TT_REPORT_RANKS:
         case TT_REPORT_COLLECTIVES:
@@ -700,8 +710,11 @@ out:
     return rc ? -1 : 0;
 }
 
-int tt_report_add_window(tt_report *r, const tt_trace *tr, const char *name, size_t position,
-                         const tt_window_spec *window, bool *no_lanes, tt_error *err)
+/* One trace over a window and the report's lane patterns; spans: the
+ * steps of --kind steps, or NULL. */
+static int add_window_spans(tt_report *r, const tt_trace *tr, const char *name,
+                            size_t position, const tt_window_spec *window,
+                            const tt_step_spans *spans, bool *no_lanes, tt_error *err)
 {
     tt_laneset ls;
     tt_sel sel;
@@ -719,15 +732,32 @@ int tt_report_add_window(tt_report *r, const tt_trace *tr, const char *name, siz
         tt_sel_lanes(&sel, &ls);
         *no_lanes = ls.n == 0;
     }
-    rc = add_sel(r, tr, name, position, &sel, *no_lanes, err);
+    rc = add_sel(r, tr, name, position, &sel, spans, *no_lanes, err);
     tt_laneset_fini(&ls);
     return rc;
+}
+
+int tt_report_add_window(tt_report *r, const tt_trace *tr, const char *name, size_t position,
+                         const tt_window_spec *window, bool *no_lanes, tt_error *err)
+{
+    return add_window_spans(r, tr, name, position, window, NULL, no_lanes, err);
 }
 
 int tt_report_add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t position,
                       const tt_sel *sel, tt_error *err)
 {
-    return add_sel(r, tr, name, position, sel, false, err);
+    return add_sel(r, tr, name, position, sel, NULL, false, err);
+}
+
+int tt_report_add_spans(tt_report *r, const tt_trace *tr, const char *name, size_t position,
+                        const tt_step_spans *spans, bool *no_lanes, tt_error *err)
+{
+    return add_window_spans(r, tr, name, position, NULL, spans, no_lanes, err);
+}
+
+const char *tt_report_note(const tt_report *r)
+{
+    return r->note[0] ? r->note : NULL;
 }
 
 /* ------------------------------------------------------ no GPU events */
