@@ -2,6 +2,7 @@
 # select and `tracetty report`.
 libtracetty_a_SOURCES += \
 	src/analysis/argvals.c src/analysis/argvals.h \
+	src/analysis/attrib.c src/analysis/attrib.h \
 	src/analysis/classify.c src/analysis/classify.h \
 	src/analysis/dist.c src/analysis/dist.h \
 	src/analysis/gpu.c src/analysis/gpu.h \

@@ -17,6 +17,7 @@
 #include "report/annotations.h"
 #include "report/collrows.h"
 #include "report/job.h"
+#include "report/kind_operators.h"
 #include "report/report.h"
 #include "rules/rules.h"
 #include "util/num.h"
@@ -39,6 +40,7 @@ enum {
     OPT_PER_INTERVAL,
     OPT_RULES,
     OPT_ALIGN,
+    OPT_SORT,
 };
 
 /* Marker options: --markers SET with --between A:B or --per-interval. */
@@ -81,6 +83,11 @@ static unsigned report_skips(const tt_report_opts *ro)
         return 0;
     if (ro->kind == TT_REPORT_STEPS)   /* Step Id is an argument */
         return TT_TRACE_NO_FLOWS;
+    /* launch links come from flows (and kernels read their arguments) */
+    if (ro->kind == TT_REPORT_KERNELS)
+        return 0;
+    if (ro->kind == TT_REPORT_OPERATORS)
+        return ro->n_keys && ro->keys[0].kind == TT_KEY_ARG ? 0 : TT_TRACE_NO_ARGS;
     for (unsigned i = 0; i < ro->n_keys; i++)
         if (ro->keys[i].kind == TT_KEY_ARG)
             return TT_TRACE_NO_FLOWS;
@@ -635,6 +642,21 @@ static int warn_no_gpu(const char *path, const tt_trace *tr)
     return 0;
 }
 
+/* Operators and kernels of a trace without launch links have empty
+ * device cells: say why. 0, or -1 when out of memory. */
+static int warn_no_links(const char *path, const tt_trace *tr)
+{
+    char note[300], safe[600];
+    int r = tt_kind_attrib_note(tr, note, sizeof note);
+    if (r < 0) {
+        tt_cli_error("report: out of memory");
+        return -1;
+    }
+    if (r > 0)
+        tt_cli_warn("%s: %s", tt_text_safe(path, safe, sizeof safe), note);
+    return 0;
+}
+
 /* tt_cli_trace_fn of the table kinds. */
 static int table_trace(void *ctx, size_t i, const tt_trace *tr)
 {
@@ -667,6 +689,9 @@ static int table_trace(void *ctx, size_t i, const tt_trace *tr)
     }
     if (c->ro->kind == TT_REPORT_GPU && warn_no_gpu(path, tr))
         return -1;
+    if ((c->ro->kind == TT_REPORT_OPERATORS || c->ro->kind == TT_REPORT_KERNELS) &&
+        warn_no_links(path, tr))
+        return -1;
     /* only a kind with a Rank column (gpu, steps) shows the rank a trace got */
     if (c->n > 1 && (c->ro->kind == TT_REPORT_GPU || c->ro->kind == TT_REPORT_STEPS))
         warn_same_rank(c->files, c->ranks, i, tr);
@@ -685,6 +710,7 @@ static int report_exec(int argc, char **argv)
         {"per-interval", no_argument, NULL, OPT_PER_INTERVAL},
         {"rules", required_argument, NULL, OPT_RULES},
         {"align", required_argument, NULL, OPT_ALIGN},
+        {"sort", required_argument, NULL, OPT_SORT},
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
@@ -730,9 +756,16 @@ static int report_exec(int argc, char **argv)
         case OPT_BY:
             if (ro.n_keys == TT_REPORT_MAX_KEYS)
                 return usage_error("too many --by keys");
+            if (strcmp(optarg, "shape") == 0) {   /* operators: name and input shapes */
+                ro.by_shape = true;
+                optarg = "arg:Input Dims";
+            }
             if (tt_key_parse(optarg, &ro.keys[ro.n_keys], &err))
                 return usage_error(err.what);
             ro.n_keys++;
+            break;
+        case OPT_SORT:
+            ro.sort = optarg;
             break;
         case OPT_WINDOW:
             if (tt_window_parse(optarg, &window, &err))
@@ -812,7 +845,8 @@ static int report_exec(int argc, char **argv)
         ro.several = true;   /* one row group per interval */
         ro.group_title = "Interval";
     }
-    if ((ro.kind <= TT_REPORT_EVENTS || ro.kind == TT_REPORT_STEPS) &&
+    if ((ro.kind <= TT_REPORT_EVENTS || ro.kind == TT_REPORT_OPERATORS ||
+         ro.kind == TT_REPORT_KERNELS || ro.kind == TT_REPORT_STEPS || ro.sort || ro.by_shape) &&
         tt_report_check(&ro, &err)) {
         tt_rankset_free_files(files, n_files);
         return usage_error(err.what);
@@ -891,10 +925,11 @@ finish:
 
 const tt_command tt_cmd_report = {
     .name = "report",
-    .usage = "report [--kind ops|lanes|transfers|gpu|events|annotations|ranks|collectives|steps] "
+    .usage = "report [--kind ops|lanes|transfers|gpu|events|annotations|ranks|collectives|"
+             "operators|kernels|steps] "
              "[--by KEY] [--window FROM:TO | --markers SET (--between A:B | --per-interval)] "
-             "[--lanes PATTERN] [--rules FILE] [--align MODE] [--format csv|json|text] "
-             "[-o FILE] TRACE|DIR...",
+             "[--lanes PATTERN] [--rules FILE] [--align MODE] [--sort ORDER] "
+             "[--format csv|json|text] [-o FILE] TRACE|DIR...",
     .help = "statistics of a window and lanes as CSV, JSON or text (nsys stats columns)",
     .exec = report_exec,
 };

@@ -62,6 +62,8 @@ void tt_trace_free(tt_trace *tr)
     tt_attrs_free(tr->attrs);
     if (tr->aux)
         tr->aux->free_fn(tr->aux);
+    if (tr->aux_attrib)
+        tr->aux_attrib->free_fn(tr->aux_attrib);
     free(tr);
 }
 

@@ -239,6 +239,7 @@ typedef struct tt_trace {
     bool        finalized;
     unsigned    lacks;       /* TT_TRACE_NO_*: parts a loader left out */
     tt_trace_aux *aux;       /* lazily built, owned; NULL until then */
+    tt_trace_aux *aux_attrib; /* the same for analysis/attrib.h */
 } tt_trace;
 
 /* Parts of a trace a loader may leave out when the command says it will

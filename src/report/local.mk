@@ -3,6 +3,8 @@ libtracetty_a_SOURCES += \
 	src/report/annotations.c src/report/annotations.h \
 	src/report/collrows.c src/report/collrows.h \
 	src/report/job.c src/report/job.h \
+	src/report/kind_kernels.c src/report/kind_kernels.h \
+	src/report/kind_operators.c src/report/kind_operators.h \
 	src/report/kind_steps.c src/report/kind_steps.h \
 	src/report/merge.c src/report/merge.h \
 	src/report/report.c src/report/report.h \

@@ -3,6 +3,9 @@
 
 #include "report/report.h"
 
+#include "report/kind_kernels.h"
+#include "report/kind_operators.h"
+
 #include "multi/rankset.h"
 
 #include "analysis/argvals.h"
@@ -107,7 +110,8 @@ struct tt_report {
 };
 
 static const char *const kind_names[] = {"ops", "lanes", "transfers", "gpu", "events",
-                                         "annotations", "ranks", "collectives", "steps"};
+                                         "annotations", "ranks", "collectives",
+                                         "operators", "kernels", "steps"};
 
 int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err)
 {
@@ -118,7 +122,7 @@ int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err)
         }
     return tt_error_set(err, TT_ERR_USAGE,
                         "unknown kind '%.200s' (ops, lanes, transfers, gpu, events, "
-                        "annotations, ranks, collectives or steps)", s);
+                        "annotations, ranks, collectives, operators, kernels or steps)", s);
 }
 
 const char *tt_report_kind_name(tt_report_kind k)
@@ -182,6 +186,12 @@ int tt_report_check(const tt_report_opts *o, tt_error *err)
                             tt_report_kind_name(o->kind));
     if (o->n_keys > TT_REPORT_MAX_KEYS)
         return tt_error_set(err, TT_ERR_USAGE, "at most %d keys", TT_REPORT_MAX_KEYS);
+    if (o->kind == TT_REPORT_OPERATORS)
+        return tt_kind_operators_check(o, err);
+    if (o->kind == TT_REPORT_KERNELS)
+        return tt_kind_kernels_check(o, err);
+    if (o->sort || o->by_shape)
+        return tt_error_set(err, TT_ERR_USAGE, "--sort and --by shape apply to --kind operators");
     return 0;
 }
 
@@ -201,6 +211,8 @@ int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *e
     case TT_REPORT_TRANSFERS: base = transfers_cols; nbase = NCOLS(transfers_cols); break;
     case TT_REPORT_GPU: base = gpu_cols; nbase = NCOLS(gpu_cols); break;
     case TT_REPORT_EVENTS: base = events_cols; nbase = NCOLS(events_cols); break;
+    case TT_REPORT_OPERATORS: base = tt_kind_operators_cols(o, &nbase); break;
+    case TT_REPORT_KERNELS: base = tt_kind_kernels_cols(&nbase); break;
     case TT_REPORT_STEPS: base = tt_kind_steps_cols(&nbase); break;
     case TT_REPORT_ANNOTATIONS:
     case TT_REPORT_RANKS:
@@ -254,13 +266,16 @@ int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *e
     wo.trace_column = o->several;
     wo.group_title = o->group_title;
     wo.one_table = o->kind == TT_REPORT_GPU;
+    wo.text_whole = o->kind == TT_REPORT_OPERATORS;
     switch (o->kind) {
     case TT_REPORT_OPS: wo.bar_title = "Time"; break;
     case TT_REPORT_LANES: wo.bar_title = "Busy"; break;
     case TT_REPORT_TRANSFERS: wo.bar_title = "Bytes"; break;
     case TT_REPORT_GPU: wo.bar_title = "Busy"; break;
+    case TT_REPORT_KERNELS: wo.bar_title = "Total"; break;
     case TT_REPORT_STEPS: wo.bar_title = "Kernel"; break;
     case TT_REPORT_EVENTS:
+    case TT_REPORT_OPERATORS:
     case TT_REPORT_ANNOTATIONS:
     case TT_REPORT_RANKS:
     case TT_REPORT_COLLECTIVES: wo.bar_title = NULL; break;
@@ -685,6 +700,12 @@ static int add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t po
             break;
         case TT_REPORT_EVENTS:
             rc = rows_events(r, tr, &sel, err);
+            break;
+        case TT_REPORT_OPERATORS:
+            rc = tt_kind_operators_rows(r->w, &r->o, tr, &sel, &extra, &after, err);
+            break;
+        case TT_REPORT_KERNELS:
+            rc = tt_kind_kernels_rows(r->w, &r->o, tr, &sel, &extra, err);
             break;
         case TT_REPORT_STEPS:
             rc = tt_kind_steps_rows(r->w, tr, &sel, spans, rank, &extra, r->note,

@@ -44,12 +44,15 @@ typedef enum tt_report_kind {
     TT_REPORT_ANNOTATIONS,  /* whole traces, written by report/annotations.h */
     TT_REPORT_RANKS,        /* across ranks, written by report/job.h */
     TT_REPORT_COLLECTIVES,  /* across ranks, written by report/job.h */
+    TT_REPORT_OPERATORS,    /* report/kind_operators.h */
+    TT_REPORT_KERNELS,      /* report/kind_kernels.h */
     TT_REPORT_STEPS         /* per trace, rows by report/kind_steps.h */
 } tt_report_kind;
 
 /* "ops", "lanes", "transfers", "gpu", "events", "annotations", "ranks",
- * "collectives", "steps"; TT_ERR_USAGE otherwise. tt_report_new() takes
- * the per-trace kinds only (ops to events, steps). */
+ * "collectives", "operators", "kernels", "steps"; TT_ERR_USAGE otherwise.
+ * tt_report_new() takes the per-trace kinds only (ops to events,
+ * operators, kernels, steps). */
 int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err);
 const char *tt_report_kind_name(tt_report_kind k);
 
@@ -72,6 +75,9 @@ typedef struct tt_report_opts {
     bool                  several;    /* more than one trace: Trace column */
     const char           *group_title; /* title of that column (NULL = "Trace"),
                                           e.g. "Interval" for marker intervals */
+    const char           *sort;       /* operators: --sort (NULL = device-self) */
+    bool                  by_shape;   /* operators: --by shape (keys[0] is
+                                         arg:Input Dims) */
 } tt_report_opts;
 
 typedef struct tt_report tt_report;

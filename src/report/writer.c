@@ -342,7 +342,7 @@ static void text_line(tt_writer *w, char *const *row)
 
 static void text_flush(tt_writer *w)
 {
-    if (w->nrows == 0 && w->header_done)
+    if ((w->nrows == 0 && w->header_done) || w->o.text_whole)
         return;
     if (!w->header_done) {
         char **titles = calloc(w->tcols, sizeof *titles);

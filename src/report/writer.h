@@ -89,6 +89,8 @@ typedef struct tt_writer_opts {
     const char   *group_title;   /* title of that column; NULL = "Trace" */
     bool          one_table;     /* text: one table for every trace */
     const char   *bar_title;     /* text: title of the bar column, NULL = no bar */
+    bool          text_whole;    /* text: no table; the kind's text_after is
+                                    its whole table (PyTorch's layout) */
 } tt_writer_opts;
 
 typedef struct tt_writer tt_writer;

@@ -1,0 +1,330 @@
+/* kind_kernels.c - per-kernel-name statistics and launchers (see
+ * kind_kernels.h). */
+#include "config.h"
+
+#include "report/kind_kernels.h"
+
+#include "analysis/argvals.h"
+#include "analysis/attrib.h"
+#include "analysis/classify.h"
+#include "index/index.h"
+#include "util/json.h"
+#include "util/sort.h"
+#include "util/u64map.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const tt_col k_cols[] = {
+    {"Calls", "calls", TT_COL_INT, 0, false},
+    {"Total (ns)", "total_ns", TT_COL_INT, 0, false},
+    {"Mean (ns)", "mean_ns", TT_COL_REAL, 1, false},
+    {"Min (ns)", "min_ns", TT_COL_INT, 0, false},
+    {"Max (ns)", "max_ns", TT_COL_INT, 0, false},
+    {"Total (%)", "total_percent", TT_COL_REAL, 1, false},
+    {"Launch Op", "launch_op", TT_COL_TEXT, 0, false},
+    {"Launch Op Calls", "launch_op_calls", TT_COL_INT, 0, false},
+    {"Launch Ops", "launch_ops", TT_COL_INT, 0, false},
+    {"Mean Blocks per SM", "mean_blocks_per_sm", TT_COL_REAL, 2, false},
+    {"Mean Est. Achieved Occupancy (%)", "mean_est_achieved_occupancy_percent", TT_COL_REAL, 2,
+     false},
+    {"Tensor Cores Used", "tensor_cores_used", TT_COL_TEXT, 0, false},
+    {"Name", "name", TT_COL_TEXT, 0, false},
+};
+#define N_K_COLS (sizeof k_cols / sizeof k_cols[0])
+
+const tt_col *tt_kind_kernels_cols(size_t *n)
+{
+    *n = N_K_COLS;
+    return k_cols;
+}
+
+int tt_kind_kernels_check(const tt_report_opts *o, tt_error *err)
+{
+    if (o->n_keys)
+        return tt_error_set(err, TT_ERR_USAGE, "--by does not apply to --kind kernels");
+    if (o->sort || o->by_shape)
+        return tt_error_set(err, TT_ERR_USAGE, "--sort and --by shape apply to --kind operators");
+    return 0;
+}
+
+/* TensorBoard's tensor_core.py TC_Allowlist (from NVIDIA PyProf): a
+ * kernel whose name contains one of these uses tensor cores. */
+static const char *const tc_patterns[] = {
+    "h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816", "dgrad_1x1_stride_2x2",
+    "first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1", "direct_group", "xmma_implicit_gemm",
+    "xmma_sparse_conv", "xmma_warp_specialized_implicit_gemm", "xmma_gemm", "xmma_sparse_gemm",
+    "c1688",
+};
+
+bool tt_kernel_uses_tensor_cores(const char *name)
+{
+    for (size_t i = 0; i < sizeof tc_patterns / sizeof tc_patterns[0]; i++)
+        if (strstr(name, tc_patterns[i]))
+            return true;
+    return false;
+}
+
+typedef struct k_row {
+    uint32_t name;
+    uint64_t calls;
+    tt_ns    total, min, max;
+    double   bps_w, occ_w;      /* sums of value * duration */
+    bool     has_bps, has_occ;
+    uint32_t top_op;            /* name id of the launch op launching most */
+    uint64_t top_n, n_ops;
+} k_row;
+
+enum { A_BPS = 0, A_OCC, A_GRID, A_DEVICE, A_N };
+
+/* numSms of device `id` from the trace's deviceProperties, or 0. */
+static double sms_of(const tt_trace *tr, long long id)
+{
+    const cJSON *dp = tr->meta ? cJSON_GetObjectItemCaseSensitive(tr->meta, "deviceProperties")
+                               : NULL, *d;
+    cJSON_ArrayForEach(d, dp) {
+        const cJSON *i = cJSON_GetObjectItemCaseSensitive(d, "id");
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(d, "numSms");
+        if (cJSON_IsNumber(i) && cJSON_IsNumber(s) && (long long)i->valuedouble == id)
+            return s->valuedouble;
+    }
+    return 0;
+}
+
+/* Blocks in a "grid" argument "[x,y,z]", or -1. */
+static double grid_blocks(const char *g)
+{
+    double p = 1;
+    int n = 0;
+    if (!g || *g != '[')
+        return -1;
+    for (const char *s = g + 1; *s && *s != ']';) {
+        char *end;
+        double v = strtod(s, &end);
+        if (end == s)
+            return -1;
+        p *= v;
+        n++;
+        s = end;
+        while (*s == ',' || *s == ' ')
+            s++;
+    }
+    return n ? p : -1;
+}
+
+static bool number_of(const tt_argvals *av, size_t i, int k, double *v)
+{
+    bool num;
+    const char *s = tt_argvals_get(av, i, (size_t)k, &num);
+    char *end;
+    if (!s || !num)
+        return false;
+    *v = strtod(s, &end);
+    return end != s;
+}
+
+static int cmp_krows(const void *pa, const void *pb, void *ctx)
+{
+    const k_row *a = *(k_row *const *)pa, *b = *(k_row *const *)pb;
+    const tt_trace *tr = ctx;
+    if (a->total != b->total)
+        return a->total < b->total ? 1 : -1;
+    return strcmp(tt_str(tr, a->name), tt_str(tr, b->name));
+}
+
+/* Are the trace's launches CUDA's (cu*, not hip*)? Then the tensor core
+ * list applies. */
+static bool cuda_launches(const tt_trace *tr, const tt_attrib *a, const tt_evref *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        tt_evref h = tt_attrib_launcher(a, k[i]);
+        if (tt_evref_ok(h))
+            return !strncmp(tt_str(tr, tt_trace_event(tr, h)->name), "cu", 2);
+    }
+    return false;
+}
+
+/* The kernels of the selection, lane by lane in start order. */
+static int collect(const tt_trace *tr, const tt_attrib *a, const tt_sel *sel, tt_evref **out,
+                   size_t *n, tt_error *err)
+{
+    size_t nl = tt_sel_lane_count(tr, sel), cap = 0;
+    tt_idxbuf buf;
+    tt_classifier cl;
+    int rc = 0;
+    *out = NULL;
+    *n = 0;
+    if (tt_classifier_init(&cl, tr))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    tt_idxbuf_init(&buf);
+    for (size_t li = 0; li < nl && !rc; li++) {
+        uint32_t lane = tt_sel_lane(sel, li);
+        if (!tt_attrib_lane_is_device(a, lane))
+            continue;
+        if (tt_sel_lane_events(tr, sel, lane, &buf)) {
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < buf.n; k++) {
+            tt_cat_class c = tt_classifier_category(&cl, &tr->lanes[lane].ev[buf.v[k]]);
+            if (c != TT_CAT_KERNEL && c != TT_CAT_COLLECTIVE)
+                continue;
+            if (*n == cap) {
+                size_t nc = cap ? cap * 2 : 1024;
+                tt_evref *na = realloc(*out, nc * sizeof *na);
+                if (!na) {
+                    rc = -1;
+                    break;
+                }
+                *out = na;
+                cap = nc;
+            }
+            (*out)[(*n)++] = (tt_evref){lane, buf.v[k]};
+        }
+    }
+    tt_idxbuf_fini(&buf);
+    tt_classifier_fini(&cl);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    }
+    return 0;
+}
+
+int tt_kind_kernels_rows(tt_writer *w, const tt_report_opts *o, const tt_trace *tr,
+                         const tt_sel *sel, cJSON **extra, tt_error *err)
+{
+    static const char *const keys[A_N] = {"blocks per SM", "est. achieved occupancy %", "grid",
+                                          "device"};
+    const tt_attrib *a = tt_attrib_get(tr, err);
+    uint32_t n_str = tt_strtab_count(tr->strings);
+    tt_evref *ks = NULL;
+    const tt_event **evs = NULL;
+    k_row *rows = NULL, **sorted = NULL;
+    size_t n = 0, n_rows = 0;
+    tt_argvals av;
+    tt_u64map pairs;   /* (kernel name, launch op name) -> kernels */
+    tt_ns sum = 0;
+    bool links, cuda;
+    int rc = -1;
+
+    (void)o;
+    memset(&av, 0, sizeof av);
+    tt_u64map_init(&pairs);
+    if (!a)
+        return -1;
+    links = tt_attrib_has_links(a);
+    if (collect(tr, a, sel, &ks, &n, err))
+        goto out;
+    cuda = cuda_launches(tr, a, ks, n);
+    if (!(evs = malloc((n ? n : 1) * sizeof *evs)) ||
+        !(rows = calloc(n_str ? n_str : 1, sizeof *rows)) ||
+        !(sorted = malloc((n ? n : 1) * sizeof *sorted))) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        evs[i] = tt_trace_event(tr, ks[i]);
+    if (tt_argvals_fetch(tr, evs, n, keys, A_N, true, &av, err))
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        const tt_event *e = evs[i];
+        k_row *r = &rows[e->name];
+        tt_evref op;
+        double v, g, dev;
+        if (!r->calls) {
+            r->name = e->name;
+            r->min = e->dur;
+            sorted[n_rows++] = r;
+        }
+        r->calls++;
+        r->total += e->dur;
+        sum += e->dur;
+        if (e->dur < r->min)
+            r->min = e->dur;
+        if (e->dur > r->max)
+            r->max = e->dur;
+        if (number_of(&av, i, A_BPS, &v)) {
+            r->bps_w += v * (double)e->dur;
+            r->has_bps = true;
+        } else if ((g = grid_blocks(tt_argvals_get(&av, i, A_GRID, NULL))) >= 0 &&
+                   number_of(&av, i, A_DEVICE, &dev) && (v = sms_of(tr, (long long)dev)) > 0) {
+            r->bps_w += g / v * (double)e->dur;
+            r->has_bps = true;
+        }
+        if (number_of(&av, i, A_OCC, &v)) {
+            r->occ_w += v * (double)e->dur;
+            r->has_occ = true;
+        }
+        op = tt_attrib_launch_op(a, ks[i]);
+        if (tt_evref_ok(op)) {
+            uint64_t key = (uint64_t)e->name << 32 | tt_trace_event(tr, op)->name;
+            uint32_t *c = tt_u64map_get(&pairs, key);
+            if (c)
+                (*c)++;
+            else if (tt_u64map_put(&pairs, key, 1)) {
+                tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+                goto out;
+            }
+        }
+    }
+    /* each name's launch ops: the most frequent and how many */
+    for (size_t s = 0; pairs.used && s <= pairs.mask; s++) {
+        k_row *r;
+        uint32_t opname, cnt;
+        if (!pairs.used[s])
+            continue;
+        r = &rows[pairs.keys[s] >> 32];
+        opname = (uint32_t)pairs.keys[s];
+        cnt = pairs.vals[s];
+        r->n_ops++;
+        if (cnt > r->top_n ||
+            (cnt == r->top_n && strcmp(tt_str(tr, opname), tt_str(tr, r->top_op)) < 0)) {
+            r->top_n = cnt;
+            r->top_op = opname;
+        }
+    }
+    if (tt_sort(sorted, n_rows, sizeof *sorted, cmp_krows, (void *)tr)) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n_rows; i++) {
+        const k_row *r = sorted[i];
+        const char *nm = tt_str(tr, r->name);
+        double wsum = (double)r->total;
+        tt_cell c[N_K_COLS];
+        c[0] = tt_cell_int((int64_t)r->calls);
+        c[1] = tt_cell_int(r->total);
+        c[2] = tt_cell_real((double)r->total / (double)r->calls);
+        c[3] = tt_cell_int(r->min);
+        c[4] = tt_cell_int(r->max);
+        c[5] = tt_cell_real(sum > 0 ? 100.0 * (double)r->total / (double)sum : 0.0);
+        c[6] = links && r->top_n ? tt_cell_text(tt_str(tr, r->top_op)) : tt_cell_none();
+        c[7] = links ? tt_cell_int((int64_t)r->top_n) : tt_cell_none();
+        c[8] = links ? tt_cell_int((int64_t)r->n_ops) : tt_cell_none();
+        c[9] = r->has_bps ? tt_cell_real(wsum > 0 ? r->bps_w / wsum : 0.0) : tt_cell_none();
+        c[10] = r->has_occ ? tt_cell_real(wsum > 0 ? r->occ_w / wsum : 0.0) : tt_cell_none();
+        c[11] = cuda ? tt_cell_text(tt_kernel_uses_tensor_cores(nm) ? "Yes" : "No")
+                     : tt_cell_none();
+        c[12] = tt_cell_text(nm);
+        if (tt_writer_row(w, c, sum > 0 ? (double)r->total / (double)sum : 0.0)) {
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+    }
+    if ((*extra = cJSON_CreateObject())) {
+        tt_json_add_int(*extra, "sum_total_ns", sum);
+        cJSON_AddBoolToObject(*extra, "launch_links", links);
+    }
+    rc = 0;
+out:
+    tt_u64map_fini(&pairs);
+    tt_argvals_fini(&av);
+    free(ks);
+    free(evs);
+    free(rows);
+    free(sorted);
+    return rc;
+}

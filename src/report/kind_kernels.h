@@ -1,0 +1,54 @@
+/* kind_kernels.h - `report --kind kernels`: one row per device kernel name
+ * (classify.h's kernel and collective categories; copies and memsets are
+ * not kernels), TensorBoard's kernel view plus who launched it:
+ *
+ *   Calls, Total (ns), Mean (ns), Min (ns), Max (ns), Total (%),
+ *   Launch Op, Launch Op Calls, Launch Ops, Mean Blocks per SM,
+ *   Mean Est. Achieved Occupancy (%), Tensor Cores Used, Name
+ *
+ * A kernel counts when the selection holds it (its lane selected,
+ * overlapping the window), with its whole duration. Launch Op: the name of
+ * the launch op (analysis/attrib.h) that launched the most of the name's
+ * kernels (ties: the first name in byte order), Launch Op Calls how many
+ * it launched, Launch Ops the number of distinct launch op names (empty
+ * cells without launch links). Blocks per SM: the kernel's own "blocks per
+ * SM" argument, else its "grid" (x*y*z) over the SM count (numSms) of its
+ * "device" in the trace's deviceProperties; occupancy: its "est. achieved
+ * occupancy %". Both are means weighted by duration over the name's
+ * kernels, a kernel without the value counting as 0 (TensorBoard's
+ * fillna(0)); empty when no kernel of the name has it. Tensor Cores Used:
+ * "Yes" when the name contains one of TensorBoard's patterns (h884, s1688,
+ * hmma, 16816, xmma_gemm, ...), "No" otherwise, empty when the trace's
+ * launches are not CUDA's. Sorted by total time, descending (ties by
+ * name). Arguments are read in storage order (analysis/argvals.h).
+ *
+ * Library code: rows go to the writer; nothing else is printed.
+ */
+#ifndef TT_REPORT_KIND_KERNELS_H
+#define TT_REPORT_KIND_KERNELS_H
+
+#include <stddef.h>
+
+#include "analysis/select.h"
+#include "model/trace.h"
+#include "report/report.h"
+#include "report/writer.h"
+#include "util/error.h"
+
+struct cJSON;
+
+/* The columns above (static). */
+const tt_col *tt_kind_kernels_cols(size_t *n);
+
+/* TT_ERR_USAGE for --by or --sort (the kind groups by kernel name). */
+int tt_kind_kernels_check(const tt_report_opts *o, tt_error *err);
+
+/* The rows of one trace over sel; *extra: JSON fields after the rows
+ * (taken by the caller). 0, or -1 with err set. */
+int tt_kind_kernels_rows(tt_writer *w, const tt_report_opts *o, const tt_trace *tr,
+                         const tt_sel *sel, struct cJSON **extra, tt_error *err);
+
+/* Does a kernel name use tensor cores (TensorBoard's TC_Allowlist)? */
+bool tt_kernel_uses_tensor_cores(const char *name);
+
+#endif
