@@ -6,3 +6,7 @@ ATTRIB_UNIT_TESTS = tests/unit/test_attrib
 check_PROGRAMS += $(ATTRIB_UNIT_TESTS)
 TESTS += $(ATTRIB_UNIT_TESTS)
 tests_unit_test_attrib_LDADD = $(TT_TEST_LDADD)
+
+ATTRIB_SHELL_TESTS = tests/cli/report_operators.sh
+TESTS += $(ATTRIB_SHELL_TESTS)
+EXTRA_DIST += $(ATTRIB_SHELL_TESTS) tests/cli/attrib_oracle.py

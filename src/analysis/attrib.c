@@ -487,18 +487,23 @@ static tt_evref find_launcher(tt_attrib *a, const tt_u64map *corr, uint32_t li, 
     tt_evref ev = {li, i};
     size_t first, nf = tt_trace_flows_to(tr, ev, &first);
     const tt_event *e = &tr->lanes[li].ev[i];
+    uint32_t *g = e->corr ? tt_u64map_get(corr, e->corr) : NULL;
     *dangling = false;
     for (size_t k = 0; k < nf; k++) {
         const tt_flow *f = &tr->flows[tr->flows_by_to[first + k]];
-        if (tt_evref_ok(f->from) && !ev_device(a, tt_trace_event(tr, f->from)))
-            return f->from;
-    }
-    if (e->corr) {
-        uint32_t *g = tt_u64map_get(corr, e->corr);
-        if (g)
+        const tt_event *src;
+        if (!tt_evref_ok(f->from) || ev_device(a, (src = tt_trace_event(tr, f->from))))
+            continue;
+        /* a flow start bound to another call than the one with the
+         * device event's id (Kineto: a zero-length cudaPeekAtLastError
+         * at the launch's time is the deepest slice there): the id */
+        if (g && src->corr != e->corr)
             return from_global(a, *g);
-        *dangling = true;
+        return f->from;
     }
+    if (g)
+        return from_global(a, *g);
+    *dangling = e->corr != 0;
     return TT_NO_EVENT;
 }
 
@@ -549,9 +554,12 @@ static int build(tt_attrib *a, tt_error *err)
             sflags_fill(a, e->name);
             if (!(cf & SF_DEV) && e->corr) {
                 uint32_t *g = tt_u64map_get(&corr, e->corr);
-                /* a runtime call wins over any other event with the id */
-                if (!g || (!ev_runtime(a, tt_trace_event(tr, from_global(a, *g))) &&
-                           ev_runtime(a, e))) {
+                /* a runtime call wins over any other event with the id,
+                 * and a later one over an earlier: of nested calls with one
+                 * id (nsys: cudaMemcpy around cudaMemcpy_v3020) the
+                 * innermost, as the correlation flows bind */
+                if (!g || !ev_runtime(a, tt_trace_event(tr, from_global(a, *g))) ||
+                    ev_runtime(a, e)) {
                     if (tt_u64map_put(&corr, e->corr, (uint32_t)(a->base[li] + i)))
                         goto oom;
                 }

@@ -11,8 +11,12 @@
  *   classes (Ascend tasks and nsys GPU activity are categorised that way
  *   by their decoders); engine instructions are never launched, so not.
  * - launcher of a device event: the source of a flow into it that lies on
- *   a host event (Kineto ac2g, nsys correlation flows, Ascend HostToDevice),
- *   else the host event with the same correlation id (`corr`).
+ *   a host event (Kineto ac2g, nsys correlation flows, Ascend HostToDevice;
+ *   when that source's corr differs from the device event's and a host
+ *   event has the device event's corr, that event: a flow bound astray),
+ *   else the host event with the same correlation id (`corr`): of several,
+ *   a runtime call before any other, then the last in (lane, index) order
+ *   (of nested calls with one id, the innermost).
  * - launch op: the innermost of the launcher and its ancestors that is
  *   neither a runtime/driver call (table in attrib.c) nor a Python frame
  *   (category python_function); the launcher itself when there is none.

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 
+#include "analysis/attrib.h"
 #include "index/index.h"
 #include "multi/rankset.h"
 #include "rules/rules.h"
@@ -255,6 +256,20 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
             fprintf(f, " (%zu lead to an event that starts before their source: kept as stamped)", back);
         fputc('\n', f);
     }
+    {
+        /* launch links (analysis/attrib.h); ids naming no host call are
+         * counted, never fatal */
+        tt_error aerr;
+        const tt_attrib *a = tt_attrib_get(tr, &aerr);
+        if (a && tt_attrib_n_device(a)) {
+            fprintf(f, "Launches  %zu of %zu device events linked to a host call",
+                    tt_attrib_n_links(a), tt_attrib_n_device(a));
+            if (tt_attrib_n_dangling(a))
+                fprintf(f, "; %zu with a correlation id that names no host call",
+                        tt_attrib_n_dangling(a));
+            fputc('\n', f);
+        }
+    }
     fprintf(f, "Counters  %u series\n", tr->n_counters);
     if (tr->rank >= 0)
         fprintf(f, "Rank      %lld\n", (long long)tr->rank);
@@ -406,6 +421,15 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
     }
     cJSON_AddNumberToObject(o, "flows", (double)tr->n_flows);
     cJSON_AddNumberToObject(o, "flows_backward", (double)tt_trace_flows_backward(tr));
+    {
+        tt_error aerr;
+        const tt_attrib *at = tt_attrib_get(tr, &aerr);
+        if (at && tt_attrib_n_device(at)) {   /* as the text's Launches line */
+            cJSON_AddNumberToObject(o, "device_events", (double)tt_attrib_n_device(at));
+            cJSON_AddNumberToObject(o, "launch_links", (double)tt_attrib_n_links(at));
+            cJSON_AddNumberToObject(o, "dangling_correlations", (double)tt_attrib_n_dangling(at));
+        }
+    }
     cJSON_AddItemToObject(o, "metadata", cJSON_Duplicate(tr->meta, 1));
     a = cJSON_AddArrayToObject(o, "problems");
     for (int k = 0; k < TT_PROB__COUNT; k++) {

@@ -162,21 +162,22 @@ static tt_ns b_self(const tt_trace *tr, tt_evref r)
 static tt_evref b_launcher(const tt_trace *tr, tt_evref d)
 {
     const tt_event *e = tt_trace_event(tr, d);
-    tt_evref best = TT_NO_EVENT;
-    for (size_t f = 0; f < tr->n_flows; f++)
+    tt_evref best = TT_NO_EVENT, flow = TT_NO_EVENT;
+    for (size_t f = 0; f < tr->n_flows && !tt_evref_ok(flow); f++)
         if (same(tr->flows[f].to, d) && !is_dev(tr, tt_trace_event(tr, tr->flows[f].from)))
-            return tr->flows[f].from;   /* flows are sorted by source */
-    if (!e->corr)
-        return TT_NO_EVENT;
+            flow = tr->flows[f].from;   /* flows are sorted by source */
+    if (!e->corr || (tt_evref_ok(flow) && tt_trace_event(tr, flow)->corr == e->corr))
+        return flow;
     for (uint32_t l = 0; l < tr->n_lanes; l++)
         for (uint32_t i = 0; i < tr->lanes[l].n; i++) {
             const tt_event *h = &tr->lanes[l].ev[i];
             if (h->corr != e->corr || is_dev(tr, h))
                 continue;
-            if (!tt_evref_ok(best) || (is_rt(tr, h) && !is_rt(tr, tt_trace_event(tr, best))))
+            /* a runtime call first, then the last in (lane, index) order */
+            if (!tt_evref_ok(best) || is_rt(tr, h) || !is_rt(tr, tt_trace_event(tr, best)))
                 best = (tt_evref){l, i};
         }
-    return best;
+    return tt_evref_ok(best) ? best : flow;
 }
 
 static tt_evref b_op(const tt_trace *tr, tt_evref launcher)
