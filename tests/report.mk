@@ -23,6 +23,7 @@ REPORT_SHELL_TESTS = \
 	tests/cli/merge_reports.sh \
 	tests/cli/report_shared.sh \
 	tests/cli/report_steps.sh \
+	tests/cli/report_launch.sh \
 	tests/cli/report_names_guard.sh
 TESTS += $(REPORT_SHELL_TESTS)
 EXTRA_DIST += $(REPORT_SHELL_TESTS) tests/data/report tests/golden/report \

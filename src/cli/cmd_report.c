@@ -84,7 +84,7 @@ static unsigned report_skips(const tt_report_opts *ro)
     if (ro->kind == TT_REPORT_STEPS)   /* Step Id is an argument */
         return TT_TRACE_NO_FLOWS;
     /* launch links come from flows (and kernels read their arguments) */
-    if (ro->kind == TT_REPORT_KERNELS)
+    if (ro->kind == TT_REPORT_KERNELS || ro->kind == TT_REPORT_LAUNCH)
         return 0;
     if (ro->kind == TT_REPORT_OPERATORS)
         return ro->n_keys && ro->keys[0].kind == TT_KEY_ARG ? 0 : TT_TRACE_NO_ARGS;
@@ -692,8 +692,9 @@ static int table_trace(void *ctx, size_t i, const tt_trace *tr)
     if ((c->ro->kind == TT_REPORT_OPERATORS || c->ro->kind == TT_REPORT_KERNELS) &&
         warn_no_links(path, tr))
         return -1;
-    /* only a kind with a Rank column (gpu, steps) shows the rank a trace got */
-    if (c->n > 1 && (c->ro->kind == TT_REPORT_GPU || c->ro->kind == TT_REPORT_STEPS))
+    /* only a kind with a Rank column (gpu, steps, launch) shows the rank a trace got */
+    if (c->n > 1 && (c->ro->kind == TT_REPORT_GPU || c->ro->kind == TT_REPORT_STEPS ||
+                     c->ro->kind == TT_REPORT_LAUNCH))
         warn_same_rank(c->files, c->ranks, i, tr);
     return 0;
 }
@@ -846,7 +847,7 @@ static int report_exec(int argc, char **argv)
         ro.group_title = "Interval";
     }
     if ((ro.kind <= TT_REPORT_EVENTS || ro.kind == TT_REPORT_OPERATORS ||
-         ro.kind == TT_REPORT_KERNELS || ro.kind == TT_REPORT_STEPS || ro.sort || ro.by_shape) &&
+         ro.kind == TT_REPORT_KERNELS || ro.kind >= TT_REPORT_STEPS || ro.sort || ro.by_shape) &&
         tt_report_check(&ro, &err)) {
         tt_rankset_free_files(files, n_files);
         return usage_error(err.what);
@@ -926,7 +927,7 @@ finish:
 const tt_command tt_cmd_report = {
     .name = "report",
     .usage = "report [--kind ops|lanes|transfers|gpu|events|annotations|ranks|collectives|"
-             "operators|kernels|steps] "
+             "operators|kernels|steps|launch] "
              "[--by KEY] [--window FROM:TO | --markers SET (--between A:B | --per-interval)] "
              "[--lanes PATTERN] [--rules FILE] [--align MODE] [--sort ORDER] "
              "[--format csv|json|text] [-o FILE] TRACE|DIR...",

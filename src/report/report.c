@@ -14,6 +14,7 @@
 #include "analysis/stats.h"
 #include "analysis/transfers.h"
 #include "index/index.h"
+#include "report/kind_launch.h"
 #include "report/kind_steps.h"
 #include "util/json.h"
 #include "util/num.h"
@@ -111,7 +112,7 @@ struct tt_report {
 
 static const char *const kind_names[] = {"ops", "lanes", "transfers", "gpu", "events",
                                          "annotations", "ranks", "collectives",
-                                         "operators", "kernels", "steps"};
+                                         "operators", "kernels", "steps", "launch"};
 
 int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err)
 {
@@ -122,7 +123,8 @@ int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err)
         }
     return tt_error_set(err, TT_ERR_USAGE,
                         "unknown kind '%.200s' (ops, lanes, transfers, gpu, events, "
-                        "annotations, ranks, collectives, operators, kernels or steps)", s);
+                        "annotations, ranks, collectives, operators, kernels, steps or "
+                        "launch)", s);
 }
 
 const char *tt_report_kind_name(tt_report_kind k)
@@ -177,8 +179,8 @@ static const char *key_label(const tt_key *k, char *buf, size_t n)
 
 int tt_report_check(const tt_report_opts *o, tt_error *err)
 {
-    if ((o->kind == TT_REPORT_LANES || o->kind == TT_REPORT_GPU || o->kind == TT_REPORT_STEPS) &&
-        o->n_keys)
+    if ((o->kind == TT_REPORT_LANES || o->kind == TT_REPORT_GPU || o->kind == TT_REPORT_STEPS ||
+         o->kind == TT_REPORT_LAUNCH) && o->n_keys)
         return tt_error_set(err, TT_ERR_USAGE, "--by does not apply to --kind %s",
                             tt_report_kind_name(o->kind));
     if ((o->kind == TT_REPORT_OPS || o->kind == TT_REPORT_TRANSFERS) && o->n_keys > 1)
@@ -214,6 +216,7 @@ int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *e
     case TT_REPORT_OPERATORS: base = tt_kind_operators_cols(o, &nbase); break;
     case TT_REPORT_KERNELS: base = tt_kind_kernels_cols(&nbase); break;
     case TT_REPORT_STEPS: base = tt_kind_steps_cols(&nbase); break;
+    case TT_REPORT_LAUNCH: base = tt_kind_launch_cols(&nbase); break;
     case TT_REPORT_ANNOTATIONS:
     case TT_REPORT_RANKS:
     case TT_REPORT_COLLECTIVES:
@@ -274,6 +277,7 @@ int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *e
     case TT_REPORT_GPU: wo.bar_title = "Busy"; break;
     case TT_REPORT_KERNELS: wo.bar_title = "Total"; break;
     case TT_REPORT_STEPS: wo.bar_title = "Kernel"; break;
+    case TT_REPORT_LAUNCH:
     case TT_REPORT_EVENTS:
     case TT_REPORT_OPERATORS:
     case TT_REPORT_ANNOTATIONS:
@@ -710,6 +714,10 @@ static int add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t po
         case TT_REPORT_STEPS:
             rc = tt_kind_steps_rows(r->w, tr, &sel, spans, rank, &extra, r->note,
                                     sizeof r->note, err);
+            break;
+        case TT_REPORT_LAUNCH:
+            rc = tt_kind_launch_rows(r->w, tr, &sel, rank, r->o.format == TT_OUT_TEXT, &extra,
+                                     &after, r->note, sizeof r->note, err);
             break;
         case TT_REPORT_ANNOTATIONS:
         case TT_REPORT_RANKS:

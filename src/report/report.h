@@ -14,6 +14,8 @@
  *              column per extra key
  *   steps      Rank,Step,Start (ns),Step Time (ns) and its parts per step
  *              (report/kind_steps.h, analysis/steps.h)
+ *   launch     one row per launched device event: launch delay, host and
+ *              device durations (report/kind_launch.h)
  * Times in rows are relative to the trace start. One engine: the numbers are
  * exactly what analysis/stats.h, transfers.h and gpu.h compute.
  *
@@ -46,13 +48,14 @@ typedef enum tt_report_kind {
     TT_REPORT_COLLECTIVES,  /* across ranks, written by report/job.h */
     TT_REPORT_OPERATORS,    /* report/kind_operators.h */
     TT_REPORT_KERNELS,      /* report/kind_kernels.h */
-    TT_REPORT_STEPS         /* per trace, rows by report/kind_steps.h */
+    TT_REPORT_STEPS,        /* per trace, rows by report/kind_steps.h */
+    TT_REPORT_LAUNCH        /* per trace, rows by report/kind_launch.h */
 } tt_report_kind;
 
 /* "ops", "lanes", "transfers", "gpu", "events", "annotations", "ranks",
- * "collectives", "operators", "kernels", "steps"; TT_ERR_USAGE otherwise.
- * tt_report_new() takes the per-trace kinds only (ops to events,
- * operators, kernels, steps). */
+ * "collectives", "operators", "kernels", "steps", "launch"; TT_ERR_USAGE
+ * otherwise. tt_report_new() takes the per-trace kinds only (ops to
+ * events, operators, kernels, steps, launch). */
 int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err);
 const char *tt_report_kind_name(tt_report_kind k);
 
