@@ -84,8 +84,10 @@ static unsigned report_skips(const tt_report_opts *ro)
     if (ro->kind == TT_REPORT_STEPS)   /* Step Id is an argument */
         return TT_TRACE_NO_FLOWS;
     /* launch links come from flows (and kernels read their arguments) */
-    if (ro->kind == TT_REPORT_KERNELS || ro->kind == TT_REPORT_LAUNCH)
+    if (ro->kind == TT_REPORT_KERNELS)
         return 0;
+    if (ro->kind == TT_REPORT_LAUNCH)   /* flows and correlation ids only */
+        return TT_TRACE_NO_ARGS;
     if (ro->kind == TT_REPORT_OPERATORS)
         return ro->n_keys && ro->keys[0].kind == TT_KEY_ARG ? 0 : TT_TRACE_NO_ARGS;
     for (unsigned i = 0; i < ro->n_keys; i++)

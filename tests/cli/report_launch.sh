@@ -126,4 +126,10 @@ fi
 "$TRACETTY" report --kind launch --by name "$w0" >/dev/null 2>"$TMPD/err"
 ok "$([ $? -ne 0 ]; echo $?)" "--by does not apply to --kind launch"
 
+# a snapshot gives the same table as its source
+"$TRACETTY" convert "$dir/nccl_data.json.gz" -o "$TMPD/n.ttz" 2>/dev/null
+"$TRACETTY" report --kind launch "$dir/nccl_data.json.gz" >"$TMPD/src.csv" 2>/dev/null
+"$TRACETTY" report --kind launch "$TMPD/n.ttz" >"$TMPD/ttz.csv" 2>/dev/null
+same_file "$TMPD/ttz.csv" "$TMPD/src.csv" "nccl_data: the same launch table from a .ttz snapshot"
+
 tap_done

@@ -3,13 +3,12 @@
 # in ../shared/traces (skipped when absent): every step's time and its
 # Kernel/Memcpy/Memset/Runtime/DataLoader/CPU Exec/Other parts, in ns,
 # equal an independent python3 computation (tests/cli/steps_oracle.py,
-# json module only, elementary-segment arithmetic), over the whole trace,
+# json module only, elementary-segment arithmetic) and to numbers worked
+# out by hand on a small trace, over the whole trace,
 # a window, device lanes only and marker intervals; the parts add up to
 # the step time; a trace without steps says so.
 . "$srcdir/tests/lib.sh"
 
-dir=$(shared_traces)/pytorch
-[ -d "$dir" ] || skip_all "../shared/traces is absent"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is absent"
 oracle="$srcdir/tests/cli/steps_oracle.py"
 
@@ -34,6 +33,30 @@ compare() {
     ok "$([ "$st" -eq 0 ] && [ -s "$TMPD/o.txt" ]; echo $?)" "$name: exit 0, steps found"
     same_file "$TMPD/t.txt" "$TMPD/o.txt" "$name: every step's parts equal the python computation ($(grep -c . "$TMPD/o.txt") rows)"
 }
+
+# A small trace whose numbers are worked out by hand: step 1 starts when
+# k0 (launched before any step) ends, 130 us, and ends with k1, 250 us;
+# step 2 starts there and ends with k3 (315 us); step 3 launched nothing
+# and is left out. Step 1: k1 90 us, the memset before it 20 us, aten::op
+# 10 us; step 2: k3 20 us, the copy 30 us, and 15 us the
+# gpu_user_annotation does not cover (it counts for nothing).
+small="$srcdir/tests/data/report/steps_small.json"
+cat >"$TMPD/small.want" <<'EOF'
+1,80000,120000,90000,0,20000,0,0,10000,0
+2,200000,65000,20000,30000,0,0,0,0,15000
+Average,,92500,55000,15000,10000,0,0,5000,7500
+EOF
+"$TRACETTY" report --kind steps "$small" 2>"$TMPD/err" | ns_columns >"$TMPD/small.got"
+same_file "$TMPD/small.got" "$TMPD/small.want" "small trace: the steps worked out by hand"
+matches "$TMPD/err" 'left out the last 1 step: it launched no device work' "small trace: the dropped step is said"
+python3 "$oracle" "$small" >"$TMPD/small.py"
+same_file "$TMPD/small.py" "$TMPD/small.want" "small trace: the python computation agrees"
+
+dir=$(shared_traces)/pytorch
+if [ ! -d "$dir" ]; then
+    tap_done
+    exit $?
+fi
 
 for f in resnet50_workers0.pt.trace.json.gz resnet50_workers4.pt.trace.json.gz \
          nccl_data.json.gz memcpy_queue_rank0.json.gz two_ranks/rank-0.json.gz \
@@ -127,5 +150,11 @@ PY
     is "$(awk -F, 'NR == 2 { print $4 "," $5 }' "$TMPD/asc.csv")" "$want" \
         "Ascend kernel_details.csv: step 1 by Step Id, its span and kernel time"
 fi
+
+# a snapshot gives the same table as its source
+"$TRACETTY" convert "$dir/nccl_data.json.gz" -o "$TMPD/n.ttz" 2>/dev/null
+"$TRACETTY" report --kind steps "$dir/nccl_data.json.gz" >"$TMPD/src.csv" 2>/dev/null
+"$TRACETTY" report --kind steps "$TMPD/n.ttz" >"$TMPD/ttz.csv" 2>/dev/null
+same_file "$TMPD/ttz.csv" "$TMPD/src.csv" "nccl_data: the same steps table from a .ttz snapshot"
 
 tap_done
