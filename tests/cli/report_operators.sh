@@ -165,4 +165,12 @@ d = json.load(open(sys.argv[1]))
 print(d["kind"], len(d["traces"]), all(t["rows"] and t["launch_links"] for t in d["traces"]))' ranks.json >ranks.txt
 is "$(cat ranks.txt)" "operators 2 True" "a directory of ranks: one table per rank"
 
+# Ascend: HostToDevice flows link the NPU tasks; the table says NPU
+asc="$traces/ascend/trace_view.json"
+if [ -f "$asc" ]; then
+    "$TRACETTY" report --kind operators --format text "$asc" | sed -n 3p >asc.txt
+    matches asc.txt 'Self NPU +Self NPU % +NPU total +NPU time avg +# of Calls  $' \
+        "Ascend: NPU instead of CUDA in the text table"
+fi
+
 tap_done
