@@ -22,6 +22,9 @@ REPORT_SHELL_TESTS = \
 	tests/cli/output_files.sh \
 	tests/cli/merge_reports.sh \
 	tests/cli/report_shared.sh \
+	tests/cli/report_steps.sh \
+	tests/cli/report_launch.sh \
 	tests/cli/report_names_guard.sh
 TESTS += $(REPORT_SHELL_TESTS)
-EXTRA_DIST += $(REPORT_SHELL_TESTS) tests/data/report tests/golden/report
+EXTRA_DIST += $(REPORT_SHELL_TESTS) tests/data/report tests/golden/report \
+	tests/cli/steps_oracle.py

@@ -15,4 +15,5 @@ libtracetty_a_SOURCES += \
 	src/analysis/setsum.c src/analysis/setsum.h \
 	src/analysis/stats_fast.c src/analysis/stats_fast.h \
 	src/analysis/stats.c src/analysis/stats.h \
+	src/analysis/steps.c src/analysis/steps.h \
 	src/analysis/transfers.c src/analysis/transfers.h

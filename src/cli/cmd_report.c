@@ -83,9 +83,13 @@ static unsigned report_skips(const tt_report_opts *ro)
 {
     if (ro->kind == TT_REPORT_ANNOTATIONS)
         return 0;
+    if (ro->kind == TT_REPORT_STEPS)   /* Step Id is an argument */
+        return TT_TRACE_NO_FLOWS;
     /* launch links come from flows (and kernels read their arguments) */
     if (ro->kind == TT_REPORT_KERNELS)
         return 0;
+    if (ro->kind == TT_REPORT_LAUNCH)   /* flows and correlation ids only */
+        return TT_TRACE_NO_ARGS;
     if (ro->kind == TT_REPORT_OPERATORS)
         return ro->n_keys && ro->keys[0].kind == TT_KEY_ARG ? 0 : TT_TRACE_NO_ARGS;
     for (unsigned i = 0; i < ro->n_keys; i++)
@@ -295,12 +299,51 @@ static trace_cut *resolve_cuts(char *const *files, size_t n, const report_marks 
     return cuts;
 }
 
+/* --kind steps --per-interval: each interval between consecutive markers
+ * of the set is a step named "A..B", all in one table. */
+static int add_interval_steps(tt_report *rep, const tt_trace *tr, const char *path,
+                              size_t position, const tt_markset *set, bool *none, tt_error *err)
+{
+    size_t n = set->n - 1;
+    tt_ns *from = calloc(n, sizeof *from), *to = calloc(n, sizeof *to);
+    char **names = calloc(n, sizeof *names);
+    tt_step_spans sp;
+    int rc = -1;
+    if (!from || !to || !names) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(set->m[i].name) + strlen(set->m[i + 1].name) + 3;
+        /* marker times are offsets from the trace start */
+        from[i] = tr->t0 + tt_time_clamp(set->m[i].t);
+        to[i] = tr->t0 + tt_time_clamp(set->m[i + 1].t);
+        if (!(names[i] = malloc(len))) {
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        snprintf(names[i], len, "%s..%s", set->m[i].name, set->m[i + 1].name);
+    }
+    sp.from = from;
+    sp.to = to;
+    sp.names = (const char *const *)names;
+    sp.n = n;
+    rc = tt_report_add_spans(rep, tr, path, position, &sp, none, err);
+out:
+    for (size_t i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+    free(from);
+    free(to);
+    return rc;
+}
+
 /* Add one trace to the report: its whole window, the window between two
  * markers, or one group per consecutive marker pair (cut: resolved by
  * resolve_cuts; NULL without --markers). */
 static int add_trace(tt_report *rep, const tt_trace *tr, const char *path, size_t position,
-                     const report_marks *rm, const trace_cut *cut, bool several, bool *none,
-                     tt_error *err)
+                     const report_marks *rm, const trace_cut *cut, bool several, bool steps,
+                     bool *none, tt_error *err)
 {
     const tt_markset *set;
     int rc = 0;
@@ -309,6 +352,8 @@ static int add_trace(tt_report *rep, const tt_trace *tr, const char *path, size_
     set = cut->set;
     if (rm->between)
         return tt_report_add_window(rep, tr, path, position, &cut->between, none, err);
+    if (steps)
+        return add_interval_steps(rep, tr, path, position, set, none, err);
     for (size_t i = 0; rc == 0 && i + 1 < set->n; i++) {
         tt_window_spec w;
         char name[1200];
@@ -642,7 +687,7 @@ static int table_trace(void *ctx, size_t i, const tt_trace *tr)
         return -1;
     }
     if (add_trace(*c->rep, tr, path, (size_t)c->ranks[i], c->rm, c->cuts ? &c->cuts[i] : NULL,
-                  c->n > 1, &none, &err)) {
+                  c->n > 1, c->ro->kind == TT_REPORT_STEPS, &none, &err)) {
         char msg[600];
         tt_cli_error("report: %s: %s", tt_text_safe(path, safe, sizeof safe),
                      tt_text_safe(err.what, msg, sizeof msg));
@@ -651,13 +696,19 @@ static int table_trace(void *ctx, size_t i, const tt_trace *tr)
     if (none)
         tt_cli_warn("%s: lane pattern '%s' matches no lane", tt_text_safe(path, safe, sizeof safe),
                     tt_text_safe(c->ro->lanes, pat, sizeof pat));
+    else if (tt_report_note(*c->rep)) {
+        char note[900];
+        tt_cli_warn("%s: %s", tt_text_safe(path, safe, sizeof safe),
+                    tt_text_safe(tt_report_note(*c->rep), note, sizeof note));
+    }
     if (c->ro->kind == TT_REPORT_GPU && warn_no_gpu(path, tr))
         return -1;
     if ((c->ro->kind == TT_REPORT_OPERATORS || c->ro->kind == TT_REPORT_KERNELS) &&
         warn_no_links(path, tr))
         return -1;
-    /* only a kind with a Rank column (gpu) shows the rank a trace got */
-    if (c->n > 1 && c->ro->kind == TT_REPORT_GPU)
+    /* only a kind with a Rank column (gpu, steps, launch) shows the rank a trace got */
+    if (c->n > 1 && (c->ro->kind == TT_REPORT_GPU || c->ro->kind == TT_REPORT_STEPS ||
+                     c->ro->kind == TT_REPORT_LAUNCH))
         warn_same_rank(c->files, c->ranks, i, tr);
     return 0;
 }
@@ -808,12 +859,12 @@ static int report_exec(int argc, char **argv)
     if (!rm.set && report_reads_window(&ro, lo.skip))
         lo.part = tt_cli_part_init(&part, ro.window, ro.lanes);
     ro.several = n_files > 1;
-    if (rm.per_interval && ro.kind != TT_REPORT_ANNOTATIONS) {
+    if (rm.per_interval && ro.kind != TT_REPORT_ANNOTATIONS && ro.kind != TT_REPORT_STEPS) {
         ro.several = true;   /* one row group per interval */
         ro.group_title = "Interval";
     }
     if ((ro.kind <= TT_REPORT_EVENTS || ro.kind == TT_REPORT_OPERATORS ||
-         ro.kind == TT_REPORT_KERNELS || ro.sort || ro.by_shape) &&
+         ro.kind == TT_REPORT_KERNELS || ro.kind >= TT_REPORT_STEPS || ro.sort || ro.by_shape) &&
         tt_report_check(&ro, &err)) {
         tt_rankset_free_files(files, n_files);
         return usage_error(err.what);
@@ -893,7 +944,7 @@ finish:
 const tt_command tt_cmd_report = {
     .name = "report",
     .usage = "report [--kind ops|lanes|transfers|gpu|events|annotations|ranks|collectives|"
-             "operators|kernels] "
+             "operators|kernels|steps|launch] "
              "[--by KEY] [--window FROM:TO | --markers SET (--between A:B | --per-interval)] "
              "[--lanes PATTERN] [--rules FILE] [--align MODE] [--sort ORDER] "
              "[--format csv|json|text] [-o FILE] TRACE|DIR...",

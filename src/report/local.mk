@@ -4,7 +4,9 @@ libtracetty_a_SOURCES += \
 	src/report/collrows.c src/report/collrows.h \
 	src/report/job.c src/report/job.h \
 	src/report/kind_kernels.c src/report/kind_kernels.h \
+	src/report/kind_launch.c src/report/kind_launch.h \
 	src/report/kind_operators.c src/report/kind_operators.h \
+	src/report/kind_steps.c src/report/kind_steps.h \
 	src/report/merge.c src/report/merge.h \
 	src/report/report.c src/report/report.h \
 	src/report/writer.c src/report/writer.h

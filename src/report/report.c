@@ -14,6 +14,8 @@
 #include "analysis/stats.h"
 #include "analysis/transfers.h"
 #include "index/index.h"
+#include "report/kind_launch.h"
+#include "report/kind_steps.h"
 #include "util/json.h"
 #include "util/num.h"
 
@@ -105,11 +107,12 @@ struct tt_report {
     tt_col        *cols;     /* owned copy (events add key columns) */
     size_t         ncols;
     char          *names;    /* key column titles, TT_KEY_ARG_MAX+8 bytes each */
+    char           note[300]; /* why the last trace's table is empty (tt_report_note) */
 };
 
 static const char *const kind_names[] = {"ops", "lanes", "transfers", "gpu", "events",
                                          "annotations", "ranks", "collectives",
-                                         "operators", "kernels"};
+                                         "operators", "kernels", "steps", "launch"};
 
 int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err)
 {
@@ -120,7 +123,8 @@ int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err)
         }
     return tt_error_set(err, TT_ERR_USAGE,
                         "unknown kind '%.200s' (ops, lanes, transfers, gpu, events, "
-                        "annotations, ranks, collectives, operators or kernels)", s);
+                        "annotations, ranks, collectives, operators, kernels, steps or "
+                        "launch)", s);
 }
 
 const char *tt_report_kind_name(tt_report_kind k)
@@ -175,7 +179,8 @@ static const char *key_label(const tt_key *k, char *buf, size_t n)
 
 int tt_report_check(const tt_report_opts *o, tt_error *err)
 {
-    if ((o->kind == TT_REPORT_LANES || o->kind == TT_REPORT_GPU) && o->n_keys)
+    if ((o->kind == TT_REPORT_LANES || o->kind == TT_REPORT_GPU || o->kind == TT_REPORT_STEPS ||
+         o->kind == TT_REPORT_LAUNCH) && o->n_keys)
         return tt_error_set(err, TT_ERR_USAGE, "--by does not apply to --kind %s",
                             tt_report_kind_name(o->kind));
     if ((o->kind == TT_REPORT_OPS || o->kind == TT_REPORT_TRANSFERS) && o->n_keys > 1)
@@ -210,6 +215,8 @@ int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *e
     case TT_REPORT_EVENTS: base = events_cols; nbase = NCOLS(events_cols); break;
     case TT_REPORT_OPERATORS: base = tt_kind_operators_cols(o, &nbase); break;
     case TT_REPORT_KERNELS: base = tt_kind_kernels_cols(&nbase); break;
+    case TT_REPORT_STEPS: base = tt_kind_steps_cols(&nbase); break;
+    case TT_REPORT_LAUNCH: base = tt_kind_launch_cols(&nbase); break;
     case TT_REPORT_ANNOTATIONS:
     case TT_REPORT_RANKS:
     case TT_REPORT_COLLECTIVES:
@@ -269,6 +276,8 @@ int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *e
     case TT_REPORT_TRANSFERS: wo.bar_title = "Bytes"; break;
     case TT_REPORT_GPU: wo.bar_title = "Busy"; break;
     case TT_REPORT_KERNELS: wo.bar_title = "Total"; break;
+    case TT_REPORT_STEPS: wo.bar_title = "Kernel"; break;
+    case TT_REPORT_LAUNCH:
     case TT_REPORT_EVENTS:
     case TT_REPORT_OPERATORS:
     case TT_REPORT_ANNOTATIONS:
@@ -648,7 +657,7 @@ int tt_report_add(tt_report *r, const tt_trace *tr, const char *name, size_t pos
 /* One trace over a resolved selection: its summary fields, title and
  * rows (none when no_lanes: the lane patterns matched nothing). */
 static int add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t position,
-                   const tt_sel *selp, bool no_lanes, tt_error *err)
+                   const tt_sel *selp, const tt_step_spans *spans, bool no_lanes, tt_error *err)
 {
     tt_sel sel = *selp;
     tt_summary *s = NULL;
@@ -657,6 +666,7 @@ static int add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t po
     int64_t rank = tt_report_rank(tr, name, (int64_t)position);
     int rc = 0;
 
+    r->note[0] = '\0';
     if (tt_summary_compute(tr, &sel, &s, err))
         return -1;
     if ((fields = cJSON_CreateObject())) {
@@ -701,6 +711,14 @@ static int add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t po
         case TT_REPORT_KERNELS:
             rc = tt_kind_kernels_rows(r->w, &r->o, tr, &sel, &extra, err);
             break;
+        case TT_REPORT_STEPS:
+            rc = tt_kind_steps_rows(r->w, tr, &sel, spans, rank, &extra, r->note,
+                                    sizeof r->note, err);
+            break;
+        case TT_REPORT_LAUNCH:
+            rc = tt_kind_launch_rows(r->w, tr, &sel, rank, r->o.format == TT_OUT_TEXT, &extra,
+                                     &after, r->note, sizeof r->note, err);
+            break;
         case TT_REPORT_ANNOTATIONS:
         case TT_REPORT_RANKS:
         case TT_REPORT_COLLECTIVES:
@@ -721,8 +739,11 @@ out:
     return rc ? -1 : 0;
 }
 
-int tt_report_add_window(tt_report *r, const tt_trace *tr, const char *name, size_t position,
-                         const tt_window_spec *window, bool *no_lanes, tt_error *err)
+/* One trace over a window and the report's lane patterns; spans: the
+ * steps of --kind steps, or NULL. */
+static int add_window_spans(tt_report *r, const tt_trace *tr, const char *name,
+                            size_t position, const tt_window_spec *window,
+                            const tt_step_spans *spans, bool *no_lanes, tt_error *err)
 {
     tt_laneset ls;
     tt_sel sel;
@@ -740,15 +761,32 @@ int tt_report_add_window(tt_report *r, const tt_trace *tr, const char *name, siz
         tt_sel_lanes(&sel, &ls);
         *no_lanes = ls.n == 0;
     }
-    rc = add_sel(r, tr, name, position, &sel, *no_lanes, err);
+    rc = add_sel(r, tr, name, position, &sel, spans, *no_lanes, err);
     tt_laneset_fini(&ls);
     return rc;
+}
+
+int tt_report_add_window(tt_report *r, const tt_trace *tr, const char *name, size_t position,
+                         const tt_window_spec *window, bool *no_lanes, tt_error *err)
+{
+    return add_window_spans(r, tr, name, position, window, NULL, no_lanes, err);
 }
 
 int tt_report_add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t position,
                       const tt_sel *sel, tt_error *err)
 {
-    return add_sel(r, tr, name, position, sel, false, err);
+    return add_sel(r, tr, name, position, sel, NULL, false, err);
+}
+
+int tt_report_add_spans(tt_report *r, const tt_trace *tr, const char *name, size_t position,
+                        const tt_step_spans *spans, bool *no_lanes, tt_error *err)
+{
+    return add_window_spans(r, tr, name, position, NULL, spans, no_lanes, err);
+}
+
+const char *tt_report_note(const tt_report *r)
+{
+    return r->note[0] ? r->note : NULL;
 }
 
 /* ------------------------------------------------------ no GPU events */

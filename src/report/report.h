@@ -12,6 +12,10 @@
  *              Exposed Memcpy (ns),Idle (%)   one row per trace
  *   events     Start (ns),Duration (ns),Lane,Name,Category,Bytes and one
  *              column per extra key
+ *   steps      Rank,Step,Start (ns),Step Time (ns) and its parts per step
+ *              (report/kind_steps.h, analysis/steps.h)
+ *   launch     one row per launched device event: launch delay, host and
+ *              device durations (report/kind_launch.h)
  * Times in rows are relative to the trace start. One engine: the numbers are
  * exactly what analysis/stats.h, transfers.h and gpu.h compute.
  *
@@ -28,6 +32,7 @@
 
 #include "analysis/key.h"
 #include "analysis/select.h"
+#include "analysis/steps.h"
 #include "model/trace.h"
 #include "report/writer.h"
 #include "util/error.h"
@@ -42,13 +47,15 @@ typedef enum tt_report_kind {
     TT_REPORT_RANKS,        /* across ranks, written by report/job.h */
     TT_REPORT_COLLECTIVES,  /* across ranks, written by report/job.h */
     TT_REPORT_OPERATORS,    /* report/kind_operators.h */
-    TT_REPORT_KERNELS       /* report/kind_kernels.h */
+    TT_REPORT_KERNELS,      /* report/kind_kernels.h */
+    TT_REPORT_STEPS,        /* per trace, rows by report/kind_steps.h */
+    TT_REPORT_LAUNCH        /* per trace, rows by report/kind_launch.h */
 } tt_report_kind;
 
 /* "ops", "lanes", "transfers", "gpu", "events", "annotations", "ranks",
- * "collectives", "operators", "kernels"; TT_ERR_USAGE otherwise.
- * tt_report_new() takes the per-trace kinds only (ops to events,
- * operators, kernels). */
+ * "collectives", "operators", "kernels", "steps", "launch"; TT_ERR_USAGE
+ * otherwise. tt_report_new() takes the per-trace kinds only (ops to
+ * events, operators, kernels, steps, launch). */
 int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err);
 const char *tt_report_kind_name(tt_report_kind k);
 
@@ -104,6 +111,17 @@ int tt_report_add(tt_report *r, const tt_trace *tr, const char *name, size_t pos
  * when its window and patterns resolve to the same selection. */
 int tt_report_add_sel(tt_report *r, const tt_trace *tr, const char *name, size_t position,
                       const tt_sel *sel, tt_error *err);
+
+/* Add one trace whose steps are the given intervals (--kind steps with
+ * marker intervals): one table over the whole trace and the report's lane
+ * patterns. */
+int tt_report_add_spans(tt_report *r, const tt_trace *tr, const char *name, size_t position,
+                        const tt_step_spans *spans, bool *no_lanes, tt_error *err);
+
+/* Why the table of the trace added last is empty or cut short (e.g. "no
+ * steps in this trace"), for the caller to show; NULL when nothing to say.
+ * Trace strings may appear in it raw. Valid until the next add. */
+const char *tt_report_note(const tt_report *r);
 
 /* Finish and flush. Non-zero with err set when writing failed. */
 int tt_report_finish(tt_report *r, tt_error *err);
