@@ -53,7 +53,7 @@ TUI_SH_TESTS = \
 	tests/tui/tmux_calltree.sh \
 	tests/tui/details_launch.sh
 TESTS += $(TUI_SH_TESTS)
-EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh tests/tui/calltree_oracle.py \
+EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh tests/tui/ttfmt.py tests/tui/calltree_oracle.py \
 	tests/data/tui/basic.json \
 	tests/data/tui/evil.json \
 	tests/data/tui/ranks/rank-0.json \

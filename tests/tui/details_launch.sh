@@ -19,7 +19,7 @@ ok $? "the python computation runs"
 "$TRACETTY" render --size 200x80 --disable all --keys '/cat:kernel<Enter>T<Enter>' "$trace" \
     > "$TMPD/screen"
 ok $? "render shows the longest kernel's details"
-python3 - "$TMPD/screen" "$TMPD/want" > "$TMPD/got" <<'PY'
+PYTHONPATH="$srcdir/tests/tui" python3 - "$TMPD/screen" "$TMPD/want" > "$TMPD/got" <<'PY'
 import re, sys
 screen = [l[2:-1].rstrip() for l in open(sys.argv[1], encoding='utf-8').read().splitlines()
           if l.startswith('\u2502') or l.startswith('|')]
@@ -31,22 +31,7 @@ for l in open(sys.argv[2], encoding='utf-8').read().splitlines():
         callers.append(v)
     else:
         want[k] = v
-def fmt(ns):   # tt_fmt_dur(ns, 3)
-    unit, name = next((u, n) for u, n in ((10**9, 's'), (10**6, 'ms'), (10**3, 'us'), (1, 'ns'))
-                      if ns >= u or u == 1)
-    d = 3
-    while d > 0 and 10**d > unit:
-        d -= 1
-    scale = unit // 10**d
-    q, rem = divmod(ns, scale)
-    if scale > 1 and rem * 2 >= scale:
-        q += 1
-    ip, fp = divmod(q, 10**d)
-    k = d
-    while k > 0 and fp % 10 == 0:
-        fp //= 10
-        k -= 1
-    return str(ip) + ('.%0*d' % (k, fp) if k else '') + ' ' + name
+from ttfmt import fmt   # tt_fmt_dur(ns, 3)
 text = '\n'.join(screen)
 def field(key):
     m = re.search(r'^' + re.escape(key) + r' +(.*)$', text, re.M)

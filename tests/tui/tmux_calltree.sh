@@ -32,27 +32,12 @@ dump="$builddir/tests/unit/test_calltree"
 # ice: the icicle's info line is a dump node's. Prints "ok N" or what
 # differs.
 check() {
-    python3 - "$1" "$TMPD/dump.csv" "$2" <<'PY'
+    PYTHONPATH="$srcdir/tests/tui" python3 - "$1" "$TMPD/dump.csv" "$2" <<'PY'
 import csv, re, sys
 screen = open(sys.argv[1], encoding='utf-8').read().splitlines()
 mode = sys.argv[3]
 rows = list(csv.reader(open(sys.argv[2], newline='', encoding='utf-8')))[1:]
-def fmt(ns):   # tt_fmt_dur(ns, 3)
-    unit, name = next((u, n) for u, n in ((10**9, 's'), (10**6, 'ms'), (10**3, 'us'), (1, 'ns'))
-                      if ns >= u or u == 1)
-    d = 3
-    while d > 0 and 10**d > unit:
-        d -= 1
-    scale = unit // 10**d
-    q, rem = divmod(ns, scale)
-    if scale > 1 and rem * 2 >= scale:
-        q += 1
-    ip, fp = divmod(q, 10**d)
-    k = d
-    while k > 0 and fp % 10 == 0:
-        fp //= 10
-        k -= 1
-    return str(ip) + ('.%0*d' % (k, fp) if k else '') + ' ' + name
+from ttfmt import fmt   # tt_fmt_dur(ns, 3)
 def count(n):
     return '{:,}'.format(n)
 nodes = [(r[0].split(' > '), [int(x) for x in r[1:6]]) for r in rows]

@@ -34,26 +34,11 @@ traces="$srcdir/samples/demo.json"
 # panel_rows CAPTURE REPORT_CSV: "ok N" when every breakdown row the panel
 # shows is a row of the report (name, count, total, share).
 panel_rows() {
-    python3 - "$1" "$2" <<'EOF'
+    PYTHONPATH="$srcdir/tests/tui" python3 - "$1" "$2" <<'EOF'
 import csv, re, sys
 screen = open(sys.argv[1], encoding='utf-8', errors='replace').read().splitlines()
 rows = list(csv.reader(open(sys.argv[2], newline='', encoding='utf-8')))[1:]
-def fmt(ns):
-    unit, name = next((u, n) for u, n in ((10**9, 's'), (10**6, 'ms'), (10**3, 'us'), (1, 'ns'))
-                      if ns >= u or u == 1)
-    d = 3
-    while d > 0 and 10**d > unit:
-        d -= 1
-    scale = unit // 10**d
-    q, rem = divmod(ns, scale)
-    if scale > 1 and rem * 2 >= scale:
-        q += 1
-    ip, fp = divmod(q, 10**d)
-    k = d
-    while k > 0 and fp % 10 == 0:
-        fp //= 10
-        k -= 1
-    return str(ip) + ('.%0*d' % (k, fp) if k else '') + ' ' + name
+from ttfmt import fmt   # tt_fmt_dur(ns, 3)
 inside, checked, bad = False, 0, []
 D = r'[0-9.]+ [num]?s'
 for line in screen:
