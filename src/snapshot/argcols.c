@@ -269,7 +269,8 @@ static bool find_template(enc *e, uint32_t *out)
         if (!tt_grow(&e->tskey, &e->captskey, e->ntslot + e->nskey, sizeof *e->tskey) ||
             !grow32(&e->tkeyset, &e->captkeyset, e->nt, sizeof *e->tkeyset))
             return false;
-        memcpy(e->tskey + e->ntslot, e->skey, e->nskey * sizeof *e->skey);
+        if (e->nskey)   /* a record without keys: tskey may still be NULL */
+            memcpy(e->tskey + e->ntslot, e->skey, e->nskey * sizeof *e->skey);
         e->ntslot += e->nskey;
         e->tkeyset[id] = e->keyset;
         *out = id;

@@ -498,7 +498,8 @@ static int write_container(const section *sec, uint32_t n_sec, unsigned char **o
     memcpy(*out + hdr.n, table.p, table.n);
     off = hdr.n + table.n;
     for (uint32_t i = 0; i < n_sec; i++) {
-        memcpy(*out + off, sec[i].data, sec[i].stored);
+        if (sec[i].stored)   /* an empty section may have no buffer */
+            memcpy(*out + off, sec[i].data, sec[i].stored);
         off += sec[i].stored;
     }
     *n = (size_t)total;
