@@ -8,6 +8,7 @@
 #include "analysis/attrib.h"
 #include "analysis/classify.h"
 #include "index/index.h"
+#include "util/grow.h"
 #include "util/json.h"
 #include "util/sort.h"
 #include "util/u64map.h"
@@ -170,15 +171,9 @@ static int collect(const tt_trace *tr, const tt_attrib *a, const tt_sel *sel, tt
             tt_cat_class c = tt_classifier_category(&cl, &tr->lanes[lane].ev[buf.v[k]]);
             if (c != TT_CAT_KERNEL && c != TT_CAT_COLLECTIVE)
                 continue;
-            if (*n == cap) {
-                size_t nc = cap ? cap * 2 : 1024;
-                tt_evref *na = realloc(*out, nc * sizeof *na);
-                if (!na) {
-                    rc = -1;
-                    break;
-                }
-                *out = na;
-                cap = nc;
+            if (tt_grow_one((void **)out, &cap, *n, sizeof **out)) {
+                rc = -1;
+                break;
             }
             (*out)[(*n)++] = (tt_evref){lane, buf.v[k]};
         }
