@@ -1,7 +1,7 @@
 /* attrib.c - nesting, self time and launch attribution (see attrib.h).
  *
- * Storage, built in one pass per lane (O(n), plus O(depth) per launch
- * link for the sums):
+ * Storage, built in O(n) (two passes per lane, and one backward walk
+ * per host lane with device time for the totals):
  * - per event of a thread lane with nesting: its parent's index and its
  *   self time as uint32 (UINT32_MAX: too long, recomputed from the
  *   children); lanes without nesting store nothing (self = dur);
@@ -553,13 +553,27 @@ static tt_evref find_launcher(tt_attrib *a, corr_index *corr, uint32_t li, uint3
     return TT_NO_EVENT;
 }
 
-/* Add one link's device time to the host lane's dense sums. */
+/* Add one link's device time to the host lane's dense sums. The total
+ * goes to the launcher only; total_propagate() then carries it to every
+ * ancestor in one pass, so a deep stack (improperly nested ranges make
+ * staircases thousands deep) costs O(n), not O(depth) per link. */
 static void add_link(tt_attrib *a, tt_evref launcher, tt_ns dur, tt_ns **dself, tt_ns **dtotal)
 {
     tt_evref op = op_of(a, launcher);
     dself[op.lane][op.idx] += dur;
-    for (tt_evref x = launcher; tt_evref_ok(x); x = tt_attrib_parent(a, x))
-        dtotal[x.lane][x.idx] += dur;
+    dtotal[launcher.lane][launcher.idx] += dur;
+}
+
+/* Device totals from each event's own links to all its ancestors: a
+ * parent always precedes its children on the lane, so one backward walk
+ * adds every finished subtree to its parent. */
+static void total_propagate(const at_lane *l, size_t n, tt_ns *dtotal)
+{
+    if (!l->parent)
+        return;
+    for (size_t i = n; i-- > 0;)
+        if (l->parent[i] != UINT32_MAX)
+            dtotal[l->parent[i]] += dtotal[i];
 }
 
 static int build(tt_attrib *a, tt_error *err)
@@ -644,6 +658,7 @@ static int build(tt_attrib *a, tt_error *err)
         size_t k = 0, n = tr->lanes[li].n;
         if (!dself[li])
             continue;
+        total_propagate(l, n, dtotal[li]);
         for (size_t i = 0; i < n; i++)
             k += dself[li][i] || dtotal[li][i];
         l->sum_idx = malloc((k ? k : 1) * sizeof *l->sum_idx);
