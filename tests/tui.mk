@@ -51,6 +51,7 @@ TUI_SH_TESTS = \
 	tests/tui/panel_texts.sh \
 	tests/tui/calltree_real.sh \
 	tests/tui/tmux_calltree.sh \
+	tests/tui/tmux_boxself.sh \
 	tests/tui/details_launch.sh
 TESTS += $(TUI_SH_TESTS)
 EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh tests/tui/ttfmt.py tests/tui/calltree_oracle.py \

@@ -24,6 +24,7 @@ libtracetty_a_SOURCES += \
 	src/tui/annot.c src/tui/annot.h \
 	src/tui/finding.c src/tui/finding.h \
 	src/tui/table.c src/tui/table.h \
+	src/tui/selfcols.c src/tui/selfcols.h \
 	src/tui/busy.c src/tui/busy.h \
 	src/tui/ranks.c src/tui/ranks.h \
 	src/tui/collview.c src/tui/collview.h \

@@ -7,8 +7,10 @@
 #include "analysis/transfers.h"
 #include "index/index.h"
 #include "tui/boxexport.h"
+#include "tui/selfcols.h"
 #include "tui/statpanel.h"
 #include "tui/table.h"
+#include "util/grow.h"
 #include "util/hash.h"
 #include "util/num.h"
 #include "util/sort.h"
@@ -132,6 +134,7 @@ static int64_t merger_slot(merger *g, const char *label, bool none)
         g->cap = nc;
     }
     memset(&g->rows[g->n], 0, sizeof g->rows[g->n]);
+    tt_selfcols_clear(&g->rows[g->n].self, 1);
     g->rows[g->n].none = none;
     if (!(g->rows[g->n].label = strdup(label)))
         return -1;
@@ -176,6 +179,91 @@ static void sort_rows(tt_mstats *m)
     tt_sort(m->rows, m->n_rows, sizeof *m->rows, cmp_row, &s);
 }
 
+/* Add the self times of ids[0..n) on a rank's part to the rows
+ * slots[0..n) (selfcols.h: the one-trace panel's code, then summed). */
+static int add_self(merger *g, const tt_trace *tr, const tt_ms_rank *p, const tt_key *key,
+                    const uint32_t *ids, const uint32_t *slots, size_t n, tt_error *err)
+{
+    tt_tab_self *v = malloc((n ? n : 1) * sizeof *v);
+    int rc;
+    if (!v)
+        return nomem(err);
+    for (size_t i = 0; i < n; i++)
+        v[i] = g->rows[slots[i]].self;
+    rc = tt_selfcols_add(tr, &p->sel, key, ids, n, v, err);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        g->rows[slots[i]].self = v[i];
+    free(v);
+    return rc;
+}
+
+/* A rank's part of the breakdown: its events' clipped durations into the
+ * rows of their label's text (a map from the rank's key id to the row
+ * spares a hash of the text per event), then their self times. */
+static int add_rank(tt_mstats *m, merger *g, const tt_ms_rank *p, tt_idxbuf *buf, tt_error *err)
+{
+    const tt_trace *tr = m->rk[p->rank].tr;
+    tt_u64map byid;
+    uint32_t *ids = NULL, *slots = NULL;
+    size_t n = 0, cap = 0, cap2 = 0;
+    int rc = 0;
+    tt_u64map_init(&byid);
+    for (size_t li = 0; li < p->lanes.n && rc == 0; li++) {
+        uint32_t lane = p->lanes.v[li];
+        const tt_event *ev = tr->lanes[lane].ev;
+        if (tt_sel_lane_events(tr, &p->sel, lane, buf)) {
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < buf->n; k++) {
+            const tt_event *e = &ev[buf->v[k]];
+            uint32_t id = tt_key_string_id(tr, &m->key, e), *at = tt_u64map_get(&byid, id);
+            int64_t slot = at ? (int64_t)*at : merger_slot(g, tt_str(tr, id), id == 0);
+            if (slot < 0) {
+                rc = -1;
+                break;
+            }
+            if (!at) {
+                if (tt_grow_one((void **)&ids, &cap, n, sizeof *ids) ||
+                    tt_grow_one((void **)&slots, &cap2, n, sizeof *slots) ||
+                    tt_u64map_put(&byid, id, (uint32_t)slot)) {
+                    rc = -1;
+                    break;
+                }
+                ids[n] = id;
+                slots[n++] = (uint32_t)slot;
+            }
+            if (merger_add(g, (size_t)slot, tt_sel_clip(&p->sel, e))) {
+                rc = -1;
+                break;
+            }
+        }
+    }
+    if (rc)
+        nomem(err);
+    else
+        rc = add_self(g, tr, p, &m->key, ids, slots, n, err);
+    tt_u64map_fini(&byid);
+    free(ids);
+    free(slots);
+    return rc;
+}
+
+/* The rows' shares of self time, over all of them (selfcols.h). */
+static int share_rows(tt_ms_row *rows, size_t n)
+{
+    tt_tab_self *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        v[i] = rows[i].self;
+    tt_selfcols_share(v, n);
+    for (size_t i = 0; i < n; i++)
+        rows[i].self = v[i];
+    free(v);
+    return 0;
+}
+
 /* The breakdown by m->key over every rank's part. */
 static int compute_breakdown(tt_mstats *m, tt_error *err)
 {
@@ -187,27 +275,10 @@ static int compute_breakdown(tt_mstats *m, tt_error *err)
     tt_idxbuf_init(&buf);
     free_rows(m);
     m->sum_total = 0;
-    for (size_t i = 0; i < m->n_r && rc == 0; i++) {
-        const tt_ms_rank *p = &m->r[i];
-        const tt_trace *tr = m->rk[p->rank].tr;
-        for (size_t li = 0; li < p->lanes.n && rc == 0; li++) {
-            uint32_t lane = p->lanes.v[li];
-            const tt_event *ev = tr->lanes[lane].ev;
-            if (tt_sel_lane_events(tr, &p->sel, lane, &buf)) {
-                rc = -1;
-                break;
-            }
-            for (size_t k = 0; k < buf.n; k++) {
-                const tt_event *e = &ev[buf.v[k]];
-                uint32_t id = tt_key_string_id(tr, &m->key, e);
-                int64_t slot = merger_slot(&g, tt_str(tr, id), id == 0);
-                if (slot < 0 || merger_add(&g, (size_t)slot, tt_sel_clip(&p->sel, e))) {
-                    rc = -1;
-                    break;
-                }
-            }
-        }
-    }
+    for (size_t i = 0; i < m->n_r && rc == 0; i++)
+        rc = add_rank(m, &g, &m->r[i], &buf, err);
+    if (rc == 0 && share_rows(g.rows, g.n))
+        rc = nomem(err);
     if (rc == 0) {
         for (size_t s = 0; s < g.n; s++) {
             tt_dist_compute(g.vals[s], g.nv[s], &g.rows[s].d);
@@ -222,7 +293,7 @@ static int compute_breakdown(tt_mstats *m, tt_error *err)
     }
     merger_fini(&g, rc == 0);
     tt_idxbuf_fini(&buf);
-    return rc ? nomem(err) : 0;
+    return rc ? -1 : 0;
 }
 
 static bool trace_has_opcodes(const tt_trace *tr)
@@ -387,16 +458,17 @@ void tt_ms_cycle_order(tt_mstats *m)
 static int lines_breakdown(tt_mstats *m)
 {
     char line[2048], v[64];
-    if (!tt_plist_addf(&m->pl, TT_R_PANEL_TITLE, "By %s over the ranks, sorted by %s%s%s row%s",
+    if (!tt_plist_addf(&m->pl, TT_R_PANEL_TITLE, "By %s over the ranks, sorted by %s%s%s row%s%s",
                        tt_tab_key_title(m->key.kind), tt_tab_order_title(m->order), tt_tab_sep(m->utf8),
-                       tt_fmt_count(v, sizeof v, m->n_rows), m->n_rows == 1 ? "" : "s"))
+                       tt_fmt_count(v, sizeof v, m->n_rows), m->n_rows == 1 ? "" : "s",
+                       tt_tab_self_note(m->utf8)))
         return -1;
-    tt_tab_brk_head(line, sizeof line, m->key.kind, m->width, false, m->utf8);
+    tt_tab_brk_head(line, sizeof line, m->key.kind, m->width, true, m->utf8);
     if (!tt_plist_add(&m->pl, TT_R_PANEL_KEY, line))
         return -1;
     for (size_t i = 0; i < m->n_rows; i++) {
         const tt_ms_row *r = &m->rows[i];
-        tt_tab_brk_row(line, sizeof line, m->key.kind, r->label, r->none, &r->d, r->share, NULL,
+        tt_tab_brk_row(line, sizeof line, m->key.kind, r->label, r->none, &r->d, r->share, &r->self,
                        m->width, m->utf8);
         if (!tt_plist_item(&m->pl, TT_R_PANEL, TT_MS_LINE_ROW, (int64_t)i, line))
             return -1;

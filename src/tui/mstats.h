@@ -9,10 +9,13 @@
  * per lane. The breakdown by opcode, name, category or layer (cycled, as
  * in the one-trace panel) merges the ranks by the label's text: count,
  * total, average, median, min, max and stddev of the clipped durations of
- * all the ranks' events of that label, and its share of the total. So the
- * counts and totals of a row are the sums of the same row in each rank's
- * own breakdown, and the panel says the per-rank `tracetty report`
- * commands that give those.
+ * all the ranks' events of that label; its Self and Dev self, each the sum
+ * over the ranks of what the one-trace panel computes for the rank's part
+ * (selfcols.h, the same code), and its Share: of the rows' self time, the
+ * profiler's own span left out. So the counts, totals and self times of a
+ * row are the sums of the same row in each rank's own breakdown, and the
+ * panel says the per-rank `tracetty report` commands that give the
+ * counts and totals.
  *
  * In the collectives view a box selects collectives (its rows) over a
  * window: those whose span meets the window count. Per rank: how many, how
@@ -46,6 +49,7 @@
 #include "tui/plist.h"
 #include "tui/ranks.h"
 #include "tui/search.h"
+#include "tui/table.h"
 #include "util/error.h"
 
 typedef enum tt_ms_kind {
@@ -76,7 +80,8 @@ typedef struct tt_ms_row {
     char   *label;     /* raw text ("" for none) */
     bool    none;
     tt_dist d;
-    double  share;
+    double  share;     /* of the total (self.share is the one shown) */
+    tt_tab_self self;  /* ranks: Self, Dev self, Share (selfcols.h) */
     /* collectives: spread of each, and the waits */
     tt_ns   wait;
 } tt_ms_row;

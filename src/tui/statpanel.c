@@ -6,8 +6,7 @@
 
 #include "tui/table.h"
 
-#include "analysis/attrib.h"
-#include "analysis/calltree.h"
+#include "tui/selfcols.h"
 
 #include "util/num.h"
 #include "util/text.h"
@@ -100,10 +99,7 @@ static int cmp_u32(const void *a, const void *b)
 /* The Self columns of the breakdown's rows (a box, not by argument). */
 static int compute_self(tt_statpanel *s, tt_error *err)
 {
-    const tt_attrib *at;
-    tt_ns *host = NULL, *dev = NULL;
     size_t n = s->brk->n;
-    int rc = -1;
     free(s->self_id);
     free(s->self);
     s->self_id = NULL;
@@ -111,32 +107,19 @@ static int compute_self(tt_statpanel *s, tt_error *err)
     s->n_self = 0;
     if (s->kind != TT_SP_BOX || s->key.kind == TT_KEY_ARG || n == 0)
         return 0;
-    if (!(at = tt_attrib_get(s->tr, err)))
-        return -1;
     s->self_id = malloc(n * sizeof *s->self_id);
     s->self = malloc(n * sizeof *s->self);
-    host = malloc(n * sizeof *host);
-    dev = malloc(n * sizeof *dev);
-    if (!s->self_id || !s->self || !host || !dev) {
-        nomem(err);
-        goto out;
-    }
+    if (!s->self_id || !s->self)
+        return nomem(err);
     for (size_t i = 0; i < n; i++)
         s->self_id[i] = s->brk->rows[i].none ? 0 : s->brk->rows[i].id;
     qsort(s->self_id, n, sizeof *s->self_id, cmp_u32);
-    if (tt_calltree_self_by(s->tr, &s->sel, &s->key, s->self_id, n, host, dev, err))
-        goto out;
-    for (size_t i = 0; i < n; i++) {
-        s->self[i].host = host[i];
-        s->self[i].dev = dev[i];
-        s->self[i].has_dev = tt_attrib_has_links(at);
-    }
+    tt_selfcols_clear(s->self, n);
+    if (tt_selfcols_add(s->tr, &s->sel, &s->key, s->self_id, n, s->self, err))
+        return -1;
+    tt_selfcols_share(s->self, n);
     s->n_self = n;
-    rc = 0;
-out:
-    free(host);
-    free(dev);
-    return rc;
+    return 0;
 }
 
 /* The self times of a breakdown row, NULL when none are kept. */
@@ -368,9 +351,10 @@ static int lines_lanes(tt_statpanel *s)
 static int lines_breakdown(tt_statpanel *s)
 {
     char line[2048], v[64];
-    if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "By %s, sorted by %s%s%s row%s",
+    if (!tt_plist_addf(&s->pl, TT_R_PANEL_TITLE, "By %s, sorted by %s%s%s row%s%s",
                        tt_tab_key_title(s->key.kind), tt_tab_order_title(s->order), tt_tab_sep(s->utf8),
-                       tt_fmt_count(v, sizeof v, s->brk->n), s->brk->n == 1 ? "" : "s"))
+                       tt_fmt_count(v, sizeof v, s->brk->n), s->brk->n == 1 ? "" : "s",
+                       s->n_self ? tt_tab_self_note(s->utf8) : ""))
         return -1;
     tt_tab_brk_head(line, sizeof line, s->key.kind, s->width, s->n_self > 0, s->utf8);
     if (!tt_plist_add(&s->pl, TT_R_PANEL_KEY, line))

@@ -186,6 +186,11 @@ void tt_tab_brk_head(char *out, size_t cap, tt_key_kind k, int width, bool self,
         tt_tab_col(out, cap, &o, c[i].title, c[i].w, false, utf8);
 }
 
+const char *tt_tab_self_note(bool utf8)
+{
+    return utf8 ? " \xc2\xb7 share of self time" : " | share of self time";
+}
+
 void tt_tab_brk_row(char *out, size_t cap, tt_key_kind k, const char *label, bool none,
                     const tt_dist *d, double share, const tt_tab_self *self, int width,
                     bool utf8)
@@ -233,7 +238,11 @@ void tt_tab_brk_row(char *out, size_t cap, tt_key_kind k, const char *label, boo
             tt_tab_dur(v, sizeof v, d->stddev);
             break;
         case F_SHARE:
-            snprintf(v, sizeof v, "%.1f%%", share);
+            /* with self columns, the share of self time (table.h) */
+            if (self && self->share < 0)
+                v[0] = '\0';
+            else
+                snprintf(v, sizeof v, "%.1f%%", self ? self->share : share);
             break;
         }
         tt_tab_col(out, cap, &o, v, c[i].w, false, utf8);

@@ -45,17 +45,25 @@ const char *tt_tab_order_title(tt_brk_order o);
  * TT_TAB_WIDE columns wide add Med, Min, Max, StdDev before Share.
  * width is the panel's. The none group's label is "(no <key>)". */
 #define TT_TAB_WIDE 110
-/* A row's self times (analysis/calltree.h, tt_calltree_self_by): with
- * them the table has Self and Dev self columns after Total (Avg is
- * dropped under TT_TAB_WIDE_SELF columns, the distribution columns come
- * from TT_TAB_WIDE_SELF on); dev is left empty when the trace has no
- * launch links (has_dev false). NULL: no self columns. */
+/* A row's self times (tui/selfcols.h, from analysis/calltree.h's
+ * tt_calltree_self_by): with them the table has Self and Dev self
+ * columns after Total (Avg is dropped under TT_TAB_WIDE_SELF columns,
+ * the distribution columns come from TT_TAB_WIDE_SELF on); dev is left
+ * empty when the trace has no launch links (has_dev false), and Share is
+ * `share`, of self time (an empty cell when negative: the row's time is
+ * the profiler's own span, left out of the shares), not the share of
+ * totals given to the function. NULL: no self columns. */
 #define TT_TAB_WIDE_SELF 134
 typedef struct tt_tab_self {
-    tt_ns host, dev;
-    bool  has_dev;
+    tt_ns  host, dev;
+    tt_ns  counted;   /* the part of host the shares count (selfcols.h) */
+    double share;     /* percent of all rows' counted self time, or < 0 */
+    bool   has_dev;
 } tt_tab_self;
 void tt_tab_brk_head(char *out, size_t cap, tt_key_kind k, int width, bool self, bool utf8);
+/* What the title line of a table with self columns adds: " · share of
+ * self time" (a static string). */
+const char *tt_tab_self_note(bool utf8);
 void tt_tab_brk_row(char *out, size_t cap, tt_key_kind k, const char *label, bool none,
                     const tt_dist *d, double share, const tt_tab_self *self, int width,
                     bool utf8);

@@ -5,6 +5,17 @@
 # `test_calltree TRACE` prints them. Used by tests/tui/calltree_real.sh
 # and tests/tui/tmux_calltree.sh.
 #
+# calltree_oracle.py TRACE --by-name [--device-lanes]: the box statistics'
+# self columns of a box over the whole trace (every lane; with
+# --device-lanes only the lanes that hold device work, as in the combined
+# view of several ranks), by name, as CSV rows (name, count, total, self,
+# device self, counted self): self is the duration minus the union of the
+# direct children on the same lane, device self the durations of the
+# device events (on a lane of the box) whose launch op is of that name and
+# on a lane of the box, counted self the self time outside the lanes that
+# hold only the profiler's own span (category Trace). tests/tui/
+# tmux_boxself.sh.
+#
 # calltree_oracle.py TRACE --launch: the longest kernel's launch
 # (tests/tui/details_launch.sh): lines "kernel NAME", "launcher NAME",
 # "delay NS", "op NAME" and a "caller NAME" per enclosing host event.
@@ -100,6 +111,29 @@ if sys.argv[2:] == ['--launch']:
     while p is not None:
         print('caller', p['name'])
         p = p['parent']
+    sys.exit(0)
+if sys.argv[2:3] == ['--by-name']:
+    keep = set(lanes)
+    if '--device-lanes' in sys.argv[3:]:
+        keep = {k for k, l in lanes.items() if any(r['dev'] for r in l)}
+    env = {k for k in keep if all(r['cat'] == 'Trace' for r in lanes[k])}
+    inbox = {id(r) for k in keep for r in lanes[k]}
+    by = defaultdict(lambda: [0, 0, 0, 0, 0])
+    for k in keep:
+        for r in lanes[k]:
+            b = by[r['name']]
+            st = self_time(r)
+            b[0] += 1
+            b[1] += r['d']
+            b[2] += st
+            b[4] += 0 if k in env else st
+            if r['dev']:
+                lo = launch_op(r)
+                if lo is not None and id(lo) in inbox:
+                    by[lo['name']][3] += r['d']
+    w = csv.writer(sys.stdout, lineterminator='\n')
+    for n in sorted(by):
+        w.writerow([n] + by[n])
     sys.exit(0)
 nodes = defaultdict(lambda: [0, 0, 0, 0, 0])
 for r in allev:
