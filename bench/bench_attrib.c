@@ -9,21 +9,29 @@
  * Loads TRACE (the JSON: the load the attribution is added to), builds the
  * attribution (timed: CPU time of the process, user+sys of all threads,
  * and wall), reports its bytes per timeline event, writes TRACE.attrib.ttz,
- * reopens it as `report --kind operators` does (no argument records) and
- * builds the attribution again, then runs the operators report of that
- * .ttz in process (load, attribution, rows to /dev/null) five times.
- * Prints PASS/MISS per budget; exits 0 when it could measure.
+ * reopens it as `report --kind operators` does (no argument records),
+ * which restores the stored attribution (format 4), and asks for the
+ * attribution again. The restoring happens inside the reopen, so it is
+ * also timed alone: the section's bytes (tt_snapshot_section) compressed
+ * again as the writer does, then decompressed and restored into a reopen
+ * that left it out (one without flows). The reopen budget counts that
+ * restore plus the ask after the reopen, against the rest of the reopen.
+ * Then runs the operators report of that .ttz in process (load,
+ * attribution, rows to /dev/null) five times. Prints PASS/MISS per budget;
+ * exits 0 when it could measure.
  */
 #include "config.h"
 
 #include "analysis/attrib.h"
 #include "decode/decode.h"
 #include "report/report.h"
+#include "snapshot/attribsec.h"
 #include "snapshot/snapshot.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <zstd.h>
 
 static double clock_of(clockid_t id)
 {
@@ -73,6 +81,75 @@ static tt_trace *load_and_attrib(const char *path, unsigned skip, double *load_c
     return tr;
 }
 
+/* The whole file at path, malloc'ed. NULL on failure. */
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    long len;
+    if (f && !fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
+        (buf = malloc((size_t)len)) && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+        free(buf);
+        buf = NULL;
+    } else if (buf) {
+        *n = (size_t)len;
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* The CPU seconds of restoring ttz's stored attribution alone: its
+ * section decompressed and checked into a reopen that left it out (no
+ * flows), as the reader does. < 0 on failure (said on stderr). */
+static double restore_alone(const char *ttz, size_t want_bytes)
+{
+    tt_load_opts lo = {0};
+    tt_trace *tr = NULL;
+    tt_error err;
+    unsigned char *file, *raw = NULL, *z = NULL, *back = NULL;
+    size_t n = 0, len = 0, zn = 0;
+    const char *why = NULL;
+    const tt_attrib *at;
+    double c, t = -1.0;
+    tt_error_clear(&err);
+    if (!(file = slurp(ttz, &n)) ||
+        tt_snapshot_section(file, n, TT_SNAPSHOT_SEC_ATTRIB, &raw, &len, &err)) {
+        fprintf(stderr, "bench-attrib: %s: no attribution section: %s\n", ttz, err.what);
+        goto out;
+    }
+    /* the writer's level for a section this size (snapshot.c) */
+    z = malloc(ZSTD_compressBound(len));
+    if (!z || ZSTD_isError(zn = ZSTD_compress(z, ZSTD_compressBound(len), raw, len,
+                                              len <= (1u << 20) ? 19 : len <= (4u << 20) ? 9 : 3)))
+        goto out;
+    lo.skip = TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS;   /* the section is left out */
+    if (tt_load(ttz, &lo, &tr, NULL, &err)) {
+        fprintf(stderr, "bench-attrib: %s: %s\n", ttz, err.what);
+        goto out;
+    }
+    c = cpu();
+    if (!(back = malloc(len ? len : 1)) || ZSTD_decompress(back, len, z, zn) != len ||
+        tt_attribsec_decode(back, len, tr, &why, &err)) {
+        fprintf(stderr, "bench-attrib: restoring the attribution: %s\n", why ? why : err.what);
+        goto out;
+    }
+    t = cpu() - c;
+    at = tt_attrib_get(tr, &err);
+    if (!at || tt_attrib_memory(at) != want_bytes) {
+        fprintf(stderr, "bench-attrib: the restored attribution differs from the built one\n");
+        t = -1.0;
+    }
+out:
+    if (tr)
+        tt_trace_free(tr);
+    free(file);
+    free(raw);
+    free(z);
+    free(back);
+    return t;
+}
+
 /* `report --kind operators TTZ > /dev/null`, in process. 0 or -1. */
 static int report_operators(const char *ttz)
 {
@@ -109,8 +186,9 @@ int main(int argc, char **argv)
     const tt_attrib *at;
     tt_trace *tr;
     tt_error err;
-    double lc, lw, ac, aw, rlc, rlw, rac, raw, tw[5], tc[5];
+    double lc, lw, ac, aw, rlc, rlw, rac, raw, tw[5], tc[5], rst, reopen_cost, reopen_rest;
     double bytes_per_event;
+    size_t built_bytes;
     uint64_t events;
 
     if (argc < 2 || argc > 3) {
@@ -121,6 +199,7 @@ int main(int argc, char **argv)
     if (!(tr = load_and_attrib(argv[1], 0, &lc, &lw, &ac, &aw, &at)))
         return 2;
     events = tr->n_events;
+    built_bytes = tt_attrib_memory(at);
     bytes_per_event = events ? (double)tt_attrib_memory(at) / (double)events : 0.0;
     printf("attribution of %s: %llu timeline events, %zu device events, %zu linked, "
            "%zu dangling\n",
@@ -144,9 +223,19 @@ int main(int argc, char **argv)
         return 2;
     }
     tt_trace_free(tr);
-    printf("  reopen the .ttz           %8.3f s CPU (%.3f s wall)\n", rlc, rlw);
-    printf("  attribution after it      %8.3f s CPU (%.3f s wall) = %.1f%% of the reopen's CPU\n",
-           rac, raw, 100.0 * rac / rlc);
+    if ((rst = restore_alone(ttz, built_bytes)) < 0) {
+        remove(ttz);
+        return 2;
+    }
+    reopen_cost = rst + rac;
+    reopen_rest = rlc - rst > 0 ? rlc - rst : rlc;
+    printf("  reopen the .ttz           %8.3f s CPU (%.3f s wall), restoring the stored "
+           "attribution\n",
+           rlc, rlw);
+    printf("  restoring it, timed alone %8.3f s CPU (decompress, check, adopt)\n", rst);
+    printf("  attribution after it      %8.3f s CPU (%.3f s wall)\n", rac, raw);
+    printf("  attribution's part        %8.3f s CPU = %.1f%% of the rest of the reopen's CPU\n",
+           reopen_cost, 100.0 * reopen_cost / reopen_rest);
     for (int i = 0; i < 5; i++) {
         double c = cpu(), w = wall();
         if (report_operators(ttz)) {
@@ -164,7 +253,7 @@ int main(int argc, char **argv)
     printf("budget: attribution adds at most 10%% to the JSON load (CPU): %.1f%% %s\n",
            100.0 * ac / lc, ac <= 0.10 * lc ? "PASS" : "MISS");
     printf("budget: attribution adds at most 10%% to the .ttz reopen (CPU): %.1f%% %s\n",
-           100.0 * rac / rlc, rac <= 0.10 * rlc ? "PASS" : "MISS");
+           100.0 * reopen_cost / reopen_rest, reopen_cost <= 0.10 * reopen_rest ? "PASS" : "MISS");
     printf("budget: attribution at most 8 bytes per event: %.2f %s\n", bytes_per_event,
            bytes_per_event <= 8.0 ? "PASS" : "MISS");
     /* CPU time: on a shared machine the wall time measures the others too */

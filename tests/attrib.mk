@@ -1,12 +1,14 @@
 # attribution tests (see tests/local.mk for the driver setup): parents,
 # self times and launch links against brute force on random traces, and
 # `report --kind operators|kernels` against a python3 computation over the
-# shared real traces.
-ATTRIB_UNIT_TESTS = tests/unit/test_attrib
+# shared real traces; the attribution kept in a .ttz (restored, rebuilt,
+# refused when damaged).
+ATTRIB_UNIT_TESTS = tests/unit/test_attrib tests/unit/test_attribsec
 check_PROGRAMS += $(ATTRIB_UNIT_TESTS)
 TESTS += $(ATTRIB_UNIT_TESTS)
 tests_unit_test_attrib_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_attribsec_LDADD = $(TT_TEST_LDADD)
 
-ATTRIB_SHELL_TESTS = tests/cli/report_operators.sh
+ATTRIB_SHELL_TESTS = tests/cli/report_operators.sh tests/cli/snapshot_attrib.sh
 TESTS += $(ATTRIB_SHELL_TESTS)
 EXTRA_DIST += $(ATTRIB_SHELL_TESTS) tests/cli/attrib_oracle.py

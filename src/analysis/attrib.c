@@ -1,14 +1,20 @@
 /* attrib.c - nesting, self time and launch attribution (see attrib.h).
  *
- * Storage, built in O(n) (two passes per lane, and one backward walk
- * per host lane with device time for the totals):
- * - per event of a thread lane with nesting: its parent's index and its
- *   self time as uint32 (UINT32_MAX: too long, recomputed from the
- *   children); lanes without nesting store nothing (self = dur);
+ * Storage (attrib_store.h, at most a few bytes per event), built in O(n)
+ * (two passes per lane, and one backward walk per host lane with device
+ * time for the totals), or restored from a .ttz (tt_attrib_store_adopt):
+ * - per event of a thread lane with nesting, one uint16 slot: a parent
+ *   that is not the previous event, or the self time of the previous
+ *   event when that is the parent (a first child's parent is its
+ *   predecessor, a leaf's self time its duration: neither is stored);
+ *   the few values that do not fit go to a sorted escape table;
  * - per event of a lane holding device events: its launcher as a global
  *   event number + 1 (0: none), decoded through the lanes' first numbers;
- * - per host lane, the events with device time as a sorted sparse table
- *   (index, device self, device total), searched in O(log n);
+ * - per host lane with device time, a bitmap of the events that have
+ *   some, ranked per 64-bit word, and per such event its device total as
+ *   uint32 and one bit for "self == total" (the usual cases are self 0:
+ *   a runtime call or an enclosing op, and self == total: the op that
+ *   launched), the rest in small sorted tables;
  * - the reverse index (launcher -> device events) only when
  *   tt_attrib_launched() is first asked.
  */
@@ -16,6 +22,7 @@
 
 #include "analysis/attrib.h"
 
+#include "analysis/attrib_store.h"
 #include "analysis/classify.h"
 #include "util/grow.h"
 #include "util/sort.h"
@@ -26,41 +33,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SELF_BIG UINT32_MAX   /* self time does not fit: recompute */
-
 /* String flags, per string id, for categories and names alike. */
 enum {
     SF_KNOWN = 1u << 0,
     SF_DEV = 1u << 1,       /* as a category: device work */
     SF_RT_CAT = 1u << 2,    /* as a category: runtime/driver calls */
     SF_PY = 1u << 3,        /* as a category: Python frames */
-    SF_RT_NAME = 1u << 4    /* as a name: a runtime/driver entry point */
+    SF_RT_NAME = 1u << 4,   /* as a name: a runtime/driver entry point */
+    SF__ALL = (1u << 5) - 1
 };
 
-typedef struct at_lane {
-    uint32_t *parent;      /* NULL: no nesting on this lane */
-    uint32_t *self;        /* NULL: no nesting (self = dur, instants 0) */
-    uint32_t *launch;      /* NULL: no launch link; global number + 1 */
-    bool      device;      /* the lane holds a device event */
-    uint32_t *sum_idx;     /* sorted: events with device time */
-    tt_ns    *sum_self, *sum_total;
-    size_t    n_sum;
-    uint32_t *rev_launcher;   /* lazy: launcher index, sorted */
-    tt_evref *rev_dev;        /* the device event of each */
-    size_t    n_rev;
-} at_lane;
+typedef struct at_rev {
+    uint32_t *launcher;    /* launcher index, sorted */
+    tt_evref *dev;         /* the device event of each */
+    size_t    n;
+} at_rev;
 
 struct tt_attrib {
     tt_trace_aux    aux;   /* first: the trace frees us through it */
     const tt_trace *tr;
-    uint8_t        *sflags;
-    uint32_t        n_str;
-    at_lane        *lanes;
+    tt_attrib_store st;
     uint64_t       *base;  /* base[l]: global number of lane l's first event */
-    size_t          n_links, n_device, n_dangling;
     size_t          bytes;
     pthread_mutex_t lock;  /* the lazy reverse index */
     int             rev_ready;
+    at_rev         *rev;   /* per lane, once rev_ready */
 };
 
 /* ------------------------------------------------------------ strings */
@@ -109,18 +106,18 @@ static uint8_t flags_compute(const char *s)
 /* Flags of a string id: cached when the build met it, else computed. */
 static uint8_t sflags(const tt_attrib *a, uint32_t id)
 {
-    if (id < a->n_str && a->sflags[id])
-        return a->sflags[id];
+    if (id < a->st.n_str && a->st.sflags[id])
+        return a->st.sflags[id];
     return flags_compute(tt_str(a->tr, id));
 }
 
 static uint8_t sflags_fill(tt_attrib *a, uint32_t id)
 {
-    if (id >= a->n_str)
+    if (id >= a->st.n_str)
         return flags_compute(tt_str(a->tr, id));
-    if (!a->sflags[id])
-        a->sflags[id] = flags_compute(tt_str(a->tr, id));
-    return a->sflags[id];
+    if (!a->st.sflags[id])
+        a->st.sflags[id] = flags_compute(tt_str(a->tr, id));
+    return a->st.sflags[id];
 }
 
 static bool ev_device(const tt_attrib *a, const tt_event *e)
@@ -150,12 +147,59 @@ static const tt_event *ev_at(const tt_attrib *a, tt_evref r)
     return tt_trace_event(a->tr, r);
 }
 
+/* Position of key in the sorted keys[0..n), or -1. */
+static ptrdiff_t find_u32(const uint32_t *keys, size_t n, uint32_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && keys[lo] == key ? (ptrdiff_t)lo : -1;
+}
+
+/* The value of slot idx of a nested lane (attrib_store.h); UINT32_MAX
+ * for an escaped self time too long to store. */
+static uint32_t slot_get(const tt_attrib_lane_store *l, uint32_t idx)
+{
+    ptrdiff_t k;
+    if (l->slot[idx] != TT_ATTRIB_SLOT_ESC)
+        return l->slot[idx];
+    k = find_u32(l->esc_idx, l->n_esc, idx);
+    return k < 0 ? 0 : l->esc_val[k];   /* adopt checked: always found */
+}
+
+/* Is event i of a nested lane the first child of i - 1? */
+static bool first_child(const tt_lane *ln, uint32_t i)
+{
+    return i > 0 && ln->ev[i].depth > 0 && ln->ev[i - 1].depth + 1 == ln->ev[i].depth;
+}
+
+/* Has event i of a nested lane a child (then i + 1 is its first)? */
+static bool has_child(const tt_lane *ln, uint32_t i)
+{
+    return i + 1 < ln->n && ln->ev[i + 1].depth == ln->ev[i].depth + 1;
+}
+
 tt_evref tt_attrib_parent(const tt_attrib *a, tt_evref ev)
 {
-    const at_lane *l = &a->lanes[ev.lane];
-    if (!l->parent || l->parent[ev.idx] == UINT32_MAX)
+    const tt_attrib_lane_store *l = &a->st.lanes[ev.lane];
+    const tt_lane *ln = &a->tr->lanes[ev.lane];
+    uint32_t v;
+    if (!l->slot || ev.idx == 0 || ln->ev[ev.idx].depth == 0)
         return TT_NO_EVENT;
-    return (tt_evref){ev.lane, l->parent[ev.idx]};
+    if (first_child(ln, ev.idx))
+        return (tt_evref){ev.lane, ev.idx - 1};
+    /* bounded here, not when a .ttz is adopted (attrib_store.h): a parent
+     * is an earlier event of the lane, else there is none */
+    if (l->slot[ev.idx] != TT_ATTRIB_SLOT_ESC)
+        v = l->slot[ev.idx] && l->slot[ev.idx] <= ev.idx ? ev.idx - l->slot[ev.idx] : ev.idx;
+    else
+        v = slot_get(l, ev.idx);
+    return v < ev.idx ? (tt_evref){ev.lane, v} : TT_NO_EVENT;
 }
 
 /* One past the last descendant of ev on its lane. O(subtree). */
@@ -188,15 +232,16 @@ static tt_ns self_slow(const tt_attrib *a, tt_evref ev)
 
 tt_ns tt_attrib_self(const tt_attrib *a, tt_evref ev)
 {
-    const at_lane *l = &a->lanes[ev.lane];
-    const tt_event *e = ev_at(a, ev);
+    const tt_attrib_lane_store *l = &a->st.lanes[ev.lane];
+    const tt_lane *ln = &a->tr->lanes[ev.lane];
+    const tt_event *e = &ln->ev[ev.idx];
+    uint32_t v;
     if (ev_instant(e))
         return 0;
-    if (!l->self)
-        return e->dur;
-    if (l->self[ev.idx] != SELF_BIG)
-        return l->self[ev.idx];
-    return self_slow(a, ev);
+    if (!l->slot || !has_child(ln, ev.idx))
+        return e->dur;   /* no children: nothing covered */
+    v = slot_get(l, ev.idx + 1);
+    return v != UINT32_MAX ? v : self_slow(a, ev);
 }
 
 bool tt_attrib_is_device(const tt_attrib *a, tt_evref ev)
@@ -230,7 +275,7 @@ static tt_evref from_global(const tt_attrib *a, uint64_t g)
 
 tt_evref tt_attrib_launcher(const tt_attrib *a, tt_evref dev)
 {
-    const at_lane *l = &a->lanes[dev.lane];
+    const tt_attrib_lane_store *l = &a->st.lanes[dev.lane];
     if (!l->launch || !l->launch[dev.idx])
         return TT_NO_EVENT;
     return from_global(a, l->launch[dev.idx] - 1);
@@ -254,44 +299,58 @@ tt_evref tt_attrib_launch_op(const tt_attrib *a, tt_evref dev)
     return tt_evref_ok(l) ? op_of(a, l) : l;
 }
 
-/* Position of idx in the lane's sum table, or -1. */
-static ptrdiff_t sum_find(const at_lane *l, uint32_t idx)
+/* Entry of event idx in the lane's device time, or -1. O(1). */
+static ptrdiff_t sum_entry(const tt_attrib_lane_store *l, uint32_t idx)
 {
-    size_t lo = 0, hi = l->n_sum;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->sum_idx[mid] < idx)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < l->n_sum && l->sum_idx[lo] == idx ? (ptrdiff_t)lo : -1;
+    uint64_t w, below;
+    if (!l->has)
+        return -1;
+    w = l->has[idx / 64];
+    below = w & ((UINT64_C(1) << (idx % 64)) - 1);
+    if (!((w >> (idx % 64)) & 1))
+        return -1;
+    return (ptrdiff_t)l->rank[idx / 64] + __builtin_popcountll(below);
+}
+
+static tt_ns sum_total(const tt_attrib_lane_store *l, uint32_t k)
+{
+    ptrdiff_t j;
+    if (l->total[k] != UINT32_MAX)
+        return l->total[k];
+    j = find_u32(l->big_at, l->n_big, k);
+    return j < 0 ? 0 : l->big_val[j];   /* adopt checked: always found */
 }
 
 tt_ns tt_attrib_device_self(const tt_attrib *a, tt_evref host)
 {
-    const at_lane *l = &a->lanes[host.lane];
-    ptrdiff_t k = sum_find(l, host.idx);
-    return k < 0 ? 0 : l->sum_self[k];
+    const tt_attrib_lane_store *l = &a->st.lanes[host.lane];
+    ptrdiff_t k = sum_entry(l, host.idx), j;
+    if (k < 0)
+        return 0;
+    if ((l->same[k / 64] >> (k % 64)) & 1)
+        return sum_total(l, (uint32_t)k);
+    j = find_u32(l->xs_at, l->n_xs, (uint32_t)k);
+    return j < 0 ? 0 : l->xs_val[j];
 }
 
 tt_ns tt_attrib_device_total(const tt_attrib *a, tt_evref host)
 {
-    const at_lane *l = &a->lanes[host.lane];
-    ptrdiff_t k = sum_find(l, host.idx);
-    return k < 0 ? 0 : l->sum_total[k];
+    const tt_attrib_lane_store *l = &a->st.lanes[host.lane];
+    ptrdiff_t k = sum_entry(l, host.idx);
+    return k < 0 ? 0 : sum_total(l, (uint32_t)k);
 }
 
 bool tt_attrib_lane_is_device(const tt_attrib *a, uint32_t lane)
 {
-    return a->lanes[lane].device;
+    return a->st.lanes[lane].device;
 }
 
-size_t tt_attrib_n_links(const tt_attrib *a) { return a->n_links; }
-size_t tt_attrib_n_device(const tt_attrib *a) { return a->n_device; }
-size_t tt_attrib_n_dangling(const tt_attrib *a) { return a->n_dangling; }
-bool tt_attrib_has_links(const tt_attrib *a) { return a->n_links > 0; }
+size_t tt_attrib_n_links(const tt_attrib *a) { return (size_t)a->st.n_links; }
+size_t tt_attrib_n_device(const tt_attrib *a) { return (size_t)a->st.n_device; }
+size_t tt_attrib_n_dangling(const tt_attrib *a) { return (size_t)a->st.n_dangling; }
+bool tt_attrib_has_links(const tt_attrib *a) { return a->st.n_links > 0; }
 size_t tt_attrib_memory(const tt_attrib *a) { return a->bytes; }
+const tt_attrib_store *tt_attrib_store_of(const tt_attrib *a) { return &a->st; }
 
 /* ------------------------------------------------------ reverse index */
 
@@ -311,6 +370,16 @@ static int cmp_rev(const void *pa, const void *pb, void *ctx)
     return x->dev.idx < y->dev.idx ? -1 : x->dev.idx > y->dev.idx;
 }
 
+static void rev_free(tt_attrib *a)
+{
+    for (uint32_t li = 0; a->rev && li < a->tr->n_lanes; li++) {
+        free(a->rev[li].launcher);
+        free(a->rev[li].dev);
+    }
+    free(a->rev);
+    a->rev = NULL;
+}
+
 /* Build every host lane's launcher -> device list. 0, or -1 on OOM. */
 static int rev_build(tt_attrib *a)
 {
@@ -320,9 +389,11 @@ static int rev_build(tt_attrib *a)
     int rc = -1;
     if (!count || !items)
         goto out;
+    if (!(a->rev = calloc(tr->n_lanes ? tr->n_lanes : 1, sizeof *a->rev)))
+        goto out;
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t li = 0; li < tr->n_lanes; li++) {
-            const at_lane *dl = &a->lanes[li];
+            const tt_attrib_lane_store *dl = &a->st.lanes[li];
             if (!dl->launch)
                 continue;
             for (uint32_t i = 0; i < tr->lanes[li].n; i++) {
@@ -333,7 +404,7 @@ static int rev_build(tt_attrib *a)
                 if (pass == 0)
                     count[h.lane]++;
                 else
-                    items[h.lane][a->lanes[h.lane].n_rev++] = (rev_item){h.idx, {li, i}};
+                    items[h.lane][a->rev[h.lane].n++] = (rev_item){h.idx, {li, i}};
             }
         }
         if (pass == 0)
@@ -342,18 +413,18 @@ static int rev_build(tt_attrib *a)
                     goto out;
     }
     for (uint32_t li = 0; li < tr->n_lanes; li++) {
-        at_lane *l = &a->lanes[li];
+        at_rev *l = &a->rev[li];
         if (!items[li])
             continue;
-        if (tt_sort(items[li], l->n_rev, sizeof *items[li], cmp_rev, NULL))
+        if (tt_sort(items[li], l->n, sizeof *items[li], cmp_rev, NULL))
             goto out;
-        l->rev_launcher = malloc(l->n_rev * sizeof *l->rev_launcher);
-        l->rev_dev = malloc(l->n_rev * sizeof *l->rev_dev);
-        if (!l->rev_launcher || !l->rev_dev)
+        l->launcher = malloc(l->n * sizeof *l->launcher);
+        l->dev = malloc(l->n * sizeof *l->dev);
+        if (!l->launcher || !l->dev)
             goto out;
-        for (size_t k = 0; k < l->n_rev; k++) {
-            l->rev_launcher[k] = items[li][k].launcher;
-            l->rev_dev[k] = items[li][k].dev;
+        for (size_t k = 0; k < l->n; k++) {
+            l->launcher[k] = items[li][k].launcher;
+            l->dev[k] = items[li][k].dev;
         }
     }
     rc = 0;
@@ -363,13 +434,7 @@ out:
     free(items);
     free(count);
     if (rc)
-        for (uint32_t li = 0; li < tr->n_lanes; li++) {
-            free(a->lanes[li].rev_launcher);
-            free(a->lanes[li].rev_dev);
-            a->lanes[li].rev_launcher = NULL;
-            a->lanes[li].rev_dev = NULL;
-            a->lanes[li].n_rev = 0;
-        }
+        rev_free(a);
     return rc;
 }
 
@@ -377,7 +442,7 @@ int tt_attrib_launched(const tt_attrib *ca, tt_evref host, bool anywhere, tt_evr
                        size_t *n, size_t *cap)
 {
     tt_attrib *a = (tt_attrib *)ca;   /* only the lazy index is written */
-    const at_lane *l;
+    const at_rev *l;
     size_t lo = 0, hi;
     uint32_t stop;
     if (!__atomic_load_n(&a->rev_ready, __ATOMIC_ACQUIRE)) {
@@ -392,89 +457,166 @@ int tt_attrib_launched(const tt_attrib *ca, tt_evref host, bool anywhere, tt_evr
         if (rc)
             return -1;
     }
-    l = &a->lanes[host.lane];
-    hi = l->n_rev;
+    l = &a->rev[host.lane];
+    hi = l->n;
     while (lo < hi) {   /* first launcher >= host.idx */
         size_t mid = lo + (hi - lo) / 2;
-        if (l->rev_launcher[mid] < host.idx)
+        if (l->launcher[mid] < host.idx)
             lo = mid + 1;
         else
             hi = mid;
     }
     stop = subtree_end(a, host);
-    for (size_t k = lo; k < l->n_rev && l->rev_launcher[k] < stop; k++) {
+    for (size_t k = lo; k < l->n && l->launcher[k] < stop; k++) {
         if (!anywhere) {
-            tt_evref op = op_of(a, (tt_evref){host.lane, l->rev_launcher[k]});
+            tt_evref op = op_of(a, (tt_evref){host.lane, l->launcher[k]});
             if (op.idx != host.idx)
                 continue;
         }
         if (tt_grow_one((void **)out, cap, *n, sizeof **out))
             return -1;
-        (*out)[(*n)++] = l->rev_dev[k];
+        (*out)[(*n)++] = l->dev[k];
     }
     return 0;
 }
 
 /* -------------------------------------------------------------- build */
 
+void tt_attrib_store_free(tt_attrib_store *st)
+{
+    for (uint32_t li = 0; st->lanes && li < st->n_lanes; li++) {
+        tt_attrib_lane_store *l = &st->lanes[li];
+        free(l->slot);
+        free(l->esc_idx);
+        free(l->esc_val);
+        free(l->launch);
+        free(l->has);
+        free(l->rank);
+        free(l->total);
+        free(l->same);
+        free(l->big_at);
+        free(l->big_val);
+        free(l->xs_at);
+        free(l->xs_val);
+    }
+    free(st->lanes);
+    free(st->sflags);
+    memset(st, 0, sizeof *st);
+}
+
 static void attrib_free(tt_trace_aux *aux)
 {
     tt_attrib *a = (tt_attrib *)aux;
-    for (uint32_t li = 0; a->lanes && li < a->tr->n_lanes; li++) {
-        at_lane *l = &a->lanes[li];
-        free(l->parent);
-        free(l->self);
-        free(l->launch);
-        free(l->sum_idx);
-        free(l->sum_self);
-        free(l->sum_total);
-        free(l->rev_launcher);
-        free(l->rev_dev);
-    }
+    rev_free(a);
+    tt_attrib_store_free(&a->st);
     pthread_mutex_destroy(&a->lock);
-    free(a->lanes);
     free(a->base);
-    free(a->sflags);
     free(a);
 }
 
-/* Parents and self times of a thread lane with nesting. tmp: room for
- * the lane's events. 0, or -1 on OOM. */
-static int build_nesting(tt_attrib *a, uint32_t li, tt_ns *covered)
+/* Bytes held by the store (what tt_attrib_memory() reports), and the
+ * lanes' first global numbers. */
+static size_t store_bytes(const tt_attrib *a)
+{
+    const tt_attrib_store *st = &a->st;
+    size_t b = sizeof *a + st->n_str + st->n_lanes * (sizeof *st->lanes + sizeof *a->base);
+    for (uint32_t li = 0; li < st->n_lanes; li++) {
+        const tt_attrib_lane_store *l = &st->lanes[li];
+        size_t n = a->tr->lanes[li].n;
+        if (l->slot)
+            b += n * sizeof *l->slot + l->n_esc * (sizeof *l->esc_idx + sizeof *l->esc_val);
+        if (l->launch)
+            b += n * sizeof *l->launch;
+        if (l->has)
+            b += (n + 63) / 64 * (sizeof *l->has + sizeof *l->rank) +
+                 l->n_sum * sizeof *l->total + (l->n_sum + 63) / 64 * sizeof *l->same +
+                 l->n_big * (sizeof *l->big_at + sizeof *l->big_val) +
+                 l->n_xs * (sizeof *l->xs_at + sizeof *l->xs_val);
+    }
+    return b;
+}
+
+/* A growable (key, value) table, filled in key order. */
+typedef struct kv_grow {
+    uint32_t *key;
+    void     *val;
+    size_t    n, cap_k, cap_v;
+} kv_grow;
+
+static int kv_add(kv_grow *g, uint32_t key, const void *val, size_t vsize)
+{
+    if (tt_grow_one((void **)&g->key, &g->cap_k, g->n, sizeof *g->key) ||
+        tt_grow_one(&g->val, &g->cap_v, g->n, vsize))
+        return -1;
+    g->key[g->n] = key;
+    memcpy((char *)g->val + g->n * vsize, val, vsize);
+    g->n++;
+    return 0;
+}
+
+/* Slot i of a nested lane: small when it fits (< TT_ATTRIB_SLOT_ESC),
+ * else an escape holding full. */
+static int slot_put(tt_attrib_lane_store *l, kv_grow *esc, uint32_t i, uint64_t small,
+                    uint32_t full)
+{
+    if (small < TT_ATTRIB_SLOT_ESC) {
+        l->slot[i] = (uint16_t)small;
+        return 0;
+    }
+    l->slot[i] = TT_ATTRIB_SLOT_ESC;
+    return kv_add(esc, i, &full, sizeof full);
+}
+
+/* Slots of a thread lane with nesting (attrib_store.h). covered and
+ * parent: room for the lane's events. 0, or -1 on OOM. */
+static int build_nesting(tt_attrib *a, uint32_t li, tt_ns *covered, uint32_t *parent)
 {
     const tt_lane *ln = &a->tr->lanes[li];
-    at_lane *l = &a->lanes[li];
+    tt_attrib_lane_store *l = &a->st.lanes[li];
+    kv_grow esc = {0};
     uint32_t *stack;   /* event index per depth, on the row stack */
-    if (ln->kind != TT_LANE_THREAD || ln->max_depth == 0 || !ln->n)
+    if (!tt_attrib_lane_nested(ln))
         return 0;
-    l->parent = malloc(ln->n * sizeof *l->parent);
-    l->self = malloc(ln->n * sizeof *l->self);
+    l->slot = malloc(ln->n * sizeof *l->slot);
     stack = malloc(((size_t)ln->max_depth + 1) * sizeof *stack);
-    if (!l->parent || !l->self || !stack) {
+    if (!l->slot || !stack) {
         free(stack);
         return -1;
     }
-    a->bytes += ln->n * (sizeof *l->parent + sizeof *l->self);
     memset(covered, 0, ln->n * sizeof *covered);
     for (uint32_t i = 0; i < ln->n; i++) {
         const tt_event *e = &ln->ev[i];
         uint16_t d = e->depth;
         stack[d] = i;
-        if (d == 0) {
-            l->parent[i] = UINT32_MAX;
-        } else {
+        if (d > 0) {
             uint32_t p = stack[d - 1];
             tt_ns pend = tt_event_end(&ln->ev[p]), end = tt_event_end(e);
-            l->parent[i] = p;
+            parent[i] = p;
             covered[p] += (end < pend ? end : pend) - e->start;
         }
     }
-    for (uint32_t i = 0; i < ln->n; i++) {
-        const tt_event *e = &ln->ev[i];
-        tt_ns s = ev_instant(e) ? 0 : e->dur - covered[i];
-        l->self[i] = s >= 0 && s < (tt_ns)SELF_BIG ? (uint32_t)s : SELF_BIG;
-    }
     free(stack);
+    for (uint32_t i = 0; i < ln->n; i++) {
+        int rc = 0;
+        if (ln->ev[i].depth == 0) {
+            l->slot[i] = 0;
+        } else if (first_child(ln, i)) {   /* the self time of i - 1 */
+            const tt_event *p = &ln->ev[i - 1];
+            tt_ns s = ev_instant(p) ? 0 : p->dur - covered[i - 1];
+            uint64_t u = s >= 0 && s < (tt_ns)UINT32_MAX ? (uint64_t)s : UINT32_MAX;
+            rc = slot_put(l, &esc, i, u, (uint32_t)u);
+        } else {   /* the distance to the parent */
+            rc = slot_put(l, &esc, i, i - parent[i], parent[i]);
+        }
+        if (rc) {
+            free(esc.key);
+            free(esc.val);
+            return -1;
+        }
+    }
+    l->esc_idx = esc.key;
+    l->esc_val = esc.val;
+    l->n_esc = (uint32_t)esc.n;
     return 0;
 }
 
@@ -567,13 +709,68 @@ static void add_link(tt_attrib *a, tt_evref launcher, tt_ns dur, tt_ns **dself, 
 /* Device totals from each event's own links to all its ancestors: a
  * parent always precedes its children on the lane, so one backward walk
  * adds every finished subtree to its parent. */
-static void total_propagate(const at_lane *l, size_t n, tt_ns *dtotal)
+static void total_propagate(const tt_attrib *a, uint32_t li, tt_ns *dtotal)
 {
-    if (!l->parent)
+    if (!a->st.lanes[li].slot)
         return;
-    for (size_t i = n; i-- > 0;)
-        if (l->parent[i] != UINT32_MAX)
-            dtotal[l->parent[i]] += dtotal[i];
+    for (uint32_t i = (uint32_t)a->tr->lanes[li].n; i-- > 0;) {
+        tt_evref p = tt_attrib_parent(a, (tt_evref){li, i});
+        if (tt_evref_ok(p))
+            dtotal[p.idx] += dtotal[i];
+    }
+}
+
+/* A host lane's dense device sums as its stored tables. 0, or -1. */
+static int sums_store(tt_attrib_lane_store *l, size_t n, const tt_ns *dself, const tt_ns *dtotal)
+{
+    size_t words = (n + 63) / 64, k = 0;
+    kv_grow big = {0}, xs = {0};
+    for (size_t i = 0; i < n; i++)
+        k += dself[i] || dtotal[i];
+    l->has = calloc(words ? words : 1, sizeof *l->has);
+    l->rank = malloc((words ? words : 1) * sizeof *l->rank);
+    l->total = malloc((k ? k : 1) * sizeof *l->total);
+    l->same = calloc((k + 63) / 64 ? (k + 63) / 64 : 1, sizeof *l->same);
+    if (!l->has || !l->rank || !l->total || !l->same)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = l->n_sum;
+        if (i % 64 == 0)
+            l->rank[i / 64] = e;
+        if (!dself[i] && !dtotal[i])
+            continue;
+        l->has[i / 64] |= UINT64_C(1) << (i % 64);
+        l->total[e] = dtotal[i] >= 0 && dtotal[i] < (tt_ns)UINT32_MAX ? (uint32_t)dtotal[i]
+                                                                       : UINT32_MAX;
+        if ((l->total[e] == UINT32_MAX && kv_add(&big, e, &dtotal[i], sizeof dtotal[i])) ||
+            (dself[i] && dself[i] != dtotal[i] && kv_add(&xs, e, &dself[i], sizeof dself[i])))
+            goto oom;
+        if (dself[i] && dself[i] == dtotal[i])
+            l->same[e / 64] |= UINT64_C(1) << (e % 64);
+        l->n_sum++;
+    }
+    l->big_at = big.key;
+    l->big_val = big.val;
+    l->n_big = (uint32_t)big.n;
+    l->xs_at = xs.key;
+    l->xs_val = xs.val;
+    l->n_xs = (uint32_t)xs.n;
+    return 0;
+oom:
+    free(big.key);
+    free(big.val);
+    free(xs.key);
+    free(xs.val);
+    return -1;
+}
+
+/* The lanes' first global numbers; -1 past 4 billion events (launchers
+ * are stored as uint32). */
+static int base_fill(tt_attrib *a, uint32_t nl)
+{
+    for (uint32_t li = 0; li < nl; li++)
+        a->base[li + 1] = a->base[li] + a->tr->lanes[li].n;
+    return a->base[nl] >= UINT32_MAX ? -1 : 0;
 }
 
 static int build(tt_attrib *a, tt_error *err)
@@ -582,29 +779,28 @@ static int build(tt_attrib *a, tt_error *err)
     uint32_t nl = tr->n_lanes;
     size_t maxn = 1;
     tt_ns *covered = NULL, **dself = NULL, **dtotal = NULL;
+    uint32_t *parent = NULL;
     corr_index corr;
     int rc = -1;
     tt_u64map_init(&corr.map);
     corr.built = false;
-    a->n_str = tt_strtab_count(tr->strings);
-    a->sflags = calloc(a->n_str ? a->n_str : 1, 1);
-    a->lanes = calloc(nl ? nl : 1, sizeof *a->lanes);
+    a->st.n_lanes = nl;
+    a->st.n_str = tt_strtab_count(tr->strings);
+    a->st.sflags = calloc(a->st.n_str ? a->st.n_str : 1, 1);
+    a->st.lanes = calloc(nl ? nl : 1, sizeof *a->st.lanes);
     a->base = calloc((size_t)nl + 1, sizeof *a->base);
     dself = calloc(nl ? nl : 1, sizeof *dself);
     dtotal = calloc(nl ? nl : 1, sizeof *dtotal);
-    if (!a->sflags || !a->lanes || !a->base || !dself || !dtotal)
+    if (!a->st.sflags || !a->st.lanes || !a->base || !dself || !dtotal)
         goto oom;
-    a->bytes = sizeof *a + a->n_str + nl * (sizeof *a->lanes + sizeof *a->base);
-    for (uint32_t li = 0; li < nl; li++) {
-        a->base[li + 1] = a->base[li] + tr->lanes[li].n;
-        if (tr->lanes[li].n > maxn)
-            maxn = tr->lanes[li].n;
-    }
-    if (a->base[nl] >= UINT32_MAX) {
+    if (base_fill(a, nl)) {
         rc = tt_error_set(err, TT_ERR_NOMEM, "attribution: more than 4 billion events");
         goto out;
     }
-    if (!(covered = malloc(maxn * sizeof *covered)))
+    for (uint32_t li = 0; li < nl; li++)
+        if (tr->lanes[li].n > maxn)
+            maxn = tr->lanes[li].n;
+    if (!(covered = malloc(maxn * sizeof *covered)) || !(parent = malloc(maxn * sizeof *parent)))
         goto oom;
     /* pass 1: string flags, nesting */
     for (uint32_t li = 0; li < nl; li++) {
@@ -615,34 +811,31 @@ static int build(tt_attrib *a, tt_error *err)
                 sflags_fill(a, e->cat);
             sflags_fill(a, e->name);
         }
-        if (build_nesting(a, li, covered))
+        if (build_nesting(a, li, covered, parent))
             goto oom;
     }
     /* pass 2: launchers of device events, the sums of their hosts */
     for (uint32_t li = 0; li < nl; li++) {
         const tt_lane *ln = &tr->lanes[li];
-        at_lane *l = &a->lanes[li];
+        tt_attrib_lane_store *l = &a->st.lanes[li];
         for (uint32_t i = 0; i < ln->n; i++) {
             const tt_event *e = &ln->ev[i];
             tt_evref h;
             bool dangling, oom = false;
             if (!ev_device(a, e))
                 continue;
-            a->n_device++;
+            a->st.n_device++;
             l->device = true;
             h = find_launcher(a, &corr, li, i, &dangling, &oom);
             if (oom)
                 goto oom;
-            a->n_dangling += dangling;
+            a->st.n_dangling += dangling;
             if (!tt_evref_ok(h))
                 continue;
-            if (!l->launch) {
-                if (!(l->launch = calloc(ln->n, sizeof *l->launch)))
-                    goto oom;
-                a->bytes += ln->n * sizeof *l->launch;
-            }
+            if (!l->launch && !(l->launch = calloc(ln->n, sizeof *l->launch)))
+                goto oom;
             l->launch[i] = (uint32_t)(a->base[h.lane] + h.idx + 1);
-            a->n_links++;
+            a->st.n_links++;
             if (!dself[h.lane]) {
                 dself[h.lane] = calloc(tr->lanes[h.lane].n, sizeof **dself);
                 dtotal[h.lane] = calloc(tr->lanes[h.lane].n, sizeof **dtotal);
@@ -652,31 +845,18 @@ static int build(tt_attrib *a, tt_error *err)
             add_link(a, h, e->dur, dself, dtotal);
         }
     }
-    /* the dense sums become sparse tables */
+    /* the dense sums become the stored tables */
     for (uint32_t li = 0; li < nl; li++) {
-        at_lane *l = &a->lanes[li];
-        size_t k = 0, n = tr->lanes[li].n;
         if (!dself[li])
             continue;
-        total_propagate(l, n, dtotal[li]);
-        for (size_t i = 0; i < n; i++)
-            k += dself[li][i] || dtotal[li][i];
-        l->sum_idx = malloc((k ? k : 1) * sizeof *l->sum_idx);
-        l->sum_self = malloc((k ? k : 1) * sizeof *l->sum_self);
-        l->sum_total = malloc((k ? k : 1) * sizeof *l->sum_total);
-        if (!l->sum_idx || !l->sum_self || !l->sum_total)
+        total_propagate(a, li, dtotal[li]);
+        if (sums_store(&a->st.lanes[li], tr->lanes[li].n, dself[li], dtotal[li]))
             goto oom;
-        for (size_t i = 0; i < n; i++)
-            if (dself[li][i] || dtotal[li][i]) {
-                l->sum_idx[l->n_sum] = (uint32_t)i;
-                l->sum_self[l->n_sum] = dself[li][i];
-                l->sum_total[l->n_sum++] = dtotal[li][i];
-            }
-        a->bytes += k * (sizeof *l->sum_idx + 2 * sizeof *l->sum_self);
         free(dself[li]);
         free(dtotal[li]);
         dself[li] = dtotal[li] = NULL;
     }
+    a->bytes = store_bytes(a);
     rc = 0;
     goto out;
 oom:
@@ -689,25 +869,157 @@ out:
     free(dself);
     free(dtotal);
     free(covered);
+    free(parent);
     tt_u64map_fini(&corr.map);
     return rc;
 }
 
-const tt_attrib *tt_attrib_get(const tt_trace *tr, tt_error *err)
+/* ------------------------------------------------------ from a .ttz */
+
+/* What is wrong with lane li of an adopted store, or NULL. Counts its
+ * links into *links and fills its rank words. */
+static const char *lane_check(const tt_lane *ln, tt_attrib_lane_store *l, uint64_t n_events,
+                              uint64_t *links)
 {
-    tt_trace *mtr = (tt_trace *)tr;   /* only the aux slot is written */
-    tt_trace_aux *cur = __atomic_load_n(&mtr->aux_attrib, __ATOMIC_ACQUIRE), *expected = NULL;
-    tt_attrib *a;
-    if (cur)
-        return (const tt_attrib *)cur;
-    if (!(a = calloc(1, sizeof *a))) {
-        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-        return NULL;
+    uint32_t n = (uint32_t)ln->n;
+    if (!l->slot != !tt_attrib_lane_nested(ln) || (!l->slot && l->n_esc))
+        return "nesting of a lane that has none, or none of one that has";
+    if (l->slot) {
+        /* the escapes: sorted, each of an escaped slot, every escaped slot
+         * has one. The slots themselves are not checked against the
+         * depths (that would touch every event, as much as the rest of a
+         * reopen): a parent is bounded where it is read (an earlier event
+         * of the lane), and any self time is safe to return. */
+        size_t n_escaped = 0;
+        for (uint32_t i = 0; i < n; i++)
+            n_escaped += l->slot[i] == TT_ATTRIB_SLOT_ESC;
+        if (n_escaped != l->n_esc)
+            return "escapes do not match their slots";
+        for (uint32_t k = 0; k < l->n_esc; k++)
+            if (l->esc_idx[k] >= n || (k && l->esc_idx[k] <= l->esc_idx[k - 1]) ||
+                l->slot[l->esc_idx[k]] != TT_ATTRIB_SLOT_ESC)
+                return "escapes out of order";
     }
+    if (l->launch) {
+        if (!l->device)
+            return "launch links on a lane without device events";
+        for (uint32_t i = 0; i < n; i++) {
+            if (l->launch[i] > n_events)
+                return "launcher out of range";
+            *links += l->launch[i] != 0;
+        }
+    }
+    if (l->has) {
+        size_t words = ((size_t)n + 63) / 64;
+        uint64_t cnt = 0, e = 0;
+        for (size_t w = 0; w < words; w++) {
+            l->rank[w] = (uint32_t)cnt;
+            cnt += (uint64_t)__builtin_popcountll(l->has[w]);
+        }
+        if ((n % 64 && l->has[words - 1] >> (n % 64)) || cnt != l->n_sum)
+            return "device time entries do not match their events";
+        if (l->n_sum % 64 && l->same[(l->n_sum - 1) / 64] >> (l->n_sum % 64))
+            return "device self bits past the entries";
+        for (uint32_t j = 0; j < l->n_big; j++)
+            if (l->big_at[j] >= l->n_sum || (j && l->big_at[j] <= l->big_at[j - 1]) ||
+                l->total[l->big_at[j]] != UINT32_MAX)
+                return "long device totals out of order";
+        for (uint32_t j = 0; j < l->n_sum; j++)
+            e += l->total[j] == UINT32_MAX;
+        if (e != l->n_big)
+            return "long device totals missing";
+        for (uint32_t j = 0; j < l->n_xs; j++)
+            if (l->xs_at[j] >= l->n_sum || (j && l->xs_at[j] <= l->xs_at[j - 1]) ||
+                ((l->same[l->xs_at[j] / 64] >> (l->xs_at[j] % 64)) & 1))
+                return "device self times out of order";
+    } else if (l->n_sum || l->n_big || l->n_xs) {
+        return "device time entries of no lane";
+    }
+    return NULL;
+}
+
+/* What is wrong with an adopted store, or NULL; fills the rank words. */
+static const char *store_check(tt_attrib *a)
+{
+    const tt_trace *tr = a->tr;
+    tt_attrib_store *st = &a->st;
+    uint64_t links = 0;
+    if (st->n_lanes != tr->n_lanes || st->n_str != tt_strtab_count(tr->strings))
+        return "lane or string count";
+    for (uint32_t i = 0; i < st->n_str; i++)
+        if (st->sflags[i] && (!(st->sflags[i] & SF_KNOWN) || st->sflags[i] > SF__ALL))
+            return "string flags";
+    for (uint32_t li = 0; li < st->n_lanes; li++) {
+        const char *why = lane_check(&tr->lanes[li], &st->lanes[li], a->base[tr->n_lanes], &links);
+        if (why)
+            return why;
+    }
+    if (links != st->n_links || st->n_links > st->n_device || st->n_dangling > st->n_device ||
+        st->n_device > tr->n_events)
+        return "counts";
+    return NULL;
+}
+
+/* A new, empty attribution of tr; NULL on OOM. */
+static tt_attrib *attrib_new(const tt_trace *tr)
+{
+    tt_attrib *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
     a->tr = tr;
     a->aux.free_fn = attrib_free;
     if (pthread_mutex_init(&a->lock, NULL)) {
         free(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* Make a tr's attribution unless another thread was first: the one
+ * published. */
+static const tt_attrib *publish(const tt_trace *tr, tt_attrib *a)
+{
+    tt_trace *mtr = (tt_trace *)tr;   /* only the aux slot is written */
+    tt_trace_aux *expected = NULL;
+    if (__atomic_compare_exchange_n(&mtr->aux_attrib, &expected, &a->aux, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+        return a;
+    attrib_free(&a->aux);   /* another thread was first */
+    return (const tt_attrib *)expected;
+}
+
+int tt_attrib_store_adopt(const tt_trace *tr, tt_attrib_store *st, const char **why)
+{
+    tt_attrib *a;
+    *why = NULL;
+    if (__atomic_load_n(&tr->aux_attrib, __ATOMIC_ACQUIRE)) {
+        tt_attrib_store_free(st);
+        return 1;
+    }
+    if (!(a = attrib_new(tr)) || !(a->base = calloc((size_t)tr->n_lanes + 1, sizeof *a->base))) {
+        tt_attrib_store_free(st);
+        if (a)
+            attrib_free(&a->aux);
+        return -2;
+    }
+    a->st = *st;
+    memset(st, 0, sizeof *st);
+    *why = base_fill(a, tr->n_lanes) ? "more than 4 billion events" : store_check(a);
+    if (*why) {
+        attrib_free(&a->aux);
+        return -1;
+    }
+    a->bytes = store_bytes(a);
+    return publish(tr, a) == a ? 0 : 1;
+}
+
+const tt_attrib *tt_attrib_get(const tt_trace *tr, tt_error *err)
+{
+    tt_trace_aux *cur = __atomic_load_n(&tr->aux_attrib, __ATOMIC_ACQUIRE);
+    tt_attrib *a;
+    if (cur)
+        return (const tt_attrib *)cur;
+    if (!(a = attrib_new(tr))) {
         tt_error_set(err, TT_ERR_NOMEM, "out of memory");
         return NULL;
     }
@@ -715,9 +1027,5 @@ const tt_attrib *tt_attrib_get(const tt_trace *tr, tt_error *err)
         attrib_free(&a->aux);
         return NULL;
     }
-    if (__atomic_compare_exchange_n(&mtr->aux_attrib, &expected, &a->aux, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE))
-        return a;
-    attrib_free(&a->aux);   /* another thread was first */
-    return (const tt_attrib *)expected;
+    return publish(tr, a);
 }

@@ -25,8 +25,10 @@
  *   its descendants.
  *
  * Ownership: the attribution is built once, lazily, on the first
- * tt_attrib_get() of a trace, published into the trace's second aux slot
+ * tt_attrib_get() of a trace (or restored from a .ttz by its reader, see
+ * attrib_store.h), published into the trace's second aux slot
  * (tr->aux_attrib) and freed by tt_trace_free(); callers never free it.
+ * It holds a few bytes per event (attrib.c says how).
  * Every query is thread-safe. Library code: no I/O.
  */
 #ifndef TT_ANALYSIS_ATTRIB_H
@@ -47,10 +49,11 @@ const tt_attrib *tt_attrib_get(const tt_trace *tr, tt_error *err);
 #define TT_NO_EVENT ((tt_evref){TT_NO_LANE, 0})
 static inline bool tt_evref_ok(tt_evref r) { return r.lane != TT_NO_LANE; }
 
-/* Parent on the lane's row stack, TT_NO_EVENT when none. O(1). */
+/* Parent on the lane's row stack, TT_NO_EVENT when none. O(1) (O(log n)
+ * for the rare parent 65535 or more events back). */
 tt_evref tt_attrib_parent(const tt_attrib *a, tt_evref ev);
-/* Host self time (ns); 0 for instants. O(1) (O(subtree) for the rare
- * event whose self time exceeds 2^32-2 ns). */
+/* Host self time (ns); 0 for instants. O(1) (O(log n) for the rare self
+ * time of 65535 ns or more, O(subtree) for one past 2^32-2 ns). */
 tt_ns tt_attrib_self(const tt_attrib *a, tt_evref ev);
 /* Is this a device event (kernel/memcpy/memset/collective)? O(1). */
 bool tt_attrib_is_device(const tt_attrib *a, tt_evref ev);

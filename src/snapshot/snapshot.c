@@ -33,6 +33,7 @@
 #include "snapshot/snapshot.h"
 
 #include "snapshot/argcols.h"
+#include "snapshot/attribsec.h"
 #include "snapshot/evblocks.h"
 #include "snapshot/wire.h"
 
@@ -98,6 +99,7 @@ enum section_id {
     SEC_COUNTERS,
     SEC_FLOWS,
     SEC_INDEX,    /* format 3: where the event blocks lie (evblocks.h) */
+    SEC_ATTRIB,   /* format 4: the attribution (attribsec.h) */
     SEC__END
 };
 
@@ -454,6 +456,9 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
         }
     }
     FINISH(SEC_FLOWS);
+    if (tt_attribsec_encode(tr, &b, err))
+        goto out;
+    FINISH(SEC_ATTRIB);
 #undef FINISH
     rc = 0;
 out:
@@ -622,7 +627,7 @@ typedef struct reader {
     tt_error            *err;
     unsigned             threads;  /* for the arguments, 0: one per core */
     unsigned             skip;     /* TT_TRACE_NO_*: parts left out */
-    uint32_t             version;  /* 2 or 3 */
+    uint32_t             version;  /* 2 to 4 */
     const tt_load_part  *part;     /* NULL: the whole trace */
     /* counts from the meta section */
     uint32_t n_strings, n_attrs, n_args, n_groups, n_lanes, n_counters;
@@ -640,7 +645,7 @@ static int bad(reader *r, uint32_t sec, const char *what)
         [SEC_META] = "metadata", [SEC_STRINGS] = "strings", [SEC_ATTRS] = "attributes",
         [SEC_ARGS] = "arguments", [SEC_GROUPS] = "groups", [SEC_LANES] = "lanes",
         [SEC_EVENTS] = "events", [SEC_COUNTERS] = "counters", [SEC_FLOWS] = "flows",
-        [SEC_INDEX] = "event index",
+        [SEC_INDEX] = "event index", [SEC_ATTRIB] = "attribution",
     };
     return tt_error_at_offset(r->err, TT_ERR_FORMAT, off, "corrupt snapshot: %s section: %s",
                               sec < SEC__END && names[sec] ? names[sec] : "?", what);
@@ -666,7 +671,7 @@ static int read_layout(reader *r)
     r->version = version;
     /* format 2 (one frame of events) is still read: old snapshots and
      * cache entries keep working */
-    if (version != TT_SNAPSHOT_VERSION && version != 2)
+    if (version < 2 || version > TT_SNAPSHOT_VERSION)
         return tt_error_at_offset(r->err, TT_ERR_UNSUPPORTED, 8,
                                   "snapshot format %u was made by another tracetty version "
                                   "(this one reads format %u); reconvert the trace",
@@ -715,7 +720,8 @@ static int read_layout(reader *r)
             return bad(r, id, "stored as blocks, which only the events are");
     }
     for (uint32_t id = 1; id < SEC__END; id++)
-        if (!r->sec[id].present && (id != SEC_INDEX || version >= 3))
+        if (!r->sec[id].present && (id != SEC_INDEX || version >= 3) &&
+            (id != SEC_ATTRIB || version >= 4))
             return bad(r, id, "missing");
     return 0;
 }
@@ -1587,6 +1593,24 @@ static int check_span(reader *r)
     return 0;
 }
 
+/* The stored attribution, restored rather than rebuilt on first use. Not
+ * for a trace loaded in part (a window, some lanes) or without its flows
+ * (launch links come from flows): the stored one describes the whole
+ * trace, so that one is rebuilt, when asked, from what was loaded. Format
+ * 2 and 3 files have none: rebuilt as well. */
+static int read_attrib(reader *r)
+{
+    const char *why;
+    tt_rd c;
+    if (r->version < 4 || r->part || (r->skip & TT_TRACE_NO_FLOWS))
+        return 0;
+    if (open_section(r, SEC_ATTRIB, &c))
+        return -1;
+    if (tt_attribsec_decode(c.p, (size_t)(c.end - c.p), r->tr, &why, r->err))
+        return why ? bad(r, SEC_ATTRIB, why) : -1;
+    return 0;
+}
+
 int tt_snapshot_decode_sel(const void *data, size_t n, unsigned threads, unsigned skip,
                            const tt_load_part *part, tt_trace *tr, tt_snapshot_source *src,
                            tt_error *err)
@@ -1612,7 +1636,8 @@ int tt_snapshot_decode_sel(const void *data, size_t n, unsigned threads, unsigne
     if ((r.version >= 3 ? read_events_blocks(&r) : read_events(&r)) ||
         (!(r.skip & TT_TRACE_NO_ARGS) && read_args(&r)) ||
         (!(r.skip & TT_TRACE_NO_COUNTERS) && read_counters(&r)) ||
-        (!(r.skip & TT_TRACE_NO_FLOWS) && read_flows(&r)) || (!r.part && check_span(&r)))
+        (!(r.skip & TT_TRACE_NO_FLOWS) && read_flows(&r)) || (!r.part && check_span(&r)) ||
+        read_attrib(&r))
         goto out;
     tr->lacks = r.skip | (r.part ? TT_TRACE_PARTIAL : 0);
     tr->finalized = true;
@@ -1654,6 +1679,7 @@ int tt_snapshot_read_source(const void *data, size_t n, tt_snapshot_source *src,
 /* ------------------------------------------------------ test support */
 
 _Static_assert(SEC__END == TT_SNAPSHOT_SECTIONS, "section count");
+_Static_assert(SEC_ATTRIB == TT_SNAPSHOT_SEC_ATTRIB, "attribution section id");
 
 int tt_snapshot_section(const void *file, size_t n, unsigned id, unsigned char **raw,
                         size_t *len, tt_error *err)

@@ -5,7 +5,9 @@
  * strings, attribute tuples, argument records (as templates and number
  * columns, see argcols.h), groups, lanes, events (column by column, each
  * turned into small repetitive numbers, see snapshot.c), counters, flows,
- * metadata, problems and tallies. Reading one restores the finalized
+ * metadata, problems and tallies, and (format 4) the attribution of
+ * analysis/attrib.h, which a whole reopen with flows restores instead of
+ * rebuilding it (attribsec.h). Reading one restores the finalized
  * arrays directly, decoding each lane's blocks of events (evblocks.h) and
  * rebuilding the argument store on several cores, and rebuilds the
  * interval index, so reopening is much faster than decoding the source; a
@@ -25,7 +27,10 @@
  *   sections each one zstd frame (with zstd's own content checksum), but
  *            format 3's events: frames one after another (flag bit 1,
  *            checksum 0 in the table), each block's crc32 in the index
- *            section (evblocks.h)
+ *            section (evblocks.h). Ids: 1 metadata, 2 strings,
+ *            3 attributes, 4 arguments, 5 groups, 6 lanes, 7 events,
+ *            8 counters, 9 flows, 10 event index (format 3 on),
+ *            11 attribution (format 4 on); all required.
  *
  * Library code: never prints, never exits. Ownership: encode/write borrow
  * the trace; read fills a trace the caller created and owns.
@@ -43,12 +48,15 @@
 
 #define TT_SNAPSHOT_MAGIC "\x89TTZ\r\n\x1a\n"
 #define TT_SNAPSHOT_MAGIC_LEN 8
-/* Format 3: each lane's events in blocks that decode on their own, with an
- * index of where they lie in time (evblocks.h), so a window or a few lanes
- * decode only their blocks. Format 2 (events as one frame of predicted
- * columns) is still read; format 1 files are refused. Arguments are
- * templates and number columns in both. */
-#define TT_SNAPSHOT_VERSION 3u
+/* Format 4: format 3 and the attribution (analysis/attrib.h: parents,
+ * self times, launch links, device time; snapshot/attribsec.h), restored
+ * on reopen instead of rebuilt. Format 3: each lane's events in blocks
+ * that decode on their own, with an index of where they lie in time
+ * (evblocks.h), so a window or a few lanes decode only their blocks.
+ * Formats 3 and 2 (events as one frame of predicted columns) are still
+ * read, their attribution rebuilt when asked; format 1 files are refused.
+ * Arguments are templates and number columns in all. */
+#define TT_SNAPSHOT_VERSION 4u
 
 /* Identity of the file a snapshot was made from, checked by the cache
  * (src/snapshot/cache.h) before it trusts an entry. */
@@ -112,7 +120,9 @@ int tt_snapshot_read_source(const void *data, size_t n, tt_snapshot_source *src,
  * Sections are numbered 1 .. TT_SNAPSHOT_SECTIONS - 1. These two let a
  * test corrupt the content of a section while keeping the file's framing
  * and checksums valid, so the section parsers themselves are exercised. */
-#define TT_SNAPSHOT_SECTIONS 11u
+#define TT_SNAPSHOT_SECTIONS 12u
+/* The attribution section (format 4, snapshot/attribsec.h). */
+#define TT_SNAPSHOT_SEC_ATTRIB 11u
 
 /* The decompressed payload of section `id` of a snapshot whose framing
  * and checksums are valid. *raw is malloc'ed. Returns 0 or -1. */

@@ -1,0 +1,260 @@
+/* attribsec.c - the attribution section of a .ttz (see attribsec.h).
+ *
+ * The stored arrays are written as they lie in memory (little-endian, as
+ * the rest of the writer assumes) and read back with one copy each; every
+ * count is bounded by the bytes that remain before anything is allocated,
+ * and the result is checked against the trace by tt_attrib_store_adopt().
+ */
+#include "config.h"
+
+#include "snapshot/attribsec.h"
+
+#include "analysis/attrib.h"
+#include "analysis/attrib_store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    LF_DEVICE = 1u << 0,
+    LF_SLOTS = 1u << 1,
+    LF_LAUNCH = 1u << 2,
+    LF_SUMS = 1u << 3,
+    LF__ALL = (1u << 4) - 1
+};
+
+/* A trace with fewer events stores no attribution: rebuilding it costs
+ * well under a millisecond there, while its self times and device totals
+ * (some two bytes an event that no encoding removes) would grow a small
+ * snapshot by a quarter (issue 7: a .ttz stays under a third of gzip). */
+#define STORE_FROM_EVENTS 65536u
+
+/* STORE_FROM_EVENTS, or for tests TRACETTY_TTZ_ATTRIB_FROM (0: store the
+ * attribution of any trace). */
+static uint64_t store_from(void)
+{
+    const char *env = getenv("TRACETTY_TTZ_ATTRIB_FROM");
+    if (env && *env) {
+        char *endp;
+        unsigned long long v = strtoull(env, &endp, 10);
+        if (*endp == '\0')
+            return v;
+    }
+    return STORE_FROM_EVENTS;
+}
+
+static size_t words_of(size_t bits)
+{
+    return (bits + 63) / 64;
+}
+
+/* n little-endian numbers of `size` bytes as byte planes: every low byte,
+ * then every next one (numbers of a few significant bits then compress
+ * well: their high planes are runs of zeros). */
+static void put_planes(tt_wbuf *b, const void *v, size_t n, size_t size)
+{
+    const unsigned char *p = v;
+    if (!tt_wbuf_reserve(b, n * size))
+        return;
+    for (size_t byte = 0; byte < size; byte++)
+        for (size_t i = 0; i < n; i++)
+            b->p[b->n++] = p[i * size + byte];
+}
+
+int tt_attribsec_encode(const tt_trace *tr, tt_wbuf *b, tt_error *err)
+{
+    const tt_attrib *a;
+    const tt_attrib_store *st;
+    bool store = tr->n_events >= store_from();
+    tt_wbuf_varint(b, TT_ATTRIB_STORE_VERSION);
+    tt_wbuf_varint(b, store);
+    if (!store)
+        return 0;
+    if (!(a = tt_attrib_get(tr, err)))
+        return -1;
+    st = tt_attrib_store_of(a);
+    tt_wbuf_varint(b, st->n_lanes);
+    tt_wbuf_varint(b, st->n_str);
+    tt_wbuf_varint(b, st->n_links);
+    tt_wbuf_varint(b, st->n_device);
+    tt_wbuf_varint(b, st->n_dangling);
+    tt_wbuf_put(b, st->sflags, st->n_str);
+    for (uint32_t li = 0; li < st->n_lanes; li++) {
+        const tt_attrib_lane_store *l = &st->lanes[li];
+        size_t n = tr->lanes[li].n;
+        tt_wbuf_byte(b, (unsigned char)((l->device ? LF_DEVICE : 0) | (l->slot ? LF_SLOTS : 0) |
+                                        (l->launch ? LF_LAUNCH : 0) | (l->has ? LF_SUMS : 0)));
+        if (l->slot) {
+            tt_wbuf_varint(b, l->n_esc);
+            put_planes(b, l->slot, n, sizeof *l->slot);
+            tt_wbuf_put(b, l->esc_idx, l->n_esc * sizeof *l->esc_idx);
+            tt_wbuf_put(b, l->esc_val, l->n_esc * sizeof *l->esc_val);
+        }
+        if (l->launch) {   /* from the previous launcher: small, repetitive */
+            uint32_t prev = 0;
+            for (size_t i = 0; i < n; i++) {
+                uint32_t v = l->launch[i];
+                tt_wbuf_varint(b, v ? tt_zigzag((int64_t)v - prev) + 1 : 0);
+                prev = v ? v : prev;
+            }
+        }
+        if (l->has) {
+            tt_wbuf_varint(b, l->n_sum);
+            tt_wbuf_varint(b, l->n_big);
+            tt_wbuf_varint(b, l->n_xs);
+            tt_wbuf_put(b, l->has, words_of(n) * sizeof *l->has);
+            /* each total less the next entry's (mod 2^32): an op's total
+             * is usually its launching call's, the next entry */
+            for (int byte = 0; byte < 4; byte++)
+                for (uint32_t k = 0; k < l->n_sum; k++) {
+                    uint32_t d = l->total[k] - (k + 1 < l->n_sum ? l->total[k + 1] : 0);
+                    tt_wbuf_byte(b, (unsigned char)(d >> (8 * byte)));
+                }
+            tt_wbuf_put(b, l->same, words_of(l->n_sum) * sizeof *l->same);
+            tt_wbuf_put(b, l->big_at, l->n_big * sizeof *l->big_at);
+            tt_wbuf_put(b, l->big_val, l->n_big * sizeof *l->big_val);
+            tt_wbuf_put(b, l->xs_at, l->n_xs * sizeof *l->xs_at);
+            tt_wbuf_put(b, l->xs_val, l->n_xs * sizeof *l->xs_val);
+        }
+    }
+    return 0;
+}
+
+/* A copy of the next count elements of `size` bytes into *dst (malloc'ed;
+ * room for one when count is 0). 0; -1 when the section is too short
+ * (c->bad); -2 out of memory. */
+static int take(tt_rd *c, void *dst, uint64_t count, size_t size)
+{
+    const unsigned char *p = tt_rd_bytes(c, count * size);   /* count < 2^32 */
+    void *q;
+    if (!p)
+        return -1;
+    if (!(q = malloc(count ? (size_t)count * size : 1)))
+        return -2;
+    memcpy(q, p, (size_t)count * size);
+    memcpy(dst, &q, sizeof q);
+    return 0;
+}
+
+/* The totals as stored (each less the next) back to totals. 0. */
+static int totals_undelta(tt_attrib_lane_store *l)
+{
+    for (uint32_t k = l->n_sum; k-- > 1;)
+        l->total[k - 1] += l->total[k];
+    return 0;
+}
+
+/* take() of numbers written by put_planes(). */
+static int take_planes(tt_rd *c, void *dst, uint64_t count, size_t size)
+{
+    const unsigned char *p = tt_rd_bytes(c, count * size);   /* count < 2^32 */
+    unsigned char *q;
+    if (!p)
+        return -1;
+    if (!(q = malloc(count ? (size_t)count * size : 1)))
+        return -2;
+    for (size_t byte = 0; byte < size; byte++)
+        for (size_t i = 0; i < (size_t)count; i++)
+            q[i * size + byte] = p[byte * (size_t)count + i];
+    memcpy(dst, &q, sizeof q);
+    return 0;
+}
+
+/* Lane li of the section into l. 0, -1 corrupt (*why), -2 OOM. */
+static int read_lane(tt_rd *c, const tt_lane *ln, tt_attrib_lane_store *l, const char **why)
+{
+    size_t n = ln->n;
+    int rc = 0;
+    unsigned flags = c->p < c->end ? *c->p++ : (c->bad = true, 0u);
+    if (c->bad || flags > LF__ALL)
+        return *why = "lane flags", -1;
+    l->device = flags & LF_DEVICE;
+    if (flags & LF_SLOTS) {
+        l->n_esc = tt_rd_u32(c);
+        if (c->bad || l->n_esc > n)
+            return *why = "escape count", -1;
+        if ((rc = take_planes(c, &l->slot, n, sizeof *l->slot)) ||
+            (rc = take(c, &l->esc_idx, l->n_esc, sizeof *l->esc_idx)) ||
+            (rc = take(c, &l->esc_val, l->n_esc, sizeof *l->esc_val)))
+            return *why = "slots", rc;
+    }
+    if (flags & LF_LAUNCH) {
+        int64_t prev = 0;
+        if (!(l->launch = malloc((n ? n : 1) * sizeof *l->launch)))
+            return *why = "launchers", -2;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t z = tt_rd_varint(c);
+            int64_t v = z ? prev + tt_unzigzag(z - 1) : 0;
+            if (c->bad || v < 0 || v > UINT32_MAX)
+                return *why = "launchers", -1;
+            l->launch[i] = (uint32_t)v;
+            prev = z ? v : prev;
+        }
+    }
+    if (flags & LF_SUMS) {
+        l->n_sum = tt_rd_u32(c);
+        l->n_big = tt_rd_u32(c);
+        l->n_xs = tt_rd_u32(c);
+        if (c->bad || l->n_sum > n || l->n_big > l->n_sum || l->n_xs > l->n_sum)
+            return *why = "device time counts", -1;
+        if ((rc = take(c, &l->has, words_of(n), sizeof *l->has)) ||
+            (rc = take_planes(c, &l->total, l->n_sum, sizeof *l->total)) ||
+            (rc = totals_undelta(l)) ||
+            (rc = take(c, &l->same, words_of(l->n_sum), sizeof *l->same)) ||
+            (rc = take(c, &l->big_at, l->n_big, sizeof *l->big_at)) ||
+            (rc = take(c, &l->big_val, l->n_big, sizeof *l->big_val)) ||
+            (rc = take(c, &l->xs_at, l->n_xs, sizeof *l->xs_at)) ||
+            (rc = take(c, &l->xs_val, l->n_xs, sizeof *l->xs_val)))
+            return *why = "device time", rc;
+        /* the rank words are computed by the adoption, not stored */
+        if (!(l->rank = malloc((words_of(n) ? words_of(n) : 1) * sizeof *l->rank)))
+            return *why = "device time", -2;
+    }
+    return 0;
+}
+
+int tt_attribsec_decode(const unsigned char *p, size_t n, const tt_trace *tr, const char **why,
+                        tt_error *err)
+{
+    tt_rd c = {p, p + n, false};
+    tt_attrib_store st;
+    uint64_t stored;
+    int rc = 0;
+    *why = NULL;
+    if (tt_rd_varint(&c) != TT_ATTRIB_STORE_VERSION)
+        return c.bad ? (*why = "truncated", -1) : 0;   /* rebuilt when asked */
+    stored = tt_rd_varint(&c);
+    if (c.bad || stored > 1 || (!stored && c.p != c.end))
+        return *why = "bad header", -1;
+    if (!stored)
+        return 0;   /* a small trace: rebuilt when asked */
+    memset(&st, 0, sizeof st);
+    st.n_lanes = tt_rd_u32(&c);
+    st.n_str = tt_rd_u32(&c);
+    st.n_links = tt_rd_varint(&c);
+    st.n_device = tt_rd_varint(&c);
+    st.n_dangling = tt_rd_varint(&c);
+    if (c.bad || st.n_lanes != tr->n_lanes || st.n_str != tt_strtab_count(tr->strings))
+        return *why = "counts", -1;
+    if ((rc = take(&c, &st.sflags, st.n_str, 1)) == 0 &&
+        !(st.lanes = calloc(st.n_lanes ? st.n_lanes : 1, sizeof *st.lanes)))
+        rc = -2;
+    if (rc)
+        *why = "string flags";
+    for (uint32_t li = 0; !rc && li < st.n_lanes; li++)
+        rc = read_lane(&c, &tr->lanes[li], &st.lanes[li], why);
+    if (!rc && c.p != c.end)
+        rc = -1, *why = "extra data";
+    if (rc) {
+        tt_attrib_store_free(&st);
+        if (rc == -2) {
+            *why = NULL;
+            return tt_error_set(err, TT_ERR_NOMEM, "out of memory reading the snapshot");
+        }
+        return -1;
+    }
+    rc = tt_attrib_store_adopt(tr, &st, why);
+    if (rc == -2)
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory reading the snapshot");
+    return rc < 0 ? -1 : 0;
+}
