@@ -8,6 +8,7 @@
 #include "decode/csv_common.h"
 
 #include "decode/json_scan.h"
+#include "model/args.h"
 #include "util/grow.h"
 #include "util/num.h"
 
@@ -45,6 +46,8 @@ void tt_csv_job_fini(tt_csv_job *j)
     free(j->hdr);
     free(j->hdr_key);
     free(j->hdr_key_len);
+    free((void *)j->val);
+    free(j->val_len);
     free(j->hdr_len);
     free(j->keep);
     free(j->buf);
@@ -737,12 +740,15 @@ static char *put_json_string(char *d, const char *s, size_t n)
     return d;
 }
 
-/* Every column's "name": once, so that rows only copy it. */
+/* Every column's "name": once, registered as the argument store's key
+ * set, so that rows store only their values. */
 static int build_keys(tt_csv_job *j)
 {
     j->hdr_key = calloc(j->n_hdr + 1, sizeof *j->hdr_key);
     j->hdr_key_len = calloc(j->n_hdr + 1, sizeof *j->hdr_key_len);
-    if (!j->hdr_key || !j->hdr_key_len)
+    j->val = calloc(j->n_hdr + 1, sizeof *j->val);
+    j->val_len = calloc(j->n_hdr + 1, sizeof *j->val_len);
+    if (!j->hdr_key || !j->hdr_key_len || !j->val || !j->val_len)
         return -1;
     for (size_t c = 0; c < j->n_hdr; c++) {
         char *k = malloc(JSON_STRING_MAX(j->hdr_len[c]) + 1), *end;
@@ -753,43 +759,44 @@ static int build_keys(tt_csv_job *j)
         j->hdr_key[c] = k;
         j->hdr_key_len[c] = (size_t)(end - k);
     }
-    return 0;
+    j->keyset = tt_args_keyset(j->tr->args, (const char *const *)j->hdr_key, j->hdr_key_len,
+                               (uint32_t)j->n_hdr);
+    return j->keyset ? 0 : -1;
 }
 
 int tt_csv_args(tt_csv_job *j, const tt_csv_row *row, uint32_t *handle)
 {
-    size_t n = row->n < j->n_hdr ? row->n : j->n_hdr, need = 2;
+    size_t n = row->n < j->n_hdr ? row->n : j->n_hdr, need = 0;
     char *d;
+    bool any = false;
     *handle = 0;
     if (!j->hdr_key && build_keys(j))
         return oom(j);
-    /* one reservation for the whole row, then plain stores */
+    /* one reservation for the row's escaped strings, then plain stores
+     * (j->buf does not move while val[] points into it) */
     for (size_t c = 0; c < n; c++)
-        need += j->hdr_key_len[c] + 1 + JSON_STRING_MAX(row->len[c]);
+        need += JSON_STRING_MAX(row->len[c]);
     j->buf_len = 0;
     if (!buf_reserve(j, need))
         return oom(j);
     d = j->buf;
-    *d++ = '{';
-    for (size_t c = 0; c < n; c++) {
-        if (!j->keep[c] || tt_csv_is_null(row->f[c], row->len[c]))
+    for (size_t c = 0; c < j->n_hdr; c++) {
+        j->val[c] = NULL;
+        if (c >= n || !j->keep[c] || tt_csv_is_null(row->f[c], row->len[c]))
             continue;
-        if (d > j->buf + 1)
-            *d++ = ',';
-        memcpy(d, j->hdr_key[c], j->hdr_key_len[c]);
-        d += j->hdr_key_len[c];
+        any = true;
         if (js_is_number(row->f[c], row->len[c])) {   /* stays valid JSON */
-            memcpy(d, row->f[c], row->len[c]);
-            d += row->len[c];
+            j->val[c] = row->f[c];
+            j->val_len[c] = row->len[c];
         } else {
+            j->val[c] = d;
             d = put_json_string(d, row->f[c], row->len[c]);
+            j->val_len[c] = (size_t)(d - j->val[c]);
         }
     }
-    if (d == j->buf + 1)
+    if (!any)
         return 0;   /* no argument */
-    *d++ = '}';
-    j->buf_len = (size_t)(d - j->buf);
-    *handle = tt_args_add(j->tr->args, j->buf, j->buf_len, NULL, 0);
+    *handle = tt_args_add_row(j->tr->args, j->keyset, j->val, j->val_len);
     return *handle ? 0 : oom(j);
 }
 

@@ -49,6 +49,9 @@ typedef struct tt_csv_job {
     char              **hdr_key;   /* per column: its JSON key text "name": (built
                                     * once, not per row) */
     size_t             *hdr_key_len;
+    uint32_t            keyset;    /* the keys in the argument store (tt_args_keyset) */
+    const char        **val;       /* per column: the row's JSON value text, NULL if left out */
+    size_t             *val_len;
 
     char               *buf;       /* scratch: argument JSON being built */
     size_t              buf_len, buf_cap;
@@ -114,8 +117,9 @@ int tt_csv_reject(tt_csv_job *j, const tt_csv_row *row, int col, const char *fmt
 uint32_t tt_csv_lane(tt_csv_job *j, const char *group_name, const char *lane_name);
 
 /* Store the row's kept columns (see keep) as a JSON object in the
- * argument store: numbers stay numbers, null cells are left out. *handle
- * is 0 when nothing is kept. 0 or -1 (OOM). */
+ * argument store: numbers stay numbers, null cells are left out. Stored as
+ * a keyed row (tt_args_add_row): the header's keys once, each row's values
+ * only. *handle is 0 when nothing is kept. 0 or -1 (OOM). */
 int tt_csv_args(tt_csv_job *j, const tt_csv_row *row, uint32_t *handle);
 
 /* Push a slice [start, start+dur) on lane with name/cat/args filled in;

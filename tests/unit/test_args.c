@@ -2,14 +2,18 @@
  * many blocks, empty and huge records, binary bytes, reading in order and
  * in random order, before and after sealing, with one or several readers.
  * Record contents are regenerated from their handle, so every read is
- * checked byte for byte against an independent copy. */
+ * checked byte for byte against an independent copy. Keyed rows
+ * (tt_args_add_row) mixed with plain records, in two stores joined by
+ * tt_args_append, read back as the object text written out by hand. */
 #include "config.h"
 
 #include "../tap.h"
 #include "model/args.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t mix(uint64_t x)
 {
@@ -223,10 +227,138 @@ static void test_huge(void)
     free(e);
 }
 
+/* Keyed row i of key set ks (0 or 1): its values, and the object text
+ * tt_args_add would have been given, built here by plain concatenation. */
+static const char *const row_keys[2][3] = {{"\"a\":", "\"bb\":", "\"c d\":"},
+                                           {"\"x\":", "\"y\":", "\"z\":"}};
+
+static size_t row_gen(uint32_t i, int ks, const char *val[3], size_t vlen[3], char vbuf[3][32],
+                      char *text)
+{
+    size_t n = 0;
+    for (int k = 0; k < 3; k++) {
+        uint64_t h = mix(i * 3u + (uint32_t)k + (uint32_t)ks * 1000003u);
+        val[k] = NULL;
+        if (h % 4 == 0 && !(k == 2 && i % 5 == 0))   /* some keys absent, never all */
+            continue;
+        vlen[k] = (size_t)snprintf(vbuf[k], 32, h % 3 ? "%llu" : "\"s%llu\"",
+                                   (unsigned long long)(h % 100000));
+        val[k] = vbuf[k];
+    }
+    if (!val[0] && !val[1] && !val[2]) {
+        vlen[2] = 1;
+        val[2] = vbuf[2];
+        strcpy(vbuf[2], "7");
+    }
+    for (int k = 0; k < 3; k++) {
+        if (!val[k])
+            continue;
+        n += (size_t)sprintf(text + n, "%s%s%.*s", n ? "," : "{", row_keys[ks][k], (int)vlen[k],
+                             val[k]);
+    }
+    text[n++] = '}';
+    return n;
+}
+
+/* Record i of a store of rows: keyed rows of key set ks, every 7th a
+ * plain record. Returns the handle. */
+static uint32_t rows_add(tt_args *s, uint32_t ks_id, int ks, uint32_t i)
+{
+    const char *val[3];
+    size_t vlen[3];
+    char vbuf[3][32], text[200];
+    if (i % 7 == 3)
+        return tt_args_add(s, "{\"plain\":1}", 11, "{\"e\":2}", 7);
+    row_gen(i, ks, val, vlen, vbuf, text);
+    return tt_args_add_row(s, ks_id, val, vlen);
+}
+
+static bool rows_match(tt_args_reader *r, uint32_t handle, int ks, uint32_t i)
+{
+    const char *val[3], *a, *e;
+    size_t vlen[3], an, en, n;
+    char vbuf[3][32], text[200];
+    if (tt_args_read(r, handle, &a, &an, &e, &en))
+        return false;
+    if (i % 7 == 3)
+        return an == 11 && memcmp(a, "{\"plain\":1}", 11) == 0 && en == 7;
+    n = row_gen(i, ks, val, vlen, vbuf, text);
+    return an == n && memcmp(a, text, n) == 0 && en == 0;
+}
+
+static void test_rows(void)
+{
+    enum { N = 30000 };
+    static const size_t klen[2][3] = {{4, 5, 6}, {4, 4, 4}};
+    tt_args *s = tt_args_new(), *t = tt_args_new();
+    tt_args_reader r;
+    uint32_t k0, k1, kt;
+    uint64_t raw = 0;
+    int bad = 0;
+    const char *none[3] = {NULL, NULL, NULL};
+    size_t zero[3] = {0, 0, 0};
+
+    k0 = tt_args_keyset(s, row_keys[0], klen[0], 3);
+    k1 = tt_args_keyset(s, row_keys[1], klen[1], 3);
+    ok(k0 == 1 && k1 == 2, "key sets are numbered 1, 2");
+    is_i64(tt_args_add_row(s, k0, none, zero), 0, "a row without values is not stored");
+    is_i64(tt_args_add_row(s, 3, none, zero), 0, "an unknown key set is refused");
+    for (uint32_t i = 0; i < N; i++) {
+        const char *val[3];
+        size_t vlen[3];
+        char vbuf[3][32], text[200];
+        raw += i % 7 == 3 ? 18 : row_gen(i, i % 2, val, vlen, vbuf, text);
+        if (rows_add(s, i % 2 ? k1 : k0, i % 2, i) != i + 1)
+            bad++;
+    }
+    is_i64(bad, 0, "keyed rows and plain records get handles in order");
+    is_i64((int64_t)tt_args_raw_bytes(s), (int64_t)raw, "raw bytes count the rebuilt texts");
+    tt_args_reader_init(&r, s);
+    bad = 0;
+    for (uint32_t i = 0; i < N; i++)
+        if (!rows_match(&r, i + 1, i % 2, i))
+            bad++;
+    is_i64(bad, 0, "every keyed row reads back as its object text (unsealed, in order)");
+    tt_args_seal(s);
+    bad = 0;
+    for (uint32_t i = N; i-- > 0;)
+        if (!rows_match(&r, i + 1, i % 2, i))
+            bad++;
+    is_i64(bad, 0, "every keyed row reads back after sealing (backwards)");
+    tt_args_reader_fini(&r);
+
+    /* a second store with its own key set 1 (= s's key set 2's keys),
+     * appended: its rows must find their keys past s's */
+    kt = tt_args_keyset(t, row_keys[1], klen[1], 3);
+    for (uint32_t i = 0; i < 5000; i++)
+        rows_add(t, kt, 1, i);
+    ok(tt_args_append(s, t) == 0, "append a store of keyed rows");
+    tt_args_seal(s);
+    tt_args_reader_init(&r, s);
+    bad = 0;
+    for (uint32_t i = 0; i < 5000; i++)
+        if (!rows_match(&r, N + 1 + i, 1, i) || !rows_match(&r, i + 1, i % 2, i))
+            bad++;
+    is_i64(bad, 0, "both stores' rows read back after the append");
+    {
+        /* key sets added after the append continue the numbering */
+        uint32_t k3 = tt_args_keyset(s, row_keys[0], klen[0], 3), h;
+        const char *a, *e, *val[3] = {"1", NULL, "\"q\""};
+        size_t an, en, vlen[3] = {1, 0, 3};
+        h = tt_args_add_row(s, k3, val, vlen);
+        ok(k3 == 4 && tt_args_read(&r, h, &a, &an, &e, &en) == 0 && an == 17 &&
+               memcmp(a, "{\"a\":1,\"c d\":\"q\"}", 17) == 0,
+           "a key set registered after the append");
+    }
+    tt_args_reader_fini(&r);
+    tt_args_free(s);
+}
+
 int main(void)
 {
     test_empty();
     test_many();
     test_huge();
+    test_rows();
     return tap_done();
 }
