@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "decode/decode.h"
+#include "model/args.h"
 #include "util/u64map.h"
 
 /* One parsed row: NUL-terminated fields with surrounding spaces and tabs
@@ -50,11 +51,8 @@ typedef struct tt_csv_job {
                                     * once, not per row) */
     size_t             *hdr_key_len;
     uint32_t            keyset;    /* the keys in the argument store (tt_args_keyset) */
-    const char        **val;       /* per column: the row's JSON value text, NULL if left out */
-    size_t             *val_len;
+    tt_args_val        *val;       /* per column: the row's value (tt_args_add_row) */
 
-    char               *buf;       /* scratch: argument JSON being built */
-    size_t              buf_len, buf_cap;
 
     tt_u64map           lanes;     /* hash of (group, lane) names -> lane */
     uint64_t            events;

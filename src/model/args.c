@@ -4,7 +4,8 @@
  *   v even: a plain record, alen = v / 2: args varint(elen) extra;
  *   v odd:  a keyed row (tt_args_add_row) of key set v / 2 + the block's
  *           kbase: per key of the set varint(x), x = 0 for an absent key,
- *           else x - 1 bytes of value text follow.
+ *           else (x - 1) / 2 bytes of value text follow, a string to
+ *           quote when x - 1 is odd.
  * A block is compressed once it reaches BLOCK_TARGET raw bytes; blocks that
  * do not shrink are kept raw.
  */
@@ -267,38 +268,66 @@ uint32_t tt_args_keyset(tt_args *a, const char *const *keys, const size_t *klen,
     return a->n_keysets;
 }
 
-uint32_t tt_args_add_row(tt_args *a, uint32_t keyset, const char *const *vals,
-                         const size_t *vlen)
+uint32_t tt_args_add_row(tt_args *a, uint32_t keyset, const tt_args_val *vals)
 {
     const args_keyset *ks;
-    size_t need = 10, text = 0;   /* text: the rebuilt object's length */
-    uint32_t present = 0;
+    size_t need = 10, text = 0, bytes = 0;   /* text: punctuation and keys */
     if (keyset == 0 || keyset > a->n_keysets || a->next == UINT32_MAX)
         return 0;
     ks = &a->keysets[keyset - 1];
     for (uint32_t i = 0; i < ks->n; i++) {
-        need += 10;
-        if (!vals[i])
+        if (vals[i].kind == TT_ARGV_NONE)
             continue;
-        need += vlen[i];
-        text += 1 + ks->off[i + 1] - ks->off[i] + vlen[i];   /* "," or "{", key, value */
-        present++;
+        bytes += vals[i].n;
+        text += 1 + ks->off[i + 1] - ks->off[i] + (vals[i].kind == TT_ARGV_STRING ? 2 : 0);
     }
-    if (present == 0 || text > UINT32_MAX / 4)
+    if (text == 0 || bytes > UINT32_MAX / 16)
         return 0;
-    if (args_room(a, need))
+    if (args_room(a, need + (size_t)ks->n * 10 + bytes))
         return 0;
     a->cur_len += put_varint(a->cur + a->cur_len, (uint64_t)(keyset - 1) * 2 + 1);
     for (uint32_t i = 0; i < ks->n; i++) {
-        if (!vals[i]) {
+        const tt_args_val *v = &vals[i];
+        if (v->kind == TT_ARGV_NONE) {
             a->cur[a->cur_len++] = 0;
             continue;
         }
-        a->cur_len += put_varint(a->cur + a->cur_len, (uint64_t)vlen[i] + 1);
-        memcpy(a->cur + a->cur_len, vals[i], vlen[i]);
-        a->cur_len += vlen[i];
+        a->cur_len += put_varint(a->cur + a->cur_len,
+                                 ((uint64_t)v->n << 1 | (v->kind == TT_ARGV_STRING)) + 1);
+        memcpy(a->cur + a->cur_len, v->s, v->n);
+        a->cur_len += v->n;
     }
-    return args_commit(a, text + 1);   /* + "}" */
+    return args_commit(a, text + bytes + 1);   /* + "}" */
+}
+
+char *tt_args_json_string(char *d, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t start = 0;
+    *d++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c != '"' && c != '\\' && c >= 0x20)
+            continue;
+        /* runs without escapes are copied whole: most texts have none */
+        memcpy(d, s + start, i - start);
+        d += i - start;
+        *d++ = '\\';
+        if (c == '"' || c == '\\') {
+            *d++ = (char)c;
+        } else {
+            *d++ = 'u';
+            *d++ = '0';
+            *d++ = '0';
+            *d++ = hex[c >> 4];
+            *d++ = hex[c & 15];
+        }
+        start = i + 1;
+    }
+    memcpy(d, s + start, n - start);
+    d += n - start;
+    *d++ = '"';
+    return d;
 }
 
 int tt_args_seal(tt_args *a)
@@ -360,25 +389,31 @@ static int row_rebuild(tt_args_reader *r, const args_keyset *ks, const unsigned 
     for (uint32_t i = 0; i < ks->n; i++) {
         q = get_varint(q, end, &x);
         if (x) {
-            need += 1 + ks->off[i + 1] - ks->off[i] + (size_t)(x - 1);
-            q += x - 1;
+            size_t vn = (size_t)((x - 1) >> 1);
+            need += 1 + ks->off[i + 1] - ks->off[i] + ((x - 1) & 1 ? TT_JSON_STRING_MAX(vn) : vn);
+            q += vn;
         }
     }
     if (grow_bytes((void **)&r->row, &r->row_cap, need, 1024))
         return -1;
     d = r->row;
     for (uint32_t i = 0; i < ks->n; i++) {
-        size_t kl = ks->off[i + 1] - ks->off[i];
+        size_t kl = ks->off[i + 1] - ks->off[i], vn;
         p = get_varint(p, end, &x);
         if (!x)
             continue;
         *d = d == r->row ? '{' : ',';
         d++;
+        vn = (size_t)((x - 1) >> 1);
         memcpy(d, ks->text + ks->off[i], kl);
         d += kl;
-        memcpy(d, p, (size_t)(x - 1));
-        d += x - 1;
-        p += x - 1;
+        if ((x - 1) & 1) {
+            d = tt_args_json_string(d, (const char *)p, vn);
+        } else {
+            memcpy(d, p, vn);
+            d += vn;
+        }
+        p += vn;
     }
     *d++ = '}';
     *text = (const unsigned char *)r->row;
@@ -458,10 +493,10 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
                 return -1;
             ks = &a->keysets[k - 1];
             for (uint32_t i = 0; i < ks->n; i++) {
-                if (!(p = get_varint(p, end, &la)) || (la && la - 1 > (uint64_t)(end - p)))
+                if (!(p = get_varint(p, end, &la)) || (la && (la - 1) / 2 > (uint64_t)(end - p)))
                     return -1;
                 if (la)
-                    p += la - 1;
+                    p += (la - 1) / 2;
             }
             if (skip-- != 0)
                 continue;

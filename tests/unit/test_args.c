@@ -227,34 +227,58 @@ static void test_huge(void)
     free(e);
 }
 
-/* Keyed row i of key set ks (0 or 1): its values, and the object text
- * tt_args_add would have been given, built here by plain concatenation. */
+/* Keyed row i of key set ks (0 or 1): its values, numbers and strings
+ * (some with a quote, a backslash or a control byte to escape), and the
+ * object text tt_args_add would have been given, written out here by
+ * plain concatenation and escaping. Returns the text's length and, in
+ * *raw, the raw bytes the store counts for it. */
 static const char *const row_keys[2][3] = {{"\"a\":", "\"bb\":", "\"c d\":"},
                                            {"\"x\":", "\"y\":", "\"z\":"}};
 
-static size_t row_gen(uint32_t i, int ks, const char *val[3], size_t vlen[3], char vbuf[3][32],
-                      char *text)
+static size_t row_gen(uint32_t i, int ks, tt_args_val val[3], char vbuf[3][32], char *text,
+                      size_t *raw)
 {
     size_t n = 0;
+    *raw = 1;
     for (int k = 0; k < 3; k++) {
         uint64_t h = mix(i * 3u + (uint32_t)k + (uint32_t)ks * 1000003u);
-        val[k] = NULL;
+        val[k].kind = TT_ARGV_NONE;
         if (h % 4 == 0 && !(k == 2 && i % 5 == 0))   /* some keys absent, never all */
             continue;
-        vlen[k] = (size_t)snprintf(vbuf[k], 32, h % 3 ? "%llu" : "\"s%llu\"",
-                                   (unsigned long long)(h % 100000));
-        val[k] = vbuf[k];
+        val[k].s = vbuf[k];
+        if (h % 3) {
+            val[k].n = (size_t)snprintf(vbuf[k], 32, "%llu", (unsigned long long)(h % 100000));
+            val[k].kind = TT_ARGV_JSON;
+        } else {
+            val[k].n = (size_t)snprintf(vbuf[k], 32, "s%llu%s", (unsigned long long)(h % 1000),
+                                        h % 5 == 0 ? "q\"b\\c\001" : "");
+            val[k].kind = TT_ARGV_STRING;
+        }
     }
-    if (!val[0] && !val[1] && !val[2]) {
-        vlen[2] = 1;
-        val[2] = vbuf[2];
-        strcpy(vbuf[2], "7");
+    if (val[0].kind + val[1].kind + val[2].kind == 0) {
+        val[2] = (tt_args_val){"7", 1, TT_ARGV_JSON};
     }
     for (int k = 0; k < 3; k++) {
-        if (!val[k])
+        if (!val[k].kind)
             continue;
-        n += (size_t)sprintf(text + n, "%s%s%.*s", n ? "," : "{", row_keys[ks][k], (int)vlen[k],
-                             val[k]);
+        n += (size_t)sprintf(text + n, "%s%s", n ? "," : "{", row_keys[ks][k]);
+        *raw += 1 + strlen(row_keys[ks][k]) + val[k].n;
+        if (val[k].kind == TT_ARGV_JSON) {
+            n += (size_t)sprintf(text + n, "%.*s", (int)val[k].n, val[k].s);
+            continue;
+        }
+        *raw += 2;
+        text[n++] = '"';
+        for (size_t c = 0; c < val[k].n; c++) {
+            unsigned char ch = (unsigned char)val[k].s[c];
+            if (ch == '"' || ch == '\\')
+                n += (size_t)sprintf(text + n, "\\%c", ch);
+            else if (ch < 0x20)
+                n += (size_t)sprintf(text + n, "\\u%04x", ch);
+            else
+                text[n++] = (char)ch;
+        }
+        text[n++] = '"';
     }
     text[n++] = '}';
     return n;
@@ -264,25 +288,26 @@ static size_t row_gen(uint32_t i, int ks, const char *val[3], size_t vlen[3], ch
  * plain record. Returns the handle. */
 static uint32_t rows_add(tt_args *s, uint32_t ks_id, int ks, uint32_t i)
 {
-    const char *val[3];
-    size_t vlen[3];
+    tt_args_val val[3];
+    size_t raw;
     char vbuf[3][32], text[200];
     if (i % 7 == 3)
         return tt_args_add(s, "{\"plain\":1}", 11, "{\"e\":2}", 7);
-    row_gen(i, ks, val, vlen, vbuf, text);
-    return tt_args_add_row(s, ks_id, val, vlen);
+    row_gen(i, ks, val, vbuf, text, &raw);
+    return tt_args_add_row(s, ks_id, val);
 }
 
 static bool rows_match(tt_args_reader *r, uint32_t handle, int ks, uint32_t i)
 {
-    const char *val[3], *a, *e;
-    size_t vlen[3], an, en, n;
+    tt_args_val val[3];
+    const char *a, *e;
+    size_t an, en, n, raw;
     char vbuf[3][32], text[200];
     if (tt_args_read(r, handle, &a, &an, &e, &en))
         return false;
     if (i % 7 == 3)
         return an == 11 && memcmp(a, "{\"plain\":1}", 11) == 0 && en == 7;
-    n = row_gen(i, ks, val, vlen, vbuf, text);
+    n = row_gen(i, ks, val, vbuf, text, &raw);
     return an == n && memcmp(a, text, n) == 0 && en == 0;
 }
 
@@ -295,24 +320,26 @@ static void test_rows(void)
     uint32_t k0, k1, kt;
     uint64_t raw = 0;
     int bad = 0;
-    const char *none[3] = {NULL, NULL, NULL};
-    size_t zero[3] = {0, 0, 0};
+    tt_args_val none[3] = {{NULL, 0, TT_ARGV_NONE}, {NULL, 0, TT_ARGV_NONE},
+                           {NULL, 0, TT_ARGV_NONE}};
 
     k0 = tt_args_keyset(s, row_keys[0], klen[0], 3);
     k1 = tt_args_keyset(s, row_keys[1], klen[1], 3);
     ok(k0 == 1 && k1 == 2, "key sets are numbered 1, 2");
-    is_i64(tt_args_add_row(s, k0, none, zero), 0, "a row without values is not stored");
-    is_i64(tt_args_add_row(s, 3, none, zero), 0, "an unknown key set is refused");
+    is_i64(tt_args_add_row(s, k0, none), 0, "a row without values is not stored");
+    is_i64(tt_args_add_row(s, 3, none), 0, "an unknown key set is refused");
     for (uint32_t i = 0; i < N; i++) {
-        const char *val[3];
-        size_t vlen[3];
+        tt_args_val val[3];
+        size_t r1 = 18;
         char vbuf[3][32], text[200];
-        raw += i % 7 == 3 ? 18 : row_gen(i, i % 2, val, vlen, vbuf, text);
+        if (i % 7 != 3)
+            row_gen(i, i % 2, val, vbuf, text, &r1);
+        raw += r1;
         if (rows_add(s, i % 2 ? k1 : k0, i % 2, i) != i + 1)
             bad++;
     }
     is_i64(bad, 0, "keyed rows and plain records get handles in order");
-    is_i64((int64_t)tt_args_raw_bytes(s), (int64_t)raw, "raw bytes count the rebuilt texts");
+    is_i64((int64_t)tt_args_raw_bytes(s), (int64_t)raw, "raw bytes count keys, values and punctuation");
     tt_args_reader_init(&r, s);
     bad = 0;
     for (uint32_t i = 0; i < N; i++)
@@ -343,9 +370,11 @@ static void test_rows(void)
     {
         /* key sets added after the append continue the numbering */
         uint32_t k3 = tt_args_keyset(s, row_keys[0], klen[0], 3), h;
-        const char *a, *e, *val[3] = {"1", NULL, "\"q\""};
-        size_t an, en, vlen[3] = {1, 0, 3};
-        h = tt_args_add_row(s, k3, val, vlen);
+        const char *a, *e;
+        tt_args_val val[3] = {{"1", 1, TT_ARGV_JSON}, {NULL, 0, TT_ARGV_NONE},
+                              {"q", 1, TT_ARGV_STRING}};
+        size_t an, en;
+        h = tt_args_add_row(s, k3, val);
         ok(k3 == 4 && tt_args_read(&r, h, &a, &an, &e, &en) == 0 && an == 17 &&
                memcmp(a, "{\"a\":1,\"c d\":\"q\"}", 17) == 0,
            "a key set registered after the append");
