@@ -24,6 +24,13 @@ typedef struct ascend {
     int        c_start, c_dur, c_name, c_type, c_stream, c_core, c_device;
     int        s_start, s_dur;
     bool       have_header;
+    /* rows come in runs of one stream: the cells that named the last
+     * row's lane (device, stream, core, each with a presence byte) and
+     * that lane, reused while they match instead of formatting and
+     * interning its names again */
+    char       last_cells[200];
+    size_t     last_len;
+    uint32_t   last_lid;
 } ascend;
 
 static int pick(const tt_csv_job *j, const char *a, const char *b)
@@ -69,6 +76,26 @@ static const char *cell(const tt_csv_row *row, int c)
     return row->f[c];
 }
 
+/* The cells that name a row's lane, each as a presence byte and its text
+ * with its NUL, into buf; 0 when they do not fit (the lane is then looked
+ * up as usual). The core only names the lane of a row without a stream. */
+static size_t lane_cells(char *buf, size_t cap, const char *dev, const char *stream,
+                         const char *core)
+{
+    const char *part[3] = {dev, stream, stream ? NULL : core};
+    size_t n = 0;
+    for (int i = 0; i < 3; i++) {
+        size_t len = part[i] ? strlen(part[i]) + 1 : 0;
+        if (n + 1 + len > cap)
+            return 0;
+        buf[n++] = part[i] ? 1 : 0;
+        if (len)
+            memcpy(buf + n, part[i], len);
+        n += len;
+    }
+    return n;
+}
+
 static int ascend_row(void *ctx, const tt_csv_row *row)
 {
     ascend *a = ctx;
@@ -100,15 +127,26 @@ static int ascend_row(void *ctx, const tt_csv_row *row)
     stream = cell(row, a->c_stream);
     core = cell(row, a->c_core);
     dev = cell(row, a->c_device);
-    if (dev)
-        snprintf(group, sizeof group, "NPU %s", dev);
-    else
-        snprintf(group, sizeof group, "NPU");
-    if (stream)
-        snprintf(lane, sizeof lane, "Stream %s", stream);
-    else
-        snprintf(lane, sizeof lane, "%s", core ? core : "(no stream)");
-    lid = tt_csv_lane(j, group, lane);
+    {
+        char cells[sizeof a->last_cells];
+        size_t n = lane_cells(cells, sizeof cells, dev, stream, core);
+        if (n && n == a->last_len && memcmp(cells, a->last_cells, n) == 0) {
+            lid = a->last_lid;
+        } else {
+            if (dev)
+                snprintf(group, sizeof group, "NPU %s", dev);
+            else
+                snprintf(group, sizeof group, "NPU");
+            if (stream)
+                snprintf(lane, sizeof lane, "Stream %s", stream);
+            else
+                snprintf(lane, sizeof lane, "%s", core ? core : "(no stream)");
+            lid = tt_csv_lane(j, group, lane);
+            memcpy(a->last_cells, cells, n);
+            a->last_len = n;
+            a->last_lid = lid;
+        }
+    }
     if (lid == TT_NO_LANE || tt_csv_args(j, row, &args))
         return tt_error_set(j->err, TT_ERR_NOMEM, "out of memory"), -1;
     idx = tt_csv_push(j, lid, start, dur, name ? name : type ? type : "(unnamed)", "kernel", args);

@@ -8,6 +8,7 @@
 #include "decode/csv_common.h"
 
 #include "decode/json_scan.h"
+#include "model/args.h"
 #include "util/grow.h"
 #include "util/num.h"
 
@@ -45,9 +46,9 @@ void tt_csv_job_fini(tt_csv_job *j)
     free(j->hdr);
     free(j->hdr_key);
     free(j->hdr_key_len);
+    free(j->val);
     free(j->hdr_len);
     free(j->keep);
-    free(j->buf);
     tt_u64map_fini(&j->lanes);
     memset(j, 0, sizeof *j);
 }
@@ -90,7 +91,8 @@ typedef enum scan_result {
     ROW_BAD      /* malformed quoting */
 } scan_result;
 
-enum { C_TEXT = 0, C_COMMA, C_EOL, C_QUOTE, C_BLANK };
+/* C_TEXT and C_BLANK first: `cls <= C_BLANK` is "inside an unquoted field" */
+enum { C_TEXT = 0, C_BLANK, C_COMMA, C_EOL, C_QUOTE };
 
 static const unsigned char cls[256] = {
     [','] = C_COMMA, ['\r'] = C_EOL, ['\n'] = C_EOL, ['"'] = C_QUOTE,
@@ -126,7 +128,7 @@ static bool is_blank(char c)
     return c == ' ' || c == '\t';
 }
 
-static bool add_span(reader *r, size_t a, size_t b, bool esc)
+static inline bool add_span(reader *r, size_t a, size_t b, bool esc)
 {
     if (tt_grow_one((void **)&r->sp, &r->cap_sp, r->n_sp, sizeof *r->sp))
         return false;
@@ -202,14 +204,15 @@ static scan_result scan_row(reader *r, const char *s, size_t *pos, size_t len, b
                 return r->n_sp--, ROW_BAD;   /* text or a quote after the closing quote */
             i++;
         } else {
-            size_t a = i, b = i + 1;
-            for (i++; i < len; i++) {
+            /* to the first byte that ends the field, then back over
+             * trailing blanks (u[a] is text, not a blank) */
+            size_t a = i, b;
+            for (i++; i < len && cls[u[i]] <= C_BLANK; i++)
+                ;
+            for (b = i; cls[u[b - 1]] == C_BLANK; b--)
+                ;
+            if (i < len)
                 c = cls[u[i]];
-                if (c == C_TEXT)
-                    b = i + 1;
-                else if (c != C_BLANK)
-                    break;
-            }
             if (i == len) {
                 if (!at_end)
                     return ROW_MORE;
@@ -603,6 +606,10 @@ int tt_csv_bytes_scale(const char *header)
 
 bool tt_csv_is_null(const char *s, size_t n)
 {
+    /* every cell passes here: most are numbers or longer text, told apart
+     * by their length and first byte before any string comparison */
+    if (n > 4 || (n > 1 && (s[0] | 0x20) != 'n'))
+        return n == 0;
     return n == 0 || (n == 1 && s[0] == '-') || (n == 3 && strcasecmp(s, "n/a") == 0) ||
            (n == 2 && strcasecmp(s, "na") == 0) || (n == 4 && strcasecmp(s, "null") == 0) ||
            (n == 4 && strcasecmp(s, "none") == 0);
@@ -685,111 +692,50 @@ uint32_t tt_csv_lane(tt_csv_job *j, const char *group_name, const char *lane_nam
     return lane;
 }
 
-/* Room for n more bytes in the argument buffer. */
-static bool buf_reserve(tt_csv_job *j, size_t n)
-{
-    if (j->buf_len + n > j->buf_cap) {
-        size_t nc = j->buf_cap ? j->buf_cap * 2 : 1024;
-        char *nb;
-        while (nc < j->buf_len + n)
-            nc *= 2;
-        nb = realloc(j->buf, nc);
-        if (!nb)
-            return false;
-        j->buf = nb;
-        j->buf_cap = nc;
-    }
-    return true;
-}
-
-/* The most bytes put_json_string() writes for n bytes of text. */
-#define JSON_STRING_MAX(n) (6 * (n) + 2)
-
-/* s[0..n) as a quoted JSON string at d (room for JSON_STRING_MAX(n));
- * returns the end. Runs without escapes are copied whole: most fields
- * have none. */
-static char *put_json_string(char *d, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t start = 0;
-    *d++ = '"';
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c != '"' && c != '\\' && c >= 0x20)
-            continue;
-        memcpy(d, s + start, i - start);
-        d += i - start;
-        *d++ = '\\';
-        if (c == '"' || c == '\\') {
-            *d++ = (char)c;
-        } else {
-            *d++ = 'u';
-            *d++ = '0';
-            *d++ = '0';
-            *d++ = hex[c >> 4];
-            *d++ = hex[c & 15];
-        }
-        start = i + 1;
-    }
-    memcpy(d, s + start, n - start);
-    d += n - start;
-    *d++ = '"';
-    return d;
-}
-
-/* Every column's "name": once, so that rows only copy it. */
+/* Every column's "name": once, registered as the argument store's key
+ * set, so that rows store only their values. */
 static int build_keys(tt_csv_job *j)
 {
     j->hdr_key = calloc(j->n_hdr + 1, sizeof *j->hdr_key);
     j->hdr_key_len = calloc(j->n_hdr + 1, sizeof *j->hdr_key_len);
-    if (!j->hdr_key || !j->hdr_key_len)
+    j->val = calloc(j->n_hdr + 1, sizeof *j->val);
+    if (!j->hdr_key || !j->hdr_key_len || !j->val)
         return -1;
     for (size_t c = 0; c < j->n_hdr; c++) {
-        char *k = malloc(JSON_STRING_MAX(j->hdr_len[c]) + 1), *end;
+        char *k = malloc(TT_JSON_STRING_MAX(j->hdr_len[c]) + 1), *end;
         if (!k)
             return -1;
-        end = put_json_string(k, j->hdr[c], j->hdr_len[c]);
+        end = tt_args_json_string(k, j->hdr[c], j->hdr_len[c]);
         *end++ = ':';
         j->hdr_key[c] = k;
         j->hdr_key_len[c] = (size_t)(end - k);
     }
-    return 0;
+    j->keyset = tt_args_keyset(j->tr->args, (const char *const *)j->hdr_key, j->hdr_key_len,
+                               (uint32_t)j->n_hdr);
+    return j->keyset ? 0 : -1;
 }
 
 int tt_csv_args(tt_csv_job *j, const tt_csv_row *row, uint32_t *handle)
 {
-    size_t n = row->n < j->n_hdr ? row->n : j->n_hdr, need = 2;
-    char *d;
+    size_t n = row->n < j->n_hdr ? row->n : j->n_hdr;
+    bool any = false;
     *handle = 0;
     if (!j->hdr_key && build_keys(j))
         return oom(j);
-    /* one reservation for the whole row, then plain stores */
-    for (size_t c = 0; c < n; c++)
-        need += j->hdr_key_len[c] + 1 + JSON_STRING_MAX(row->len[c]);
-    j->buf_len = 0;
-    if (!buf_reserve(j, need))
-        return oom(j);
-    d = j->buf;
-    *d++ = '{';
-    for (size_t c = 0; c < n; c++) {
-        if (!j->keep[c] || tt_csv_is_null(row->f[c], row->len[c]))
+    for (size_t c = 0; c < j->n_hdr; c++) {
+        tt_args_val *v = &j->val[c];
+        v->kind = TT_ARGV_NONE;
+        if (c >= n || !j->keep[c] || tt_csv_is_null(row->f[c], row->len[c]))
             continue;
-        if (d > j->buf + 1)
-            *d++ = ',';
-        memcpy(d, j->hdr_key[c], j->hdr_key_len[c]);
-        d += j->hdr_key_len[c];
-        if (js_is_number(row->f[c], row->len[c])) {   /* stays valid JSON */
-            memcpy(d, row->f[c], row->len[c]);
-            d += row->len[c];
-        } else {
-            d = put_json_string(d, row->f[c], row->len[c]);
-        }
+        any = true;
+        v->s = row->f[c];
+        v->n = row->len[c];
+        /* a number stays a number; the store quotes the rest when read */
+        v->kind = js_is_number(v->s, v->n) ? TT_ARGV_JSON : TT_ARGV_STRING;
     }
-    if (d == j->buf + 1)
+    if (!any)
         return 0;   /* no argument */
-    *d++ = '}';
-    j->buf_len = (size_t)(d - j->buf);
-    *handle = tt_args_add(j->tr->args, j->buf, j->buf_len, NULL, 0);
+    *handle = tt_args_add_row(j->tr->args, j->keyset, j->val);
     return *handle ? 0 : oom(j);
 }
 

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "decode/decode.h"
+#include "model/args.h"
 #include "util/u64map.h"
 
 /* One parsed row: NUL-terminated fields with surrounding spaces and tabs
@@ -49,9 +50,9 @@ typedef struct tt_csv_job {
     char              **hdr_key;   /* per column: its JSON key text "name": (built
                                     * once, not per row) */
     size_t             *hdr_key_len;
+    uint32_t            keyset;    /* the keys in the argument store (tt_args_keyset) */
+    tt_args_val        *val;       /* per column: the row's value (tt_args_add_row) */
 
-    char               *buf;       /* scratch: argument JSON being built */
-    size_t              buf_len, buf_cap;
 
     tt_u64map           lanes;     /* hash of (group, lane) names -> lane */
     uint64_t            events;
@@ -114,8 +115,9 @@ int tt_csv_reject(tt_csv_job *j, const tt_csv_row *row, int col, const char *fmt
 uint32_t tt_csv_lane(tt_csv_job *j, const char *group_name, const char *lane_name);
 
 /* Store the row's kept columns (see keep) as a JSON object in the
- * argument store: numbers stay numbers, null cells are left out. *handle
- * is 0 when nothing is kept. 0 or -1 (OOM). */
+ * argument store: numbers stay numbers, null cells are left out. Stored as
+ * a keyed row (tt_args_add_row): the header's keys once, each row's values
+ * only. *handle is 0 when nothing is kept. 0 or -1 (OOM). */
 int tt_csv_args(tt_csv_job *j, const tt_csv_row *row, uint32_t *handle);
 
 /* Push a slice [start, start+dur) on lane with name/cat/args filled in;

@@ -1,6 +1,11 @@
 /* args.c - compressed argument blocks (see args.h).
  *
- * Record layout inside a block: varint(alen) args varint(elen) extra.
+ * Record layout inside a block, after a varint v:
+ *   v even: a plain record, alen = v / 2: args varint(elen) extra;
+ *   v odd:  a keyed row (tt_args_add_row) of key set v / 2 + the block's
+ *           kbase: per key of the set varint(x), x = 0 for an absent key,
+ *           else (x - 1) / 2 bytes of value text follow, a string to
+ *           quote when x - 1 is odd.
  * A block is compressed once it reaches BLOCK_TARGET raw bytes; blocks that
  * do not shrink are kept raw.
  */
@@ -22,7 +27,16 @@ typedef struct args_block {
     uint32_t       raw_size;
     uint32_t       stored;     /* bytes in data */
     unsigned char *data;       /* zstd frame, or raw when stored == raw_size */
+    uint32_t       kbase;      /* added to the key set ids of its keyed rows:
+                                * non-zero for blocks moved by tt_args_append */
 } args_block;
+
+/* A key set: n JSON key texts, key i at text[off[i] .. off[i + 1]). */
+typedef struct args_keyset {
+    uint32_t n;
+    size_t  *off;
+    char    *text;
+} args_keyset;
 
 struct tt_args {
     args_block    *blocks;
@@ -36,6 +50,8 @@ struct tt_args {
     ZSTD_CCtx     *cctx;
     size_t         block_target;  /* raw bytes per block (BLOCK_TARGET) */
     int            level;         /* zstd level (ARGS_ZSTD_LEVEL) */
+    args_keyset   *keysets;       /* id k at keysets[k - 1] */
+    uint32_t       n_keysets, cap_keysets;
 };
 
 tt_args *tt_args_new(void)
@@ -59,6 +75,11 @@ void tt_args_free(tt_args *a)
     free(a->blocks);
     free(a->cur);
     ZSTD_freeCCtx(a->cctx);
+    for (uint32_t i = 0; i < a->n_keysets; i++) {
+        free(a->keysets[i].off);
+        free(a->keysets[i].text);
+    }
+    free(a->keysets);
     free(a);
 }
 
@@ -109,6 +130,7 @@ static int args_store_block(tt_args *a, const unsigned char *raw, size_t len, ui
     b.count = count;
     b.raw_size = (uint32_t)len;
     b.stored = (uint32_t)csize;
+    b.kbase = 0;
     a->blocks[a->n_blocks++] = b;
     a->held += csize;
     a->cur_first += count;
@@ -154,29 +176,54 @@ static const unsigned char *get_varint(const unsigned char *p, const unsigned ch
     return NULL;
 }
 
+/* At least `need` bytes at *buf (*cap of them allocated), doubling from
+ * `first`. 0 or -1 (OOM, *buf unchanged). */
+static int grow_bytes(void **buf, size_t *cap, size_t need, size_t first)
+{
+    size_t nc = *cap ? *cap : first;
+    void *nb;
+    if (need <= *cap)
+        return 0;
+    while (nc < need)
+        nc *= 2;
+    if (!(nb = realloc(*buf, nc)))
+        return -1;
+    *buf = nb;
+    *cap = nc;
+    return 0;
+}
+
+/* Room for a record of at most `need` bytes in the block being filled
+ * (flushing a full one first). 0 or -1 (OOM). */
+static int args_room(tt_args *a, size_t need)
+{
+    if (a->cur_len > 0 && a->cur_len + need > a->block_target && args_flush(a))
+        return -1;
+    return grow_bytes((void **)&a->cur, &a->cur_cap, a->cur_len + need, a->block_target + 64);
+}
+
+/* The record just written is complete: count it, and compress its block
+ * when full. Returns its handle. */
+static uint32_t args_commit(tt_args *a, uint64_t raw)
+{
+    a->cur_count++;
+    a->raw_total += raw;
+    if (a->cur_len >= a->block_target && args_flush(a)) {
+        /* the record is in the unflushed block and still readable */
+    }
+    return a->next++;
+}
+
 uint32_t tt_args_add(tt_args *a, const char *args, size_t alen, const char *extra,
                      size_t elen)
 {
-    size_t need;
     if (alen == 0 && elen == 0)
         return 0;
     if (a->next == UINT32_MAX || alen > UINT32_MAX / 4 || elen > UINT32_MAX / 4)
         return 0;
-    need = alen + elen + 20;
-    if (a->cur_len > 0 && a->cur_len + need > a->block_target && args_flush(a))
+    if (args_room(a, alen + elen + 20))
         return 0;
-    if (a->cur_len + need > a->cur_cap) {
-        size_t nc = a->cur_cap ? a->cur_cap : a->block_target + 64;
-        unsigned char *nb;
-        while (nc < a->cur_len + need)
-            nc *= 2;
-        nb = realloc(a->cur, nc);
-        if (!nb)
-            return 0;
-        a->cur = nb;
-        a->cur_cap = nc;
-    }
-    a->cur_len += put_varint(a->cur + a->cur_len, alen);
+    a->cur_len += put_varint(a->cur + a->cur_len, (uint64_t)alen * 2);
     if (alen)   /* args may be NULL when empty: no memcpy(NULL) */
         memcpy(a->cur + a->cur_len, args, alen);
     a->cur_len += alen;
@@ -184,12 +231,103 @@ uint32_t tt_args_add(tt_args *a, const char *args, size_t alen, const char *extr
     if (elen)
         memcpy(a->cur + a->cur_len, extra, elen);
     a->cur_len += elen;
-    a->cur_count++;
-    a->raw_total += alen + elen;
-    if (a->cur_len >= a->block_target && args_flush(a)) {
-        /* the record is in the unflushed block and still readable */
+    return args_commit(a, alen + elen);
+}
+
+uint32_t tt_args_keyset(tt_args *a, const char *const *keys, const size_t *klen, uint32_t n)
+{
+    args_keyset ks;
+    size_t total = 0;
+    if (a->n_keysets >= UINT32_MAX / 4)
+        return 0;
+    if (a->n_keysets == a->cap_keysets) {
+        uint32_t nc = a->cap_keysets ? a->cap_keysets * 2 : 4;
+        args_keyset *nk = realloc(a->keysets, nc * sizeof *nk);
+        if (!nk)
+            return 0;
+        a->keysets = nk;
+        a->cap_keysets = nc;
     }
-    return a->next++;
+    for (uint32_t i = 0; i < n; i++)
+        total += klen[i];
+    ks.n = n;
+    ks.off = malloc((n + (size_t)1) * sizeof *ks.off);
+    ks.text = malloc(total ? total : 1);
+    if (!ks.off || !ks.text) {
+        free(ks.off);
+        free(ks.text);
+        return 0;
+    }
+    ks.off[0] = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (klen[i])
+            memcpy(ks.text + ks.off[i], keys[i], klen[i]);
+        ks.off[i + 1] = ks.off[i] + klen[i];
+    }
+    a->keysets[a->n_keysets++] = ks;
+    return a->n_keysets;
+}
+
+uint32_t tt_args_add_row(tt_args *a, uint32_t keyset, const tt_args_val *vals)
+{
+    const args_keyset *ks;
+    size_t need = 10, text = 0, bytes = 0;   /* text: punctuation and keys */
+    if (keyset == 0 || keyset > a->n_keysets || a->next == UINT32_MAX)
+        return 0;
+    ks = &a->keysets[keyset - 1];
+    for (uint32_t i = 0; i < ks->n; i++) {
+        if (vals[i].kind == TT_ARGV_NONE)
+            continue;
+        bytes += vals[i].n;
+        text += 1 + ks->off[i + 1] - ks->off[i] + (vals[i].kind == TT_ARGV_STRING ? 2 : 0);
+    }
+    if (text == 0 || bytes > UINT32_MAX / 16)
+        return 0;
+    if (args_room(a, need + (size_t)ks->n * 10 + bytes))
+        return 0;
+    a->cur_len += put_varint(a->cur + a->cur_len, (uint64_t)(keyset - 1) * 2 + 1);
+    for (uint32_t i = 0; i < ks->n; i++) {
+        const tt_args_val *v = &vals[i];
+        if (v->kind == TT_ARGV_NONE) {
+            a->cur[a->cur_len++] = 0;
+            continue;
+        }
+        a->cur_len += put_varint(a->cur + a->cur_len,
+                                 ((uint64_t)v->n << 1 | (v->kind == TT_ARGV_STRING)) + 1);
+        memcpy(a->cur + a->cur_len, v->s, v->n);
+        a->cur_len += v->n;
+    }
+    return args_commit(a, text + bytes + 1);   /* + "}" */
+}
+
+char *tt_args_json_string(char *d, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t start = 0;
+    *d++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c != '"' && c != '\\' && c >= 0x20)
+            continue;
+        /* runs without escapes are copied whole: most texts have none */
+        memcpy(d, s + start, i - start);
+        d += i - start;
+        *d++ = '\\';
+        if (c == '"' || c == '\\') {
+            *d++ = (char)c;
+        } else {
+            *d++ = 'u';
+            *d++ = '0';
+            *d++ = '0';
+            *d++ = hex[c >> 4];
+            *d++ = hex[c & 15];
+        }
+        start = i + 1;
+    }
+    memcpy(d, s + start, n - start);
+    d += n - start;
+    *d++ = '"';
+    return d;
 }
 
 int tt_args_seal(tt_args *a)
@@ -222,6 +360,8 @@ void tt_args_reader_init(tt_args_reader *r, const tt_args *store)
     r->next_handle = 0;
     r->next_off = 0;
     r->loads = 0;
+    r->row = NULL;
+    r->row_cap = 0;
 }
 
 void tt_args_reader_fini(tt_args_reader *r)
@@ -229,9 +369,56 @@ void tt_args_reader_fini(tt_args_reader *r)
     free(r->buf);
     r->buf = NULL;
     r->cap = 0;
+    free(r->row);
+    r->row = NULL;
+    r->row_cap = 0;
     r->block = 0;
     r->next_handle = 0;
     r->next_off = 0;
+}
+
+/* The object text of a keyed row of key set ks whose values start at p
+ * (already checked to lie inside the block), into r->row. 0 or -1 (OOM). */
+static int row_rebuild(tt_args_reader *r, const args_keyset *ks, const unsigned char *p,
+                       const unsigned char *end, const unsigned char **text, uint64_t *len)
+{
+    const unsigned char *q = p;
+    size_t need = 2;
+    char *d;
+    uint64_t x = 0;
+    for (uint32_t i = 0; i < ks->n; i++) {
+        q = get_varint(q, end, &x);
+        if (x) {
+            size_t vn = (size_t)((x - 1) >> 1);
+            need += 1 + ks->off[i + 1] - ks->off[i] + ((x - 1) & 1 ? TT_JSON_STRING_MAX(vn) : vn);
+            q += vn;
+        }
+    }
+    if (grow_bytes((void **)&r->row, &r->row_cap, need, 1024))
+        return -1;
+    d = r->row;
+    for (uint32_t i = 0; i < ks->n; i++) {
+        size_t kl = ks->off[i + 1] - ks->off[i], vn;
+        p = get_varint(p, end, &x);
+        if (!x)
+            continue;
+        *d = d == r->row ? '{' : ',';
+        d++;
+        vn = (size_t)((x - 1) >> 1);
+        memcpy(d, ks->text + ks->off[i], kl);
+        d += kl;
+        if ((x - 1) & 1) {
+            d = tt_args_json_string(d, (const char *)p, vn);
+        } else {
+            memcpy(d, p, vn);
+            d += vn;
+        }
+        p += vn;
+    }
+    *d++ = '}';
+    *text = (const unsigned char *)r->row;
+    *len = (uint64_t)(d - r->row);
+    return 0;
 }
 
 int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *alen,
@@ -239,7 +426,7 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
 {
     const tt_args *a = r->store;
     const unsigned char *p, *end;
-    uint32_t skip;
+    uint32_t skip, kbase = 0;
     bool cached = false;
     if (!a || handle == 0 || handle >= a->next)
         return -1;
@@ -284,6 +471,7 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
         p = r->buf;
         end = r->buf + b->raw_size;
         skip = handle - b->first;
+        kbase = b->kbase;
         if (r->next_handle && handle >= r->next_handle && r->next_off <= b->raw_size) {
             /* continue from the record after the last one read */
             p = r->buf + r->next_off;
@@ -292,27 +480,52 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
         cached = true;
     }
     for (;;) {
-        uint64_t la, le;
+        uint64_t v, la, le;
         const unsigned char *ta, *te;
-        if (!(p = get_varint(p, end, &la)) || la > (uint64_t)(end - p))
+        if (!(p = get_varint(p, end, &v)))
             return -1;
-        ta = p;
-        p += la;
-        if (!(p = get_varint(p, end, &le)) || le > (uint64_t)(end - p))
-            return -1;
-        te = p;
-        p += le;
-        if (skip-- == 0) {
-            *args = (const char *)ta;
-            *alen = (size_t)la;
-            *extra = (const char *)te;
-            *elen = (size_t)le;
-            if (cached) {
-                r->next_handle = handle + 1;
-                r->next_off = (size_t)(p - r->buf);
+        if (v & 1) {
+            /* a keyed row: its values, then the object rebuilt on a match */
+            const unsigned char *body = p;
+            uint64_t k = (v >> 1) + 1 + kbase;
+            const args_keyset *ks;
+            if (k > a->n_keysets)
+                return -1;
+            ks = &a->keysets[k - 1];
+            for (uint32_t i = 0; i < ks->n; i++) {
+                if (!(p = get_varint(p, end, &la)) || (la && (la - 1) / 2 > (uint64_t)(end - p)))
+                    return -1;
+                if (la)
+                    p += (la - 1) / 2;
             }
-            return 0;
+            if (skip-- != 0)
+                continue;
+            if (row_rebuild(r, ks, body, end, &ta, &la))
+                return -1;
+            te = ta;
+            le = 0;
+        } else {
+            la = v >> 1;
+            if (la > (uint64_t)(end - p))
+                return -1;
+            ta = p;
+            p += la;
+            if (!(p = get_varint(p, end, &le)) || le > (uint64_t)(end - p))
+                return -1;
+            te = p;
+            p += le;
+            if (skip-- != 0)
+                continue;
         }
+        *args = (const char *)ta;
+        *alen = (size_t)la;
+        *extra = (const char *)te;
+        *elen = (size_t)le;
+        if (cached) {
+            r->next_handle = handle + 1;
+            r->next_off = (size_t)(p - r->buf);
+        }
+        return 0;
     }
 }
 
@@ -320,12 +533,27 @@ int tt_args_append(tt_args *dst, tt_args *src)
 {
     uint32_t n = src->next - 1, base = dst->next - 1;
     int rc = -1;
+    uint32_t kb = dst->n_keysets;
     if (args_flush(dst) || args_flush(src) || n > UINT32_MAX - dst->next ||
-        args_reserve_blocks(dst, src->n_blocks))
+        src->n_keysets > UINT32_MAX / 4 - kb || args_reserve_blocks(dst, src->n_blocks))
         goto out;
+    if (src->n_keysets > dst->cap_keysets - kb) {
+        /* src's key sets follow dst's: its blocks' keyed rows find theirs
+         * through kbase */
+        args_keyset *nk = realloc(dst->keysets, (kb + src->n_keysets) * sizeof *nk);
+        if (!nk)
+            goto out;
+        dst->keysets = nk;
+        dst->cap_keysets = kb + src->n_keysets;
+    }
+    if (src->n_keysets)
+        memcpy(dst->keysets + kb, src->keysets, src->n_keysets * sizeof *src->keysets);
+    dst->n_keysets += src->n_keysets;
+    src->n_keysets = 0;
     for (uint32_t i = 0; i < src->n_blocks; i++) {
         args_block b = src->blocks[i];
         b.first += base;
+        b.kbase += kb;
         dst->blocks[dst->n_blocks++] = b;
     }
     src->n_blocks = 0;   /* the data is dst's now */

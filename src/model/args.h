@@ -26,6 +26,41 @@ void tt_args_free(tt_args *a);   /* NULL is a no-op */
 uint32_t tt_args_add(tt_args *a, const char *args, size_t alen,
                      const char *extra, size_t elen);
 
+/* Keyed rows: a small addition for table-shaped sources (the CSV
+ * decoders), whose every row would otherwise repeat the same JSON keys.
+ * A key set is registered once: n keys, each the JSON text of a key with
+ * its colon ("\"Step Id\":"). A row then stores only its values, typed:
+ * TT_ARGV_JSON text is a JSON value written as is (a number), a
+ * TT_ARGV_STRING text is quoted and escaped (tt_args_json_string) only
+ * when read, TT_ARGV_NONE leaves the key out. tt_args_read rebuilds
+ * exactly the object text tt_args_add would have been given: "{" key value
+ * "," ... "}", present keys in key-set order, no extra text. The stored
+ * bytes, and the zstd work of storing them, shrink by the keys' share (two
+ * thirds of an Ascend kernel_details.csv's argument text), and no JSON is
+ * written while loading.
+ *
+ * tt_args_keyset returns a key set id >= 1, or 0 when out of memory.
+ * tt_args_add_row takes one value per key of the set and returns a handle
+ * as tt_args_add does: 0 when out of memory or when no value is present.
+ * Its raw bytes (tt_args_raw_bytes) are the keys' and values' bytes plus
+ * the object's punctuation, strings counted unescaped. */
+enum { TT_ARGV_NONE = 0, TT_ARGV_JSON, TT_ARGV_STRING };
+typedef struct tt_args_val {
+    const char *s;
+    size_t      n;
+    int         kind;   /* TT_ARGV_* */
+} tt_args_val;
+
+uint32_t tt_args_keyset(tt_args *a, const char *const *keys, const size_t *klen, uint32_t n);
+uint32_t tt_args_add_row(tt_args *a, uint32_t keyset, const tt_args_val *vals);
+
+/* s[0..n) as a quoted JSON string at d, which has room for
+ * TT_JSON_STRING_MAX(n) bytes; returns the end. '"' and '\\' are escaped
+ * with a backslash, other bytes below 0x20 as \u00xx, all others copied.
+ * The one writer of keyed rows' strings, for their keys as well. */
+#define TT_JSON_STRING_MAX(n) (6 * (n) + 2)
+char *tt_args_json_string(char *d, const char *s, size_t n);
+
 /* Compress the last partial block. Call once when loading is done; adding
  * after sealing is allowed and starts a new block. Returns 0 or -1 (OOM). */
 int tt_args_seal(tt_args *a);
@@ -47,6 +82,8 @@ typedef struct tt_args_reader {
     uint64_t       loads;     /* blocks decompressed (or copied) so far: lets
                                * tests and profiles see whether records are
                                * read in storage order (one load per block) */
+    char          *row;       /* a keyed row's object text, rebuilt */
+    size_t         row_cap;
 } tt_args_reader;
 
 void tt_args_reader_init(tt_args_reader *r, const tt_args *store);

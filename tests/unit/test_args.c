@@ -2,14 +2,18 @@
  * many blocks, empty and huge records, binary bytes, reading in order and
  * in random order, before and after sealing, with one or several readers.
  * Record contents are regenerated from their handle, so every read is
- * checked byte for byte against an independent copy. */
+ * checked byte for byte against an independent copy. Keyed rows
+ * (tt_args_add_row) mixed with plain records, in two stores joined by
+ * tt_args_append, read back as the object text written out by hand. */
 #include "config.h"
 
 #include "../tap.h"
 #include "model/args.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t mix(uint64_t x)
 {
@@ -223,10 +227,167 @@ static void test_huge(void)
     free(e);
 }
 
+/* Keyed row i of key set ks (0 or 1): its values, numbers and strings
+ * (some with a quote, a backslash or a control byte to escape), and the
+ * object text tt_args_add would have been given, written out here by
+ * plain concatenation and escaping. Returns the text's length and, in
+ * *raw, the raw bytes the store counts for it. */
+static const char *const row_keys[2][3] = {{"\"a\":", "\"bb\":", "\"c d\":"},
+                                           {"\"x\":", "\"y\":", "\"z\":"}};
+
+static size_t row_gen(uint32_t i, int ks, tt_args_val val[3], char vbuf[3][32], char *text,
+                      size_t *raw)
+{
+    size_t n = 0;
+    *raw = 1;
+    for (int k = 0; k < 3; k++) {
+        uint64_t h = mix(i * 3u + (uint32_t)k + (uint32_t)ks * 1000003u);
+        val[k].kind = TT_ARGV_NONE;
+        if (h % 4 == 0 && !(k == 2 && i % 5 == 0))   /* some keys absent, never all */
+            continue;
+        val[k].s = vbuf[k];
+        if (h % 3) {
+            val[k].n = (size_t)snprintf(vbuf[k], 32, "%llu", (unsigned long long)(h % 100000));
+            val[k].kind = TT_ARGV_JSON;
+        } else {
+            val[k].n = (size_t)snprintf(vbuf[k], 32, "s%llu%s", (unsigned long long)(h % 1000),
+                                        h % 5 == 0 ? "q\"b\\c\001" : "");
+            val[k].kind = TT_ARGV_STRING;
+        }
+    }
+    if (val[0].kind + val[1].kind + val[2].kind == 0) {
+        val[2] = (tt_args_val){"7", 1, TT_ARGV_JSON};
+    }
+    for (int k = 0; k < 3; k++) {
+        if (!val[k].kind)
+            continue;
+        n += (size_t)sprintf(text + n, "%s%s", n ? "," : "{", row_keys[ks][k]);
+        *raw += 1 + strlen(row_keys[ks][k]) + val[k].n;
+        if (val[k].kind == TT_ARGV_JSON) {
+            n += (size_t)sprintf(text + n, "%.*s", (int)val[k].n, val[k].s);
+            continue;
+        }
+        *raw += 2;
+        text[n++] = '"';
+        for (size_t c = 0; c < val[k].n; c++) {
+            unsigned char ch = (unsigned char)val[k].s[c];
+            if (ch == '"' || ch == '\\')
+                n += (size_t)sprintf(text + n, "\\%c", ch);
+            else if (ch < 0x20)
+                n += (size_t)sprintf(text + n, "\\u%04x", ch);
+            else
+                text[n++] = (char)ch;
+        }
+        text[n++] = '"';
+    }
+    text[n++] = '}';
+    return n;
+}
+
+/* Record i of a store of rows: keyed rows of key set ks, every 7th a
+ * plain record. Returns the handle. */
+static uint32_t rows_add(tt_args *s, uint32_t ks_id, int ks, uint32_t i)
+{
+    tt_args_val val[3];
+    size_t raw;
+    char vbuf[3][32], text[200];
+    if (i % 7 == 3)
+        return tt_args_add(s, "{\"plain\":1}", 11, "{\"e\":2}", 7);
+    row_gen(i, ks, val, vbuf, text, &raw);
+    return tt_args_add_row(s, ks_id, val);
+}
+
+static bool rows_match(tt_args_reader *r, uint32_t handle, int ks, uint32_t i)
+{
+    tt_args_val val[3];
+    const char *a, *e;
+    size_t an, en, n, raw;
+    char vbuf[3][32], text[200];
+    if (tt_args_read(r, handle, &a, &an, &e, &en))
+        return false;
+    if (i % 7 == 3)
+        return an == 11 && memcmp(a, "{\"plain\":1}", 11) == 0 && en == 7;
+    n = row_gen(i, ks, val, vbuf, text, &raw);
+    return an == n && memcmp(a, text, n) == 0 && en == 0;
+}
+
+static void test_rows(void)
+{
+    enum { N = 30000 };
+    static const size_t klen[2][3] = {{4, 5, 6}, {4, 4, 4}};
+    tt_args *s = tt_args_new(), *t = tt_args_new();
+    tt_args_reader r;
+    uint32_t k0, k1, kt;
+    uint64_t raw = 0;
+    int bad = 0;
+    tt_args_val none[3] = {{NULL, 0, TT_ARGV_NONE}, {NULL, 0, TT_ARGV_NONE},
+                           {NULL, 0, TT_ARGV_NONE}};
+
+    k0 = tt_args_keyset(s, row_keys[0], klen[0], 3);
+    k1 = tt_args_keyset(s, row_keys[1], klen[1], 3);
+    ok(k0 == 1 && k1 == 2, "key sets are numbered 1, 2");
+    is_i64(tt_args_add_row(s, k0, none), 0, "a row without values is not stored");
+    is_i64(tt_args_add_row(s, 3, none), 0, "an unknown key set is refused");
+    for (uint32_t i = 0; i < N; i++) {
+        tt_args_val val[3];
+        size_t r1 = 18;
+        char vbuf[3][32], text[200];
+        if (i % 7 != 3)
+            row_gen(i, i % 2, val, vbuf, text, &r1);
+        raw += r1;
+        if (rows_add(s, i % 2 ? k1 : k0, i % 2, i) != i + 1)
+            bad++;
+    }
+    is_i64(bad, 0, "keyed rows and plain records get handles in order");
+    is_i64((int64_t)tt_args_raw_bytes(s), (int64_t)raw, "raw bytes count keys, values and punctuation");
+    tt_args_reader_init(&r, s);
+    bad = 0;
+    for (uint32_t i = 0; i < N; i++)
+        if (!rows_match(&r, i + 1, i % 2, i))
+            bad++;
+    is_i64(bad, 0, "every keyed row reads back as its object text (unsealed, in order)");
+    tt_args_seal(s);
+    bad = 0;
+    for (uint32_t i = N; i-- > 0;)
+        if (!rows_match(&r, i + 1, i % 2, i))
+            bad++;
+    is_i64(bad, 0, "every keyed row reads back after sealing (backwards)");
+    tt_args_reader_fini(&r);
+
+    /* a second store with its own key set 1 (= s's key set 2's keys),
+     * appended: its rows must find their keys past s's */
+    kt = tt_args_keyset(t, row_keys[1], klen[1], 3);
+    for (uint32_t i = 0; i < 5000; i++)
+        rows_add(t, kt, 1, i);
+    ok(tt_args_append(s, t) == 0, "append a store of keyed rows");
+    tt_args_seal(s);
+    tt_args_reader_init(&r, s);
+    bad = 0;
+    for (uint32_t i = 0; i < 5000; i++)
+        if (!rows_match(&r, N + 1 + i, 1, i) || !rows_match(&r, i + 1, i % 2, i))
+            bad++;
+    is_i64(bad, 0, "both stores' rows read back after the append");
+    {
+        /* key sets added after the append continue the numbering */
+        uint32_t k3 = tt_args_keyset(s, row_keys[0], klen[0], 3), h;
+        const char *a, *e;
+        tt_args_val val[3] = {{"1", 1, TT_ARGV_JSON}, {NULL, 0, TT_ARGV_NONE},
+                              {"q", 1, TT_ARGV_STRING}};
+        size_t an, en;
+        h = tt_args_add_row(s, k3, val);
+        ok(k3 == 4 && tt_args_read(&r, h, &a, &an, &e, &en) == 0 && an == 17 &&
+               memcmp(a, "{\"a\":1,\"c d\":\"q\"}", 17) == 0,
+           "a key set registered after the append");
+    }
+    tt_args_reader_fini(&r);
+    tt_args_free(s);
+}
+
 int main(void)
 {
     test_empty();
     test_many();
     test_huge();
+    test_rows();
     return tap_done();
 }
