@@ -39,6 +39,7 @@
 
 #include "index/index.h"
 #include "io/atomic.h"
+#include "util/bigalloc.h"
 #include "util/num.h"
 #include "util/parallel.h"
 #include "util/u64map.h"
@@ -1125,7 +1126,7 @@ static int read_events(reader *r)
     }
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
         tt_lane *ln = &tr->lanes[l];
-        ln->ev = malloc(ln->n * sizeof *ln->ev);
+        ln->ev = tt_bigalloc(ln->n * sizeof *ln->ev);
         if (!ln->ev) {
             oom(r);
             goto out;
@@ -1318,7 +1319,7 @@ static int read_events_blocks(reader *r)
             }
         ln->n = ln->cap = n;
         ln->max_depth = (uint16_t)il->max_depth;
-        if (!(ln->ev = malloc((n ? n : 1) * sizeof *ln->ev))) {
+        if (!(ln->ev = tt_bigalloc(n * sizeof *ln->ev))) {
             oom(r);
             goto out;
         }
