@@ -5,12 +5,14 @@
 
 FORMATS_UNIT_TESTS = \
 	tests/unit/test_snapshot \
+	tests/unit/test_argslazy \
 	tests/unit/test_formats \
 	tests/unit/test_argjson \
 	tests/unit/test_csv_scan
 check_PROGRAMS += $(FORMATS_UNIT_TESTS)
 TESTS += $(FORMATS_UNIT_TESTS)
 tests_unit_test_snapshot_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_argslazy_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_formats_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_argjson_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_csv_scan_LDADD = $(TT_TEST_LDADD)

@@ -104,9 +104,12 @@ int tt_argvals_fetch(const tt_trace *tr, const tt_event *const *ev, size_t n,
             const char *a, *x;
             size_t an, xn;
             if (tt_args_read(&ac.rd, e->args, &a, &an, &x, &xn)) {
-                if (strict) {
-                    tt_argcache_unreadable(e->args, err);
-                    rc = -2;
+                tt_error why;
+                /* a corrupt snapshot section fails even a lenient fetch:
+                 * it is the file's error, which its reopen used to give */
+                if (strict || tt_args_error(tr->args, &why)) {
+                    tt_argcache_unreadable(tr->args, e->args, err);
+                    rc = err && err->code == TT_ERR_NOMEM ? -1 : -2;
                 }
                 continue;   /* lenient: an unreadable record has no arguments */
             }

@@ -43,7 +43,9 @@ typedef struct tt_argvals {
 /* Values of keys[0..n_keys) of ev[0..n) (events may repeat). An event
  * whose record cannot be read (a corrupt block) has none of the keys when
  * `strict` is false; when it is true the call fails with -2 and err set
- * (TT_ERR_FORMAT), as tt_argcache_get() does. Returns 0, -1 out of
+ * (TT_ERR_FORMAT), as tt_argcache_get() does. A snapshot's arguments
+ * section found corrupt when first read (model/args.h: tt_args_error)
+ * fails the call either way, with the section's positioned error. Returns 0, -1 out of
  * memory (err set), or -2. On failure *v is left empty (fini is safe). */
 int tt_argvals_fetch(const tt_trace *tr, const tt_event *const *ev, size_t n,
                      const char *const *keys, size_t n_keys, bool strict, tt_argvals *v,

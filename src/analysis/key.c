@@ -86,8 +86,14 @@ static cJSON *parse_object(const char *s, size_t n)
     return o;
 }
 
-int tt_argcache_unreadable(uint32_t handle, tt_error *err)
+int tt_argcache_unreadable(const tt_args *store, uint32_t handle, tt_error *err)
 {
+    tt_error why;
+    if (store && tt_args_error(store, &why)) {
+        if (err)
+            *err = why;
+        return -1;
+    }
     tt_error_set(err, TT_ERR_FORMAT, "cannot read the stored arguments of an event (record %u)",
                  handle);
     return -1;
@@ -123,7 +129,7 @@ int tt_argcache_get_typed(tt_argcache *c, const tt_event *e, const char *key, co
         size_t an, xn;
         drop_record(c);
         if (tt_args_read(&c->rd, e->args, &a, &an, &x, &xn))
-            return tt_argcache_unreadable(e->args, err);
+            return tt_argcache_unreadable(c->rd.store, e->args, err);
         tt_argcache_take(c, e->args, a, an, x, xn);
     }
     if (c->args)

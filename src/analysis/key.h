@@ -82,8 +82,10 @@ int tt_argcache_get(tt_argcache *c, const tt_event *e, const char *key, const ch
 void tt_argcache_take(tt_argcache *c, uint32_t handle, const char *a, size_t an, const char *x,
                       size_t xn);
 
-/* The error of a record that cannot be read: err set, returns -1. */
-int tt_argcache_unreadable(uint32_t handle, tt_error *err);
+/* The error of record `handle` of store that cannot be read: err set (the
+ * store's own error when it has one: a snapshot's arguments section found
+ * corrupt when first read, model/args.h), returns -1. */
+int tt_argcache_unreadable(const tt_args *store, uint32_t handle, tt_error *err);
 
 /* tt_argcache_get(), also telling whether the value is a JSON number
  * (its text then is the number as written). */

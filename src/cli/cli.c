@@ -428,6 +428,24 @@ char **tt_cli_expand(char *const *paths, size_t n, size_t *n_files)
     return files;
 }
 
+void tt_cli_work_error(const char *cmd, const tt_trace *const *traces, size_t n,
+                       const tt_error *err)
+{
+    char safe[300];
+    for (size_t i = 0; i < n; i++) {
+        tt_error why;
+        if (traces[i] && tt_args_error(traces[i]->args, &why) && why.offset == err->offset &&
+            strcmp(why.what, err->what) == 0) {
+            tt_cli_error("%s: %s: %s", cmd,
+                         tt_text_safe(traces[i]->source ? traces[i]->source : "-", safe,
+                                      sizeof safe),
+                         err->what);
+            return;
+        }
+    }
+    tt_cli_error("%s: %s", cmd, err->what);
+}
+
 int tt_cli_rules_option(const char *cmd, const char *name, const char *arg,
                              tt_rules_config *cfg)
 {

@@ -81,6 +81,13 @@ int tt_cli_rules_option(const char *cmd, const char *name, const char *arg,
  * Call it right after the last write, while errno holds the reason. */
 int tt_cli_flush_stdout(const char *cmd);
 
+/* Print err, the error of a command's work over traces[0..n) (the rules),
+ * as "CMD: WHAT"; when a trace's file gave it only when read (a
+ * snapshot's arguments are rebuilt on first read: model/args.h), as
+ * "CMD: FILE: WHAT". */
+void tt_cli_work_error(const char *cmd, const tt_trace *const *traces, size_t n,
+                       const tt_error *err);
+
 /* "tracetty: " + message on stderr. */
 void tt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tt_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -227,7 +227,7 @@ static int check_exec(int argc, char **argv)
     }
     tt_annotations_init(&ann);
     if (tt_rules_run(&cfg, (const tt_trace *const *)traces, n, &ann, &err)) {
-        tt_cli_error("check: %s", err.what);
+        tt_cli_work_error("check", (const tt_trace *const *)traces, n, &err);
         rc = TT_EXIT_ERROR;
     } else {
         if (strcmp(format, "text") == 0 && all) {

@@ -188,20 +188,20 @@ static void meta_text(FILE *f, const cJSON *meta)
  * every trace summarized: with several, they are the ranks of one job, as
  * for `tracetty check`, and the cross-rank rules (straggler) run too. */
 typedef struct summary_rules {
-    bool            ok;       /* the rules ran (else out of memory) */
+    bool            ok;       /* the rules ran (else out of memory, or err) */
     bool            multi;    /* several traces: cross-rank rules ran */
     tt_annotations  ann;
+    tt_error        err;      /* why they did not */
 } summary_rules;
 
 static void summary_rules_run(summary_rules *sr, const tt_trace *const *traces, size_t n)
 {
     tt_rules_config cfg;
-    tt_error err;
     tt_rules_config_defaults(&cfg);
     tt_annotations_init(&sr->ann);
-    tt_error_clear(&err);
+    tt_error_clear(&sr->err);
     sr->multi = n > 1;
-    sr->ok = tt_rules_run(&cfg, traces, n, &sr->ann, &err) == 0;
+    sr->ok = tt_rules_run(&cfg, traces, n, &sr->ann, &sr->err) == 0;
 }
 
 /* Counts per rule for trace t; false when the rules could not run. A rule
@@ -491,7 +491,7 @@ static int summary_exec(int argc, char **argv)
     tt_cli_opts op;
     cJSON *all = NULL;
     tt_trace **loaded;        /* the traces that loaded, in order */
-    size_t n_loaded = 0, n_files = 0;
+    size_t n_loaded = 0, n_files = 0, n_shown;
     char **files;             /* the arguments, directories expanded */
     summary_rules sr;
 
@@ -542,7 +542,15 @@ static int summary_exec(int argc, char **argv)
     }
     tt_rankset_free_files(files, n_files);
     summary_rules_run(&sr, (const tt_trace *const *)loaded, n_loaded);
-    for (size_t k = 0; k < n_loaded; k++) {
+    n_shown = n_loaded;
+    if (!sr.ok && sr.err.code != TT_ERR_NOMEM && sr.err.code != TT_OK) {
+        /* a trace's file is bad where only the rules read it (a
+         * snapshot's arguments, read on first use): its error, no summary */
+        tt_cli_work_error("summary", (const tt_trace *const *)loaded, n_loaded, &sr.err);
+        rc = TT_EXIT_ERROR;
+        n_shown = 0;
+    }
+    for (size_t k = 0; k < n_shown; k++) {
         const tt_trace *tr = loaded[k];
         if (json) {
             cJSON *o = summary_json(tr, tr->compression, &sr, (int)k);

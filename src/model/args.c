@@ -8,11 +8,17 @@
  *           quote when x - 1 is odd.
  * A block is compressed once it reaches BLOCK_TARGET raw bytes; blocks that
  * do not shrink are kept raw.
+ *
+ * A store with a source holds no blocks of its own: its parts are stores
+ * of their own, made by the source on first read and kept sorted by first
+ * handle. A reader remembers the part it read last, so reading records
+ * of one part takes the lock once; only finding another part takes it.
  */
 #include "config.h"
 
 #include "model/args.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +44,24 @@ typedef struct args_keyset {
     char    *text;
 } args_keyset;
 
+/* A part of a store with a source: records [first, first + n). */
+typedef struct args_part {
+    uint32_t first, n;
+    tt_args *store;
+} args_part;
+
+typedef struct args_lazy {
+    pthread_mutex_t       lock;    /* guards everything below */
+    const tt_args_source *src;
+    void                 *ctx;
+    args_part            *parts;   /* sorted by first, disjoint */
+    uint32_t              n_parts, cap_parts;
+    bool                  failed;  /* err holds the source's first error */
+    tt_error              err;
+} args_lazy;
+
 struct tt_args {
+    args_lazy     *lazy;       /* NULL: the records are in the blocks */
     args_block    *blocks;
     uint32_t       n_blocks, cap_blocks;
     unsigned char *cur;        /* block being filled */
@@ -66,10 +89,23 @@ tt_args *tt_args_new(void)
     return a;
 }
 
+static void lazy_free(args_lazy *z)
+{
+    for (uint32_t i = 0; i < z->n_parts; i++)
+        tt_args_free(z->parts[i].store);
+    free(z->parts);
+    if (z->src->free)
+        z->src->free(z->ctx);
+    pthread_mutex_destroy(&z->lock);
+    free(z);
+}
+
 void tt_args_free(tt_args *a)
 {
     if (!a)
         return;
+    if (a->lazy)
+        lazy_free(a->lazy);
     for (uint32_t i = 0; i < a->n_blocks; i++)
         free(a->blocks[i].data);
     free(a->blocks);
@@ -217,7 +253,7 @@ static uint32_t args_commit(tt_args *a, uint64_t raw)
 uint32_t tt_args_add(tt_args *a, const char *args, size_t alen, const char *extra,
                      size_t elen)
 {
-    if (alen == 0 && elen == 0)
+    if ((alen == 0 && elen == 0) || a->lazy)
         return 0;
     if (a->next == UINT32_MAX || alen > UINT32_MAX / 4 || elen > UINT32_MAX / 4)
         return 0;
@@ -238,7 +274,7 @@ uint32_t tt_args_keyset(tt_args *a, const char *const *keys, const size_t *klen,
 {
     args_keyset ks;
     size_t total = 0;
-    if (a->n_keysets >= UINT32_MAX / 4)
+    if (a->lazy || a->n_keysets >= UINT32_MAX / 4)
         return 0;
     if (a->n_keysets == a->cap_keysets) {
         uint32_t nc = a->cap_keysets ? a->cap_keysets * 2 : 4;
@@ -272,7 +308,7 @@ uint32_t tt_args_add_row(tt_args *a, uint32_t keyset, const tt_args_val *vals)
 {
     const args_keyset *ks;
     size_t need = 10, text = 0, bytes = 0;   /* text: punctuation and keys */
-    if (keyset == 0 || keyset > a->n_keysets || a->next == UINT32_MAX)
+    if (a->lazy || keyset == 0 || keyset > a->n_keysets || a->next == UINT32_MAX)
         return 0;
     ks = &a->keysets[keyset - 1];
     for (uint32_t i = 0; i < ks->n; i++) {
@@ -332,6 +368,8 @@ char *tt_args_json_string(char *d, const char *s, size_t n)
 
 int tt_args_seal(tt_args *a)
 {
+    if (a->lazy)
+        return 0;
     if (args_flush(a))
         return -1;
     /* the fill buffer is not needed for reading any more */
@@ -343,17 +381,44 @@ int tt_args_seal(tt_args *a)
     return 0;
 }
 
+/* The lock of a store with a source, which readers of a const store take
+ * too (the parts they find or make are the store's own business). */
+static pthread_mutex_t *lazy_lock(const tt_args *a)
+{
+    return &a->lazy->lock;
+}
+
 uint32_t tt_args_count(const tt_args *a) { return a->next - 1; }
-uint64_t tt_args_raw_bytes(const tt_args *a) { return a->raw_total; }
+uint64_t tt_args_raw_bytes(const tt_args *a)
+{
+    uint64_t n = a->raw_total;
+    if (a->lazy) {
+        pthread_mutex_lock(lazy_lock(a));
+        for (uint32_t i = 0; i < a->lazy->n_parts; i++)
+            n += tt_args_raw_bytes(a->lazy->parts[i].store);
+        pthread_mutex_unlock(lazy_lock(a));
+    }
+    return n;
+}
 
 size_t tt_args_memory(const tt_args *a)
 {
-    return a->held + a->cur_cap + (size_t)a->cap_blocks * sizeof(args_block);
+    size_t m = a->held + a->cur_cap + (size_t)a->cap_blocks * sizeof(args_block);
+    if (a->lazy) {
+        pthread_mutex_lock(lazy_lock(a));
+        for (uint32_t i = 0; i < a->lazy->n_parts; i++)
+            m += tt_args_memory(a->lazy->parts[i].store);
+        m += (size_t)a->lazy->cap_parts * sizeof(args_part);
+        pthread_mutex_unlock(lazy_lock(a));
+    }
+    return m;
 }
 
 void tt_args_reader_init(tt_args_reader *r, const tt_args *store)
 {
     r->store = store;
+    r->part = NULL;
+    r->part_first = r->part_n = 0;
     r->block = 0;
     r->buf = NULL;
     r->cap = 0;
@@ -375,6 +440,7 @@ void tt_args_reader_fini(tt_args_reader *r)
     r->block = 0;
     r->next_handle = 0;
     r->next_off = 0;
+    r->part = NULL;
 }
 
 /* The object text of a keyed row of key set ks whose values start at p
@@ -421,14 +487,14 @@ static int row_rebuild(tt_args_reader *r, const args_keyset *ks, const unsigned 
     return 0;
 }
 
-int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *alen,
-                 const char **extra, size_t *elen)
+/* Record `handle` of a, a store of blocks, through r's cache. */
+static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, const char **args,
+                       size_t *alen, const char **extra, size_t *elen)
 {
-    const tt_args *a = r->store;
     const unsigned char *p, *end;
     uint32_t skip, kbase = 0;
     bool cached = false;
-    if (!a || handle == 0 || handle >= a->next)
+    if (handle == 0 || handle >= a->next)
         return -1;
     if (handle >= a->cur_first) {
         /* still in the block being filled */
@@ -529,13 +595,135 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
     }
 }
 
+/* The part of a (a store with a source) that holds handle, made by the
+ * source when it is not there yet, into r->part. 0 or -1. */
+static int lazy_find(tt_args_reader *r, const tt_args *a, uint32_t handle)
+{
+    args_lazy *z = a->lazy;
+    uint32_t lo = 0, hi, first = 0, n = 0;
+    tt_args *part = NULL;
+    tt_error err;
+    int rc = -1;
+    pthread_mutex_lock(&z->lock);
+    /* the first part that starts after handle */
+    hi = z->n_parts;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (z->parts[mid].first <= handle)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0 && handle - z->parts[lo - 1].first < z->parts[lo - 1].n) {
+        lo--;
+        goto found;
+    }
+    tt_error_clear(&err);
+    if (z->src->build(z->ctx, handle, &part, &first, &n, &err)) {
+        /* a corrupt source stays so; memory may be found on a later read */
+        if (!z->failed && err.code != TT_ERR_NOMEM) {
+            z->failed = true;
+            z->err = err;
+        }
+        goto out;
+    }
+    /* a part must hold the handle, fit the store, and keep clear of its
+     * neighbours (lo is where it goes) */
+    if (!part || n == 0 || first > handle || handle - first >= n || n > a->next - first ||
+        tt_args_count(part) != n || (lo > 0 && z->parts[lo - 1].first + z->parts[lo - 1].n > first) ||
+        (lo < z->n_parts && first + n > z->parts[lo].first)) {
+        tt_args_free(part);
+        if (!z->failed) {
+            z->failed = true;
+            tt_error_set(&z->err, TT_ERR_FORMAT, "argument records rebuilt out of place");
+        }
+        goto out;
+    }
+    if (z->n_parts == z->cap_parts) {
+        uint32_t nc = z->cap_parts ? z->cap_parts * 2 : 16;
+        args_part *np = realloc(z->parts, nc * sizeof *np);
+        if (!np) {
+            tt_args_free(part);
+            goto out;
+        }
+        z->parts = np;
+        z->cap_parts = nc;
+    }
+    memmove(&z->parts[lo + 1], &z->parts[lo], (z->n_parts - lo) * sizeof *z->parts);
+    z->parts[lo].first = first;
+    z->parts[lo].n = n;
+    z->parts[lo].store = part;
+    z->n_parts++;
+found:
+    r->part = z->parts[lo].store;
+    r->part_first = z->parts[lo].first;
+    r->part_n = z->parts[lo].n;
+    r->block = 0;
+    r->next_handle = 0;
+    rc = 0;
+out:
+    pthread_mutex_unlock(&z->lock);
+    return rc;
+}
+
+int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *alen,
+                 const char **extra, size_t *elen)
+{
+    const tt_args *a = r->store;
+    if (!a || handle == 0 || handle >= a->next)
+        return -1;
+    if (!a->lazy)
+        return read_blocks(r, a, handle, args, alen, extra, elen);
+    if ((!r->part || handle < r->part_first || handle - r->part_first >= r->part_n) &&
+        lazy_find(r, a, handle))
+        return -1;
+    return read_blocks(r, r->part, handle - r->part_first + 1, args, alen, extra, elen);
+}
+
+int tt_args_set_source(tt_args *a, uint32_t n, const tt_args_source *src, void *ctx)
+{
+    args_lazy *z;
+    if (a->lazy || a->next != 1 || n >= UINT32_MAX || !(z = calloc(1, sizeof *z))) {
+        if (src->free)
+            src->free(ctx);
+        return -1;
+    }
+    if (pthread_mutex_init(&z->lock, NULL)) {
+        free(z);
+        if (src->free)
+            src->free(ctx);
+        return -1;
+    }
+    z->src = src;
+    z->ctx = ctx;
+    a->lazy = z;
+    a->next = n + 1;
+    a->cur_first = a->next;
+    return 0;
+}
+
+int tt_args_error(const tt_args *a, tt_error *err)
+{
+    int got = 0;
+    if (!a->lazy)
+        return 0;
+    pthread_mutex_lock(lazy_lock(a));
+    if (a->lazy->failed) {
+        *err = a->lazy->err;
+        got = 1;
+    }
+    pthread_mutex_unlock(lazy_lock(a));
+    return got;
+}
+
 int tt_args_append(tt_args *dst, tt_args *src)
 {
     uint32_t n = src->next - 1, base = dst->next - 1;
     int rc = -1;
     uint32_t kb = dst->n_keysets;
-    if (args_flush(dst) || args_flush(src) || n > UINT32_MAX - dst->next ||
-        src->n_keysets > UINT32_MAX / 4 - kb || args_reserve_blocks(dst, src->n_blocks))
+    if (dst->lazy || src->lazy || args_flush(dst) || args_flush(src) ||
+        n > UINT32_MAX - dst->next || src->n_keysets > UINT32_MAX / 4 - kb ||
+        args_reserve_blocks(dst, src->n_blocks))
         goto out;
     if (src->n_keysets > dst->cap_keysets - kb) {
         /* src's key sets follow dst's: its blocks' keyed rows find theirs

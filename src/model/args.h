@@ -7,14 +7,23 @@
  * tenfold and cost nothing until somebody looks at them (details view,
  * `--by arg:KEY`).
  *
- * Ownership: the store owns its blocks. Readers (tt_args_reader) own a
- * decompression cache; use one reader per thread.
+ * A store can also hold records that are rebuilt only when one of them is
+ * first read, part by part, by a source (tt_args_set_source): a snapshot's
+ * arguments (src/snapshot/argslazy.h), so that reopening one costs nothing
+ * for the records a command never reads.
+ *
+ * Ownership: the store owns its blocks (and its source's context).
+ * Readers (tt_args_reader) own a decompression cache; use one reader per
+ * thread. Several readers may read one store at once, also one whose
+ * parts are rebuilt on first read (the rebuilding is serialized).
  */
 #ifndef TT_MODEL_ARGS_H
 #define TT_MODEL_ARGS_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "util/error.h"
 
 typedef struct tt_args tt_args;
 
@@ -65,13 +74,18 @@ char *tt_args_json_string(char *d, const char *s, size_t n);
  * after sealing is allowed and starts a new block. Returns 0 or -1 (OOM). */
 int tt_args_seal(tt_args *a);
 
-/* Records stored, raw bytes accepted, bytes held in memory. */
+/* Records stored, raw bytes accepted, bytes held in memory (for a store
+ * with a source: of the parts rebuilt so far). */
 uint32_t tt_args_count(const tt_args *a);
 uint64_t tt_args_raw_bytes(const tt_args *a);
 size_t tt_args_memory(const tt_args *a);
 
 typedef struct tt_args_reader {
     const tt_args *store;
+    /* a store with a source: the part the cache below belongs to, which
+     * holds records [part_first, part_first + part_n) */
+    const tt_args *part;
+    uint32_t       part_first, part_n;
     uint32_t       block;     /* cached block index + 1, 0 = none */
     unsigned char *buf;       /* decompressed block */
     size_t         cap;
@@ -90,7 +104,8 @@ void tt_args_reader_init(tt_args_reader *r, const tt_args *store);
 void tt_args_reader_fini(tt_args_reader *r);
 
 /* Texts of a record; pointers are valid until the next call on the reader.
- * Returns 0, or -1 for an unknown handle or a corrupt block. */
+ * Returns 0, or -1 for an unknown handle, a corrupt block, or a part its
+ * source could not rebuild (tt_args_error() then says why). */
 int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *alen,
                  const char **extra, size_t *elen);
 
@@ -99,9 +114,34 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
  * tt_args_count(dst) before the call. Records of either store not yet in a
  * block are compressed into one first; src's blocks move without being
  * copied or recompressed. For joining stores filled in parallel (the
- * snapshot reader's argument chunks). Returns 0, or -1 when out of memory
- * or when dst would hold more than UINT32_MAX - 1 records; dst then keeps
- * just its own records. */
+ * snapshot reader's argument chunks). Returns 0, or -1 when out of memory,
+ * when dst would hold more than UINT32_MAX - 1 records, or when either
+ * store has a source; dst then keeps just its own records. */
 int tt_args_append(tt_args *dst, tt_args *src);
+
+/* ------------------------------------------- records rebuilt on first read
+ * A source rebuilds the part of its records that holds a handle: build()
+ * makes *part, a new sealed store of *n records (its handles 1..*n stand
+ * for *first .. *first + *n - 1, a range holding `handle`), and returns 0;
+ * or returns -1 with err set (out of memory, or corrupt data, positioned
+ * in the source's input). The store calls build() with a lock held, one
+ * call at a time, and never twice for a part it holds; free(ctx), when not
+ * NULL, is called when the store is freed. */
+typedef struct tt_args_source {
+    int  (*build)(void *ctx, uint32_t handle, tt_args **part, uint32_t *first, uint32_t *n,
+                  tt_error *err);
+    void (*free)(void *ctx);
+} tt_args_source;
+
+/* Make a, an empty store (nothing added), hold records 1..n from src
+ * (borrowed: a static table), with ctx its context, owned by the store
+ * from now on (freed by src->free also when this fails). Nothing can be
+ * added to it afterwards. Returns 0, or -1 when out of memory. */
+int tt_args_set_source(tt_args *a, uint32_t n, const tt_args_source *src, void *ctx);
+
+/* Why a record could not be read: the first error of the store's source
+ * other than running out of memory, copied into *err; 1 when there is
+ * one, else 0 (*err untouched). */
+int tt_args_error(const tt_args *a, tt_error *err);
 
 #endif

@@ -1192,22 +1192,72 @@ out:
     return rc;
 }
 
+int tt_argcols_chunks(const unsigned char *p, size_t len, uint32_t n, tt_argcols_chunk **out,
+                      uint32_t *n_out, const char **what)
+{
+    tt_rd r = {p, p + len, false};
+    tt_argcols_chunk *c;
+    uint64_t records = 0, bytes = 0;
+    uint32_t nc;
+    size_t at;
+
+    *what = "chunks";
+    *out = NULL;
+    *n_out = 0;
+    if (tt_rd_varint(&r) != n)
+        return -2;
+    nc = tt_rd_u32(&r);
+    /* a chunk holds a record at least and takes two bytes of the table */
+    if (r.bad || nc > n || (n > 0 && nc == 0) || nc > (size_t)(r.end - r.p) / 2)
+        return -2;
+    c = calloc((size_t)nc + 1, sizeof *c);
+    if (!c)
+        return -1;
+    for (uint32_t k = 0; k < nc; k++) {
+        c[k].first = (uint32_t)records;
+        c[k].n = tt_rd_u32(&r);
+        c[k].len = (size_t)tt_rd_varint(&r);
+        records += c[k].n;
+        bytes += c[k].len;
+        if (r.bad || c[k].n == 0 || records > n || bytes > (uint64_t)(r.end - r.p)) {
+            free(c);
+            return -2;
+        }
+    }
+    if (records != n || bytes != (uint64_t)(r.end - r.p)) {
+        free(c);
+        return -2;
+    }
+    at = (size_t)(r.p - p);
+    for (uint32_t k = 0; k < nc; k++) {
+        c[k].off = at;
+        at += c[k].len;
+    }
+    *out = c;
+    *n_out = nc;
+    return 0;
+}
+
+int tt_argcols_decode_chunk(const unsigned char *p, const tt_argcols_chunk *c,
+                            const tt_argcols_hint *hint, uint32_t n_names, tt_args *store,
+                            const char **what)
+{
+    int rc = dec_chunk(p + c->off, c->len, c->n, hint, n_names, store, what);
+    if (rc == 0 && tt_args_seal(store))
+        rc = -1;
+    return rc;
+}
+
 /* Chunks are rebuilt by several threads, each into a store of its own; the
  * first chunk goes straight into the caller's store, the others' stores
  * are appended to it in order (tt_args_append: their blocks move, they are
  * not recompressed). */
-typedef struct chunk {
-    const unsigned char *p;
-    size_t               len;
-    uint32_t             first, n;     /* records */
-    tt_args             *store;
-    int                  rc;
-    const char          *what;
-} chunk;
-
 typedef struct chunk_job {
-    chunk                  *c;
-    uint32_t                n;
+    const unsigned char    *p;
+    tt_argcols_chunk       *c;
+    tt_args               **store;
+    int                    *rc;
+    const char            **what;
     const tt_argcols_hint  *hint;
     uint32_t                n_names;
 } chunk_job;
@@ -1216,71 +1266,53 @@ typedef struct chunk_job {
 static void chunk_run(void *ctx, size_t k)
 {
     chunk_job *j = ctx;
-    chunk *c = &j->c[k];
-    c->rc = c->store ? dec_chunk(c->p, c->len, c->n, j->hint + c->first, j->n_names, c->store,
-                                 &c->what)
-                     : -1;
-    if (c->rc == 0 && tt_args_seal(c->store))
-        c->rc = -1;
+    j->rc[k] = j->store[k] ? tt_argcols_decode_chunk(j->p, &j->c[k], j->hint + j->c[k].first,
+                                                     j->n_names, j->store[k], &j->what[k])
+                           : -1;
 }
 
 int tt_argcols_decode(const unsigned char *p, size_t len, uint32_t n,
                       const tt_argcols_hint *hint, uint32_t n_names, unsigned threads,
                       tt_args *store, const char **what)
 {
-    tt_rd r = {p, p + len, false};
     chunk_job j;
-    uint64_t records = 0, bytes = 0;
-    int rc = 0;
+    uint32_t nc;
+    int rc;
 
     memset(&j, 0, sizeof j);
-    *what = "chunks";
-    if (tt_rd_varint(&r) != n)
-        return -2;
-    j.n = tt_rd_u32(&r);
-    /* a chunk holds a record at least and takes two bytes of the table */
-    if (r.bad || j.n > n || (n > 0 && j.n == 0) || j.n > (size_t)(r.end - r.p) / 2)
-        return -2;
-    j.c = calloc((size_t)j.n + 1, sizeof *j.c);
-    if (!j.c)
-        return -1;
-    for (uint32_t k = 0; k < j.n; k++) {
-        j.c[k].first = (uint32_t)records;
-        j.c[k].n = tt_rd_u32(&r);
-        j.c[k].len = (size_t)tt_rd_varint(&r);
-        records += j.c[k].n;
-        bytes += j.c[k].len;
-        if (r.bad || j.c[k].n == 0 || records > n || bytes > (uint64_t)(r.end - r.p)) {
-            free(j.c);
-            return -2;
-        }
+    if ((rc = tt_argcols_chunks(p, len, n, &j.c, &nc, what)) != 0)
+        return rc;
+    j.store = calloc((size_t)nc + 1, sizeof *j.store);
+    j.rc = calloc((size_t)nc + 1, sizeof *j.rc);
+    j.what = calloc((size_t)nc + 1, sizeof *j.what);
+    if (!j.store || !j.rc || !j.what) {
+        rc = -1;
+        goto out;
     }
-    if (records != n || bytes != (uint64_t)(r.end - r.p)) {
-        free(j.c);
-        return -2;
-    }
-    for (uint32_t k = 0; k < j.n; k++) {
-        j.c[k].p = r.p;
-        r.p += j.c[k].len;
-        j.c[k].store = k == 0 ? store : tt_args_new();
-    }
+    for (uint32_t k = 0; k < nc; k++)
+        j.store[k] = k == 0 ? store : tt_args_new();
+    j.p = p;
     j.hint = hint;
     j.n_names = n_names;
     if (threads == 0)
         threads = tt_parallel_cores();
-    tt_parallel_run(j.n, threads < MAX_THREADS ? threads : MAX_THREADS, chunk_run, &j);
-    for (uint32_t k = 0; k < j.n && rc == 0; k++)
-        if ((rc = j.c[k].rc) != 0)
-            *what = j.c[k].what;
+    tt_parallel_run(nc, threads < MAX_THREADS ? threads : MAX_THREADS, chunk_run, &j);
+    for (uint32_t k = 0; k < nc && rc == 0; k++)
+        if ((rc = j.rc[k]) != 0)
+            *what = j.what[k];
     /* the other chunks' records after the first's; each store is freed */
-    for (uint32_t k = 1; k < j.n; k++) {
+    for (uint32_t k = 1; k < nc; k++) {
         if (rc != 0)
-            tt_args_free(j.c[k].store);
-        else if (tt_args_append(store, j.c[k].store))
+            tt_args_free(j.store[k]);
+        else if (tt_args_append(store, j.store[k]))
             rc = -1;
     }
-    free(j.c);
     if (rc == 0 && tt_args_seal(store))
         rc = -1;
+out:
+    free(j.c);
+    free(j.store);
+    free(j.rc);
+    free(j.what);
     return rc;
 }

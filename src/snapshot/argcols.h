@@ -79,4 +79,25 @@ int tt_argcols_decode(const unsigned char *p, size_t len, uint32_t n,
                       const tt_argcols_hint *hint, uint32_t n_names, unsigned threads,
                       tt_args *store, const char **what);
 
+/* One chunk of a payload: records [first, first + n) (positions from 0),
+ * its bytes at p + off, len of them. */
+typedef struct tt_argcols_chunk {
+    uint32_t first, n;
+    size_t   off, len;
+} tt_argcols_chunk;
+
+/* The chunks of the payload p[0..len) of n records, checked to hold them
+ * all and to fill it: *chunks (malloc'ed), *n_chunks of them. Returns 0,
+ * -1 when out of memory, -2 when the table is corrupt (*what says so). */
+int tt_argcols_chunks(const unsigned char *p, size_t len, uint32_t n, tt_argcols_chunk **chunks,
+                      uint32_t *n_chunks, const char **what);
+
+/* Rebuild chunk c of payload p (whose table tt_argcols_chunks() read) into
+ * store, an empty store (its records get handles 1..c->n), and seal it;
+ * hint[0..c->n) describes its records. The chunks of a payload decode on
+ * their own, in any order. Returns as tt_argcols_decode(). */
+int tt_argcols_decode_chunk(const unsigned char *p, const tt_argcols_chunk *c,
+                            const tt_argcols_hint *hint, uint32_t n_names, tt_args *store,
+                            const char **what);
+
 #endif

@@ -33,12 +33,14 @@
 #include "snapshot/snapshot.h"
 
 #include "snapshot/argcols.h"
+#include "snapshot/argslazy.h"
 #include "snapshot/attribsec.h"
 #include "snapshot/evblocks.h"
 #include "snapshot/wire.h"
 
 #include "index/index.h"
 #include "io/atomic.h"
+#include "util/bigalloc.h"
 #include "util/num.h"
 #include "util/parallel.h"
 #include "util/u64map.h"
@@ -632,9 +634,10 @@ typedef struct reader {
     /* counts from the meta section */
     uint32_t n_strings, n_attrs, n_args, n_groups, n_lanes, n_counters;
     uint64_t string_bytes, n_events, n_samples, n_flows;
-    /* per argument record, the event that introduces it (read with the
-     * events, used by the arguments) */
-    tt_argcols_hint *hint;
+    /* where the events introduce new argument records (format 3: at its
+     * blocks; NULL: from the first event), for rebuilding them later */
+    tt_argslazy_mark *marks;
+    size_t            n_marks;
     lane_span       *spans;   /* per lane, when the lane checks made them */
 } reader;
 
@@ -939,20 +942,18 @@ static int read_attrs(reader *r)
     return 0;
 }
 
-/* After read_events(): the records come back under the handles the events
- * hold, predicted from r->hint. */
+/* After the events: the records come back under the handles the events
+ * hold, each chunk of them the first time one of its records is read
+ * (argslazy.h), its section checked then. */
 static int read_args(reader *r)
 {
-    tt_rd c;
-    const char *what;
-    int rc;
-    if (open_section(r, SEC_ARGS, &c))
-        return -1;
-    rc = tt_argcols_decode(c.p, (size_t)(c.end - c.p), r->n_args, r->hint, r->n_strings,
-                           r->threads, r->tr->args, &what);
-    if (rc == -1)
-        return oom(r);
-    return rc ? bad(r, SEC_ARGS, what) : 0;
+    const sec_in *s = &r->sec[SEC_ARGS];
+    tt_argslazy_mark first = {1, 0, 0};
+    if (r->n_args == 0)
+        return 0;
+    return tt_argslazy_attach(r->tr, s->data, (size_t)s->stored, s->raw, (int64_t)s->offset,
+                              r->n_args, r->n_strings, r->marks ? r->marks : &first,
+                              r->marks ? r->n_marks : 1, r->err);
 }
 
 static int read_groups_lanes(reader *r)
@@ -1076,7 +1077,7 @@ static const char *read_event(reader *r, ev_state *st, tt_lane *ln, size_t i, in
         return "id out of range";
     if ((why = tt_evb_read_corr(&st->corr, &st->col[COL_CORR], &e->corr)) != NULL)
         return why;
-    if ((why = tt_evb_read_rest(st->col, &st->next_arg, r->n_args + 1, r->hint,
+    if ((why = tt_evb_read_rest(st->col, &st->next_arg, r->n_args + 1, NULL,
                                 (r->skip & TT_TRACE_NO_ARGS) != 0, e)))
         return why;
     return NULL;
@@ -1102,11 +1103,10 @@ static int read_events(reader *r)
     unit = malloc(((size_t)tr->n_lanes + 1) * sizeof *unit);
     st.last_dur = calloc((size_t)r->n_strings + 1, sizeof *st.last_dur);
     st.last_cat = calloc((size_t)r->n_strings + 1, sizeof *st.last_cat);
-    r->hint = malloc(((size_t)r->n_args + 1) * sizeof *r->hint);
     /* n_events is bounded by the section (a byte per event per column) */
     st.corr.match = st.corr_mode == CORR_MATCH;
     st.corr.seen = st.corr.match ? malloc(((size_t)r->n_events + 1) * sizeof *st.corr.seen) : NULL;
-    if (!unit || !st.last_dur || !st.last_cat || !r->hint ||
+    if (!unit || !st.last_dur || !st.last_cat ||
         (st.corr.match && !st.corr.seen)) {
         oom(r);
         goto out;
@@ -1132,7 +1132,7 @@ static int read_events(reader *r)
     }
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
         tt_lane *ln = &tr->lanes[l];
-        ln->ev = malloc(ln->n * sizeof *ln->ev);
+        ln->ev = tt_bigalloc(ln->n * sizeof *ln->ev);
         if (!ln->ev) {
             oom(r);
             goto out;
@@ -1298,10 +1298,18 @@ static int read_events_blocks(reader *r)
         oom(r);
         goto out;
     }
-    if (!(r->skip & TT_TRACE_NO_ARGS) &&
-        !(r->hint = malloc(((size_t)r->n_args + 1) * sizeof *r->hint))) {
-        oom(r);
-        goto out;
+    if (!(r->skip & TT_TRACE_NO_ARGS) && !r->part) {
+        /* the blocks that introduce records, for read_args() */
+        if (!(r->marks = malloc((ix.n_blocks + 1) * sizeof *r->marks))) {
+            oom(r);
+            goto out;
+        }
+        for (size_t k = 0; k < ix.n_blocks; k++)
+            if (ix.blocks[k].new_args) {
+                r->marks[r->n_marks].arg = ix.blocks[k].arg_base;
+                r->marks[r->n_marks].lane = ix.blocks[k].lane;
+                r->marks[r->n_marks++].idx = ix.blocks[k].at;
+            }
     }
     if (select_blocks(r, &ix, want))
         goto out;
@@ -1317,7 +1325,7 @@ static int read_events_blocks(reader *r)
             }
         ln->n = ln->cap = n;
         ln->max_depth = (uint16_t)il->max_depth;
-        if (!(ln->ev = malloc((n ? n : 1) * sizeof *ln->ev))) {
+        if (!(ln->ev = tt_bigalloc(n * sizeof *ln->ev))) {
             oom(r);
             goto out;
         }
@@ -1328,7 +1336,7 @@ static int read_events_blocks(reader *r)
     d.n_strings = r->n_strings;
     d.n_attrs = r->n_attrs;
     d.no_args = (r->skip & TT_TRACE_NO_ARGS) != 0;
-    d.hint = r->hint;
+    d.hint = NULL;
     d.tr = tr;
     d.threads = r->threads;
     got = tt_evb_decode(&d, sel, dest, n_sel, &bad_k, &what);
@@ -1645,7 +1653,7 @@ int tt_snapshot_decode_sel(const void *data, size_t n, unsigned threads, unsigne
 out:
     for (uint32_t i = 0; i < SEC__END; i++)
         free(r.sec[i].buf);
-    free(r.hint);
+    free(r.marks);
     free(r.spans);
     return rc;
 }

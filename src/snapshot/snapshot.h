@@ -8,14 +8,16 @@
  * metadata, problems and tallies, and (format 4) the attribution of
  * analysis/attrib.h, which a whole reopen with flows restores instead of
  * rebuilding it (attribsec.h). Reading one restores the finalized
- * arrays directly, decoding each lane's blocks of events (evblocks.h) and
- * rebuilding the argument store on several cores, and rebuilds the
- * interval index, so reopening is much faster than decoding the source; a
+ * arrays directly, decoding each lane's blocks of events (evblocks.h) on
+ * several cores, and rebuilds the interval index, so reopening is much
+ * faster than decoding the source; the argument records are rebuilt only
+ * when one is first read, a chunk of them at a time (argslazy.h), and a
  * reader that wants one window or a few lanes decodes only their blocks.
  * Nothing in a snapshot is trusted: every checksum, size, id and ordering
- * is checked, and a bad file is an error, never a crash. A file of another
- * format version is refused with a message that says so (the --cache
- * rebuilds such an entry).
+ * is checked, and a bad file is an error, never a crash (a corrupt
+ * arguments section: when a record is first read, tt_args_error()). A
+ * file of another format version is refused with a message that says so
+ * (the --cache rebuilds such an entry).
  *
  * File layout (all integers little-endian):
  *   header   magic "\x89TTZ\r\n\x1a\n", u32 version, u32 section count,
@@ -81,17 +83,17 @@ int tt_snapshot_write(const tt_trace *tr, const char *path, const tt_snapshot_so
                       tt_error *err);
 
 /* Decode a snapshot held in memory into tr, a new empty trace from
- * tt_trace_new(), rebuilding the argument records on up to `threads`
- * threads (0: one per core). On success tr is finalized (read-only) and,
+ * tt_trace_new(), decoding the events on up to `threads` threads (0: one
+ * per core); tr's argument store keeps a copy of the arguments section
+ * and rebuilds records from it when they are first read. On success tr is finalized (read-only) and,
  * when src is not NULL, *src receives the stored source identity. On
  * failure tr must still be freed by the caller; err names the problem and
  * its offset. */
 int tt_snapshot_decode(const void *data, size_t n, unsigned threads, tt_trace *tr,
                        tt_snapshot_source *src, tt_error *err);
 
-/* The same, leaving out the parts `skip` names (TT_TRACE_NO_ARGS: the
- * argument records are not rebuilt, which is most of a reopen, and every
- * event's args is 0; TT_TRACE_NO_FLOWS: no flows; TT_TRACE_NO_COUNTERS: no
+/* The same, leaving out the parts `skip` names (TT_TRACE_NO_ARGS: no
+ * argument records, and every event's args is 0; TT_TRACE_NO_FLOWS: no flows; TT_TRACE_NO_COUNTERS: no
  * counter series, and the stored t0/t1 need only hold the events), for
  * commands that never read them; tr->lacks then says what is missing. Everything else is
  * decoded and checked as by tt_snapshot_decode() (the sections left out

@@ -577,9 +577,15 @@ int tt_details_build(tt_details *d, const tt_trace *tr, const tt_levels *lv, tt_
             free(xc);
             if (r2)
                 goto out;
-        } else if (add_title(d, "Arguments") ||
-                   add_text(d, "", "(cannot be decoded: the argument store is damaged)")) {
-            goto out;
+        } else {
+            /* a snapshot's section found corrupt when first read says
+             * where (its message holds no trace strings) */
+            tt_error why;
+            if (add_title(d, "Arguments") ||
+                add_text(d, "", tt_args_error(tr->args, &why)
+                                    ? why.what
+                                    : "(cannot be decoded: the argument store is damaged)"))
+                goto out;
         }
     } else {
         if (add_title(d, "Arguments") || add_safe(d, "", "(none)", 0, TT_R_PANEL, false, no_ref))

@@ -30,8 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
     } while (0)
 
 /* trusted_args: the argument blocks were written by a decoder in this
- * process, so reading them must succeed; a snapshot's blocks come from the
- * input and may fail to read (never crash). */
+ * process, so reading them must succeed; a snapshot's records come from
+ * the input and may fail to read (never crash), with the store's error. */
 static inline void fuzz_check_trace(const tt_trace *tr, bool trusted_args)
 {
     uint64_t total = 0;
@@ -67,7 +67,12 @@ static inline void fuzz_check_trace(const tt_trace *tr, bool trusted_args)
                 const char *a, *x;
                 size_t an, xn;
                 int r = tt_args_read(&rd, e->args, &a, &an, &x, &xn);
+                tt_error why;
                 FCHECK(r == 0 || !trusted_args);
+                /* a snapshot's records are rebuilt when first read: a
+                 * failure is the section's positioned error */
+                FCHECK(r == 0 || (tt_args_error(tr->args, &why) == 1 &&
+                                  why.pos == TT_POS_OFFSET));
             }
         }
         FCHECK(tt_index_busy(ln->ev, ln->n, tr->t0, tr->t1) <= tr->t1 - tr->t0);

@@ -1,0 +1,223 @@
+/* argslazy.c - a snapshot's argument records rebuilt on first read (see
+ * argslazy.h).
+ *
+ * The section is decompressed when the first record is read and its
+ * chunk table checked (as the reopen did); the decompressed bytes are
+ * kept until every chunk is rebuilt, the compressed ones for the life of
+ * the store. The store (model/args.c) calls build() one call at a time,
+ * so nothing here needs a lock. A corrupt section stays failed: every
+ * later read of a chunk not yet rebuilt gets the same error.
+ */
+#include "config.h"
+
+#include "snapshot/argslazy.h"
+
+#include "snapshot/argcols.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+/* as snapshot.c: no zstd frame expands by more than this */
+#define ZSTD_MAX_RATIO 44000u
+
+typedef struct lazy {
+    const tt_trace   *tr;
+    unsigned char    *frame;     /* the section's stored bytes (a copy) */
+    size_t            stored;
+    uint64_t          raw;
+    int64_t           offset;    /* of the section in the file */
+    uint32_t          n_args, n_strings;
+    tt_argslazy_mark *marks;
+    size_t            n_marks;
+    unsigned char    *payload;   /* decompressed, while chunks remain */
+    tt_argcols_chunk *chunks;
+    uint32_t          n_chunks, built;
+    bool              failed;
+    tt_error          fail;
+} lazy;
+
+static void lazy_free(void *ctx)
+{
+    lazy *z = ctx;
+    if (!z)
+        return;
+    free(z->frame);
+    free(z->marks);
+    free(z->payload);
+    free(z->chunks);
+    free(z);
+}
+
+/* The section is corrupt: remember why, for this read and every later one. */
+static int lazy_bad(lazy *z, const char *what, tt_error *err)
+{
+    /* found long after the reopen, by a command that may print only the
+     * message (after the file's name): it says where itself */
+    z->failed = true;
+    tt_error_at_offset(&z->fail, TT_ERR_FORMAT, z->offset,
+                       "corrupt snapshot: arguments section at byte %lld: %s",
+                       (long long)z->offset, what);
+    *err = z->fail;
+    return -1;
+}
+
+static int lazy_oom(tt_error *err)
+{
+    return tt_error_set(err, TT_ERR_NOMEM, "out of memory reading the snapshot's arguments"), -1;
+}
+
+/* Decompress the section and read its chunk table. */
+static int lazy_open(lazy *z, tt_error *err)
+{
+    const char *what;
+    size_t got;
+    int rc;
+    if (z->raw > (uint64_t)z->stored * ZSTD_MAX_RATIO + 64 || z->raw > SIZE_MAX - 1)
+        return lazy_bad(z, "impossible size", err);
+    if (ZSTD_getFrameContentSize(z->frame, z->stored) != z->raw)
+        return lazy_bad(z, "size mismatch", err);
+    if (!(z->payload = malloc(z->raw ? (size_t)z->raw : 1)))
+        return lazy_oom(err);
+    got = ZSTD_decompress(z->payload, (size_t)z->raw, z->frame, z->stored);
+    if (ZSTD_isError(got) || got != z->raw)
+        rc = lazy_bad(z, ZSTD_isError(got) ? ZSTD_getErrorName(got) : "size mismatch", err);
+    else if ((rc = tt_argcols_chunks(z->payload, (size_t)z->raw, z->n_args, &z->chunks,
+                                     &z->n_chunks, &what)) != 0)
+        rc = rc == -1 ? lazy_oom(err) : lazy_bad(z, what, err);
+    if (rc) {
+        free(z->payload);
+        z->payload = NULL;
+        return -1;
+    }
+    z->built = 0;
+    return 0;
+}
+
+/* hint[0..n) for records lo .. lo + n - 1: the events that introduce
+ * them, found from the last mark at or before lo. 0, or -1 when the
+ * events introduce fewer (they never do once they have been checked). */
+static int lazy_hints(const lazy *z, uint32_t lo, uint32_t n, tt_argcols_hint *hint)
+{
+    const tt_trace *tr = z->tr;
+    size_t a = 0, b = z->n_marks, i;
+    uint32_t next, hi = lo + n, l;
+    /* the last mark with arg <= lo (the first mark is at 1) */
+    while (b - a > 1) {
+        size_t mid = a + (b - a) / 2;
+        if (z->marks[mid].arg <= lo)
+            a = mid;
+        else
+            b = mid;
+    }
+    next = z->marks[a].arg;
+    l = z->marks[a].lane;
+    i = z->marks[a].idx;
+    for (; l < tr->n_lanes && next < hi; l++, i = 0) {
+        const tt_lane *ln = &tr->lanes[l];
+        for (; i < ln->n && next < hi; i++)
+            if (ln->ev[i].args == next) {
+                if (next >= lo) {
+                    hint[next - lo].corr = ln->ev[i].corr;
+                    hint[next - lo].name = ln->ev[i].name;
+                }
+                next++;
+            }
+    }
+    return next == hi ? 0 : -1;
+}
+
+static int lazy_build(void *ctx, uint32_t handle, tt_args **part, uint32_t *first, uint32_t *n,
+                      tt_error *err)
+{
+    lazy *z = ctx;
+    const tt_argcols_chunk *c;
+    tt_argcols_hint *hint;
+    tt_args *s;
+    const char *what = "?";
+    uint32_t a = 0, b;
+    int rc;
+    if (z->failed) {
+        *err = z->fail;
+        return -1;
+    }
+    if (!z->payload && lazy_open(z, err))
+        return -1;
+    /* the chunk of record handle - 1 (positions from 0) */
+    b = z->n_chunks;
+    while (b - a > 1) {
+        uint32_t mid = a + (b - a) / 2;
+        if (z->chunks[mid].first <= handle - 1)
+            a = mid;
+        else
+            b = mid;
+    }
+    c = &z->chunks[a];
+    if (handle == 0 || handle - 1 - c->first >= c->n)
+        return lazy_bad(z, "no chunk holds a record", err);
+    hint = malloc((size_t)c->n * sizeof *hint);
+    s = tt_args_new();
+    if (!hint || !s) {
+        free(hint);
+        tt_args_free(s);
+        return lazy_oom(err);
+    }
+    if (lazy_hints(z, c->first + 1, c->n, hint)) {
+        free(hint);
+        tt_args_free(s);
+        return lazy_bad(z, "records no event introduces", err);
+    }
+    rc = tt_argcols_decode_chunk(z->payload, c, hint, z->n_strings, s, &what);
+    free(hint);
+    if (rc) {
+        tt_args_free(s);
+        return rc == -1 ? lazy_oom(err) : lazy_bad(z, what, err);
+    }
+    *part = s;
+    *first = c->first + 1;
+    *n = c->n;
+    if (++z->built == z->n_chunks) {
+        /* every record is in the store now */
+        free(z->payload);
+        free(z->chunks);
+        z->payload = NULL;
+        z->chunks = NULL;
+    }
+    return 0;
+}
+
+static const tt_args_source lazy_source = {
+    .build = lazy_build,
+    .free = lazy_free,
+};
+
+int tt_argslazy_attach(tt_trace *tr, const unsigned char *frame, size_t stored, uint64_t raw,
+                       int64_t offset, uint32_t n_args, uint32_t n_strings,
+                       const tt_argslazy_mark *marks, size_t n_marks, tt_error *err)
+{
+    lazy *z = calloc(1, sizeof *z);
+    if (!z || n_marks == 0 || marks[0].arg != 1) {
+        free(z);
+        return z ? tt_error_set(err, TT_ERR_USAGE, "argument marks must start at record 1"), -1
+                 : lazy_oom(err);
+    }
+    z->tr = tr;
+    z->stored = stored;
+    z->raw = raw;
+    z->offset = offset;
+    z->n_args = n_args;
+    z->n_strings = n_strings;
+    z->n_marks = n_marks;
+    z->frame = malloc(stored ? stored : 1);
+    z->marks = malloc(n_marks * sizeof *z->marks);
+    if (!z->frame || !z->marks) {
+        lazy_free(z);
+        return lazy_oom(err);
+    }
+    memcpy(z->frame, frame, stored);
+    memcpy(z->marks, marks, n_marks * sizeof *marks);
+    if (tt_args_set_source(tr->args, n_args, &lazy_source, z))
+        return lazy_oom(err);
+    return 0;
+}

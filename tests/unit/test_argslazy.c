@@ -1,0 +1,352 @@
+/* test_argslazy.c - a snapshot's argument records rebuilt on first read
+ * (src/snapshot/argslazy.h): a reopen rebuilds none of them; every record
+ * read afterwards (in any order, from two threads at once) is the one the
+ * original event held, across several chunks and many small event blocks
+ * (records found again from the marks); and a corrupt arguments section,
+ * valid behind its checksums, still loads but fails the reads of the
+ * chunks it spoils with one positioned error, which a lenient fetch of
+ * argument values (as the rules do) reports too, while the chunks it
+ * leaves intact read back unchanged.
+ */
+#include "config.h"
+
+#include "../tap.h"
+
+#include "analysis/argvals.h"
+#include "snapshot/argcols.h"
+#include "snapshot/snapshot.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EVENTS 15000
+
+static uint64_t rng_state = 7;
+
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Three lanes of events, most with a record of their own (long enough for
+ * the records to fill more than one 16 MB chunk), some sharing an earlier
+ * event's record, some without. */
+static tt_trace *make_trace(void)
+{
+    tt_trace *tr = tt_trace_new();
+    tt_error err;
+    uint32_t lanes[3], g;
+    char pad[3001], text[3300];
+    if (!tr)
+        return NULL;
+    memset(pad, 'p', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    g = tt_trace_group(tr, tt_trace_intern_cstr(tr, "1"));
+    for (int l = 0; l < 3; l++) {
+        char key[8];
+        snprintf(key, sizeof key, "%d", l);
+        lanes[l] = tt_trace_lane(tr, g, tt_trace_intern_cstr(tr, key), TT_LANE_THREAD);
+    }
+    for (int i = 0; i < EVENTS; i++) {
+        uint32_t lane = lanes[rnd() % 3];
+        int64_t idx = tt_trace_push_event(tr, lane);
+        tt_event *e = &tr->lanes[lane].ev[idx];
+        e->start = 1000 * (int64_t)i;
+        e->dur = 400;
+        e->name = tt_trace_intern_cstr(tr, i % 4 ? "aten::mm" : "Memcpy HtoD");
+        e->corr = (uint32_t)i + 1;
+        e->bytes = i % 4 ? -1 : 4096;
+        if (i % 11 == 5 && i > 20) {
+            /* an earlier event's record, on whatever lane */
+            uint32_t l2 = lanes[rnd() % 3];
+            if (tr->lanes[l2].n > 1)
+                e->args = tr->lanes[l2].ev[rnd() % (tr->lanes[l2].n - 1)].args;
+        } else if (i % 13 != 0) {
+            int tn = snprintf(text, sizeof text,
+                              "{\"External id\": %d, \"Call stack\": \"%.*s\", \"src\": \"%s\"}",
+                              i * 3, (int)(rnd() % 2600), pad, i % 2 ? "HBM" : "SBUF");
+            e->args = tt_args_add(tr->args, text, (size_t)tn, i % 5 ? "" : "{\"k\": 1}",
+                                  i % 5 ? 0 : 8);
+        }
+    }
+    tt_error_clear(&err);
+    if (tt_trace_finalize(tr, &err)) {
+        tt_trace_free(tr);
+        return NULL;
+    }
+    tr->format = "chrome-json";
+    tr->compression = "none";
+    tr->source = strdup("lazy.json");
+    return tr;
+}
+
+/* Whether event i of lane l has the same record in a and b (both readers
+ * of the stores of a and b); -1 when b's cannot be read. */
+static int same_record(tt_args_reader *ra, tt_args_reader *rb, const tt_event *ea,
+                       const tt_event *eb)
+{
+    const char *a1, *a2, *b1, *b2;
+    size_t an1, an2, bn1, bn2;
+    if (!ea->args || !eb->args)
+        return !ea->args && !eb->args;
+    if (tt_args_read(rb, eb->args, &b1, &bn1, &b2, &bn2))
+        return -1;
+    if (tt_args_read(ra, ea->args, &a1, &an1, &a2, &an2))
+        return 0;
+    return an1 == bn1 && an2 == bn2 && memcmp(a1, b1, an1) == 0 && memcmp(a2, b2, an2) == 0;
+}
+
+typedef struct walk {
+    const tt_trace *a, *b;
+    bool            backwards;
+    size_t          same, differ, unreadable;
+} walk;
+
+/* Every event's record compared, lanes forwards or backwards. */
+static void *walk_run(void *p)
+{
+    walk *w = p;
+    tt_args_reader ra, rb;
+    tt_args_reader_init(&ra, w->a->args);
+    tt_args_reader_init(&rb, w->b->args);
+    for (uint32_t k = 0; k < w->a->n_lanes; k++) {
+        uint32_t l = w->backwards ? w->a->n_lanes - 1 - k : k;
+        for (size_t j = 0; j < w->a->lanes[l].n; j++) {
+            size_t i = w->backwards ? w->a->lanes[l].n - 1 - j : j;
+            int s = same_record(&ra, &rb, &w->a->lanes[l].ev[i], &w->b->lanes[l].ev[i]);
+            if (s > 0)
+                w->same++;
+            else if (s == 0)
+                w->differ++;
+            else
+                w->unreadable++;
+        }
+    }
+    tt_args_reader_fini(&ra);
+    tt_args_reader_fini(&rb);
+    return NULL;
+}
+
+static tt_trace *decode(const unsigned char *buf, size_t n, tt_error *err)
+{
+    tt_trace *tr = tt_trace_new();
+    tt_error_clear(err);
+    if (tr && tt_snapshot_decode(buf, n, 0, tr, NULL, err)) {
+        tt_trace_free(tr);
+        return NULL;
+    }
+    return tr;
+}
+
+/* The file offset of section id, from the table. */
+static int64_t section_offset(const unsigned char *f, unsigned id)
+{
+    uint32_t n, sid;
+    uint64_t off;
+    memcpy(&n, f + 12, 4);
+    for (uint32_t i = 0; i < n; i++) {
+        memcpy(&sid, f + 32 + 36 * i, 4);
+        if (sid == id) {
+            memcpy(&off, f + 32 + 36 * i + 8, 8);
+            return (int64_t)off;
+        }
+    }
+    return -1;
+}
+
+enum { SEC_ARGS = 4 };
+
+static void test_intact(const tt_trace *a, const unsigned char *buf, size_t n)
+{
+    tt_error err;
+    tt_trace *b = decode(buf, n, &err);
+    walk w[2];
+    pthread_t th;
+    if (!ok(b != NULL, "the snapshot reopens: %s", b ? "" : err.what))
+        return;
+    ok(tt_args_count(b->args) > 0 && tt_args_raw_bytes(b->args) == 0,
+       "%u records, none rebuilt by the reopen", (unsigned)tt_args_count(b->args));
+    memset(w, 0, sizeof w);
+    w[0].a = w[1].a = a;
+    w[0].b = w[1].b = b;
+    w[1].backwards = true;
+    /* two readers at once, from opposite ends: each rebuilds chunks the
+     * other may be rebuilding or reading */
+    if (pthread_create(&th, NULL, walk_run, &w[1]) == 0) {
+        walk_run(&w[0]);
+        pthread_join(th, NULL);
+    } else {
+        walk_run(&w[0]);
+        walk_run(&w[1]);
+    }
+    ok(w[0].differ == 0 && w[0].unreadable == 0 && w[0].same == (size_t)EVENTS,
+       "every event's record reads back the same, first to last (%zu same, %zu differ, %zu "
+       "unreadable)",
+       w[0].same, w[0].differ, w[0].unreadable);
+    ok(w[1].differ == 0 && w[1].unreadable == 0 && w[1].same == (size_t)EVENTS,
+       "and last to first, at the same time");
+    ok(tt_args_raw_bytes(b->args) == tt_args_raw_bytes(a->args),
+       "all records rebuilt now: %llu bytes, as the original's",
+       (unsigned long long)tt_args_raw_bytes(b->args));
+    ok(tt_args_error(b->args, &err) == 0, "and no error");
+    tt_trace_free(b);
+}
+
+/* A snapshot whose arguments payload is `payload` (the rest as in buf). */
+static unsigned char *with_args(const unsigned char *buf, size_t n, const unsigned char *payload,
+                                size_t plen, size_t *out_n)
+{
+    unsigned char *sec[TT_SNAPSHOT_SECTIONS], *out = NULL;
+    size_t len[TT_SNAPSHOT_SECTIONS];
+    tt_error err;
+    bool all = true;
+    memset(sec, 0, sizeof sec);
+    for (unsigned id = 1; id < TT_SNAPSHOT_SECTIONS; id++)
+        all = all && tt_snapshot_section(buf, n, id, &sec[id], &len[id], &err) == 0;
+    if (all) {
+        free(sec[SEC_ARGS]);
+        sec[SEC_ARGS] = malloc(plen);
+        memcpy(sec[SEC_ARGS], payload, plen);
+        len[SEC_ARGS] = plen;
+        if (tt_snapshot_assemble((const unsigned char *const *)sec, len, &out, out_n, &err))
+            out = NULL;
+    }
+    for (unsigned id = 1; id < TT_SNAPSHOT_SECTIONS; id++)
+        free(sec[id]);
+    return out;
+}
+
+/* The reads of a corrupt section fail with one positioned error. */
+static void check_failure(const char *label, const tt_trace *b, const unsigned char *file)
+{
+    tt_error err, again;
+    tt_args_reader r;
+    const char *x, *y;
+    size_t xn, yn;
+    int64_t off = section_offset(file, SEC_ARGS);
+    uint32_t last = tt_args_count(b->args);
+    tt_args_reader_init(&r, b->args);
+    ok(tt_args_read(&r, last, &x, &xn, &y, &yn) == -1, "%s: the last record cannot be read",
+       label);
+    tt_error_clear(&err);
+    ok(tt_args_error(b->args, &err) == 1 && err.code == TT_ERR_FORMAT &&
+           err.pos == TT_POS_OFFSET && err.offset == off && off > 0 &&
+           strstr(err.what, "corrupt snapshot: arguments section at byte") == err.what,
+       "%s: a positioned error at the section (byte %lld): %s", label, (long long)off, err.what);
+    tt_error_clear(&again);
+    ok(tt_args_read(&r, last, &x, &xn, &y, &yn) == -1 && tt_args_error(b->args, &again) == 1 &&
+           strcmp(again.what, err.what) == 0,
+       "%s: and again on the next read", label);
+    tt_args_reader_fini(&r);
+    {
+        /* the rules' lenient fetch: the file's error, not "no arguments" */
+        const tt_event *ev[1];
+        static const char *const keys[] = {"src"};
+        tt_argvals av;
+        const tt_lane *ln = NULL;
+        for (uint32_t l = 0; l < b->n_lanes && !ln; l++)
+            for (size_t i = 0; i < b->lanes[l].n; i++)
+                if (b->lanes[l].ev[i].args == last) {
+                    ln = &b->lanes[l];
+                    ev[0] = &ln->ev[i];
+                    break;
+                }
+        tt_error_clear(&again);
+        ok(ln && tt_argvals_fetch(b, ev, 1, keys, 1, false, &av, &again) == -2 &&
+               strcmp(again.what, err.what) == 0 && again.offset == off,
+           "%s: a lenient fetch of argument values fails with it", label);
+        tt_argvals_fini(&av);
+    }
+}
+
+static void test_corrupt(const tt_trace *a, const unsigned char *buf, size_t n)
+{
+    unsigned char *raw, *bad, *file;
+    size_t len, fn;
+    tt_argcols_chunk *ch = NULL;
+    uint32_t nch = 0;
+    const char *what;
+    tt_error err;
+    tt_trace *b;
+    (void)a;
+    if (!ok(tt_snapshot_section(buf, n, SEC_ARGS, &raw, &len, &err) == 0, "the arguments payload"))
+        return;
+    bad = malloc(len);
+
+    /* 1: a record count that does not match the meta section's */
+    memcpy(bad, raw, len);
+    bad[0] ^= 1;
+    file = with_args(buf, n, bad, len, &fn);
+    b = file ? decode(file, fn, &err) : NULL;
+    if (ok(b != NULL, "a bad chunk table still reopens (nothing reads it)")) {
+        check_failure("bad chunk table", b, file);
+        tt_trace_free(b);
+    }
+    free(file);
+
+    /* 2: the second chunk's own record count spoiled: the first chunk's
+     * records read back unchanged, the second's fail */
+    {
+        tt_trace *ok_b;
+        uint64_t records;
+        tt_rd r = {raw, raw + len, false};
+        records = tt_rd_varint(&r);
+        if (ok(tt_argcols_chunks(raw, len, (uint32_t)records, &ch, &nch, &what) == 0 && nch >= 2,
+               "%u chunks of records", (unsigned)nch)) {
+            memcpy(bad, raw, len);
+            bad[ch[1].off] ^= 1;
+            file = with_args(buf, n, bad, len, &fn);
+            b = file ? decode(file, fn, &err) : NULL;
+            ok_b = decode(buf, n, &err);
+            if (ok(b && ok_b, "a spoiled second chunk still reopens")) {
+                tt_args_reader rb;
+                const char *x, *y, *x2, *y2;
+                size_t xn, yn, xn2, yn2;
+                bool first_ok = true;
+                tt_args_reader ro;
+                tt_args_reader_init(&rb, b->args);
+                tt_args_reader_init(&ro, ok_b->args);
+                for (uint32_t h = 1; h <= ch[0].n && first_ok; h++)
+                    first_ok = tt_args_read(&rb, h, &x, &xn, &y, &yn) == 0 &&
+                               tt_args_read(&ro, h, &x2, &xn2, &y2, &yn2) == 0 && xn == xn2 &&
+                               yn == yn2 && memcmp(x, x2, xn) == 0 && memcmp(y, y2, yn) == 0;
+                ok(first_ok, "the first chunk's %u records read back unchanged",
+                   (unsigned)ch[0].n);
+                tt_args_reader_fini(&rb);
+                tt_args_reader_fini(&ro);
+                check_failure("spoiled second chunk", b, file);
+            }
+            tt_trace_free(ok_b);
+            tt_trace_free(b);
+            free(file);
+        }
+    }
+    free(ch);
+    free(bad);
+    free(raw);
+}
+
+int main(void)
+{
+    tt_trace *a;
+    unsigned char *buf;
+    size_t n;
+    tt_error err;
+    /* small event blocks: many marks to start the search for a chunk's
+     * events from */
+    setenv("TRACETTY_TTZ_BLOCK_EVENTS", "64", 1);
+    a = make_trace();
+    if (!ok(a && tt_snapshot_encode(a, NULL, &buf, &n, &err) == 0, "a trace of %d events encoded",
+            EVENTS))
+        return tap_done();
+    test_intact(a, buf, n);
+    test_corrupt(a, buf, n);
+    free(buf);
+    tt_trace_free(a);
+    return tap_done();
+}
