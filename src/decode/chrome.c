@@ -42,6 +42,10 @@
  * instead of taking gigabytes. Whitespace between values streams. */
 #define WINDOW_MAX ((size_t)256 << 20)
 #define WINDOW_MAX_TEXT "256 MB"
+/* What the window keeps while parallel chunks read the input (the serial
+ * loop after them grows it again when one value needs more): its 4 MB
+ * would stay resident through the whole load otherwise. */
+#define WINDOW_KEPT ((size_t)256 << 10)
 #define META_VALUE_MAX ((size_t)256 << 20)   /* larger metadata values are skipped */
 
 /* ------------------------------------------------------------- context */
@@ -1575,6 +1579,24 @@ void chrome_window_pending(chrome *c, const char **p, size_t *n)
 {
     *p = c->w.data + c->w.pos;
     *n = c->w.len - c->w.pos;
+}
+
+void chrome_window_release(chrome *c)
+{
+    tt_jwin *w = &c->w;
+    int64_t off, line, col;
+    char *nd;
+    /* forget what lies before pos, the line count kept (json_window.c) */
+    tt_jwin_position(w, w->data + w->pos, &off, &line, &col);
+    w->base = off;
+    w->line = line;
+    w->line_start = off - col + 1;
+    w->len = w->pos = 0;
+    /* a failed shrink keeps the larger buffer: nothing is lost */
+    if (w->cap > WINDOW_KEPT && (nd = realloc(w->data, WINDOW_KEPT + 1)) != NULL) {
+        w->data = nd;
+        w->cap = WINDOW_KEPT;
+    }
 }
 
 int64_t chrome_window_line(chrome *c, int64_t *line_start)

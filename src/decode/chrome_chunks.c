@@ -541,12 +541,14 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
         }
     } else {
         /* what the window holds already starts the first chunk; chunks
-         * are buffers of their own: half as long (1M events in gzip: 11 MB
-         * less at the peak) */
+         * are buffers of their own, and each worker's fragment of one
+         * stays in its malloc arena until it is reused: an eighth as
+         * long, 512 KB (1M events in gzip: 6 MB less at the peak than at
+         * 2 MB, in zstd 10 MB, at the same CPU time) */
         const char *p;
         size_t n;
         if (d.chunk == CHUNK_BYTES)
-            d.chunk /= 2;
+            d.chunk /= 8;
         chrome_window_pending(c, &p, &n);
         if (carry_reserve(&d, n + d.chunk))
             return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
@@ -565,6 +567,9 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
         }
     }
 
+    /* the window's bytes are the first chunk's now (mapped, or copied
+     * into the carry): its buffer is not needed until the serial loop */
+    chrome_window_release(c);
     if (threads > MAX_WORKERS)
         threads = MAX_WORKERS;
     /* a mapped file: one chunk waiting beside those being decoded, so the

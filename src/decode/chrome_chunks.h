@@ -54,6 +54,10 @@ void chrome_progress(chrome *c, int64_t file_pos, int64_t data_pos);
 tt_error *chrome_error(chrome *c);
 /* The bytes c's window holds from its position on (borrowed). */
 void chrome_window_pending(chrome *c, const char **p, size_t *n);
+/* Drop what c's window holds (the chunks have it now, from the same
+ * position: chrome_window_pending) and shrink its buffer, keeping its
+ * position and line count for chrome_window_line. */
+void chrome_window_release(chrome *c);
 /* Line number (1-based) and the offset where that line starts, at c's
  * window position. */
 int64_t chrome_window_line(chrome *c, int64_t *line_start);

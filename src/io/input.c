@@ -24,7 +24,9 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#define RAW_CHUNK ((size_t)1 << 20)
+/* compressed bytes read at a time: the inflaters go through them in
+ * microseconds, so more only holds memory */
+#define RAW_CHUNK ((size_t)256 << 10)
 
 struct tt_input {
     char                *path;

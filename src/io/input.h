@@ -8,7 +8,7 @@
  * decoder can keep what is complete.
  *
  * Compressed data from a file or memory is decompressed on a thread of its
- * own, a few MiB ahead of the reader, when the process may use more than
+ * own, up to 1 MiB ahead of the reader, when the process may use more than
  * one core (tt_parallel_cores): the same bytes, ends and errors, in the
  * same order, as decompressing on the reader's thread.
  *
