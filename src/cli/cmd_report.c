@@ -113,6 +113,18 @@ static int kind_usage_error(const char *what, unsigned need, unsigned lack, int 
     return usage_error(msg);
 }
 
+/* --help: each kind of the table in a line, then the keys of --by. */
+static void print_kinds(void)
+{
+    size_t n;
+    const tt_report_kind *const *k = tt_report_kinds(&n);
+    printf("\nkinds:\n");
+    for (size_t i = 0; i < n; i++)
+        printf("  %-12s %s\n", k[i]->name, k[i]->help);
+    printf("\n--by KEY: name, category, opcode, lane, layer or arg:NAME; with operators\n"
+           "also shape (name and input shapes) or module (the innermost nn.Module)\n");
+}
+
 /* The cut of one trace by --markers: its set, resolved with every other
  * trace's before the report writes anything (a missing set or marker
  * then prints nothing on stdout, and -o creates no file). */
@@ -755,6 +767,9 @@ static int report_exec(int argc, char **argv)
             if (strcmp(optarg, "shape") == 0) {   /* operators: name and input shapes */
                 ro.by_shape = true;
                 optarg = "arg:Input Dims";
+            } else if (strcmp(optarg, "module") == 0) {   /* operators: innermost nn.Module */
+                ro.by_module = true;
+                optarg = "name";
             }
             if (tt_key_parse(optarg, &ro.keys[ro.n_keys], &err))
                 return usage_error(err.what);
@@ -806,6 +821,7 @@ static int report_exec(int argc, char **argv)
             break;
         case 'h':
             printf("usage: tracetty %s\n", tt_cmd_report.usage);
+            print_kinds();
             return TT_EXIT_OK;
         default:
             /* tt_cli_opts_next said why */

@@ -57,6 +57,7 @@ enum {
     TT_KIND_WINDOW_ONLY = 1u << 12, /* reads only the events meeting its window
                                        on its lanes (a .ttz loads just those),
                                        when it reads no arguments or flows */
+    TT_KIND_BY_MODULE = 1u << 13,   /* takes --by module (analysis/modules.h) */
 };
 
 /* What a kind's rows see for one trace. */

@@ -9,6 +9,7 @@
 
 #include "analysis/argvals.h"
 #include "analysis/attrib.h"
+#include "analysis/modules.h"
 #include "index/index.h"
 #include "util/json.h"
 #include "util/sort.h"
@@ -16,6 +17,7 @@
 #include "util/text.h"
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -516,8 +518,15 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
         const char *label, *shape;
         bool fresh;
         op_row *r;
-        if (group_of(tr, o, &av, &t, i, ops[i], &gid, &label, &shape, err))
+        if (o->by_module) {
+            /* the innermost module: one row per module call name */
+            tt_evref m = tt_module_of(tr, a, ops[i]);
+            gid = tt_evref_ok(m) ? tt_trace_event(tr, m)->name : 0;
+            label = tt_evref_ok(m) ? tt_module_name(tr, m) : NULL;
+            shape = NULL;
+        } else if (group_of(tr, o, &av, &t, i, ops[i], &gid, &label, &shape, err)) {
             goto out;
+        }
         if (!(r = row_at(&t, gid, &fresh))) {
             tt_error_set(err, TT_ERR_NOMEM, "out of memory");
             goto out;
@@ -587,6 +596,10 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
             cJSON_AddNullToObject(out->extra, "sum_device_self_ns");
         cJSON_AddBoolToObject(out->extra, "launch_links", links);
     }
+    if (o->by_module && !tt_modules_present(tr, a))
+        snprintf(out->note, out->note_cap,
+                 "no nn.Module events in this trace (PyTorch's profiler writes them with "
+                 "with_stack=True): every operator is outside any module");
     rc = 0;
 out:
     free(sorted);
@@ -616,7 +629,7 @@ const tt_report_kind tt_kind_operators = {
     .name = "operators",
     .help = "per operator: calls, host and device self and total time (key_averages())",
     .scope = TT_KIND_PER_TRACE,
-    .flags = TT_KIND_BY | TT_KIND_BY_ONE | TT_KIND_SORT | TT_KIND_MARKERS |
+    .flags = TT_KIND_BY | TT_KIND_BY_ONE | TT_KIND_BY_MODULE | TT_KIND_SORT | TT_KIND_MARKERS |
              TT_KIND_TEXT_WHOLE,
     /* launch links come from flows; arguments only for an arg:KEY key */
     .skip = TT_TRACE_NO_ARGS,

@@ -95,6 +95,11 @@ int tt_report_check(const tt_report_opts *o, tt_error *err)
     }
     if (o->n_keys > TT_REPORT_MAX_KEYS)
         return tt_error_set(err, TT_ERR_USAGE, "at most %d keys", TT_REPORT_MAX_KEYS);
+    if (o->by_module && !(k->flags & TT_KIND_BY_MODULE)) {
+        char which[200];
+        return tt_error_set(err, TT_ERR_USAGE, "--by module applies to --kind %s",
+                            tt_report_kind_list(TT_KIND_BY_MODULE, 0, -1, which, sizeof which));
+    }
     if (!(k->flags & TT_KIND_SORT) && (o->sort || o->by_shape)) {
         char which[200];
         return tt_error_set(err, TT_ERR_USAGE, "--sort and --by shape apply to --kind %s",

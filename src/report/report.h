@@ -54,6 +54,8 @@ typedef struct tt_report_opts {
     const char           *sort;       /* operators: --sort (NULL = device-self) */
     bool                  by_shape;   /* operators: --by shape (keys[0] is
                                          arg:Input Dims) */
+    bool                  by_module;  /* operators: --by module, the innermost
+                                         nn.Module (keys[0] stands for it) */
 } tt_report_opts;
 
 typedef struct tt_report tt_report;
