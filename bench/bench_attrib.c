@@ -161,7 +161,7 @@ static int report_operators(const char *ttz)
     bool none;
     FILE *f = fopen("/dev/null", "w");
     int rc = -1;
-    ro.kind = TT_REPORT_OPERATORS;
+    ro.kind = tt_report_kind_find("operators");
     ro.format = TT_OUT_CSV;
     lo.skip = TT_TRACE_NO_ARGS;   /* as cmd_report.c's report_skips() */
     tt_error_clear(&err);

@@ -280,7 +280,7 @@ static int bench_trace(const char *path)
         tt_report *rep;
         bool none;
         memset(&ro, 0, sizeof ro);
-        ro.kind = TT_REPORT_OPS;
+        ro.kind = tt_report_kind_find("ops");
         ro.format = TT_OUT_CSV;
         if (!null)
             return 1;

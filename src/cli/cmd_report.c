@@ -18,7 +18,7 @@
 #include "report/annotations.h"
 #include "report/collrows.h"
 #include "report/job.h"
-#include "report/kind_operators.h"
+#include "report/kind.h"
 #include "report/report.h"
 #include "rules/rules.h"
 #include "util/num.h"
@@ -74,37 +74,24 @@ static void catch_signals(void)
     }
 }
 
-/* The parts of a trace a report never reads (tt_cli_load.skip): the table
- * and job kinds read argument records only for an arg:KEY key, and no
- * kind but annotations (whose rules read everything) reads flows or
- * counters. A .ttz then skips rebuilding them, which is most of its
- * reopen. */
+/* The parts of a trace a report never reads (tt_cli_load.skip), as its
+ * kind says (kind.h: skip, or skip_arg for an arg:KEY key). A .ttz then
+ * skips rebuilding them, which is most of its reopen. */
 static unsigned report_skips(const tt_report_opts *ro)
 {
-    if (ro->kind == TT_REPORT_ANNOTATIONS)
-        return 0;
-    if (ro->kind == TT_REPORT_STEPS)   /* Step Id is an argument */
-        return TT_TRACE_NO_FLOWS;
-    /* launch links come from flows (and kernels read their arguments) */
-    if (ro->kind == TT_REPORT_KERNELS)
-        return 0;
-    if (ro->kind == TT_REPORT_LAUNCH)   /* flows and correlation ids only */
-        return TT_TRACE_NO_ARGS;
-    if (ro->kind == TT_REPORT_OPERATORS)
-        return ro->n_keys && ro->keys[0].kind == TT_KEY_ARG ? 0 : TT_TRACE_NO_ARGS;
     for (unsigned i = 0; i < ro->n_keys; i++)
         if (ro->keys[i].kind == TT_KEY_ARG)
-            return TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS;
-    return TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS;
+            return ro->kind->skip_arg;
+    return ro->kind->skip;
 }
 
 /* Whether a report reads nothing but the events that meet its window on
- * its lanes (and the trace's lanes and metadata): the table kinds but gpu,
- * whose note about a trace without GPU events looks at them all. Then a
- * .ttz loads only those (tt_cli_load.part). */
+ * its lanes (and the trace's lanes and metadata): a TT_KIND_WINDOW_ONLY
+ * kind that reads no arguments or flows. Then a .ttz loads only those
+ * (tt_cli_load.part). */
 static bool report_reads_window(const tt_report_opts *ro, unsigned skip)
 {
-    return ro->kind <= TT_REPORT_EVENTS && ro->kind != TT_REPORT_GPU &&
+    return (ro->kind->flags & TT_KIND_WINDOW_ONLY) &&
            (skip & (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS)) == (TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS);
 }
 
@@ -114,6 +101,28 @@ static int usage_error(const char *what)
     char safe[1200];
     tt_cli_error("report: %s", tt_text_safe(what, safe, sizeof safe));
     return TT_EXIT_ERROR;
+}
+
+/* "WHAT --kind K1 or K2", the kinds the table lists for need/lack/scope
+ * (tt_report_kind_list), as a usage error. */
+static int kind_usage_error(const char *what, unsigned need, unsigned lack, int scope)
+{
+    char kinds[300], msg[400];
+    snprintf(msg, sizeof msg, "%s --kind %s", what,
+             tt_report_kind_list(need, lack, scope, kinds, sizeof kinds));
+    return usage_error(msg);
+}
+
+/* --help: each kind of the table in a line, then the keys of --by. */
+static void print_kinds(void)
+{
+    size_t n;
+    const tt_report_kind *const *k = tt_report_kinds(&n);
+    printf("\nkinds:\n");
+    for (size_t i = 0; i < n; i++)
+        printf("  %-12s %s\n", k[i]->name, k[i]->help);
+    printf("\n--by KEY: name, category, opcode, lane, layer or arg:NAME; with operators\n"
+           "also shape (name and input shapes) or module (the innermost nn.Module)\n");
 }
 
 /* The cut of one trace by --markers: its set, resolved with every other
@@ -592,7 +601,7 @@ static int report_job(char **files, size_t n, const tt_cli_load *lo, const tt_re
     tt_error err;
     int rc = TT_EXIT_OK;
     memset(&jo, 0, sizeof jo);
-    jo.kind = ro->kind == TT_REPORT_RANKS ? TT_JOB_RANKS : TT_JOB_COLLECTIVES;
+    jo.kind = (tt_job_kind)ro->kind->job;
     jo.window = ro->window;
     jo.lanes = ro->lanes;
     if (align)
@@ -640,12 +649,13 @@ typedef struct table_ctx {
     size_t              n;
 } table_ctx;
 
-/* A gpu report of a trace without GPU events is a row of zeros: say why,
- * with the categories it has instead. 0, or -1 when out of memory. */
-static int warn_no_gpu(const char *path, const tt_trace *tr)
+/* What the kind's trace_note says of a trace (e.g. a gpu report of a trace
+ * without GPU events is a row of zeros, device cells of one without launch
+ * links are empty). 0, or -1 when out of memory. */
+static int warn_trace_note(const char *path, const tt_trace *tr, const tt_report_kind *k)
 {
     char note[400], safe_note[1200], safe[600];
-    int r = tt_report_gpu_absent(tr, note, sizeof note);
+    int r = k->trace_note(tr, note, sizeof note);
     if (r < 0) {
         tt_cli_error("report: out of memory");
         return -1;
@@ -656,25 +666,11 @@ static int warn_no_gpu(const char *path, const tt_trace *tr)
     return 0;
 }
 
-/* Operators and kernels of a trace without launch links have empty
- * device cells: say why. 0, or -1 when out of memory. */
-static int warn_no_links(const char *path, const tt_trace *tr)
-{
-    char note[300], safe[600];
-    int r = tt_kind_attrib_note(tr, note, sizeof note);
-    if (r < 0) {
-        tt_cli_error("report: out of memory");
-        return -1;
-    }
-    if (r > 0)
-        tt_cli_warn("%s: %s", tt_text_safe(path, safe, sizeof safe), note);
-    return 0;
-}
-
 /* tt_cli_trace_fn of the table kinds. */
 static int table_trace(void *ctx, size_t i, const tt_trace *tr)
 {
     table_ctx *c = ctx;
+    const tt_report_kind *k = c->ro->kind;
     const char *path = c->files[i];
     char safe[600], pat[300];
     bool none = false;
@@ -687,7 +683,7 @@ static int table_trace(void *ctx, size_t i, const tt_trace *tr)
         return -1;
     }
     if (add_trace(*c->rep, tr, path, (size_t)c->ranks[i], c->rm, c->cuts ? &c->cuts[i] : NULL,
-                  c->n > 1, c->ro->kind == TT_REPORT_STEPS, &none, &err)) {
+                  c->n > 1, (k->flags & TT_KIND_STEP_SPANS) != 0, &none, &err)) {
         char msg[600];
         tt_cli_error("report: %s: %s", tt_text_safe(path, safe, sizeof safe),
                      tt_text_safe(err.what, msg, sizeof msg));
@@ -701,14 +697,10 @@ static int table_trace(void *ctx, size_t i, const tt_trace *tr)
         tt_cli_warn("%s: %s", tt_text_safe(path, safe, sizeof safe),
                     tt_text_safe(tt_report_note(*c->rep), note, sizeof note));
     }
-    if (c->ro->kind == TT_REPORT_GPU && warn_no_gpu(path, tr))
+    if (k->trace_note && warn_trace_note(path, tr, k))
         return -1;
-    if ((c->ro->kind == TT_REPORT_OPERATORS || c->ro->kind == TT_REPORT_KERNELS) &&
-        warn_no_links(path, tr))
-        return -1;
-    /* only a kind with a Rank column (gpu, steps, launch) shows the rank a trace got */
-    if (c->n > 1 && (c->ro->kind == TT_REPORT_GPU || c->ro->kind == TT_REPORT_STEPS ||
-                     c->ro->kind == TT_REPORT_LAUNCH))
+    /* only a kind with a Rank column shows the rank a trace got */
+    if (c->n > 1 && (k->flags & TT_KIND_RANK_COLUMN))
         warn_same_rank(c->files, c->ranks, i, tr);
     return 0;
 }
@@ -757,7 +749,7 @@ static int report_exec(int argc, char **argv)
     tt_rules_config_defaults(&rules);
     memset(&align, 0, sizeof align);
     memset(&ro, 0, sizeof ro);
-    ro.kind = TT_REPORT_OPS;
+    ro.kind = tt_report_kind_find("ops");
     ro.format = TT_OUT_CSV;
     tt_error_clear(&err);
     tt_cli_opts_init(&op, &tt_cmd_report, argc, argv, "f:o:h", longopts);
@@ -775,6 +767,9 @@ static int report_exec(int argc, char **argv)
             if (strcmp(optarg, "shape") == 0) {   /* operators: name and input shapes */
                 ro.by_shape = true;
                 optarg = "arg:Input Dims";
+            } else if (strcmp(optarg, "module") == 0) {   /* operators: innermost nn.Module */
+                ro.by_module = true;
+                optarg = "name";
             }
             if (tt_key_parse(optarg, &ro.keys[ro.n_keys], &err))
                 return usage_error(err.what);
@@ -826,6 +821,7 @@ static int report_exec(int argc, char **argv)
             break;
         case 'h':
             printf("usage: tracetty %s\n", tt_cmd_report.usage);
+            print_kinds();
             return TT_EXIT_OK;
         default:
             /* tt_cli_opts_next said why */
@@ -845,38 +841,43 @@ static int report_exec(int argc, char **argv)
         return usage_error("--between and --per-interval exclude each other");
     if (rm.set && ro.window)
         return usage_error("--window and --markers exclude each other");
-    if (rules_given && ro.kind != TT_REPORT_ANNOTATIONS)
-        return usage_error("--rules applies to --kind annotations");
-    if (align_given && ro.kind != TT_REPORT_COLLECTIVES)
-        return usage_error("--align applies to --kind collectives");
-    if (rm.set && (ro.kind == TT_REPORT_RANKS || ro.kind == TT_REPORT_COLLECTIVES))
-        return usage_error("--markers does not apply to --kind ranks or collectives");
-    if (ro.n_keys && (ro.kind == TT_REPORT_RANKS || ro.kind == TT_REPORT_COLLECTIVES))
-        return usage_error("--by does not apply to --kind ranks or collectives");
+    /* what the kind takes, from its flags in the table (kind.h); a job
+     * kind's --by is refused before the traces are listed, the others'
+     * after (a missing file is said first), as the messages always came */
+    if (rules_given && !(ro.kind->flags & TT_KIND_RULES))
+        return kind_usage_error("--rules applies to", TT_KIND_RULES, 0, -1);
+    if (align_given && !(ro.kind->flags & TT_KIND_ALIGN))
+        return kind_usage_error("--align applies to", TT_KIND_ALIGN, 0, -1);
+    if (rm.set && !(ro.kind->flags & TT_KIND_MARKERS))
+        return kind_usage_error("--markers does not apply to", 0, TT_KIND_MARKERS, -1);
+    if (ro.n_keys && ro.kind->scope == TT_KIND_JOB && !(ro.kind->flags & TT_KIND_BY))
+        return kind_usage_error("--by does not apply to", 0, TT_KIND_BY, TT_KIND_JOB);
     if (!(files = tt_cli_expand(op.operands, op.n_operands, &n_files)))
         return TT_EXIT_ERROR;
     lo.skip = report_skips(&ro);
     if (!rm.set && report_reads_window(&ro, lo.skip))
         lo.part = tt_cli_part_init(&part, ro.window, ro.lanes);
     ro.several = n_files > 1;
-    if (rm.per_interval && ro.kind != TT_REPORT_ANNOTATIONS && ro.kind != TT_REPORT_STEPS) {
+    if (rm.per_interval && ro.kind->scope == TT_KIND_PER_TRACE &&
+        !(ro.kind->flags & TT_KIND_STEP_SPANS)) {
         ro.several = true;   /* one row group per interval */
         ro.group_title = "Interval";
     }
-    if ((ro.kind <= TT_REPORT_EVENTS || ro.kind == TT_REPORT_OPERATORS ||
-         ro.kind == TT_REPORT_KERNELS || ro.kind >= TT_REPORT_STEPS || ro.sort || ro.by_shape) &&
+    if ((ro.kind->scope == TT_KIND_PER_TRACE || ro.sort || ro.by_shape) &&
         tt_report_check(&ro, &err)) {
         tt_rankset_free_files(files, n_files);
         return usage_error(err.what);
     }
-    if (ro.kind == TT_REPORT_ANNOTATIONS && ro.n_keys) {
+    if (ro.n_keys && !(ro.kind->flags & TT_KIND_BY)) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "--by does not apply to --kind %s", ro.kind->name);
         tt_rankset_free_files(files, n_files);
-        return usage_error("--by does not apply to --kind annotations");
+        return usage_error(msg);
     }
 
     /* the markers are checked before anything is written, as --window is */
     if (rm.set &&
-        !(cuts = resolve_cuts(files, n_files, &rm, ro.kind != TT_REPORT_ANNOTATIONS))) {
+        !(cuts = resolve_cuts(files, n_files, &rm, ro.kind->scope == TT_KIND_PER_TRACE))) {
         tt_rankset_free_files(files, n_files);
         return TT_EXIT_ERROR;
     }
@@ -895,11 +896,11 @@ static int report_exec(int argc, char **argv)
         /* Real bytes go to files and pipes; a terminal gets escapes. */
         ro.sanitize = isatty(fileno(stdout));
     }
-    if (ro.kind == TT_REPORT_ANNOTATIONS) {
+    if (ro.kind->scope == TT_KIND_WHOLE) {
         rc = report_annotations(files, n_files, &lo, &ro, &rm, cuts, &rules, f);
         goto finish;
     }
-    if (ro.kind == TT_REPORT_RANKS || ro.kind == TT_REPORT_COLLECTIVES) {
+    if (ro.kind->scope == TT_KIND_JOB) {
         rc = report_job(files, n_files, &lo, &ro, align_given ? &align : NULL, f);
         goto finish;
     }
@@ -943,6 +944,8 @@ finish:
 
 const tt_command tt_cmd_report = {
     .name = "report",
+    /* the --kind list is the table's (report/kinds.c), in its order:
+     * tests/unit/test_stats.c checks it */
     .usage = "report [--kind ops|lanes|transfers|gpu|events|annotations|ranks|collectives|"
              "operators|kernels|steps|launch] "
              "[--by KEY] [--window FROM:TO | --markers SET (--between A:B | --per-interval)] "

@@ -3,6 +3,8 @@
 
 #include "report/annotations.h"
 
+#include "report/kind.h"
+
 #include "rules/rank.h"
 
 #include <stdlib.h>
@@ -104,3 +106,13 @@ int tt_annotations_write(FILE *f, const tt_ann_report_opts *o, const tt_trace *c
     tt_ranking_fini(&rk);
     return rc;
 }
+
+/* The kinds table's row: its rules read everything of every trace. */
+const tt_report_kind tt_kind_annotations = {
+    .name = "annotations",
+    .help = "the findings of the warning rules (check's table)",
+    .scope = TT_KIND_WHOLE,
+    .flags = TT_KIND_MARKERS | TT_KIND_RULES,
+    .skip = 0,
+    .skip_arg = 0,
+};

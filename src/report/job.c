@@ -4,6 +4,7 @@
 #include "report/job.h"
 
 #include "report/collrows.h"
+#include "report/kind.h"
 
 #include "analysis/gpu.h"
 #include "multi/collectives.h"
@@ -409,3 +410,26 @@ tt_ns tt_job_offset(const tt_job *j, size_t i, int64_t *rank)
     *rank = j->r[i].rank;
     return j->r[i].offset;
 }
+
+/* ------------------------------------------------- the kinds table's rows */
+
+/* Per rank, its facts only: no arguments, flows or counters read. */
+const tt_report_kind tt_kind_ranks = {
+    .name = "ranks",
+    .help = "one row per rank, compared with the median rank",
+    .scope = TT_KIND_JOB,
+    .flags = 0,
+    .skip = TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS,
+    .skip_arg = TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS,
+    .job = TT_JOB_RANKS,
+};
+
+const tt_report_kind tt_kind_collectives = {
+    .name = "collectives",
+    .help = "one row per collective per rank: when it started, how long it waited",
+    .scope = TT_KIND_JOB,
+    .flags = TT_KIND_ALIGN,
+    .skip = TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS,
+    .skip_arg = TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS,
+    .job = TT_JOB_COLLECTIVES,
+};

@@ -4,6 +4,10 @@
 
 #include "report/kind_kernels.h"
 
+#include "report/kind.h"
+#include "report/kind_operators.h"
+#include "report/report.h"
+
 #include "analysis/argvals.h"
 #include "analysis/attrib.h"
 #include "analysis/classify.h"
@@ -34,21 +38,6 @@ static const tt_col k_cols[] = {
     {"Name", "name", TT_COL_TEXT, 0, false},
 };
 #define N_K_COLS (sizeof k_cols / sizeof k_cols[0])
-
-const tt_col *tt_kind_kernels_cols(size_t *n)
-{
-    *n = N_K_COLS;
-    return k_cols;
-}
-
-int tt_kind_kernels_check(const tt_report_opts *o, tt_error *err)
-{
-    if (o->n_keys)
-        return tt_error_set(err, TT_ERR_USAGE, "--by does not apply to --kind kernels");
-    if (o->sort || o->by_shape)
-        return tt_error_set(err, TT_ERR_USAGE, "--sort and --by shape apply to --kind operators");
-    return 0;
-}
 
 /* TensorBoard's tensor_core.py TC_Allowlist (from NVIDIA PyProf): a
  * kernel whose name contains one of these uses tensor cores. */
@@ -188,11 +177,11 @@ static int collect(const tt_trace *tr, const tt_attrib *a, const tt_sel *sel, tt
     return 0;
 }
 
-int tt_kind_kernels_rows(tt_writer *w, const tt_report_opts *o, const tt_trace *tr,
-                         const tt_sel *sel, cJSON **extra, tt_error *err)
+static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
 {
     static const char *const keys[A_N] = {"blocks per SM", "est. achieved occupancy %", "grid",
                                           "device"};
+    const tt_trace *tr = x->tr;
     const tt_attrib *a = tt_attrib_get(tr, err);
     uint32_t n_str = tt_strtab_count(tr->strings);
     tt_evref *ks = NULL;
@@ -205,13 +194,12 @@ int tt_kind_kernels_rows(tt_writer *w, const tt_report_opts *o, const tt_trace *
     bool links, cuda;
     int rc = -1;
 
-    (void)o;
     memset(&av, 0, sizeof av);
     tt_u64map_init(&pairs);
     if (!a)
         return -1;
     links = tt_attrib_has_links(a);
-    if (collect(tr, a, sel, &ks, &n, err))
+    if (collect(tr, a, x->sel, &ks, &n, err))
         goto out;
     cuda = cuda_launches(tr, a, ks, n);
     if (!(evs = malloc((n ? n : 1) * sizeof *evs)) ||
@@ -304,14 +292,14 @@ int tt_kind_kernels_rows(tt_writer *w, const tt_report_opts *o, const tt_trace *
         c[11] = cuda ? tt_cell_text(tt_kernel_uses_tensor_cores(nm) ? "Yes" : "No")
                      : tt_cell_none();
         c[12] = tt_cell_text(nm);
-        if (tt_writer_row(w, c, sum > 0 ? (double)r->total / (double)sum : 0.0)) {
+        if (tt_writer_row(x->w, c, sum > 0 ? (double)r->total / (double)sum : 0.0)) {
             tt_error_set(err, TT_ERR_NOMEM, "out of memory");
             goto out;
         }
     }
-    if ((*extra = cJSON_CreateObject())) {
-        tt_json_add_int(*extra, "sum_total_ns", sum);
-        cJSON_AddBoolToObject(*extra, "launch_links", links);
+    if ((out->extra = cJSON_CreateObject())) {
+        tt_json_add_int(out->extra, "sum_total_ns", sum);
+        cJSON_AddBoolToObject(out->extra, "launch_links", links);
     }
     rc = 0;
 out:
@@ -323,3 +311,18 @@ out:
     free(sorted);
     return rc;
 }
+
+const tt_report_kind tt_kind_kernels = {
+    .name = "kernels",
+    .help = "per kernel name: time, launching operator, blocks per SM, occupancy",
+    .scope = TT_KIND_PER_TRACE,
+    .flags = TT_KIND_MARKERS,
+    /* launch links come from flows, and kernels read their arguments */
+    .skip = 0,
+    .skip_arg = 0,
+    .bar_title = "Total",
+    .cols = k_cols,
+    .n_cols = N_K_COLS,
+    .rows = kernels_rows,
+    .trace_note = tt_kind_attrib_note,
+};

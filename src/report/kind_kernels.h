@@ -27,26 +27,10 @@
 #ifndef TT_REPORT_KIND_KERNELS_H
 #define TT_REPORT_KIND_KERNELS_H
 
-#include <stddef.h>
+#include <stdbool.h>
 
-#include "analysis/select.h"
-#include "model/trace.h"
-#include "report/report.h"
-#include "report/writer.h"
-#include "util/error.h"
-
-struct cJSON;
-
-/* The columns above (static). */
-const tt_col *tt_kind_kernels_cols(size_t *n);
-
-/* TT_ERR_USAGE for --by or --sort (the kind groups by kernel name). */
-int tt_kind_kernels_check(const tt_report_opts *o, tt_error *err);
-
-/* The rows of one trace over sel; *extra: JSON fields after the rows
- * (taken by the caller). 0, or -1 with err set. */
-int tt_kind_kernels_rows(tt_writer *w, const tt_report_opts *o, const tt_trace *tr,
-                         const tt_sel *sel, struct cJSON **extra, tt_error *err);
+/* The kind itself is the row tt_kind_kernels of the kinds table (kind.h):
+ * no --by, no --sort (it groups by kernel name). */
 
 /* Does a kernel name use tensor cores (TensorBoard's TC_Allowlist)? */
 bool tt_kernel_uses_tensor_cores(const char *name);

@@ -3,6 +3,9 @@
 
 #include "report/kind_launch.h"
 
+#include "report/kind.h"
+#include "report/report.h"
+
 #include "analysis/attrib.h"
 #include "index/index.h"
 #include "util/grow.h"
@@ -27,12 +30,6 @@ static const tt_col launch_cols[] = {
     {"Name", "name", TT_COL_TEXT, 0, false},
 };
 #define NCOLS (sizeof launch_cols / sizeof launch_cols[0])
-
-const tt_col *tt_kind_launch_cols(size_t *n)
-{
-    *n = NCOLS;
-    return launch_cols;
-}
 
 /* One launch: the device event and its launching call. */
 typedef struct launch {
@@ -222,3 +219,23 @@ nomem:
     free(delays);
     return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
 }
+
+/* ------------------------------------------------------ the table's row */
+
+static int launch_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
+{
+    return tt_kind_launch_rows(x->w, x->tr, x->sel, x->rank, x->o->format == TT_OUT_TEXT,
+                               &out->extra, &out->text_after, out->note, out->note_cap, err);
+}
+
+const tt_report_kind tt_kind_launch = {
+    .name = "launch",
+    .help = "one row per launched kernel, copy or memset: launch delay, host and device times",
+    .scope = TT_KIND_PER_TRACE,
+    .flags = TT_KIND_MARKERS | TT_KIND_RANK_COLUMN,
+    .skip = TT_TRACE_NO_ARGS,   /* flows and correlation ids only */
+    .skip_arg = TT_TRACE_NO_ARGS,
+    .cols = launch_cols,
+    .n_cols = NCOLS,
+    .rows = launch_rows,
+};

@@ -41,8 +41,8 @@ struct cJSON;
 #define TT_LAUNCH_SLOW_CALL_NS 50000
 #define TT_LAUNCH_LATE_NS      100000
 
-/* The columns above (borrowed, static). */
-const tt_col *tt_kind_launch_cols(size_t *n);
+/* The kind itself is a row of the kinds table (kind.h), with the
+ * columns above. */
 
 /* The rows of one trace over sel. *extra gets the JSON fields written
  * after the rows, *text_after (text format: text) the summary lines (both

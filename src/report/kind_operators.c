@@ -4,8 +4,12 @@
 
 #include "report/kind_operators.h"
 
+#include "report/kind.h"
+#include "report/report.h"
+
 #include "analysis/argvals.h"
 #include "analysis/attrib.h"
+#include "analysis/modules.h"
 #include "index/index.h"
 #include "util/json.h"
 #include "util/sort.h"
@@ -13,6 +17,7 @@
 #include "util/text.h"
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,10 +40,10 @@ static const tt_col op_cols[] = {
 };
 #define N_OP_COLS (sizeof op_cols / sizeof op_cols[0])
 
-const tt_col *tt_kind_operators_cols(const tt_report_opts *o, size_t *n)
+/* Input Shapes, the last, only with --by shape. */
+static size_t operators_cols_used(const tt_report_opts *o)
 {
-    *n = N_OP_COLS - (o->by_shape ? 0 : 1);
-    return op_cols;
+    return N_OP_COLS - (o->by_shape ? 0 : 1);
 }
 
 typedef enum op_sort { SORT_DEVICE_SELF = 0, SORT_HOST_SELF, SORT_HOST_TOTAL, SORT_DEVICE_TOTAL,
@@ -62,11 +67,10 @@ static int sort_parse(const char *s, op_sort *out, tt_error *err)
                         "device-total or calls)", s);
 }
 
-int tt_kind_operators_check(const tt_report_opts *o, tt_error *err)
+/* One key at most is the table's TT_KIND_BY_ONE; the --sort is ours. */
+static int operators_check(const tt_report_opts *o, tt_error *err)
 {
     op_sort s;
-    if (o->n_keys > 1)
-        return tt_error_set(err, TT_ERR_USAGE, "--kind operators groups by one key only");
     return sort_parse(o->sort, &s, err);
 }
 
@@ -470,9 +474,10 @@ static char *torch_table(op_row *const *rows, size_t n, bool device, const char 
 
 static double share(tt_ns v, tt_ns whole) { return whole > 0 ? 100.0 * (double)v / (double)whole : 0.0; }
 
-int tt_kind_operators_rows(tt_writer *w, const tt_report_opts *o, const tt_trace *tr,
-                           const tt_sel *sel, cJSON **extra, char **text_after, tt_error *err)
+static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
 {
+    const tt_report_opts *o = x->o;
+    const tt_trace *tr = x->tr;
     const tt_attrib *a = tt_attrib_get(tr, err);
     tt_evref *ops = NULL;
     size_t n = 0, n_rows = 0;
@@ -494,7 +499,7 @@ int tt_kind_operators_rows(tt_writer *w, const tt_report_opts *o, const tt_trace
     need_args = o->n_keys && o->keys[0].kind == TT_KEY_ARG;
     if (!(t.vals = tt_strtab_new()))
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
-    if (collect(tr, a, sel, &ops, &n, err))
+    if (collect(tr, a, x->sel, &ops, &n, err))
         goto out;
     if (need_args) {
         const char *key = o->keys[0].arg;
@@ -513,8 +518,15 @@ int tt_kind_operators_rows(tt_writer *w, const tt_report_opts *o, const tt_trace
         const char *label, *shape;
         bool fresh;
         op_row *r;
-        if (group_of(tr, o, &av, &t, i, ops[i], &gid, &label, &shape, err))
+        if (o->by_module) {
+            /* the innermost module: one row per module call name */
+            tt_evref m = tt_module_of(tr, a, ops[i]);
+            gid = tt_evref_ok(m) ? tt_trace_event(tr, m)->name : 0;
+            label = tt_evref_ok(m) ? tt_module_name(tr, m) : NULL;
+            shape = NULL;
+        } else if (group_of(tr, o, &av, &t, i, ops[i], &gid, &label, &shape, err)) {
             goto out;
+        }
         if (!(r = row_at(&t, gid, &fresh))) {
             tt_error_set(err, TT_ERR_NOMEM, "out of memory");
             goto out;
@@ -545,7 +557,7 @@ int tt_kind_operators_rows(tt_writer *w, const tt_report_opts *o, const tt_trace
         goto out;
     }
     if (o->format == TT_OUT_TEXT) {
-        if (!(*text_after = torch_table(sorted, n_rows, links && sum_dself > 0,
+        if (!(out->text_after = torch_table(sorted, n_rows, links && sum_dself > 0,
                                         device_name(tr, a), o->by_shape, sum_hself,
                                         sum_dself))) {
             tt_error_set(err, TT_ERR_NOMEM, "out of memory");
@@ -570,20 +582,24 @@ int tt_kind_operators_rows(tt_writer *w, const tt_report_opts *o, const tt_trace
             c[12] = links ? tt_cell_real(share(r->dself, sum_dself)) : tt_cell_none();
             c[13] = links ? tt_cell_real(share(r->dtotal, sum_dself)) : tt_cell_none();
             c[14] = r->shape ? tt_cell_text(r->shape) : tt_cell_none();
-            if (tt_writer_row(w, c, 0)) {
+            if (tt_writer_row(x->w, c, 0)) {
                 tt_error_set(err, TT_ERR_NOMEM, "out of memory");
                 goto out;
             }
         }
     }
-    if ((*extra = cJSON_CreateObject())) {
-        tt_json_add_int(*extra, "sum_host_self_ns", sum_hself);
+    if ((out->extra = cJSON_CreateObject())) {
+        tt_json_add_int(out->extra, "sum_host_self_ns", sum_hself);
         if (links)
-            tt_json_add_int(*extra, "sum_device_self_ns", sum_dself);
+            tt_json_add_int(out->extra, "sum_device_self_ns", sum_dself);
         else
-            cJSON_AddNullToObject(*extra, "sum_device_self_ns");
-        cJSON_AddBoolToObject(*extra, "launch_links", links);
+            cJSON_AddNullToObject(out->extra, "sum_device_self_ns");
+        cJSON_AddBoolToObject(out->extra, "launch_links", links);
     }
+    if (o->by_module && !tt_modules_present(tr, a))
+        snprintf(out->note, out->note_cap,
+                 "no nn.Module events in this trace (PyTorch's profiler writes them with "
+                 "with_stack=True): every operator is outside any module");
     rc = 0;
 out:
     free(sorted);
@@ -608,3 +624,20 @@ int tt_kind_attrib_note(const tt_trace *tr, char *buf, size_t cap)
              "call): device columns are empty", tt_attrib_n_device(a));
     return 1;
 }
+
+const tt_report_kind tt_kind_operators = {
+    .name = "operators",
+    .help = "per operator: calls, host and device self and total time (key_averages())",
+    .scope = TT_KIND_PER_TRACE,
+    .flags = TT_KIND_BY | TT_KIND_BY_ONE | TT_KIND_BY_MODULE | TT_KIND_SORT | TT_KIND_MARKERS |
+             TT_KIND_TEXT_WHOLE,
+    /* launch links come from flows; arguments only for an arg:KEY key */
+    .skip = TT_TRACE_NO_ARGS,
+    .skip_arg = 0,
+    .cols = op_cols,
+    .n_cols = N_OP_COLS,
+    .cols_used = operators_cols_used,
+    .check = operators_check,
+    .rows = operators_rows,
+    .trace_note = tt_kind_attrib_note,
+};

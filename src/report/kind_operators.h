@@ -36,30 +36,15 @@
 
 #include <stddef.h>
 
-#include "analysis/select.h"
 #include "model/trace.h"
-#include "report/report.h"
-#include "report/writer.h"
-#include "util/error.h"
 
-struct cJSON;
+/* The kind itself is the row tt_kind_operators of the kinds table
+ * (kind.h): columns (Input Shapes only with --by shape), the --sort check
+ * and the rows (format text: the whole table as the text after it). */
 
-/* The columns above (static; Input Shapes only with by_shape). */
-const tt_col *tt_kind_operators_cols(const tt_report_opts *o, size_t *n);
-
-/* TT_ERR_USAGE for a --sort the kind does not know, or more than one key. */
-int tt_kind_operators_check(const tt_report_opts *o, tt_error *err);
-
-/* The rows of one trace over sel; *extra: JSON fields after the rows
- * (taken by the caller); *text_after: the whole text table (format text,
- * malloc'd, taken). 0, or -1 with err set. */
-int tt_kind_operators_rows(tt_writer *w, const tt_report_opts *o, const tt_trace *tr,
-                           const tt_sel *sel, struct cJSON **extra, char **text_after,
-                           tt_error *err);
-
-/* Why device cells are empty: "no launch links in this trace (N device
- * events, none linked to a host call)" into buf and 1, or 0 when the
- * trace has links; -1 out of memory. */
+/* Why device cells are empty (the trace_note of operators and kernels):
+ * "no launch links in this trace (N device events, none linked to a host
+ * call)" into buf and 1, or 0 when the trace has links; -1 out of memory. */
 int tt_kind_attrib_note(const tt_trace *tr, char *buf, size_t cap);
 
 #endif

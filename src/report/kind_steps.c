@@ -3,6 +3,9 @@
 
 #include "report/kind_steps.h"
 
+#include "report/kind.h"
+#include "report/report.h"
+
 #include "util/json.h"
 
 #include <cjson/cJSON.h>
@@ -33,12 +36,6 @@ static const tt_col steps_cols[NCOLS] = {
     {"CPU Exec (%)", "cpu_exec_percent", TT_COL_REAL, 1, false},
     {"Other (%)", "other_percent", TT_COL_REAL, 1, false},
 };
-
-const tt_col *tt_kind_steps_cols(size_t *n)
-{
-    *n = NCOLS;
-    return steps_cols;
-}
 
 static double share(double part, double whole)
 {
@@ -133,3 +130,24 @@ nomem:
     tt_steps_free(s);
     return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
 }
+
+/* ------------------------------------------------------ the table's row */
+
+static int steps_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
+{
+    return tt_kind_steps_rows(x->w, x->tr, x->sel, x->spans, x->rank, &out->extra, out->note,
+                              out->note_cap, err);
+}
+
+const tt_report_kind tt_kind_steps = {
+    .name = "steps",
+    .help = "one row per training step, its time split as TensorBoard's overview",
+    .scope = TT_KIND_PER_TRACE,
+    .flags = TT_KIND_MARKERS | TT_KIND_STEP_SPANS | TT_KIND_RANK_COLUMN,
+    .skip = TT_TRACE_NO_FLOWS,   /* Step Id is an argument */
+    .skip_arg = TT_TRACE_NO_FLOWS,
+    .bar_title = "Kernel",
+    .cols = steps_cols,
+    .n_cols = NCOLS,
+    .rows = steps_rows,
+};

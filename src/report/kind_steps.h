@@ -28,8 +28,8 @@
 
 struct cJSON;
 
-/* The columns above (borrowed, static). */
-const tt_col *tt_kind_steps_cols(size_t *n);
+/* The kind itself is a row of the kinds table (kind.h), with the
+ * columns above. */
 
 /* The rows of one trace over sel (given: the caller's steps, e.g. marker
  * intervals, or NULL). *extra gets the JSON fields written after the rows

@@ -1,23 +1,13 @@
-/* report.h - the report kinds of `tracetty report`: selection statistics
- * (analysis/) turned into rows for the writer (writer.h).
+/* report.h - `tracetty report`'s per-trace tables: selection statistics
+ * (analysis/) turned into rows for the writer (writer.h) by the report
+ * kinds of the table in kind.h (ops, lanes, transfers, gpu, events,
+ * operators, kernels, steps, launch: each in its own kind_*.c, with its
+ * columns documented there). Times in rows are relative to the trace
+ * start. One engine: the numbers are exactly what analysis/ computes.
  *
- *   ops        breakdown by a key, the columns of `nsys stats` summaries:
- *              Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),
- *              Max (ns),StdDev (ns),Name; sorted by total time descending
- *   lanes      Lane,Events,Busy (ns),Busy (%),First (ns),Last (ns)
- *   transfers  Total (MB),Count,Avg (MB),Med (MB),Min (MB),Max (MB),
- *              StdDev (MB),Operation,Throughput (MB/s)   (MB = 10^6 bytes)
- *   gpu        Rank,Total (ns),Busy (ns),Idle (ns),Computation (ns),
- *              Communication (ns),Exposed Communication (ns),Memcpy (ns),
- *              Exposed Memcpy (ns),Idle (%)   one row per trace
- *   events     Start (ns),Duration (ns),Lane,Name,Category,Bytes and one
- *              column per extra key
- *   steps      Rank,Step,Start (ns),Step Time (ns) and its parts per step
- *              (report/kind_steps.h, analysis/steps.h)
- *   launch     one row per launched device event: launch delay, host and
- *              device durations (report/kind_launch.h)
- * Times in rows are relative to the trace start. One engine: the numbers are
- * exactly what analysis/stats.h, transfers.h and gpu.h compute.
+ * This file owns what every per-trace kind shares: checking the options
+ * against the kind's flags, the writer and its head, one title and
+ * summary per trace, and the notes; it never asks which kind it runs.
  *
  * Library code: writes the report to the FILE it is given and nothing else;
  * errors come back in tt_error.
@@ -34,30 +24,14 @@
 #include "analysis/select.h"
 #include "analysis/steps.h"
 #include "model/trace.h"
+#include "report/kind.h"
 #include "report/writer.h"
 #include "util/error.h"
 
-typedef enum tt_report_kind {
-    TT_REPORT_OPS = 0,
-    TT_REPORT_LANES,
-    TT_REPORT_TRANSFERS,
-    TT_REPORT_GPU,
-    TT_REPORT_EVENTS,
-    TT_REPORT_ANNOTATIONS,  /* whole traces, written by report/annotations.h */
-    TT_REPORT_RANKS,        /* across ranks, written by report/job.h */
-    TT_REPORT_COLLECTIVES,  /* across ranks, written by report/job.h */
-    TT_REPORT_OPERATORS,    /* report/kind_operators.h */
-    TT_REPORT_KERNELS,      /* report/kind_kernels.h */
-    TT_REPORT_STEPS,        /* per trace, rows by report/kind_steps.h */
-    TT_REPORT_LAUNCH        /* per trace, rows by report/kind_launch.h */
-} tt_report_kind;
-
-/* "ops", "lanes", "transfers", "gpu", "events", "annotations", "ranks",
- * "collectives", "operators", "kernels", "steps", "launch"; TT_ERR_USAGE
- * otherwise. tt_report_new() takes the per-trace kinds only (ops to
- * events, operators, kernels, steps, launch). */
-int tt_report_kind_parse(const char *s, tt_report_kind *k, tt_error *err);
-const char *tt_report_kind_name(tt_report_kind k);
+/* A kind of the table (kind.h) by name; TT_ERR_USAGE listing them
+ * otherwise. tt_report_new() takes the TT_KIND_PER_TRACE kinds only. */
+int tt_report_kind_parse(const char *s, const tt_report_kind **k, tt_error *err);
+const char *tt_report_kind_name(const tt_report_kind *k);
 
 /* "csv", "json", "text"; TT_ERR_USAGE otherwise. */
 int tt_report_format_parse(const char *s, tt_out_format *f, tt_error *err);
@@ -65,10 +39,9 @@ int tt_report_format_parse(const char *s, tt_out_format *f, tt_error *err);
 #define TT_REPORT_MAX_KEYS 16
 
 typedef struct tt_report_opts {
-    tt_report_kind        kind;
-    tt_key                keys[TT_REPORT_MAX_KEYS];  /* ops, transfers: at most one
-                                                        (default name); events: extra
-                                                        columns; lanes, gpu: none */
+    const tt_report_kind *kind;       /* a row of the table (kind.h) */
+    tt_key                keys[TT_REPORT_MAX_KEYS];  /* --by: as the kind's flags say
+                                                        (TT_KIND_BY...) */
     size_t                n_keys;
     const tt_window_spec *window;     /* NULL = the whole trace */
     const char           *lanes;      /* lane patterns (select.h); NULL = every lane */
@@ -81,12 +54,16 @@ typedef struct tt_report_opts {
     const char           *sort;       /* operators: --sort (NULL = device-self) */
     bool                  by_shape;   /* operators: --by shape (keys[0] is
                                          arg:Input Dims) */
+    bool                  by_module;  /* operators: --by module, the innermost
+                                         nn.Module (keys[0] stands for it) */
 } tt_report_opts;
 
 typedef struct tt_report tt_report;
 
-/* Check the options without writing anything: TT_ERR_USAGE when a key
- * does not apply to the kind. */
+/* Check the options without writing anything against the kind's flags
+ * and check: TT_ERR_USAGE when a key, --sort or --by shape does not
+ * apply to it. For a kind of another scope, only --sort and --by shape
+ * (the CLI checks the rest). */
 int tt_report_check(const tt_report_opts *o, tt_error *err);
 
 /* Check the options and start the report on f (the CSV header, the JSON
@@ -140,7 +117,8 @@ int64_t tt_report_rank(const tt_trace *tr, const char *name, int64_t fallback);
  * of memory; the caller frees. */
 int64_t *tt_report_fallback_ranks(char *const *files, size_t n);
 
-/* Why a gpu report of tr is all zeros: when tr holds no GPU event at all
+/* The gpu kind's trace_note (kind_gpu.c). Why a gpu report of tr is all
+ * zeros: when tr holds no GPU event at all
  * (no kernel, memcpy, memset, instruction or collective, analysis/
  * classify.h), writes "no GPU kernels, memcpy or memset events: the
  * trace's categories are A, B, C" (the categories of its events, most

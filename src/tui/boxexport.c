@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 /* One table as `tracetty report --kind K` writes it for the selections:
- * one trace, or several with the Trace column. */
+ * one trace, or several with the Trace column; key: its --by, or NULL. */
 static int write_table(FILE *f, const tt_box_part *parts, size_t n, bool several,
-                       tt_report_kind kind, const tt_key *key, tt_error *err)
+                       const tt_report_kind *kind, const tt_key *key, tt_error *err)
 {
     tt_report_opts o;
     tt_report *r = NULL;
@@ -24,7 +24,7 @@ static int write_table(FILE *f, const tt_box_part *parts, size_t n, bool several
     o.kind = kind;
     o.format = TT_OUT_CSV;
     o.several = several;
-    if (kind == TT_REPORT_OPS) {
+    if (key) {
         o.keys[0] = *key;
         o.n_keys = 1;
     }
@@ -44,15 +44,15 @@ static int export_parts(const char *path, const tt_box_part *parts, size_t n, bo
 {
     tt_atomic a;
     FILE *f;
-    tt_report_kind kinds[4];
+    const tt_report_kind *kinds[4];
     size_t nk = 0;
     memset(&a, 0, sizeof a);
-    kinds[nk++] = TT_REPORT_OPS;
-    kinds[nk++] = TT_REPORT_LANES;
+    kinds[nk++] = tt_report_kind_find("ops");
+    kinds[nk++] = tt_report_kind_find("lanes");
     if (transfers)
-        kinds[nk++] = TT_REPORT_TRANSFERS;
+        kinds[nk++] = tt_report_kind_find("transfers");
     if (gpu)
-        kinds[nk++] = TT_REPORT_GPU;
+        kinds[nk++] = tt_report_kind_find("gpu");
     if (tt_atomic_open(&a, path, err))
         return -1;
     f = tt_atomic_file(&a);
@@ -60,7 +60,7 @@ static int export_parts(const char *path, const tt_box_part *parts, size_t n, bo
         /* tables apart by an empty record, in the CSV's own line ends */
         if (i > 0 && fputs("\r\n", f) == EOF)
             break;
-        if (write_table(f, parts, n, several, kinds[i], key, err)) {
+        if (write_table(f, parts, n, several, kinds[i], i == 0 ? key : NULL, err)) {   /* ops by the key */
             tt_atomic_abort(&a);
             return -1;
         }

@@ -2,7 +2,11 @@
 # and `--kind kernels` are checked against (tests/cli/report_operators.sh).
 #
 #   python3 attrib_oracle.py TRACE OPERATORS.csv KERNELS.csv
+#   python3 attrib_oracle.py --by-module TRACE OPERATORS.csv
 #
+# With --by-module the operators' rows are those of `--by module`: keyed by
+# the innermost enclosing Python frame named "nn.Module: X" (X, or "" for
+# an operator outside any module), and no kernels are checked.
 # Reads a Kineto JSON trace (json module, times as decimals) or an nsys
 # SQLite export (sqlite3 module) on its own, rebuilds per thread the call
 # stack (sorted by start, longer first; an event is inside the open one
@@ -129,8 +133,23 @@ def depth(e):
     return d
 
 
+MODULE = "nn.Module: "
+
+
+def module_of(e):
+    p = e.parent
+    while p is not None:
+        if p.python() and p.name.startswith(MODULE):
+            return p.name[len(MODULE):]
+        p = p.parent
+    return ""
+
+
 def main():
-    path, ops_csv, kern_csv = sys.argv[1:4]
+    by_module = sys.argv[1] == "--by-module"
+    args = sys.argv[2:] if by_module else sys.argv[1:]
+    path, ops_csv = args[0], args[1]
+    kern_csv = None if by_module else args[2]
     evs, sms = load_nsys(path) if path.endswith(".sqlite") else load_kineto(path)
     lanes = nest(evs)
     device_lanes = {k for k, v in lanes.items() if any(e.device() for e in v)}
@@ -170,7 +189,7 @@ def main():
     for e in evs:
         if e.lane in device_lanes or e.python():
             continue
-        r = want.setdefault(e.name, [0, 0, 0, 0, 0])
+        r = want.setdefault(module_of(e) if by_module else e.name, [0, 0, 0, 0, 0])
         for i, v in enumerate((1, e.self_ns, e.dur, e.dself, e.dtotal)):
             r[i] += v
 
@@ -198,9 +217,12 @@ def main():
                 print("operator %r: want %s got %s" % (name, w, g))
 
     kgot = {}
-    with open(kern_csv, newline="") as f:
-        for row in csv.DictReader(f):
-            kgot[unguard(row["Name"])] = row
+    if by_module:
+        kernels = {}
+    else:
+        with open(kern_csv, newline="") as f:
+            for row in csv.DictReader(f):
+                kgot[unguard(row["Name"])] = row
     for name, ks in kernels.items():
         g = kgot.pop(name, None)
         if g is None:

@@ -7,9 +7,9 @@
 # total, min, max, the launch op launching it most, blocks per SM and
 # occupancy. Then the text layout of PyTorch's key_averages().table()
 # (rebuilt by Python from the CSV numbers), --sort, --by shape, a window, a
-# directory of ranks, a .ttz, and a trace without launch links (host
-# tables, empty device cells, the note on stderr). A small trace with fixed
-# numbers runs without the shared traces.
+# directory of ranks, a .ttz, a trace without launch links (host tables,
+# empty device cells, the note on stderr) and --by module over a fixture.
+# A small trace with fixed numbers runs without the shared traces.
 . "$srcdir/tests/lib.sh"
 
 cd "$TMPD" || exit 1
@@ -70,6 +70,41 @@ ok $? "device cells are empty, not zero"
 "$TRACETTY" report --kind operators --format text "$nolink" >nolink.txt 2>/dev/null
 ! grep -q "CUDA" nolink.txt && grep -q "^Self CPU time total" nolink.txt
 ok $? "text without launch links has no device columns"
+
+# --by module: one row per innermost nn.Module (the Python frames PyTorch
+# writes with with_stack=True), over a fixture in the exact layout of
+# Kineto's output (tests/data/report/modules.json; where its shape comes
+# from: tests/data/report/README). Linear_0 by hand: two calls holding
+# linear, t, addmm and cudaLaunchKernel, then linear, addmm and
+# cudaLaunchKernel (7 calls), kernels of 40 and 35 us under addmm.
+mods="$srcdir/tests/data/report/modules.json"
+"$TRACETTY" report --kind operators --by module "$mods" >mods.csv 2>mods.err
+ok $? "--by module"
+is "$(tr -d '\r' <mods.csv | cut -d, -f1-6 | tr '\n' ' ')" \
+    '"Name","Calls","Host Self (ns)","Host Total (ns)","Device Self (ns)","Device Total (ns)" "Linear_0",7,300000,574000,75000,225000 "Linear_1",3,180000,348000,30000,90000 ,10,510000,1678000,27000,198000 "Net_0",3,50000,98000,5000,15000 ' \
+    "--by module: a row per module, operators outside any module in the empty row"
+is "$(cat mods.err)" "" "--by module on a trace with modules: no note"
+if command -v "$py" >/dev/null 2>&1; then
+    "$py" "$srcdir/tests/cli/attrib_oracle.py" --by-module "$mods" mods.csv >mods_oracle.txt
+    tail -1 mods_oracle.txt | grep -q '^mismatches 0 rows 4 '
+    ok $? "--by module: every number equals the independent computation ($(tail -1 mods_oracle.txt))" ||
+        head -5 mods_oracle.txt | sed 's/^/# /'
+fi
+"$TRACETTY" report --kind operators --by module --format text "$mods" | sed -n 5p >mods_text.txt
+matches mods_text.txt '^ *Linear_0  ' "--by module --format text: module names in PyTorch's table"
+"$TRACETTY" convert "$mods" -o mods.ttz >/dev/null 2>&1 &&
+    "$TRACETTY" report --kind operators --by module mods.ttz >mods_ttz.csv
+ok $? "--by module on a .ttz"
+cmp -s mods.csv mods_ttz.csv
+ok $? "--by module: a .ttz gives the table of its source"
+"$TRACETTY" report --kind operators --by module small.json >nomod.csv 2>nomod.err
+ok $? "--by module on a trace without module events"
+is "$(grep -c 'no nn.Module events in this trace' nomod.err)" 1 "... says so once on stderr"
+is "$(tr -d '\r' <nomod.csv | sed 1d | cut -d, -f1,2)" ",4" "... one row, empty name, every call"
+"$TRACETTY" report --kind ops --by module small.json >/dev/null 2>bad.err
+is "$?" 2 "--by module with another kind: exit 2"
+is "$(cat bad.err)" "tracetty: report: --by module applies to --kind operators" \
+    "--by module with another kind is a usage error naming the kind it applies to"
 
 traces=$(shared_traces)
 if [ ! -d "$traces/pytorch" ] || ! command -v "$py" >/dev/null 2>&1; then
@@ -141,6 +176,14 @@ PY
 is "$(cat shape.txt)" "True True True" "--by shape splits each name's calls by its input shapes"
 "$TRACETTY" report --kind operators --by shape --format text "$r0" | sed -n 3p >shape_head.txt
 matches shape_head.txt '# of Calls  +Input Shapes  $' "text --by shape: an Input Shapes column"
+
+# --by module on a real trace recorded without with_stack: one row, the
+# independent computation's, and the note
+"$TRACETTY" report --kind operators --by module "$r0" >r0mod.csv 2>r0mod.err
+"$py" "$srcdir/tests/cli/attrib_oracle.py" --by-module "$r0" r0mod.csv >r0mod.txt
+tail -1 r0mod.txt | grep -q '^mismatches 0 rows 1 '
+ok $? "--by module on a trace without modules equals the independent computation ($(tail -1 r0mod.txt))"
+is "$(grep -c 'no nn.Module events in this trace' r0mod.err)" 1 "... and says why once"
 
 # a window holds fewer calls; a .ttz gives the same table as its source
 "$TRACETTY" report --kind operators --window 0:100ms "$r0" >win.csv

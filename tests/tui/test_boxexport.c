@@ -100,7 +100,8 @@ static char *slurp(const char *path)
 static char *reports(const tt_trace *tr, const tt_window_spec *w, const char *pats,
                      const tt_key *key, bool xfer, bool gpu)
 {
-    tt_report_kind kinds[4] = {TT_REPORT_OPS, TT_REPORT_LANES, TT_REPORT_TRANSFERS, TT_REPORT_GPU};
+    const tt_report_kind *kinds[4] = {tt_report_kind_find("ops"), tt_report_kind_find("lanes"),
+                                      tt_report_kind_find("transfers"), tt_report_kind_find("gpu")};
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

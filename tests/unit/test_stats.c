@@ -22,6 +22,7 @@
 #include "analysis/intervals.h"
 #include "analysis/stats.h"
 #include "analysis/transfers.h"
+#include "cli/cli.h"
 #include "report/report.h"
 
 #include <cjson/cJSON.h>
@@ -823,11 +824,23 @@ static void test_parse(void)
     ok(tt_key_parse("colour", &k, &err) != 0 && strstr(err.what, "unknown key 'colour'"),
        "unknown key");
     {
-        tt_report_kind kind;
+        const tt_report_kind *kind;
         tt_out_format f;
-        ok(tt_report_kind_parse("gpu", &kind, &err) == 0 && kind == TT_REPORT_GPU, "kind gpu");
+        size_t nk;
+        const tt_report_kind *const *kinds = tt_report_kinds(&nk);
+        char want[400];
+        size_t used;
+        ok(tt_report_kind_parse("gpu", &kind, &err) == 0 && kind == tt_report_kind_find("gpu"),
+           "kind gpu");
         ok(tt_report_kind_parse("opz", &kind, &err) != 0 && strstr(err.what, "unknown kind"),
            "unknown kind");
+        /* the usage lists the table's kinds, in its order */
+        used = (size_t)snprintf(want, sizeof want, "[--kind ");
+        for (size_t i = 0; i < nk; i++)
+            used += (size_t)snprintf(want + used, sizeof want - used, "%s%s", i ? "|" : "",
+                                     kinds[i]->name);
+        snprintf(want + used, sizeof want - used, "]");
+        ok(strstr(tt_cmd_report.usage, want) != NULL, "report's usage lists every kind: %s", want);
         ok(tt_report_format_parse("xml", &f, &err) != 0, "unknown format");
     }
 }
