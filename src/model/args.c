@@ -330,7 +330,8 @@ uint32_t tt_args_add_row(tt_args *a, uint32_t keyset, const tt_args_val *vals)
         }
         a->cur_len += put_varint(a->cur + a->cur_len,
                                  ((uint64_t)v->n << 1 | (v->kind == TT_ARGV_STRING)) + 1);
-        memcpy(a->cur + a->cur_len, v->s, v->n);
+        if (v->n)   /* an empty value may come without a buffer */
+            memcpy(a->cur + a->cur_len, v->s, v->n);
         a->cur_len += v->n;
     }
     return args_commit(a, text + bytes + 1);   /* + "}" */
