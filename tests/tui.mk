@@ -12,6 +12,7 @@ TUI_UNIT_TESTS = \
 	tests/tui/test_marks \
 	tests/tui/test_ranks \
 	tests/tui/test_screen \
+	tests/tui/test_modes \
 	tests/unit/test_report_sel \
 	tests/unit/test_calltree
 check_PROGRAMS += $(TUI_UNIT_TESTS)
@@ -24,6 +25,8 @@ tests_tui_test_boxexport_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_marks_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_ranks_LDADD = $(TT_TEST_LDADD)
 tests_tui_test_screen_LDADD = $(TT_TEST_LDADD)
+# the view's modes table (modes.c)
+tests_tui_test_modes_LDADD = $(TT_TEST_LDADD)
 # report.c's tt_report_add_sel, added for the box export
 tests_unit_test_report_sel_LDADD = $(TT_TEST_LDADD)
 # analysis/calltree.h, the call tree panel's engine
