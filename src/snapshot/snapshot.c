@@ -311,73 +311,65 @@ static int check_events(const tt_trace *tr, tt_error *err)
     return 0;
 }
 
-/* Compress b into sec[*k] as section id and empty b for the next one. */
-static int finish_section(tt_wbuf *b, section *sec, int *k, uint32_t id, tt_error *err)
-{
-    if (b->oom)
-        return tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
-    if (section_zstd(&sec[*k], id, b, section_level(b->n), err))
-        return -1;
-    (*k)++;
-    b->n = 0;
-    return 0;
-}
-
-/* The encoding of a trace splits in two halves that share nothing they
- * write (each only reads the finalized trace): the arguments section
- * (most of an encode: 1.9 s of 2.3 s CPU for a 1M-event Kineto trace),
- * and everything from the groups on (event blocks, counters, flows, the
- * attribution, built here when it was not yet). They run at once, each
- * with its own output, and the file lays their sections out in the same
- * order as ever, so the output is byte for byte what one thread writes.
- * Both halves use the cores themselves too (argcols.h, evblocks.h); this
- * moves the second half, and its serial parts, off the arguments' path
- * (whose template merge is serial as well). */
-typedef struct enc_half {
-    const tt_trace        *tr;
-    const uint32_t        *arg_map;
-    const tt_argcols_hint *arg_hint;
-    uint32_t               n_args, ns;
-    section               *sec;      /* where this half's sections go */
-    int                    k;        /* sections written */
-    int                    rc;
-    tt_error               err;
-} enc_half;
-
-/* The arguments section (job 0). */
-static int enc_args(enc_half *h)
+static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, section *sec,
+                        uint32_t *n_sec, tt_error *err)
 {
     tt_wbuf b = {0};
-    int rc = -1;
-    switch (tt_argcols_encode(h->tr->args, h->arg_map, h->n_args, h->arg_hint, h->ns, LEVEL_TRIAL,
-                              0, &b)) {
+    uint64_t n_samples = 0, string_bytes = 0;
+    uint32_t ns = tt_strtab_count(tr->strings), n_args = 0;
+    uint32_t *arg_map = NULL;
+    tt_argcols_hint *arg_hint = NULL;
+    int k = 0, rc = -1;
+
+    if (check_events(tr, err))
+        return -1;
+    if (args_order(tr, &arg_map, &arg_hint, &n_args))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
+    for (uint32_t i = 1; i < ns; i++)
+        string_bytes += tt_strtab_len(tr->strings, i);
+    for (uint32_t i = 0; i < tr->n_counters; i++)
+        n_samples += tr->counters[i].n;
+
+#define FINISH(id)                                                        \
+    do {                                                                  \
+        if (b.oom) {                                                      \
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot"); \
+            goto out;                                                     \
+        }                                                                 \
+        if (section_zstd(&sec[k], (id), &b, section_level(b.n), err)) \
+            goto out;                                                     \
+        k++;                                                              \
+        b.n = 0;                                                          \
+    } while (0)
+
+    enc_meta(&b, tr, src, n_samples, string_bytes, n_args);
+    FINISH(SEC_META);
+
+    for (uint32_t i = 1; i < ns; i++)
+        tt_wbuf_varint(&b, tt_strtab_len(tr->strings, i));
+    for (uint32_t i = 1; i < ns; i++)
+        tt_wbuf_put(&b, tt_strtab_get(tr->strings, i), tt_strtab_len(tr->strings, i));
+    FINISH(SEC_STRINGS);
+
+    for (uint32_t i = 1; i < tr->attrs->count; i++) {
+        tt_wbuf_varint(&b, tr->attrs->tuple[i].opcode);
+        tt_wbuf_varint(&b, tr->attrs->tuple[i].layer);
+        tt_wbuf_varint(&b, tr->attrs->tuple[i].operand);
+    }
+    FINISH(SEC_ATTRS);
+
+    switch (tt_argcols_encode(tr->args, arg_map, n_args, arg_hint, ns, LEVEL_TRIAL, 0, &b)) {
     case 0:
         break;
     case -2:
-        tt_error_set(&h->err, TT_ERR_FORMAT, "cannot read the event arguments (a corrupt block)");
+        tt_error_set(err, TT_ERR_FORMAT, "cannot read the event arguments (a corrupt block)");
         goto out;
     default:
         b.oom = true;
         break;
     }
-    rc = finish_section(&b, h->sec, &h->k, SEC_ARGS, &h->err);
-out:
-    tt_wbuf_free(&b);
-    return rc;
-}
+    FINISH(SEC_ARGS);
 
-/* Groups, lanes, events, index, counters, flows, attribution (job 1). */
-static int enc_rest(enc_half *h)
-{
-    const tt_trace *tr = h->tr;
-    tt_wbuf b = {0};
-    int rc = -1;
-
-#define FINISH(id)                                              \
-    do {                                                        \
-        if (finish_section(&b, h->sec, &h->k, (id), &h->err))   \
-            goto out;                                           \
-    } while (0)
     for (uint32_t i = 0; i < tr->n_groups; i++) {
         const tt_group *g = &tr->groups[i];
         tt_wbuf_varint(&b, g->key);
@@ -406,14 +398,14 @@ static int enc_rest(enc_half *h)
          * block compressed on its own */
         tt_wbuf index = {0};
         int level = section_level((size_t)(tr->n_events * 12 < SIZE_MAX ? tr->n_events * 12 : SIZE_MAX));
-        if (tt_evb_encode(tr, h->arg_map, level, 0, &b, &index))
+        if (tt_evb_encode(tr, arg_map, level, 0, &b, &index))
             b.oom = true;
         if (b.oom || index.oom) {
             tt_wbuf_free(&index);
-            tt_error_set(&h->err, TT_ERR_NOMEM, "out of memory writing the snapshot");
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
             goto out;
         }
-        section_blocks(&h->sec[h->k++], SEC_EVENTS, &b);
+        section_blocks(&sec[k++], SEC_EVENTS, &b);
         memset(&b, 0, sizeof b);
         b = index;
         FINISH(SEC_INDEX);
@@ -466,87 +458,10 @@ static int enc_rest(enc_half *h)
         }
     }
     FINISH(SEC_FLOWS);
-    if (tt_attribsec_encode(tr, &b, &h->err))
+    if (tt_attribsec_encode(tr, &b, err))
         goto out;
     FINISH(SEC_ATTRIB);
 #undef FINISH
-    rc = 0;
-out:
-    tt_wbuf_free(&b);
-    return rc;
-}
-
-static void enc_half_run(void *ctx, size_t job)
-{
-    enc_half *h = (enc_half *)ctx + job;
-    h->rc = job == 0 ? enc_args(h) : enc_rest(h);
-}
-
-static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, section *sec,
-                        uint32_t *n_sec, tt_error *err)
-{
-    tt_wbuf b = {0};
-    uint64_t n_samples = 0, string_bytes = 0;
-    uint32_t ns = tt_strtab_count(tr->strings), n_args = 0;
-    uint32_t *arg_map = NULL;
-    tt_argcols_hint *arg_hint = NULL;
-    int k = 0, rc = -1;
-
-    if (check_events(tr, err))
-        return -1;
-    if (args_order(tr, &arg_map, &arg_hint, &n_args))
-        return tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
-    for (uint32_t i = 1; i < ns; i++)
-        string_bytes += tt_strtab_len(tr->strings, i);
-    for (uint32_t i = 0; i < tr->n_counters; i++)
-        n_samples += tr->counters[i].n;
-
-#define FINISH(id)                                    \
-    do {                                              \
-        if (finish_section(&b, sec, &k, (id), err))   \
-            goto out;                                 \
-    } while (0)
-
-    enc_meta(&b, tr, src, n_samples, string_bytes, n_args);
-    FINISH(SEC_META);
-
-    for (uint32_t i = 1; i < ns; i++)
-        tt_wbuf_varint(&b, tt_strtab_len(tr->strings, i));
-    for (uint32_t i = 1; i < ns; i++)
-        tt_wbuf_put(&b, tt_strtab_get(tr->strings, i), tt_strtab_len(tr->strings, i));
-    FINISH(SEC_STRINGS);
-
-    for (uint32_t i = 1; i < tr->attrs->count; i++) {
-        tt_wbuf_varint(&b, tr->attrs->tuple[i].opcode);
-        tt_wbuf_varint(&b, tr->attrs->tuple[i].layer);
-        tt_wbuf_varint(&b, tr->attrs->tuple[i].operand);
-    }
-    FINISH(SEC_ATTRS);
-
-#undef FINISH
-    {
-        enc_half h[2];
-        memset(h, 0, sizeof h);
-        for (int j = 0; j < 2; j++) {
-            h[j].tr = tr;
-            h[j].arg_map = arg_map;
-            h[j].arg_hint = arg_hint;
-            h[j].n_args = n_args;
-            h[j].ns = ns;
-            tt_error_clear(&h[j].err);
-        }
-        /* the arguments section goes where it always did, the rest after */
-        h[0].sec = sec + k;
-        h[1].sec = sec + k + 1;
-        tt_parallel_run(2, 2, enc_half_run, h);
-        k += h[0].k + h[1].k;
-        if (h[0].rc || h[1].rc) {
-            /* the error the one-thread order meets first */
-            *err = h[0].rc ? h[0].err : h[1].err;
-            /* free_sections() frees every slot either half wrote */
-            goto out;
-        }
-    }
     rc = 0;
 out:
     tt_wbuf_free(&b);
