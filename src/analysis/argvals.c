@@ -36,6 +36,26 @@ static bool may_hold(const char *t, size_t n, const char *const *needle, size_t 
     return false;
 }
 
+/* A snapshot's records are rebuilt a chunk at a time when first read
+ * (model/args.h): rebuild the chunks this fetch reads on every core first,
+ * rather than one after the other as the walk below reaches them (most of
+ * a whole snapshot reopen's `summary`, whose rules read the arguments of
+ * every transfer). ev[order[0..m)] ascend by handle. Best effort: without
+ * memory for the list, the reads rebuild the chunks themselves. */
+static void prefetch(const tt_trace *tr, const tt_event *const *ev, const uint32_t *order,
+                     size_t m)
+{
+    uint32_t *h = malloc((m ? m : 1) * sizeof *h);
+    size_t k = 0;
+    if (!h)
+        return;
+    for (size_t j = 0; j < m; j++)
+        if (k == 0 || h[k - 1] != ev[order[j]]->args)
+            h[k++] = ev[order[j]]->args;
+    tt_args_prefetch(tr->args, h, k, 0);
+    free(h);
+}
+
 void tt_argvals_fini(tt_argvals *v)
 {
     free(v->val);
@@ -90,6 +110,7 @@ int tt_argvals_fetch(const tt_trace *tr, const tt_event *const *ev, size_t n,
         tt_argvals_fini(v);
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
     }
+    prefetch(tr, ev, order, m);
     /* one cache: events of the same record (consecutive now) share the
      * parsed copy, and the reader resumes inside its block */
     tt_argcache_init(&ac, tr);

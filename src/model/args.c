@@ -703,6 +703,18 @@ int tt_args_set_source(tt_args *a, uint32_t n, const tt_args_source *src, void *
     return 0;
 }
 
+void tt_args_prefetch(const tt_args *a, const uint32_t *handles, size_t n, unsigned threads)
+{
+    args_lazy *z = a->lazy;
+    if (!z || !z->src->prefetch || n == 0)
+        return;
+    pthread_mutex_lock(&z->lock);
+    /* a failed source fails every read the same way: nothing to make */
+    if (!z->failed)
+        z->src->prefetch(z->ctx, handles, n, threads);
+    pthread_mutex_unlock(&z->lock);
+}
+
 int tt_args_error(const tt_args *a, tt_error *err)
 {
     int got = 0;

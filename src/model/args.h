@@ -131,6 +131,13 @@ typedef struct tt_args_source {
     int  (*build)(void *ctx, uint32_t handle, tt_args **part, uint32_t *first, uint32_t *n,
                   tt_error *err);
     void (*free)(void *ctx);
+    /* Optional: make ready, on up to `threads` threads (0: one per core),
+     * the parts holding handles[0..n) (ascending) that build() has not
+     * given yet, so that the build() calls that follow only hand them
+     * over. Called with the same lock held as build(). Best effort: a part
+     * it cannot make (no memory, corrupt data) is left to build(), which
+     * then fails as it would have. */
+    void (*prefetch)(void *ctx, const uint32_t *handles, size_t n, unsigned threads);
 } tt_args_source;
 
 /* Make a, an empty store (nothing added), hold records 1..n from src
@@ -138,6 +145,13 @@ typedef struct tt_args_source {
  * from now on (freed by src->free also when this fails). Nothing can be
  * added to it afterwards. Returns 0, or -1 when out of memory. */
 int tt_args_set_source(tt_args *a, uint32_t n, const tt_args_source *src, void *ctx);
+
+/* Before reading many records of a store with a source in handle order:
+ * have the source rebuild the parts holding handles[0..n) (ascending,
+ * repeats allowed) on up to `threads` threads (0: one per core) instead
+ * of one after the other as the reads reach them. Changes nothing that
+ * the reads return, errors included; a no-op for other stores. */
+void tt_args_prefetch(const tt_args *a, const uint32_t *handles, size_t n, unsigned threads);
 
 /* Why a record could not be read: the first error of the store's source
  * other than running out of memory, copied into *err; 1 when there is

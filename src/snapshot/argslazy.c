@@ -4,8 +4,11 @@
  * The section is decompressed when the first record is read and its
  * chunk table checked (as the reopen did); the decompressed bytes are
  * kept until every chunk is rebuilt, the compressed ones for the life of
- * the store. The store (model/args.c) calls build() one call at a time,
- * so nothing here needs a lock. A corrupt section stays failed: every
+ * the store. The store (model/args.c) calls build() and prefetch() one
+ * call at a time, so nothing here needs a lock; prefetch's threads each
+ * write only the chunk they rebuild. Prefetch rebuilds chunks exactly as
+ * build() does, so the store gets the same parts either way; a chunk it
+ * fails on is left to build(), which then gives the same error. A corrupt section stays failed: every
  * later read of a chunk not yet rebuilt gets the same error.
  */
 #include "config.h"
@@ -13,6 +16,7 @@
 #include "snapshot/argslazy.h"
 
 #include "snapshot/argcols.h"
+#include "util/parallel.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -34,19 +38,36 @@ typedef struct lazy {
     unsigned char    *payload;   /* decompressed, while chunks remain */
     tt_argcols_chunk *chunks;
     uint32_t          n_chunks, built;
+    tt_args         **ready;     /* per chunk: rebuilt by prefetch, not yet given */
+    unsigned char    *given;     /* per chunk: handed to the store */
     bool              failed;
     tt_error          fail;
 } lazy;
+
+/* The per-chunk state, once every chunk is in the store or at the end. */
+static void lazy_drop_chunks(lazy *z)
+{
+    if (z->ready)
+        for (uint32_t k = 0; k < z->n_chunks; k++)
+            tt_args_free(z->ready[k]);
+    free(z->payload);
+    free(z->chunks);
+    free(z->ready);
+    free(z->given);
+    z->payload = NULL;
+    z->chunks = NULL;
+    z->ready = NULL;
+    z->given = NULL;
+}
 
 static void lazy_free(void *ctx)
 {
     lazy *z = ctx;
     if (!z)
         return;
+    lazy_drop_chunks(z);
     free(z->frame);
     free(z->marks);
-    free(z->payload);
-    free(z->chunks);
     free(z);
 }
 
@@ -86,9 +107,11 @@ static int lazy_open(lazy *z, tt_error *err)
     else if ((rc = tt_argcols_chunks(z->payload, (size_t)z->raw, z->n_args, &z->chunks,
                                      &z->n_chunks, &what)) != 0)
         rc = rc == -1 ? lazy_oom(err) : lazy_bad(z, what, err);
+    else if (!(z->ready = calloc(z->n_chunks ? z->n_chunks : 1, sizeof *z->ready)) ||
+             !(z->given = calloc(z->n_chunks ? z->n_chunks : 1, 1)))
+        rc = lazy_oom(err);
     if (rc) {
-        free(z->payload);
-        z->payload = NULL;
+        lazy_drop_chunks(z);
         return -1;
     }
     z->built = 0;
@@ -128,12 +151,42 @@ static int lazy_hints(const lazy *z, uint32_t lo, uint32_t n, tt_argcols_hint *h
     return next == hi ? 0 : -1;
 }
 
+/* Rebuild chunk k into *out: 0, -1 out of memory, -2 with *what (a
+ * static string) when the chunk is corrupt. Touches nothing of z but
+ * reads, so chunks rebuild on several threads at once. */
+static int lazy_rebuild(const lazy *z, uint32_t k, tt_args **out, const char **what)
+{
+    const tt_argcols_chunk *c = &z->chunks[k];
+    tt_argcols_hint *hint = malloc((size_t)(c->n ? c->n : 1) * sizeof *hint);
+    tt_args *s = tt_args_new();
+    int rc;
+    *out = NULL;
+    if (!hint || !s) {
+        free(hint);
+        tt_args_free(s);
+        return -1;
+    }
+    if (lazy_hints(z, c->first + 1, c->n, hint)) {
+        free(hint);
+        tt_args_free(s);
+        *what = "records no event introduces";
+        return -2;
+    }
+    rc = tt_argcols_decode_chunk(z->payload, c, hint, z->n_strings, s, what);
+    free(hint);
+    if (rc) {
+        tt_args_free(s);
+        return rc == -1 ? -1 : -2;
+    }
+    *out = s;
+    return 0;
+}
+
 static int lazy_build(void *ctx, uint32_t handle, tt_args **part, uint32_t *first, uint32_t *n,
                       tt_error *err)
 {
     lazy *z = ctx;
     const tt_argcols_chunk *c;
-    tt_argcols_hint *hint;
     tt_args *s;
     const char *what = "?";
     uint32_t a = 0, b;
@@ -156,40 +209,73 @@ static int lazy_build(void *ctx, uint32_t handle, tt_args **part, uint32_t *firs
     c = &z->chunks[a];
     if (handle == 0 || handle - 1 - c->first >= c->n)
         return lazy_bad(z, "no chunk holds a record", err);
-    hint = malloc((size_t)c->n * sizeof *hint);
-    s = tt_args_new();
-    if (!hint || !s) {
-        free(hint);
-        tt_args_free(s);
-        return lazy_oom(err);
-    }
-    if (lazy_hints(z, c->first + 1, c->n, hint)) {
-        free(hint);
-        tt_args_free(s);
-        return lazy_bad(z, "records no event introduces", err);
-    }
-    rc = tt_argcols_decode_chunk(z->payload, c, hint, z->n_strings, s, &what);
-    free(hint);
-    if (rc) {
-        tt_args_free(s);
+    if (z->ready[a]) {
+        /* prefetched */
+        s = z->ready[a];
+        z->ready[a] = NULL;
+    } else if ((rc = lazy_rebuild(z, a, &s, &what)) != 0) {
         return rc == -1 ? lazy_oom(err) : lazy_bad(z, what, err);
     }
+    z->given[a] = 1;
     *part = s;
     *first = c->first + 1;
     *n = c->n;
-    if (++z->built == z->n_chunks) {
-        /* every record is in the store now */
-        free(z->payload);
-        free(z->chunks);
-        z->payload = NULL;
-        z->chunks = NULL;
-    }
+    if (++z->built == z->n_chunks)
+        lazy_drop_chunks(z);   /* every record is in the store now */
     return 0;
+}
+
+/* Prefetch: the chunks to rebuild, one job each. */
+typedef struct prefetch_job {
+    lazy     *z;
+    uint32_t *todo;
+} prefetch_job;
+
+static void prefetch_run(void *ctx, size_t job)
+{
+    prefetch_job *j = ctx;
+    uint32_t k = j->todo[job];
+    const char *what;
+    /* a chunk that fails stays not ready: build() fails on it as before */
+    if (lazy_rebuild(j->z, k, &j->z->ready[k], &what))
+        j->z->ready[k] = NULL;
+}
+
+static void lazy_prefetch(void *ctx, const uint32_t *handles, size_t n, unsigned threads)
+{
+    lazy *z = ctx;
+    prefetch_job j;
+    uint32_t n_todo = 0, k = 0;
+    tt_error ignored;
+    if (z->failed || (!z->payload && (z->built > 0 || lazy_open(z, &ignored))))
+        return;   /* failed, every chunk given, or left to build() to fail */
+    if (!(j.todo = malloc((size_t)(z->n_chunks ? z->n_chunks : 1) * sizeof *j.todo)))
+        return;
+    /* the chunks of the handles, in order (both ascend) */
+    for (size_t i = 0; i < n && k < z->n_chunks; i++) {
+        uint32_t pos = handles[i] - 1;
+        if (handles[i] == 0)
+            continue;
+        while (k < z->n_chunks && pos - z->chunks[k].first >= z->chunks[k].n &&
+               pos >= z->chunks[k].first)
+            k++;
+        if (k == z->n_chunks || pos < z->chunks[k].first)
+            continue;   /* below the chunk: not ascending; no chunk holds it */
+        if (!z->given[k] && !z->ready[k] && (n_todo == 0 || j.todo[n_todo - 1] != k))
+            j.todo[n_todo++] = k;
+    }
+    j.z = z;
+    if (threads == 0)
+        threads = tt_parallel_cores();
+    /* as tt_argcols_decode: no more than 8 threads */
+    tt_parallel_run(n_todo, threads < 8 ? threads : 8, prefetch_run, &j);
+    free(j.todo);
 }
 
 static const tt_args_source lazy_source = {
     .build = lazy_build,
     .free = lazy_free,
+    .prefetch = lazy_prefetch,
 };
 
 int tt_argslazy_attach(tt_trace *tr, const unsigned char *frame, size_t stored, uint64_t raw,
