@@ -27,6 +27,7 @@ FORMATS_CLI_TESTS = \
 	tests/cli/snapshot_window.sh \
 	tests/cli/formats_errors.sh \
 	tests/cli/flows.sh \
+	tests/cli/lanes_many.sh \
 	tests/cli/chrome_unterminated.sh \
 	tests/cli/chrome_parallel.sh \
 	tests/cli/input_limits.sh

@@ -53,6 +53,10 @@ typedef struct nsys {
     char                kinds[16][32];   /* memory kind labels by id */
     char                copies[16][40];  /* copy kind labels by id */
     tt_argjson          args;     /* the arguments of the event being read */
+    /* string ids asked for on every row, interned once: the category of
+     * the last push() (cat_text: its static text) and the flows' "ac2g" */
+    const char         *cat_text;
+    uint32_t            cat, ac2g;
 } nsys;
 
 static int oom(nsys *s)
@@ -359,9 +363,14 @@ static uint32_t thread_lane(nsys *s, int64_t gtid, bool async)
 static int64_t push(nsys *s, uint32_t lane, int64_t start, int64_t end, uint32_t name,
                     const char *cat, uint8_t kind)
 {
-    uint32_t c = tt_trace_intern_cstr(s->tr, cat);
+    uint32_t c;
     int64_t idx;
     tt_event *e;
+    if (cat != s->cat_text) {
+        s->cat = tt_trace_intern_cstr(s->tr, cat);
+        s->cat_text = s->cat == TT_STR_ERROR ? NULL : cat;
+    }
+    c = s->cat;
     if (lane == TT_NO_LANE || c == TT_STR_ERROR || name == TT_STR_ERROR)
         return oom(s), -1;
     if (!tt_time_ok(start) || !tt_time_ok(end) || (end > start && end - start > TT_TIME_LIMIT)) {
@@ -398,7 +407,9 @@ static int flow_point(nsys *s, uint64_t pid, int64_t corr, uint32_t lane, const 
     p.dur = e->dur;
     p.lane = lane;
     p.name = e->name;
-    p.cat = tt_trace_intern_cstr(s->tr, "ac2g");
+    if (!s->ac2g)
+        s->ac2g = tt_trace_intern_cstr(s->tr, "ac2g");
+    p.cat = s->ac2g;
     p.phase = (uint8_t)phase;
     p.bind = TT_BIND_EXACT;
     if (p.cat == TT_STR_ERROR || tt_trace_flow_point(s->tr, &p))

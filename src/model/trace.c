@@ -4,6 +4,7 @@
 #include "model/trace.h"
 
 #include "index/index.h"
+#include "model/laneix.h"
 #include "util/hash.h"
 #include "util/natcmp.h"
 #include "util/parallel.h"
@@ -51,6 +52,7 @@ void tt_trace_free(tt_trace *tr)
         free(tr->counters[i].v);
     }
     free(tr->lanes);
+    tt_laneix_free(tr);
     free(tr->groups);
     free(tr->counters);
     free(tr->flows);
@@ -123,11 +125,9 @@ uint32_t tt_trace_group(tt_trace *tr, uint32_t key)
 uint32_t tt_trace_lane(tt_trace *tr, uint32_t group, uint32_t key, tt_lane_kind kind)
 {
     tt_lane *l;
-    for (uint32_t i = tr->n_lanes; i-- > 0;) {
-        l = &tr->lanes[i];
-        if (l->group == group && l->key == key && l->kind == kind)
-            return i;
-    }
+    uint32_t have = tt_laneix_find(tr, group, key, (uint8_t)kind);
+    if (have != TT_NO_LANE)
+        return have;
     if (grow32((void **)&tr->lanes, sizeof *tr->lanes, tr->n_lanes, &tr->cap_lanes, 16))
         return TT_NO_LANE;
     l = &tr->lanes[tr->n_lanes];
@@ -1354,6 +1354,7 @@ int tt_trace_finalize_threads(tt_trace *tr, unsigned threads, tt_error *err)
         l->n_open = l->cap_open = 0;
     }
 
+    tt_laneix_free(tr);   /* order_lanes() renumbers lanes and groups */
     if (order_lanes(tr) || finish_lanes(tr, threads) || resolve_flows(tr, threads))
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     tr->finalized = true;
