@@ -8,8 +8,10 @@ libtracetty_a_SOURCES += \
 	src/analysis/dist.c src/analysis/dist.h \
 	src/analysis/gpu.c src/analysis/gpu.h \
 	src/analysis/intervals.c src/analysis/intervals.h \
+	src/analysis/kernels.c src/analysis/kernels.h \
 	src/analysis/key.c src/analysis/key.h \
 	src/analysis/modules.c src/analysis/modules.h \
+	src/analysis/operators.c src/analysis/operators.h \
 	src/analysis/select.c src/analysis/select.h \
 	src/analysis/selfsum.c src/analysis/selfsum.h \
 	src/analysis/selsum.c src/analysis/selsum.h \
