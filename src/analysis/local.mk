@@ -5,6 +5,7 @@ libtracetty_a_SOURCES += \
 	src/analysis/calltree.c src/analysis/calltree.h \
 	src/analysis/attrib.c src/analysis/attrib.h src/analysis/attrib_store.h \
 	src/analysis/classify.c src/analysis/classify.h \
+	src/analysis/diff.c src/analysis/diff.h \
 	src/analysis/dist.c src/analysis/dist.h \
 	src/analysis/gpu.c src/analysis/gpu.h \
 	src/analysis/intervals.c src/analysis/intervals.h \
