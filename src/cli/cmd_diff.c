@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/diffinput.h"
 #include "cli/opts.h"
 
 #include "analysis/diff.h"
@@ -26,6 +27,8 @@
 enum {
     OPT_KIND = TT_OPT__NEXT,
     OPT_BY,
+    OPT_RANK,
+    OPT_STEP,
 };
 
 /* Everything the options say. */
@@ -36,6 +39,8 @@ typedef struct diff_opts {
     tt_out_format format;
     const char   *out_path;
     tt_cli_load   lo;
+    char         *ranks[3], *steps[3];   /* --rank, --step as given (2 at most) */
+    size_t        n_ranks, n_steps;
 } diff_opts;
 
 static int usage_error(const char *what)
@@ -53,6 +58,8 @@ static int parse_options(int argc, char **argv, diff_opts *o, tt_cli_opts *p)
     static const struct option longopts[] = {
         {"kind", required_argument, NULL, OPT_KIND},
         {"by", required_argument, NULL, OPT_BY},
+        {"rank", required_argument, NULL, OPT_RANK},
+        {"step", required_argument, NULL, OPT_STEP},
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
@@ -90,6 +97,18 @@ static int parse_options(int argc, char **argv, diff_opts *o, tt_cli_opts *p)
             }
             o->has_key = true;
             break;
+        case OPT_RANK:
+        case OPT_STEP: {
+            char **v = opt == OPT_RANK ? o->ranks : o->steps;
+            size_t *n = opt == OPT_RANK ? &o->n_ranks : &o->n_steps;
+            if (*n == 2) {
+                usage_error(opt == OPT_RANK ? "--rank given more than twice"
+                                            : "--step given more than twice");
+                return -1;
+            }
+            v[(*n)++] = optarg;
+            break;
+        }
         case 'f':
             if (tt_report_format_parse(optarg, &o->format, &err)) {
                 usage_error(err.what);
@@ -115,7 +134,7 @@ static int parse_options(int argc, char **argv, diff_opts *o, tt_cli_opts *p)
 
 /* The parts of a trace the kind never reads, as the report kind of the
  * same name says (report/kind.h). */
-static unsigned diff_skips(const diff_opts *o)
+static unsigned diff_skips_kind(const diff_opts *o)
 {
     const tt_report_kind *k = tt_report_kind_find(tt_diff_kind_name(o->kind));
     if (!k)
@@ -125,6 +144,14 @@ static unsigned diff_skips(const diff_opts *o)
     /* diff reads no arguments for kernels and operators: only names,
      * durations and launch links */
     return o->kind == TT_DIFF_OPS ? k->skip : k->skip | TT_TRACE_NO_ARGS;
+}
+
+static unsigned diff_skips(const diff_opts *o, const tt_din_spec *spec)
+{
+    /* steps of a trace without ProfilerStep come from an argument */
+    if (tt_din_spec_reads_args(spec))
+        return diff_skips_kind(o) & ~(unsigned)TT_TRACE_NO_ARGS;
+    return diff_skips_kind(o);
 }
 
 /* Say why the output could not be written, right after it failed (errno
@@ -163,7 +190,8 @@ static int diff_exec(int argc, char **argv)
 {
     diff_opts o;
     tt_cli_opts p;
-    tt_trace *tr[2] = {NULL, NULL};
+    tt_din_spec spec;
+    tt_din_inputs in;
     tt_diff_side *side[2] = {NULL, NULL};
     tt_diff *d = NULL;
     tt_diffout_opts wo;
@@ -176,23 +204,22 @@ static int diff_exec(int argc, char **argv)
 
     if ((pr = parse_options(argc, argv, &o, &p)))
         return pr > 0 ? TT_EXIT_OK : TT_EXIT_ERROR;
-    if (p.n_operands != 2)
-        return usage_error(p.n_operands < 2 ? "two inputs needed (A and B)"
-                                            : "more than two inputs");
-    o.lo.skip = diff_skips(&o);
-    if (tt_cli_load_many(p.operands, 2, &o.lo, tr))
-        return TT_EXIT_ERROR;
     tt_error_clear(&err);
+    if (tt_din_spec_parse(p.operands, p.n_operands, o.ranks, o.n_ranks, o.steps, o.n_steps,
+                          &spec, &err))
+        return usage_error(err.what);
+    o.lo.skip = diff_skips(&o, &spec);
+    if (tt_din_load("diff", &spec, &o.lo, &in)) {
+        tt_din_spec_fini(&spec);
+        return TT_EXIT_ERROR;
+    }
     for (int i = 0; i < 2; i++) {
-        tt_sel sel;
-        memset(&sel, 0, sizeof sel);
-        tt_sel_window(tr[i], NULL, &sel);
-        if (tt_diff_side_compute(tr[i], &sel, o.kind, o.has_key ? &o.key : NULL, &side[i],
-                                 &err)) {
-            tt_cli_work_error("diff", (const tt_trace *const *)&tr[i], 1, &err);
+        if (tt_diff_side_compute(in.tr[i], &in.sel[i], o.kind, o.has_key ? &o.key : NULL,
+                                 &side[i], &err)) {
+            tt_cli_work_error("diff", &in.tr[i], 1, &err);
             goto done;
         }
-        if (say_side_note(p.operands[i], tr[i], &o)) {
+        if ((i == 0 || in.tr[1] != in.tr[0]) && say_side_note(spec.side[i].label, in.tr[i], &o)) {
             tt_cli_error("diff: out of memory");
             goto done;
         }
@@ -206,8 +233,8 @@ static int diff_exec(int argc, char **argv)
     wo.utf8 = tt_text_utf8();
     wo.kind = o.kind;
     wo.by = o.kind == TT_DIFF_OPS && o.has_key ? tt_key_str(&o.key, by, sizeof by) : "name";
-    wo.a = p.operands[0];
-    wo.b = p.operands[1];
+    wo.a = spec.side[0].label;
+    wo.b = spec.side[1].label;
     if (o.kind == TT_DIFF_OPERATORS) {
         wo.total_a = tt_diff_side_device(side[0]) ? "device" : "host";
         wo.total_b = tt_diff_side_device(side[1]) ? "device" : "host";
@@ -245,17 +272,18 @@ static int diff_exec(int argc, char **argv)
     rc = TT_EXIT_OK;
 done:
     tt_diff_free(d);
-    for (int i = 0; i < 2; i++) {
-        tt_diff_side_free(side[i]);
-        tt_trace_free(tr[i]);
-    }
+    tt_diff_side_free(side[0]);
+    tt_diff_side_free(side[1]);
+    tt_din_inputs_fini(&in);
+    tt_din_spec_fini(&spec);
     return rc;
 }
 
 const tt_command tt_cmd_diff = {
     .name = "diff",
-    .usage = "diff [--kind ops|kernels|operators] [--by KEY] [--format csv|json|text] [-o FILE] "
-             "A B",
+    .usage = "diff [--kind ops|kernels|operators] [--by KEY] [--rank N [--rank M]] "
+             "[--step N [--step M]] [--format csv|json|text] [-o FILE] "
+             "A[@FROM:TO|@markers:SET:A:B] [B[@...]] (A, B: a file, or DIR:N for rank N)",
     .help = "what changed between two traces: per name counts and totals, with deltas",
     .exec = diff_exec,
 };
