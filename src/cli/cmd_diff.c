@@ -44,6 +44,7 @@ typedef struct diff_opts {
     tt_key        key;
     bool          has_key;
     tt_out_format format;
+    bool          format_given;
     const char   *out_path;
     tt_cli_load   lo;
     char         *ranks[3], *steps[3];   /* --rank, --step as given (2 at most) */
@@ -129,6 +130,7 @@ static int parse_options(int argc, char **argv, diff_opts *o, tt_cli_opts *p)
                 usage_error(err.what);
                 return -1;
             }
+            o->format_given = true;
             break;
         case 'o':
             o->out_path = optarg;
@@ -334,8 +336,11 @@ static int diff_exec(int argc, char **argv)
         }
         f = tt_atomic_file(&out);
     } else {
-        /* real bytes go to files and pipes; a terminal gets escapes */
+        /* real bytes go to files and pipes; a terminal gets escapes, and
+         * the text table unless a format is asked */
         wo.sanitize = isatty(fileno(stdout));
+        if (wo.sanitize && !o.format_given)
+            wo.format = TT_OUT_TEXT;
     }
     if (diff_write(f, &wo, &o, &res, &err)) {
         write_failed(to_file ? &out : NULL, &err);
