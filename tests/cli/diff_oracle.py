@@ -11,14 +11,16 @@
 # event, else the first Operator); it prints the three names.
 # check: per name of A and B, counts and totals in ns (ts and dur are us,
 # read as decimals), for KIND ops (every complete event and instant of the
-# trace by name) or kernels (events of a kernel category by name); then
+# trace by name), kernels (events of a kernel category by name) or
+# operators (attrib_oracle.py's own call stacks and correlation links:
+# calls and Device Total, Host Total without links, by name); then
 # status by count as HTA's ops_diff, delta, delta %, the averages, and the
 # order (|delta| descending, then name), against tracetty's CSV. With two
 # windows (ns from the trace's first event, one per side), ops counts the
 # events overlapping the window (an instant: starting in it) and sums
 # their durations clipped to it, as a window of `report` does. Prints one
 # line per disagreement, then "rows N mismatches M".
-import collections, csv, gzip, json, sys
+import collections, csv, gzip, json, os, sys
 from decimal import Decimal as D
 
 KERNEL_CATS = {"kernel", "gpu_kernel", "cuda_kernel", "collective"}
@@ -67,7 +69,16 @@ def make(src, dst):
     print(repeated["name"])
 
 
+def operators(path):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import attrib_oracle
+    want, links, _, _ = attrib_oracle.compute(path)
+    return {name: [r[0], r[4] if links else r[2]] for name, r in want.items()}
+
+
 def table(path, kind, window=None):
+    if kind == "operators":
+        return operators(path)
     rows = collections.defaultdict(lambda: [0, 0])
     evs = events(load(path))
     t0 = min(ns(e["ts"]) for e in evs if e.get("ph") in ("X", "i", "I"))
