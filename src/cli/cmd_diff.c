@@ -329,6 +329,7 @@ static int diff_exec(int argc, char **argv)
     }
     to_file = o.out_path && strcmp(o.out_path, "-") != 0;
     if (to_file) {
+        tt_cli_catch_fatal_signals();
         if (tt_atomic_open(&out, o.out_path, &err)) {
             char safe[600];
             tt_cli_error("diff: %s", tt_text_safe(err.what, safe, sizeof safe));
