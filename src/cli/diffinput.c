@@ -324,6 +324,17 @@ static int markers_window(const char *cmd, const tt_din_side *s, const char *fil
             s->ma, s->mb);
         goto out;
     }
+    {
+        /* as report says it: times saved for another file may cut this
+         * one anywhere */
+        tt_trace_id id;
+        if (!tt_trace_id_of(file, &id, &err) &&
+            (set->trace.size != id.size || set->trace.hash != id.hash)) {
+            char sl[600], ss[300];
+            tt_cli_warn("%s: marker set '%s' was saved for another trace",
+                        tt_text_safe(s->label, sl, sizeof sl), tt_text_safe(s->set, ss, sizeof ss));
+        }
+    }
     rc = 0;
 out:
     free(side);

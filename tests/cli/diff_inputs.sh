@@ -84,6 +84,13 @@ ok $? "two marker intervals of one trace"
 $py "$oracle" check ops t.json.gz t.json.gz m.csv 100000000:250000000 250000000:400000000 >m.out
 ok $? "markers: every row as python computes it ($(tail -1 m.out))"
 
+cp t.json.gz.markers.json B.json.markers.json
+"$TRACETTY" diff "t.json.gz@markers:s:m1:m2" "B.json@markers:s:m1:m2" >/dev/null 2>other.err
+ok $? "a marker set copied from another trace still cuts"
+matches other.err "B.json@markers:s:m1:m2: marker set 's' was saved for another trace" \
+    "... with a warning, as report gives it"
+rm -f B.json.markers.json
+
 # -------------------------------------------------------------- ranks
 "$TRACETTY" diff "$R:0" "$R:1" >r.csv
 ok $? "DIR:0 DIR:1"
