@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 
 #include "cli/progress.h"
+#include "io/atomic.h"
 #include "multi/rankset.h"
 #include "rules/rules.h"
 #include "snapshot/cache.h"
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <pthread.h>
+#include <signal.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -30,6 +32,7 @@ static const tt_command *const commands[] = {
     &tt_cmd_render,
     &tt_cmd_convert,
     &tt_cmd_report,
+    &tt_cmd_diff,
     &tt_cmd_check,
     &tt_cmd_markers,
     &tt_cmd_merge_reports,
@@ -85,6 +88,29 @@ void tt_cli_put_safe(FILE *f, const char *s)
         fputs(buf, f);
         s += take;
         n -= take;
+    }
+}
+
+static void on_fatal_signal(int sig)
+{
+    tt_atomic_signal_cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void tt_cli_catch_fatal_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa, old;
+        /* a signal the shell told us to ignore (^C for a background job)
+         * stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
     }
 }
 

@@ -118,6 +118,11 @@ enum {
     {"cache", no_argument, NULL, TT_OPT_CACHE}, \
     {"timings", no_argument, NULL, TT_OPT_TIMINGS}
 
+/* For a command writing with -o (io/atomic.h): SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE and SIGQUIT remove the temporary file before the process dies
+ * (signals the shell ignores stay ignored). */
+void tt_cli_catch_fatal_signals(void);
+
 /* Write a sanitized copy of a trace string to f. */
 void tt_cli_put_safe(FILE *f, const char *s);
 
@@ -127,6 +132,7 @@ extern const tt_command tt_cmd_view;
 extern const tt_command tt_cmd_render;
 extern const tt_command tt_cmd_convert;
 extern const tt_command tt_cmd_report;
+extern const tt_command tt_cmd_diff;
 extern const tt_command tt_cmd_check;
 extern const tt_command tt_cmd_markers;
 extern const tt_command tt_cmd_merge_reports;

@@ -26,7 +26,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,29 +49,6 @@ typedef struct report_marks {
     const char *between;       /* "A:B" */
     bool        per_interval;
 } report_marks;
-
-static void on_fatal_signal(int sig)
-{
-    tt_atomic_signal_cleanup();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static void catch_signals(void)
-{
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction sa, old;
-        /* a signal the shell told us to ignore (^C for a background job)
-         * stays ignored */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-            continue;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_fatal_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(sigs[i], &sa, NULL);
-    }
-}
 
 /* The parts of a trace a report never reads (tt_cli_load.skip), as its
  * kind says (kind.h: skip, or skip_arg for an arg:KEY key). A .ttz then
@@ -883,7 +859,7 @@ static int report_exec(int argc, char **argv)
     }
     to_file = out_path && strcmp(out_path, "-") != 0;
     if (to_file) {
-        catch_signals();
+        tt_cli_catch_fatal_signals();
         if (tt_atomic_open(&out, out_path, &err)) {
             char safe[600];
             tt_cli_error("report: %s", tt_text_safe(err.what, safe, sizeof safe));

@@ -1,12 +1,14 @@
 # cli: the command-line front end; one file per command.
 libtracetty_a_SOURCES += \
 	src/cli/cli.c src/cli/cli.h \
+	src/cli/diffinput.c src/cli/diffinput.h \
 	src/cli/loadpart.c src/cli/loadpart.h \
 	src/cli/opts.c src/cli/opts.h \
 	src/cli/progress.c src/cli/progress.h \
 	src/cli/show.c src/cli/show.h \
 	src/cli/cmd_check.c \
 	src/cli/cmd_convert.c \
+	src/cli/cmd_diff.c \
 	src/cli/cmd_markers.c \
 	src/cli/cmd_merge_reports.c \
 	src/cli/cmd_render.c \
