@@ -12,6 +12,7 @@
 #     table), to the ns, and the order; Enter on a row highlights as many
 #     events in each half as the oracle counts; a box over A selects the
 #     same window in B;
+#   - a marker set of A drawn on both halves at the aligned time;
 #   - bad input: one trace, three, a missing file.
 . "$srcdir/tests/lib.sh"
 
@@ -84,6 +85,18 @@ if grep -q 'compare view keys' nohelp.txt; then ok 1 "a key closes the help"; el
 ok $? "a box over A"
 matches box.txt 'compare: the box ' "the panel compares the box"
 is "$(grep -c '^box of ' box.txt)" 2 "the box shows in both halves"
+"$TRACETTY" render --compare a.json b.json --size 200x50 \
+    --keys ':0us..30us<Enter>0v<End><Enter><Esc>' >esc.txt 2>&1
+matches esc.txt 'compare: the whole traces' "Esc: back from the box to the whole traces"
+"$TRACETTY" render --compare a.json b.json --size 200x50 --keys '<Esc>' >esc2.txt 2>&1
+if grep -q 'compare: ' esc2.txt; then ok 1 "Esc closes the panel"; else ok 0 "Esc closes the panel"; fi
+# markers: a set of A's shown on both halves at the aligned time (B's
+# clock starts 1 ms later)
+"$TRACETTY" markers add a.json --set s1 --at 25us --name mid >/dev/null 2>&1
+ok $? "a marker set of A"
+"$TRACETTY" render --compare --markers s1 a.json b.json --size 80x24 >marks.txt 2>&1
+is "$(grep -c '^ tick .*\*mid ' marks.txt)" 2 "A's marker is drawn on both halves"
+is "$(grep '^ tick ' marks.txt | sort -u | wc -l | tr -d ' ')" 1 "... in the same column"
 for s in 1 2 10000; do
     "$TRACETTY" render --compare a.json b.json --size ${s}x${s} >/dev/null 2>&1
     ok $? "any size: ${s}x${s}"
