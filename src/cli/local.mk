@@ -1,6 +1,7 @@
 # cli: the command-line front end; one file per command.
 libtracetty_a_SOURCES += \
 	src/cli/cli.c src/cli/cli.h \
+	src/cli/diffinput.c src/cli/diffinput.h \
 	src/cli/loadpart.c src/cli/loadpart.h \
 	src/cli/opts.c src/cli/opts.h \
 	src/cli/progress.c src/cli/progress.h \
