@@ -8,15 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The file name without its directories, for a header (never a path). */
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    if (strcmp(path, "-") == 0)
-        return "(stdin)";
-    return s && s[1] ? s + 1 : path;
-}
-
 void tt_compare_init(tt_compare *c)
 {
     memset(c, 0, sizeof *c);
@@ -25,6 +16,8 @@ void tt_compare_init(tt_compare *c)
 int tt_compare_open(tt_compare *c, const char *cmd, tt_show *show, char *const *paths,
                     size_t n)
 {
+    tt_error err;
+    char safe[600];
     if (n != 2) {
         tt_cli_error("%s: --compare takes two traces, A and B (got %zu)", cmd, n);
         return -1;
@@ -33,13 +26,19 @@ int tt_compare_open(tt_compare *c, const char *cmd, tt_show *show, char *const *
         tt_cli_error("%s: --compare: standard input can be only one of A and B", cmd);
         return -1;
     }
+    tt_error_clear(&err);
+    if (tt_din_spec_parse(paths, n, NULL, 0, NULL, 0, &c->spec, &err)) {
+        tt_cli_error("%s: %s", cmd, tt_text_safe(err.what, safe, sizeof safe));
+        return -1;
+    }
+    if (tt_din_load(cmd, &c->spec, &show->lo, &c->in))
+        return -1;
     for (int i = 0; i < 2; i++) {
-        if (!(c->tr[i] = tt_cli_load_trace(paths[i], &show->lo)))
-            return -1;
-        snprintf(c->name[i], sizeof c->name[i], "%s", base_name(paths[i]));
-        c->side[i].tr = c->tr[i];
-        c->side[i].name = c->name[i];
-        c->side[i].path = strcmp(paths[i], "-") == 0 ? NULL : paths[i];
+        c->side[i].tr = c->in.tr[i];
+        /* the selection `diff` compares, so the panel says its numbers */
+        c->side[i].sel = &c->in.sel[i];
+        c->side[i].name = c->spec.side[i].label;
+        c->side[i].path = c->in.file[i] && strcmp(c->in.file[i], "-") ? c->in.file[i] : NULL;
     }
     c->opts.utf8 = tt_text_utf8();
     c->opts.rules = &show->rules;
@@ -50,7 +49,7 @@ int tt_compare_open(tt_compare *c, const char *cmd, tt_show *show, char *const *
 
 void tt_compare_fini(tt_compare *c)
 {
-    tt_trace_free(c->tr[0]);
-    tt_trace_free(c->tr[1]);
+    tt_din_inputs_fini(&c->in);
+    tt_din_spec_fini(&c->spec);
     memset(c, 0, sizeof *c);
 }

@@ -72,6 +72,12 @@ static tt_ns side_t1(const tt_cmp_side *s)
     return s->sel ? s->sel->to : s->tr->t1;
 }
 
+/* Is the side a part of its trace (a window, a step, a rank's region)? */
+static bool side_part(const tt_cmp_side *s)
+{
+    return s->sel && (s->sel->from > s->tr->t0 || s->sel->to < s->tr->t1);
+}
+
 /* Offsets of the two sides as the ranks of a job get them; an event
  * alignment looks for the event inside each side's region first. */
 static int cmp_align(tt_cmp *c, const tt_align_spec *spec, tt_error *err)
@@ -739,7 +745,8 @@ static void draw_panel(tt_cmp *c, tt_grid *g)
                  tt_tab_dash(c->utf8), f1);
     } else {
         snprintf(title, sizeof title, "compare: %s (ops by |delta|)",
-                 c->side[0].sel || c->side[1].sel ? "the regions" : "the whole traces");
+                 side_part(&c->side[0]) || side_part(&c->side[1]) ? "the regions"
+                                                                  : "the whole traces");
     }
     tt_plist_draw(&c->pl, g, 0, c->panel_y, w, c->panel_h, c->gl, title,
                   c->boxed ? "Enter highlight Esc whole" : "Enter highlight Esc close");

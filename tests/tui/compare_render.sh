@@ -11,7 +11,8 @@
 #     independent computation with Python's json module (the oracle's
 #     table), to the ns, and the order; Enter on a row highlights as many
 #     events in each half as the oracle counts; a box over A selects the
-#     same window in B;
+#     same window in B; two windows of one trace: every panel row is the
+#     row `tracetty diff` prints for them; two ranks (DIR:0 DIR:1);
 #   - a marker set of A drawn on both halves at the aligned time;
 #   - bad input: one trace, three, a missing file.
 . "$srcdir/tests/lib.sh"
@@ -190,6 +191,42 @@ print(table(sys.argv[1], 'ops')[sys.argv[2]][0])" "$real" "$deleted")
     matches hl.txt "^$want in A, 0 in B \\(n N step\\)" "Enter on the deleted kernel: $want events in A, none in B"
 else
     ok 1 "the deleted kernel has a row"
+fi
+# two regions of one trace: the panel says what `tracetty diff` says
+"$TRACETTY" render --compare "$real@100ms:300ms" "$real@500ms:700ms" --size 200x600 \
+    >reg.txt 2>&1
+ok $? "render --compare of two windows of one trace"
+matches reg.txt 'compare: the regions' "the panel compares the regions"
+"$TRACETTY" diff "$real@100ms:300ms" "$real@500ms:700ms" >reg.csv 2>/dev/null
+ok $? "diff of the same two windows"
+panel reg.txt >reg.panel
+"$py" - reg.panel reg.csv <<'EOF2' >reg.out
+import csv, sys
+rows = list(csv.reader(open(sys.argv[2], newline="", encoding="utf-8")))[1:]
+lines = [l for l in open(sys.argv[1], encoding="utf-8").read().splitlines() if l.strip()][2:]
+num = lambda s: int(s.replace(",", "").replace("+", ""))
+bad = 0
+if len(lines) != len(rows):
+    print("rows", len(lines), "want", len(rows)); bad += 1
+for l, r in zip(lines, rows):
+    name, ca, cb, ta, tb, d, p = l.rsplit(None, 6)
+    name = name.rstrip()
+    rn = r[0][1:] if r[0][:1] == "'" else r[0]
+    key = name[:-1] if name.endswith("~") else name
+    if not rn.startswith(key) or [num(ca), num(cb), num(ta), num(tb), num(d)] != \
+            [int(x) for x in r[2:7]]:
+        print("panel", l, "diff", r); bad += 1
+print("mismatches %d" % bad)
+EOF2
+matches reg.out '^mismatches 0$' "every panel row is diff's row, in diff's order"
+two="$(shared_traces)/pytorch/two_ranks"
+if [ -d "$two" ]; then
+    "$TRACETTY" render --compare "$two:0" "$two:1" --size 100x30 >ranks.txt 2>&1
+    ok $? "render --compare DIR:0 DIR:1: two ranks"
+    matches ranks.txt '^ (tracetty  )?A: .*two_ranks:0 ' "A is rank 0"
+    "$TRACETTY" render --compare "$two:0" "$two:7" >bad.out 2>bad.err
+    [ $? -ne 0 ]
+    ok $? "a rank that does not exist: an error"
 fi
 # a box over a window of A: the same window in B
 "$TRACETTY" render --compare "$real" changed.json --size 200x50 \
