@@ -8,6 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
+void tt_compare_sides(const tt_din_spec *spec, const tt_din_inputs *in, tt_cmp_side out[2])
+{
+    for (int i = 0; i < 2; i++) {
+        out[i].tr = in->tr[i];
+        /* the selection `diff` compares, so the panel says its numbers */
+        out[i].sel = &in->sel[i];
+        out[i].name = spec->side[i].label;
+        out[i].path = in->file[i] && strcmp(in->file[i], "-") ? in->file[i] : NULL;
+    }
+}
+
 void tt_compare_init(tt_compare *c)
 {
     memset(c, 0, sizeof *c);
@@ -33,13 +44,7 @@ int tt_compare_open(tt_compare *c, const char *cmd, tt_show *show, char *const *
     }
     if (tt_din_load(cmd, &c->spec, &show->lo, &c->in))
         return -1;
-    for (int i = 0; i < 2; i++) {
-        c->side[i].tr = c->in.tr[i];
-        /* the selection `diff` compares, so the panel says its numbers */
-        c->side[i].sel = &c->in.sel[i];
-        c->side[i].name = c->spec.side[i].label;
-        c->side[i].path = c->in.file[i] && strcmp(c->in.file[i], "-") ? c->in.file[i] : NULL;
-    }
+    tt_compare_sides(&c->spec, &c->in, c->side);
     c->opts.utf8 = tt_text_utf8();
     c->opts.rules = &show->rules;
     c->opts.markers = show->markers;

@@ -26,6 +26,11 @@ typedef struct tt_compare {
     tt_cmp_opts   opts;
 } tt_compare;
 
+/* The compare view's sides of loaded diff inputs (pointing into spec
+ * and in, which must outlive them): what `tracetty diff A B` hands to
+ * tt_compare_view_run (tui/term.h) on a terminal. */
+void tt_compare_sides(const tt_din_spec *spec, const tt_din_inputs *in, tt_cmp_side out[2]);
+
 void tt_compare_init(tt_compare *c);
 /* Load paths[0] as A and paths[1] as B (n must be 2; one of them may be
  * standard input). A region, rank or marker that does not exist is an

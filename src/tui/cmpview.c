@@ -32,6 +32,7 @@
 #include <string.h>
 
 #define CMP_KEY_PANEL 'P'
+#define CMP_KEY_KIND 'K'
 
 enum { LINE_ROW = 1 };
 
@@ -51,6 +52,7 @@ struct tt_cmp {
     /* what the panel compares: the whole sides, or a window of each */
     bool         boxed;
     tt_ns        from[2], to[2];
+    tt_diff_kind kind;       /* what the rows are: ops, kernels, operators (K) */
     tt_diff     *diff;
     char         diff_err[420];
     tt_plist     pl;
@@ -274,7 +276,7 @@ static int cmp_compute(tt_cmp *c, tt_error *err)
             sel.to = c->side[i].tr->t1;
             sel.to_inclusive = true;
         }
-        if (tt_diff_side_compute(c->side[i].tr, &sel, TT_DIFF_OPS, NULL, &ds[i], err))
+        if (tt_diff_side_compute(c->side[i].tr, &sel, c->kind, NULL, &ds[i], err))
             goto out;
     }
     if (tt_diff_compute(ds[0], ds[1], NULL, &d, err))
@@ -463,6 +465,7 @@ static const char *const help_text[][2] = {
     {"P", "the compare panel: names by |delta|, whole traces or the box"},
     {"Up Down j k", "in the panel: move; PgUp PgDn Home End"},
     {"Enter", "in the panel: highlight the name in both halves"},
+    {"K", "in the panel: ops, kernels, operators (as diff --kind)"},
     {"n N", "next, previous highlighted event in the half in focus"},
     {"v ... Enter", "box over the half in focus: the same window in the other;"},
     {"", "the panel then compares the two windows"},
@@ -631,6 +634,13 @@ static int cmp_key(tt_cmp *c, uint32_t key)
     case TT_KEY_HOME: tt_plist_move(&c->pl, INT64_MIN / 2); break;
     case TT_KEY_END: tt_plist_move(&c->pl, INT64_MAX / 2); break;
     case TT_KEY_ENTER: return panel_enter(c);
+    case CMP_KEY_KIND:
+        /* ops, kernels, operators: the tables diff --kind compares */
+        c->kind = c->kind == TT_DIFF_OPS       ? TT_DIFF_KERNELS
+                  : c->kind == TT_DIFF_KERNELS ? TT_DIFF_OPERATORS
+                                               : TT_DIFF_OPS;
+        cmp_recompute(c);
+        break;
     case TT_KEY_ESC:
         if (c->boxed) {
             /* back to the whole traces first */
@@ -741,12 +751,13 @@ static void draw_panel(tt_cmp *c, tt_grid *g)
         tt_app *a = c->h[0];
         tt_tfmt_time(f0, sizeof f0, c->from[0] - a->origin, 1000);
         tt_tfmt_time(f1, sizeof f1, c->to[0] - a->origin, 1000);
-        snprintf(title, sizeof title, "compare: the box %s%s%s (ops by |delta|)", f0,
-                 tt_tab_dash(c->utf8), f1);
+        snprintf(title, sizeof title, "compare: the box %s%s%s (%s by |delta|)", f0,
+                 tt_tab_dash(c->utf8), f1, tt_diff_kind_name(c->kind));
     } else {
-        snprintf(title, sizeof title, "compare: %s (ops by |delta|)",
+        snprintf(title, sizeof title, "compare: %s (%s by |delta|)",
                  side_part(&c->side[0]) || side_part(&c->side[1]) ? "the regions"
-                                                                  : "the whole traces");
+                                                                  : "the whole traces",
+                 tt_diff_kind_name(c->kind));
     }
     tt_plist_draw(&c->pl, g, 0, c->panel_y, w, c->panel_h, c->gl, title,
                   c->boxed ? "Enter highlight Esc whole" : "Enter highlight Esc close");

@@ -15,12 +15,14 @@
  *            for the whole traces or the last box
  *   Enter    (in the panel) highlight that name's events in both halves;
  *            n N then step through them in the half in focus
+ *   K        (in the panel) its rows: ops, kernels, operators
  *   v Enter  a box over one half selects the same window in the other;
  *            the panel then compares the two windows
  *   ?        the compare view's help
  *
  * The panel's numbers are the diff engine's (analysis/diff.h, as
- * `tracetty diff --kind ops`), so the view and the command agree.
+ * `tracetty diff --kind ops|kernels|operators`), so the view and the
+ * command agree.
  *
  * Ownership: tt_cmp borrows both traces, their selections and the options
  * (all must outlive it) and owns the two halves and its panel. Library

@@ -12,7 +12,8 @@
 #     table), to the ns, and the order; Enter on a row highlights as many
 #     events in each half as the oracle counts; a box over A selects the
 #     same window in B; two windows of one trace: every panel row is the
-#     row `tracetty diff` prints for them; two ranks (DIR:0 DIR:1);
+#     row `tracetty diff` prints for them, for ops, kernels and operators
+#     (K); two ranks (DIR:0 DIR:1);
 #   - a marker set of A drawn on both halves at the aligned time;
 #   - bad input: one trace, three, a missing file.
 . "$srcdir/tests/lib.sh"
@@ -192,15 +193,11 @@ print(table(sys.argv[1], 'ops')[sys.argv[2]][0])" "$real" "$deleted")
 else
     ok 1 "the deleted kernel has a row"
 fi
-# two regions of one trace: the panel says what `tracetty diff` says
-"$TRACETTY" render --compare "$real@100ms:300ms" "$real@500ms:700ms" --size 200x600 \
-    >reg.txt 2>&1
-ok $? "render --compare of two windows of one trace"
-matches reg.txt 'compare: the regions' "the panel compares the regions"
-"$TRACETTY" diff "$real@100ms:300ms" "$real@500ms:700ms" >reg.csv 2>/dev/null
-ok $? "diff of the same two windows"
-panel reg.txt >reg.panel
-"$py" - reg.panel reg.csv <<'EOF2' >reg.out
+# agree RENDER CSV: every compare panel row of the render is the row of the
+# diff CSV, in its order: prints "mismatches N"
+agree() {
+    panel "$1" >"$1.panel"
+    "$py" - "$1.panel" "$2" <<'EOF2'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[2], newline="", encoding="utf-8")))[1:]
 lines = [l for l in open(sys.argv[1], encoding="utf-8").read().splitlines() if l.strip()][2:]
@@ -218,7 +215,25 @@ for l, r in zip(lines, rows):
         print("panel", l, "diff", r); bad += 1
 print("mismatches %d" % bad)
 EOF2
+}
+# two regions of one trace: the panel says what `tracetty diff` says
+"$TRACETTY" render --compare "$real@100ms:300ms" "$real@500ms:700ms" --size 200x600 \
+    >reg.txt 2>&1
+ok $? "render --compare of two windows of one trace"
+matches reg.txt 'compare: the regions' "the panel compares the regions"
+"$TRACETTY" diff "$real@100ms:300ms" "$real@500ms:700ms" >reg.csv 2>/dev/null
+ok $? "diff of the same two windows"
+agree reg.txt reg.csv >reg.out
 matches reg.out '^mismatches 0$' "every panel row is diff's row, in diff's order"
+# K: the kernels' and the operators' tables, as diff --kind says them
+for k in kernels:K operators:KK; do
+    "$TRACETTY" render --compare "$real@100ms:300ms" "$real@500ms:700ms" --size 200x600 \
+        --keys "${k#*:}" >reg_k.txt 2>&1
+    matches reg_k.txt "compare: the regions \\(${k%%:*} by" "${k#*:}: the panel lists ${k%%:*}"
+    "$TRACETTY" diff --kind "${k%%:*}" "$real@100ms:300ms" "$real@500ms:700ms" >reg_k.csv 2>/dev/null
+    agree reg_k.txt reg_k.csv >reg_k.out
+    matches reg_k.out '^mismatches 0$' "${k%%:*}: every panel row is diff's row, in order"
+done
 two="$(shared_traces)/pytorch/two_ranks"
 if [ -d "$two" ]; then
     "$TRACETTY" render --compare "$two:0" "$two:1" --size 100x30 >ranks.txt 2>&1
