@@ -614,8 +614,10 @@ int tt_cli_main(int argc, char **argv)
         }
         if (strcmp(a, "help") == 0) {
             if (argc >= 3 && (cmd = find_command(argv[2]))) {
-                printf("usage: tracetty %s\n%s\n", cmd->usage, cmd->help);
-                return TT_EXIT_OK;
+                /* the same page as `tracetty COMMAND --help`, which the
+                 * usage errors point to as 'tracetty help COMMAND' */
+                char *help_argv[] = {argv[2], (char *)"--help", NULL};
+                return run_command(cmd, 2, help_argv);
             }
             if (argc >= 3 && unknown_command(argv[2]))
                 return TT_EXIT_ERROR;

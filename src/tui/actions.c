@@ -180,8 +180,8 @@ static int act_all(tt_app *a)
 static int act_fit(tt_app *a)
 {
     const tt_event *e;
-    if (a->view == TT_VIEW_COLLS)
-        return tt_app_view_fit(a);
+    if (tt_app_mode(a)->fit)
+        return tt_app_mode(a)->fit(a);
     if (!a->has_sel) {
         tt_app_message(a, false, "no event under the cursor to zoom to");
         return REDRAW;
@@ -480,13 +480,8 @@ static int search_step(tt_app *a, int dir)
     tt_evref to;
     if (tt_app_xhl_on(a))
         return tt_app_xhl_step(a, dir);
-    if (a->view == TT_VIEW_COLLS) {
-        if (!a->cv_pat[0]) {
-            tt_app_message(a, false, "no search yet: press / and type a collective's name");
-            return REDRAW;
-        }
-        return tt_app_colls_search(a, a->cv_pat, dir, true);
-    }
+    if (tt_app_mode(a)->search_step)
+        return tt_app_mode(a)->search_step(a, dir);
     if (!a->has_search) {
         tt_app_message(a, false, "no search yet: press / and type a name");
         return REDRAW;
@@ -550,10 +545,8 @@ static void search_submit(tt_app *a, const char *pat)
     tt_evref to;
     tt_search_field field;
     snprintf(a->last_search, sizeof a->last_search, "%s", pat);
-    if (a->view == TT_VIEW_COLLS) {
-        /* the collectives view finds collectives by name */
-        snprintf(a->cv_pat, sizeof a->cv_pat, "%s", pat);
-        tt_app_colls_search(a, pat, 1, false);
+    if (tt_app_mode(a)->search) {
+        tt_app_mode(a)->search(a, pat);
         return;
     }
     if (search_names(a, pat, &field, &n_ids))
@@ -816,7 +809,7 @@ static int act_enter(tt_app *a)
 {
     const tt_row *row = tt_app_row(a);
     if (row && (row->kind == TT_ROW_RANK || row->kind == TT_ROW_COLL))
-        return tt_app_view_enter(a);
+        return tt_app_mode(a)->enter ? tt_app_mode(a)->enter(a) : REDRAW;
     if (row && row->kind == TT_ROW_GROUP) {
         a->collapsed[row->group] = !a->collapsed[row->group];
         tt_app_rebuild_rows(a);
@@ -838,8 +831,8 @@ static int act_fold(tt_app *a)
     const tt_row *row = tt_app_row(a);
     bool *f = tt_app_fold_flag(a, row);
     if (!f) {
-        if (row && a->view == TT_VIEW_COLLS)
-            tt_app_message(a, false, "a collective's row does not fold");
+        if (row && tt_app_mode(a)->no_fold)
+            tt_app_message(a, false, "%s", tt_app_mode(a)->no_fold);
         return REDRAW;
     }
     *f = !*f;
@@ -852,10 +845,11 @@ static int act_fold_all(tt_app *a)
 {
     bool any_open = false;
     /* the combined view folds its ranks, a tab its groups */
-    bool *flags = a->view == TT_VIEW_JOB ? a->rfold : a->collapsed;
-    size_t n = a->view == TT_VIEW_JOB ? a->n_rk : a->tr->n_groups;
-    if (a->view == TT_VIEW_COLLS) {
-        tt_app_message(a, false, "the collectives view has nothing to fold");
+    const tt_view_def *m = tt_app_mode(a);
+    size_t n = 0;
+    bool *flags = m->folds ? m->folds(a, &n) : NULL;
+    if (!flags) {
+        tt_app_message(a, false, "%s", m->no_fold_all ? m->no_fold_all : "nothing to fold");
         return REDRAW;
     }
     for (size_t g = 0; g < n; g++)
@@ -1185,14 +1179,19 @@ static uint16_t panel_where(tt_panel p)
     return pd ? pd->where : 0;
 }
 
-/* A binding of the open panel's own table. */
+/* A binding of an own table: the open panel's or the mode's. */
+static tt_action_fn lookup_in(const tt_binding *keys, size_t n_keys, uint32_t key)
+{
+    for (size_t i = 0; i < n_keys; i++)
+        for (int k = 0; k < 4 && keys[i].keys[k]; k++)
+            if (keys[i].keys[k] == key)
+                return keys[i].fn;
+    return NULL;
+}
+
 static tt_action_fn lookup_own(const tt_panel_def *pd, uint32_t key)
 {
-    for (size_t i = 0; pd && i < pd->n_keys; i++)
-        for (int k = 0; k < 4 && pd->keys[i].keys[k]; k++)
-            if (pd->keys[i].keys[k] == key)
-                return pd->keys[i].fn;
-    return NULL;
+    return pd ? lookup_in(pd->keys, pd->n_keys, key) : NULL;
 }
 
 static int help_key(tt_app *a, uint32_t key)
@@ -1249,6 +1248,9 @@ int tt_app_key(tt_app *a, uint32_t key)
         if (!fn)
             fn = lookup(key, TT_IN_PANEL);
     }
+    /* the mode's own bindings, then the timeline's */
+    if (!fn)
+        fn = lookup_in(tt_app_mode(a)->keys, tt_app_mode(a)->n_keys, key);
     if (!fn)
         fn = lookup(key, TT_IN_MAIN);
     if (!fn) {
@@ -1393,7 +1395,7 @@ int tt_app_mouse(tt_app *a, const tt_input *in)
         tt_app_hit(a);
         if (in->action == TT_MOUSE_DOUBLE) {
             if (in_lanes && a->list.v[a->cur].kind == TT_ROW_COLL)
-                return tt_app_view_enter(a);
+                return tt_app_mode(a)->enter ? tt_app_mode(a)->enter(a) : REDRAW;
             if (!in_lanes || !a->has_sel)
                 return REDRAW;
             return tt_act_same_name(a);

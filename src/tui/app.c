@@ -45,6 +45,8 @@ tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *op
 {
     tt_app *a = calloc(1, sizeof *a);
     const char *mpath;
+    const tt_view_def *m;
+    tt_ns t0, t1;
     if (!a)
         goto oom;
     a->utf8 = opts && opts->utf8;
@@ -75,14 +77,13 @@ tt_app *tt_app_new(const tt_trace *tr, int cols, int rows, const tt_app_opts *op
     a->rows = rows > 0 ? rows : 1;
     /* several ranks open on the combined view: the whole job at a glance */
     a->view = a->prev_view = a->multi ? TT_VIEW_JOB : TT_VIEW_RANK;
-    a->label_want = a->view == TT_VIEW_RANK ? tt_bars_label_want(a) : tt_app_label_want_views(a);
+    m = tt_app_mode(a);
+    a->label_want = m->label_want(a);
     tt_screen_layout_tabs(&a->scr, a->cols, a->rows, a->label_want, a->multi);
-    if (a->view == TT_VIEW_RANK)
-        tt_vp_init(&a->vp, a->tr->t0, a->tr->t1, a->scr.tl_w);
-    else
-        tt_vp_init(&a->vp, a->job0 - a->off, a->job1 - a->off, a->scr.tl_w);
-    if (a->view == TT_VIEW_JOB)
-        tt_app_job_folds(a);
+    m->bounds(a, &t0, &t1);
+    tt_vp_init(&a->vp, t0, t1, a->scr.tl_w);
+    if (m->open && m->open(a))
+        goto oom;
     if (tt_app_rebuild_rows(a))
         goto oom;
     /* start on the first lane, cursor in the middle of the window */
@@ -216,8 +217,7 @@ int64_t tt_app_row_index(const tt_app *a, const tt_row *row)
             r = tt_rows_find_rank(&a->list, row->rank, row->lane, 0);
         if (r >= 0)
             return r;
-        return a->view == TT_VIEW_JOB ? tt_rows_rank(&a->list, row->rank)
-                                      : tt_rows_group(&a->list, row->group);
+        return tt_app_mode(a)->row_home(a, row);
     }
     case TT_ROW_RANK:
         return tt_rows_rank(&a->list, row->rank);
@@ -275,29 +275,9 @@ void tt_app_relayout(tt_app *a)
         a->help_top = n > h ? n - h : 0;
 }
 
-/* The rows of the view on screen. */
-static int build_rows(tt_app *a)
+int64_t tt_app_group_home(const tt_app *a, const tt_row *row)
 {
-    switch (a->view) {
-    case TT_VIEW_JOB:
-        return tt_rows_build_job(&a->list, a->rk, a->n_rk, a->base, a->n_glanes, a->rfold,
-                                 a->depth0);
-    case TT_VIEW_COLLS:
-        if (tt_rows_begin(&a->list, 0, NULL))
-            return -1;
-        for (size_t i = 0; i < a->cv.n; i++) {
-            tt_row row = {TT_ROW_COLL, 0, 0, (uint32_t)i, 0, 0};
-            if (tt_rows_push(&a->list, row))
-                return -1;
-        }
-        return 0;
-    case TT_VIEW_RANK:
-        break;
-    }
-    if (tt_rows_build(&a->list, a->tr, a->collapsed, a->depth0))
-        return -1;
-    tt_rows_set_rank(&a->list, (uint32_t)a->focus);
-    return 0;
+    return tt_rows_group(&a->list, row->group);
 }
 
 int tt_app_rebuild_rows(tt_app *a)
@@ -307,7 +287,7 @@ int tt_app_rebuild_rows(tt_app *a)
     int64_t r = -1;
     if (had)
         was = a->list.v[a->cur];
-    if (build_rows(a)) {
+    if (tt_app_mode(a)->build_rows(a)) {
         a->list.n = 0;
         a->cur = a->top = 0;
         tt_app_message(a, true, "out of memory");
@@ -324,8 +304,7 @@ int tt_app_rebuild_rows(tt_app *a)
             r = (int64_t)was.lane;
         }
         if (r < 0)
-            r = a->view == TT_VIEW_JOB ? tt_rows_rank(&a->list, was.rank)
-                                       : tt_rows_group(&a->list, was.group);
+            r = tt_app_mode(a)->row_home(a, &was);
     }
     a->cur = r >= 0 ? (size_t)r : 0;
     tt_app_scroll_to_cursor(a);
@@ -387,7 +366,7 @@ void tt_app_hit(tt_app *a)
     const tt_row *row = tt_app_row(a);
     int64_t col, pos;
     /* in the combined view the focus is the rank of the cursor's row */
-    if (row && a->view == TT_VIEW_JOB && row->rank != a->focus)
+    if (row && tt_app_mode(a)->focus_follows_row && row->rank != a->focus)
         tt_app_focus(a, row->rank);
     if (!row || row->kind != TT_ROW_LANE) {
         a->has_sel = false;
@@ -420,23 +399,19 @@ void tt_app_hit(tt_app *a)
 void tt_app_select(tt_app *a, tt_evref ev)
 {
     const tt_event *e = tt_trace_event(a->tr, ev);
-    uint32_t g = a->tr->lanes[ev.lane].group;
     tt_ns s = e->start, en = tt_event_end(e), vs, ve;
     int64_t r;
     bool rebuild = false;
-    if (a->view == TT_VIEW_COLLS ||
-        (a->view == TT_VIEW_JOB && !tt_vrank_is_dev(&a->rk[a->focus], ev.lane))) {
+    const tt_view_def *m = tt_app_mode(a);
+    bool *fold;
+    if (m->shows_lane && !m->shows_lane(a, ev.lane)) {
         /* not a lane this view shows: the rank's own tab shows every lane */
         tt_app_refocus_select(a, a->focus, ev);
         return;
     }
-    if (a->view == TT_VIEW_JOB) {
-        if (a->rfold[a->focus]) {
-            a->rfold[a->focus] = false;
-            rebuild = true;
-        }
-    } else if (a->collapsed[g]) {
-        a->collapsed[g] = false;
+    fold = m->lane_fold ? m->lane_fold(a, a->focus, ev.lane) : NULL;
+    if (fold && *fold) {
+        *fold = false;
         rebuild = true;
     }
     if (a->depth0 && e->depth > 0) {
@@ -541,7 +516,8 @@ static int draw_rows(tt_app *a, tt_grid *g)
             break;
         case TT_ROW_RANK:
         case TT_ROW_COLL:
-            tt_app_draw_view_row(a, g, row, s->tl_x, y);
+            if (tt_app_mode(a)->draw_row)
+                tt_app_mode(a)->draw_row(a, g, row, s->tl_x, y);
             break;
         }
     }

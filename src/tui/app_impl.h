@@ -4,9 +4,10 @@
  * boxact.c (box select, the statistics panel, name selection), markact.c
  * (markers and marker sets), annotact.c (warning annotations), overlay.c
  * (box, markers and annotations drawn over the timeline), bars.c (header,
- * status line, legend), help.c (help overlay) and rankact.c (several
- * ranks: tabs, the combined and collectives views, their panels). Nothing
- * outside src/tui/ includes it.
+ * status line, legend), help.c (help overlay), rankact.c (several
+ * ranks: tabs, focus, the highlight over ranks, their panels) and the
+ * modes of the lanes area (modes.c, mode_rank.c, mode_job.c,
+ * mode_colls.c; see tt_view_def). Nothing outside src/tui/ includes it.
  *
  * Several ranks: the app always has one trace in focus (a->tr, with its
  * levels, colors, search state and details): the rank whose tab is shown,
@@ -323,6 +324,99 @@ typedef struct tt_panel_def {
     size_t          (*hints)(const tt_app *a, const tt_hint **out);
 } tt_panel_def;
 
+/* One mode of the lanes area (modes.c holds the table, one row per mode,
+ * each row in its own file: mode_rank.c, mode_job.c, mode_colls.c), as
+ * tmux's window modes and as tt_panel_def for the panels: app.c and the
+ * action files call through the row of the current mode (tt_app_mode)
+ * and never ask which one it is. What every mode shares stays in the app
+ * (the trace or ranks, the focus, cursor time, panels, prompts, markers);
+ * the tabs and the ranks' bookkeeping are rankact.c's.
+ *
+ * To add a mode: a tt_view value, a file mode_NAME.c exporting one const
+ * tt_view_def with its hooks, and its row in modes.c's table. A hook left
+ * NULL takes the timeline's own behaviour where the comment says so. The
+ * rows a mode shows are built by build_rows into a->list, which the
+ * common moves (j k, scroll, click) walk; a mode that shows more than one
+ * list (the compare view: two traces stacked, each with its own rows and
+ * scroll) keeps its own lists in its private state and fills a->list
+ * with the half in focus, switching it with its own keys. */
+typedef struct tt_view_def {
+    tt_view     id;
+    const char *name;
+    /* its own bindings, tried in the timeline before tt_bindings and
+     * listed by the help under section; NULL, 0: none */
+    const char       *section;
+    const tt_binding *keys;
+    size_t            n_keys;
+    /* entering it: open prepares what it needs (-1: it cannot open, and
+     * said why), arrive puts the cursor where the same thing is shown
+     * (was: the row the cursor was on, when had) after its rows are
+     * built, message says what the mode shows once the view is set;
+     * leave keeps what it wants to come back to; NULL: nothing to do */
+    int     (*open)(tt_app *a);
+    void    (*arrive)(tt_app *a, const tt_row *was, bool had);
+    void    (*message)(tt_app *a);
+    void    (*leave)(tt_app *a);
+    /* the rows of the lanes area into a->list; 0, or -1 on OOM */
+    int     (*build_rows)(tt_app *a);
+    /* the row that stands for row when row is hidden (folded): its
+     * group's or rank's header; -1: none */
+    int64_t (*row_home)(const tt_app *a, const tt_row *row);
+    /* the window's bounds, on the focused clock */
+    void    (*bounds)(const tt_app *a, tt_ns *t0, tt_ns *t1);
+    /* the fold flag of a row (NULL: it does not fold), and every fold
+     * flag of the mode for C (NULL: nothing folds; no_fold, no_fold_all
+     * say so) */
+    bool   *(*fold_flag)(tt_app *a, const tt_row *row);
+    /* the flag that hides a rank's lane (NULL: it is not hidden here) */
+    bool   *(*lane_fold)(tt_app *a, size_t rank, uint32_t lane);
+    /* the header row of a rank; NULL: the mode has none */
+    int64_t (*rank_row)(const tt_app *a, size_t rank);
+    bool   *(*folds)(tt_app *a, size_t *n);
+    const char *no_fold, *no_fold_all;
+    /* the focused rank's lane has a row here; NULL: every lane */
+    bool    (*shows_lane)(const tt_app *a, uint32_t lane);
+    /* the rank a row is about (the focus follows the cursor's row when
+     * it is not the focused one when focus_follows_row) */
+    size_t  (*row_rank)(const tt_app *a, const tt_row *row);
+    bool    focus_follows_row;
+    /* drawing: the label column it wants, a row's timeline cells (NULL:
+     * only lane rows, drawn by app.c), a lane row's label (false: the
+     * focused trace's), the status
+     * line text of the cursor's row (NULL: the timeline's), the header's
+     * title, the legend at x (NULL: the timeline's by-name legend;
+     * legend_by: after the "by X:" head) and the status line's hints */
+    int     (*label_want)(const tt_app *a);
+    void    (*draw_row)(tt_app *a, tt_grid *g, const tt_row *row, int x0, int y);
+    bool    (*lane_label)(const tt_app *a, const tt_row *row, char *out, size_t cap);
+    void    (*row_info)(tt_app *a, const tt_row *row, char *out, size_t cap);
+    void    (*title)(const tt_app *a, char *out, size_t cap);
+    void    (*legend)(tt_app *a, tt_grid *g, int x, int y);
+    bool    legend_by;
+    size_t  (*hints)(const tt_app *a, const tt_hint **out);
+    const char *box_unit;          /* what the box's lanes are: "lane" */
+    /* actions: Enter on a non-lane row (NULL: fold a group), f (NULL:
+     * fit the selected event), / and n N (NULL: events by name),
+     * confirming a box (NULL: the statistics of the focused trace), the
+     * lanes a row stands for in a box (NULL: the focused trace's lane or
+     * group), every lane it shows (for markers' boxes) */
+    int     (*enter)(tt_app *a);
+    int     (*fit)(tt_app *a);
+    void    (*search)(tt_app *a, const char *pat);
+    int     (*search_step)(tt_app *a, int dir);
+    int     (*box_confirm)(tt_app *a);
+    bool    (*row_lanes)(const tt_app *a, const tt_row *row, bool folded_only,
+                         tt_laneset *out, int *rc);
+    int     (*all_lanes)(const tt_app *a, tt_laneset *out);
+} tt_view_def;
+
+/* modes.c: the row of a mode (never NULL for a tt_view), the i-th row
+ * (NULL past the end), the current mode's row. */
+const tt_view_def *tt_view_get(tt_view v);
+const tt_view_def *tt_view_at(size_t i);
+const tt_view_def *tt_app_mode(const tt_app *a);
+extern const tt_view_def tt_mode_rank, tt_mode_job, tt_mode_colls;
+
 /* panels.c: the row of a panel (NULL for TT_PANEL_NONE), the i-th row
  * (NULL past the end). */
 const tt_panel_def *tt_panel_get(tt_panel p);
@@ -435,23 +529,20 @@ void tt_app_focus(tt_app *a, size_t rank);    /* move the focus (see above) */
 int tt_app_show_rank(tt_app *a, size_t rank); /* that rank's tab */
 int tt_app_set_view(tt_app *a, tt_view v);
 void tt_app_job_folds(tt_app *a);            /* the combined view's first folds */
-int tt_app_colls_search(tt_app *a, const char *pat, int dir, bool from_next);
 bool tt_app_row_rank(const tt_app *a, const tt_row *row, size_t *rank);
 bool *tt_app_fold_flag(tt_app *a, const tt_row *row);   /* NULL: not foldable */
-int tt_app_view_enter(tt_app *a);             /* Enter on a row of the other views */
-int tt_app_view_fit(tt_app *a);               /* f in the collectives view */
-void tt_app_row_info(tt_app *a, const tt_row *row, char *out, size_t cap);
-int tt_app_label_want_views(const tt_app *a);
-void tt_app_draw_view_row(tt_app *a, tt_grid *g, const tt_row *row, int x0, int y);
-void tt_app_legend_views(tt_app *a, tt_grid *g, int x, int y);
+/* shared by the modes' rows (tt_view_def): the rank a row carries, the
+ * job's span on the focused clock, a collective holding a highlighted
+ * kernel, an offset short enough for a column */
+size_t tt_app_row_own_rank(const tt_app *a, const tt_row *row);
+void tt_app_job_bounds(const tt_app *a, tt_ns *t0, tt_ns *t1);
+bool tt_app_coll_lit(const tt_app *a, size_t gi);
+const char *tt_app_fmt_offset(char *buf, size_t n, tt_ns off);
 void tt_app_tabs_draw(tt_app *a, tt_grid *g);
 int tt_app_tabs_click(tt_app *a, int x);
-void tt_app_header_title(const tt_app *a, char *out, size_t cap);
-int tt_app_box_views(tt_app *a);              /* confirm a box in the other views */
 bool tt_app_rows_lanes_views(const tt_app *a, const tt_row *row, bool folded_only,
                              tt_laneset *out, int *rc);
 uint32_t tt_app_glane(const tt_app *a, size_t rank, uint32_t lane);
-int tt_app_all_lanes(const tt_app *a, tt_laneset *out);   /* every lane the view shows */
 bool tt_app_ann_in_view(const tt_app *a, const tt_annotation *an, bool ruler);
 void tt_app_refocus_select(tt_app *a, size_t rank, tt_evref ev);
 int tt_app_panels_sync(tt_app *a, int w);     /* the new panels' lines */
@@ -483,6 +574,7 @@ int tt_app_panel_h(const tt_app *a);          /* rows of the open panel (0 close
 int tt_app_panel_w(const tt_app *a);
 void tt_app_open_panel(tt_app *a, tt_panel p);/* open (or switch to) a panel */
 int64_t tt_app_row_index(const tt_app *a, const tt_row *row);   /* where a row is now */
+int64_t tt_app_group_home(const tt_app *a, const tt_row *row);  /* its group's header */
 void tt_app_scroll_to_cursor(tt_app *a);
 int64_t tt_app_cursor_col(const tt_app *a);   /* clamped to the window */
 void tt_app_hit(tt_app *a);                   /* selection := what the cursor cell shows */

@@ -60,12 +60,12 @@ static void lane_label(const tt_app *a, uint32_t lane, char *out, size_t cap)
     sanitize(raw, strlen(raw), out, cap);
 }
 
-/* A lane row's label: in the combined view the lane of the row's rank. */
+/* A lane row's label: the mode's (in the combined view the lane of the
+ * row's rank), else the focused trace's lane. */
 static void row_lane_label(const tt_app *a, const tt_row *row, char *out, size_t cap)
 {
-    if (a->view == TT_VIEW_JOB && row->rank < a->n_rk)
-        tt_vrank_lane_label(&a->rk[row->rank], row->lane, out, cap);
-    else
+    const tt_view_def *m = tt_app_mode(a);
+    if (!m->lane_label || !m->lane_label(a, row, out, cap))
         lane_label(a, row->lane, out, cap);
 }
 
@@ -267,7 +267,7 @@ void tt_bars_header(tt_app *a, tt_grid *g)
         snprintf(zoom, sizeof zoom, "zoom %s", zoom_short);
     }
     snprintf(fmt, sizeof fmt, "%s", a->tr->format ? a->tr->format : "");
-    tt_app_header_title(a, t, sizeof t);
+    tt_app_mode(a)->title(a, t, sizeof t);
     txt[HF_FILE] = t;
     txt[HF_FMT] = fmt;
     txt[HF_WIN] = win;
@@ -398,7 +398,8 @@ static void sel_info(tt_app *a, char *out, size_t cap)
     switch ((tt_row_kind)row->kind) {
     case TT_ROW_RANK:
     case TT_ROW_COLL:
-        tt_app_row_info(a, row, out, cap);
+        if (tt_app_mode(a)->row_info)
+            tt_app_mode(a)->row_info(a, row, out, cap);
         break;
     case TT_ROW_GROUP: {
         const tt_group *gr = &a->tr->groups[row->group];
@@ -448,7 +449,7 @@ static void box_info(tt_app *a, char *out, size_t cap)
     tt_tfmt_time(t, sizeof t, a->box.to - a->origin, res);
     tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3);
     snprintf(out, cap, "box %s%s%s (%s)%s%zu %s%s", f, tt_tab_dash(a->utf8), t, w, tt_tab_sep(a->utf8), a->box.lanes.n,
-             a->view == TT_VIEW_COLLS ? "collective" : "lane", a->box.lanes.n == 1 ? "" : "s");
+             tt_app_mode(a)->box_unit, a->box.lanes.n == 1 ? "" : "s");
 }
 
 static void draw_prompt(tt_app *a, tt_grid *g, int y)
@@ -546,9 +547,6 @@ void tt_bars_status(tt_app *a, tt_grid *g)
     static const hint annotf_hints[] = {{"Enter", "detail/fold"}, {"f", "all rules"}, {"Esc", "close"}};
     static const hint finding_hints[] = {{"Enter", "go to"}, {"Esc", "back"}};
     static const hint help_hints[] = {{"j k", "scroll"}, {"Esc", "close"}};
-    static const hint rank_hints[] = {{"< >", "ranks"}, {"R", "all ranks"}, {"X", "collectives"}};
-    static const hint job_hints[] = {{"Space", "fold"}, {"R", "rank tab"}, {"X", "collectives"}};
-    static const hint colls_hints[] = {{"Enter", "per rank"}, {"f", "zoom"}, {"X", "back"}};
     static const hint ranksp_hints[] = {{"Enter", "its tab"}, {"Esc", "close"}};
     static const hint collp_hints[] = {{"Enter", "kernel"}, {"Esc", "close"}};
     static const hint mstats_hints[] = {{"Enter", "go to"}, {"z", "zoom"}, {"Esc", "close"}};
@@ -605,11 +603,12 @@ void tt_bars_status(tt_app *a, tt_grid *g)
                     nctx = tt_panel_get(a->panel)->hints(a, &ctx);
                     break;
                 }
-                ctx = !a->multi ? main_hints
-                      : a->view == TT_VIEW_JOB ? job_hints
-                      : a->view == TT_VIEW_COLLS ? colls_hints
-                                                 : rank_hints;
-                nctx = 3;
+                /* the mode's own, or the timeline's */
+                nctx = tt_app_mode(a)->hints ? tt_app_mode(a)->hints(a, &ctx) : 0;
+                if (nctx == 0) {
+                    ctx = main_hints;
+                    nctx = 3;
+                }
                 break;
             }
         }
@@ -650,16 +649,16 @@ void tt_bars_legend(tt_app *a, tt_grid *g)
     char head[48], name[256];
     uint32_t top[24];
     size_t nt = 0;
+    const tt_view_def *m = tt_app_mode(a);
     if (y < 0)
         return;
-    if (a->view == TT_VIEW_COLLS) {
-        tt_app_legend_views(a, g, 0, y);
-        return;
+    x = 0;
+    if (m->legend_by) {
+        snprintf(head, sizeof head, "by %s:", tt_colorby_name(a->by));
+        x = tt_grid_text(g, 0, y, cols, head, TT_R_LEGEND, 0) + 1;
     }
-    snprintf(head, sizeof head, "by %s:", tt_colorby_name(a->by));
-    x = tt_grid_text(g, 0, y, cols, head, TT_R_LEGEND, 0) + 1;
-    if (a->view == TT_VIEW_JOB) {
-        tt_app_legend_views(a, g, x, y);
+    if (m->legend) {
+        m->legend(a, g, x, y);
         return;
     }
     /* folded groups show their lanes' activity: their events count too */

@@ -35,15 +35,16 @@
  * header stands for its device lanes as a group's header for its lanes. */
 static int rows_lanes(const tt_app *a, size_t r0, size_t r1, tt_laneset *out)
 {
+    const tt_view_def *m = tt_app_mode(a);
     bool any = false;
     uint32_t base = tt_app_glane(a, a->focus, 0);
     int rc;
     out->n = 0;
     for (size_t r = r0; r <= r1 && r < a->list.n; r++) {
         const tt_row *row = &a->list.v[r];
-        if (a->view != TT_VIEW_RANK) {
+        if (m->row_lanes) {
             /* an open rank's header counts only when nothing else does */
-            if (tt_app_rows_lanes_views(a, row, row->kind == TT_ROW_RANK, out, &rc))
+            if (m->row_lanes(a, row, row->kind == TT_ROW_RANK, out, &rc))
                 any = true;
             if (rc)
                 return -1;
@@ -64,8 +65,8 @@ static int rows_lanes(const tt_app *a, size_t r0, size_t r1, tt_laneset *out)
     if (!any)
         for (size_t r = r0; r <= r1 && r < a->list.n; r++) {
             const tt_row *row = &a->list.v[r];
-            if (a->view != TT_VIEW_RANK && row->kind == TT_ROW_RANK) {
-                if (tt_app_rows_lanes_views(a, row, false, out, &rc) && rc)
+            if (m->row_lanes && row->kind == TT_ROW_RANK) {
+                if (m->row_lanes(a, row, false, out, &rc) && rc)
                     return -1;
             } else if (row->kind == TT_ROW_GROUP) {
                 const tt_group *g = &a->tr->groups[row->group];
@@ -171,8 +172,8 @@ static int open_box_stats(tt_app *a)
     char w[48], ev[32];
     uint32_t base = tt_app_glane(a, a->focus, 0), *local = a->box.lanes.v;
     int rc;
-    if (a->view != TT_VIEW_RANK)
-        return tt_app_box_views(a);
+    if (tt_app_mode(a)->box_confirm)
+        return tt_app_mode(a)->box_confirm(a);
     tt_error_clear(&err);
     /* the focused trace's own lane numbers */
     if (base > 0) {
@@ -251,7 +252,8 @@ int tt_act_box_reopen(tt_app *a)
         tt_app_message(a, false, "no box: v starts one at the cursor, or drag over the lanes");
         return REDRAW;
     }
-    if (a->view == TT_VIEW_RANK && a->stp.valid && a->stp.kind == TT_SP_BOX &&
+    /* the focused trace's statistics of this very box: open them again */
+    if (!tt_app_mode(a)->box_confirm && a->stp.valid && a->stp.kind == TT_SP_BOX &&
         a->stp_rank == a->focus && a->stp.sel.from == a->box.from &&
         a->stp.sel.to == a->box.to) {
         tt_app_open_panel(a, TT_PANEL_STATS);
@@ -292,7 +294,7 @@ bool tt_box_row_in(const tt_app *a, const tt_row *row)
             return false;
         return a->rfold[row->rank] || n_in == r->n_dev;
     }
-    base = tt_app_glane(a, a->view == TT_VIEW_RANK ? a->focus : row->rank, 0);
+    base = tt_app_glane(a, tt_app_mode(a)->row_rank(a, row), 0);
     if (row->kind == TT_ROW_LANE)
         return box_has(ls, base + row->lane);
     /* a header or a counter: when its group is in the box, wholly (or,
@@ -472,15 +474,10 @@ int tt_box_text(tt_app *a, tt_ask ask, const char *text)
 static int go_to_lane(tt_app *a, uint32_t lane)
 {
     size_t rank = a->stp_rank < a->n_rk ? a->stp_rank : a->focus;
-    uint32_t g = a->rk[rank].tr->lanes[lane].group;
+    bool *fold = tt_app_mode(a)->lane_fold ? tt_app_mode(a)->lane_fold(a, rank, lane) : NULL;
     int64_t r;
-    if (a->view == TT_VIEW_JOB) {
-        if (a->rfold[rank]) {
-            a->rfold[rank] = false;
-            tt_app_rebuild_rows(a);
-        }
-    } else if (a->view == TT_VIEW_RANK && rank == a->focus && a->collapsed[g]) {
-        a->collapsed[g] = false;
+    if (fold && *fold) {
+        *fold = false;
         tt_app_rebuild_rows(a);
     }
     r = tt_rows_find_rank(&a->list, (uint32_t)rank, lane, 0);
@@ -509,7 +506,8 @@ int tt_act_sp_enter(tt_app *a)
         return go_to_lane(a, (uint32_t)l->tag);
     if (a->stp_rank != a->focus) {
         /* the highlight is the focused rank's: focus the box's rank */
-        int64_t row = a->view == TT_VIEW_JOB ? tt_rows_rank(&a->list, (uint32_t)a->stp_rank) : -1;
+        const tt_view_def *m = tt_app_mode(a);
+        int64_t row = m->rank_row ? m->rank_row(a, a->stp_rank) : -1;
         if (row < 0) {
             tt_app_message(a, false, "the box's rank is not on screen");
             return REDRAW;

@@ -53,11 +53,27 @@ static const help_line extra[] = {
     {"batch", "tracetty markers list TRACE; report --markers SET --between A:B"},
 };
 
+#define PUT(l, t) do { if (n < cap) { out[n].label = (l); out[n].text = (t); } n++; } while (0)
+
+/* A table's own bindings under its section title, after line n; the
+ * new count of lines. */
+static size_t put_own(help_line *out, size_t cap, size_t n, const char *section,
+                      const tt_binding *keys, size_t n_keys)
+{
+    if (!n_keys)
+        return n;
+    PUT("", "");
+    PUT(NULL, section);
+    for (size_t i = 0; i < n_keys; i++)
+        if (keys[i].label)
+            PUT(keys[i].label, keys[i].help);
+    return n;
+}
+
 /* Number of lines: section titles, bindings, blank separators, extras. */
 static size_t build(const tt_app *a, help_line *out, size_t cap)
 {
     size_t n = 0;
-#define PUT(l, t) do { if (n < cap) { out[n].label = (l); out[n].text = (t); } n++; } while (0)
     for (int s = 0; s < TT_SEC__COUNT; s++) {
         /* the keys of several ranks only when there are several */
         if (s >= TT_SEC_RANKS && !a->multi)
@@ -69,17 +85,13 @@ static size_t build(const tt_app *a, help_line *out, size_t cap)
             if (tt_bindings[i].section == s && tt_bindings[i].label)
                 PUT(tt_bindings[i].label, tt_bindings[i].help);
     }
-    /* the panels that keep their own bindings (panels.c) */
-    for (size_t p = 0; tt_panel_at(p); p++) {
-        const tt_panel_def *pd = tt_panel_at(p);
-        if (!pd->n_keys)
-            continue;
-        PUT("", "");
-        PUT(NULL, pd->section);
-        for (size_t i = 0; i < pd->n_keys; i++)
-            if (pd->keys[i].label)
-                PUT(pd->keys[i].label, pd->keys[i].help);
-    }
+    /* the panels that keep their own bindings (panels.c), and the
+     * mode on screen when it keeps its own (modes.c) */
+    for (size_t p = 0; tt_panel_at(p); p++)
+        n = put_own(out, cap, n, tt_panel_at(p)->section, tt_panel_at(p)->keys,
+                    tt_panel_at(p)->n_keys);
+    n = put_own(out, cap, n, tt_app_mode(a)->section, tt_app_mode(a)->keys,
+                tt_app_mode(a)->n_keys);
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
         if (!extra[i].label)
             PUT("", "");

@@ -37,6 +37,10 @@ libtracetty_a_SOURCES += \
 	src/tui/markact.c \
 	src/tui/annotact.c \
 	src/tui/rankact.c \
+	src/tui/modes.c \
+	src/tui/mode_rank.c \
+	src/tui/mode_job.c \
+	src/tui/mode_colls.c \
 	src/tui/overlay.c \
 	src/tui/bars.c \
 	src/tui/help.c \

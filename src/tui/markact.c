@@ -364,7 +364,7 @@ int tt_act_mk_box(tt_app *a)
         tt_laneset all;
         int rc;
         tt_laneset_init(&all);
-        if (tt_app_all_lanes(a, &all)) {
+        if (tt_app_mode(a)->all_lanes(a, &all)) {
             tt_laneset_fini(&all);
             tt_app_message(a, true, "out of memory");
             return REDRAW;

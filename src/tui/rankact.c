@@ -1,6 +1,7 @@
 /* rankact.c - several ranks in the view: the ranks and the focus, rank
- * tabs, the combined view and the collectives view, their rows, labels,
- * legend and tab bar, and their panels (ranks, one collective, the
+ * tabs and switching between the modes of the lanes area (their rows,
+ * labels, legends and boxes are mode_rank.c's, mode_job.c's and
+ * mode_colls.c's), the tab bar, and the panels (ranks, one collective, the
  * statistics of a box over several ranks or collectives, with its CSV
  * export and a breakdown row highlighted on every rank, n N stepping
  * through it in job-time order). See app_impl.h for how the focus and the
@@ -19,7 +20,6 @@
 #include "tui/table.h"
 #include "tui/timefmt.h"
 #include "util/num.h"
-#include "util/relin.h"
 #include "util/text.h"
 
 #include <stdio.h>
@@ -352,8 +352,7 @@ int tt_app_xhl_step(tt_app *a, int dir)
     return REDRAW;
 }
 
-/* Does the collective gi hold a highlighted kernel? */
-static bool coll_lit(const tt_app *a, size_t gi)
+bool tt_app_coll_lit(const tt_app *a, size_t gi)
 {
     const tt_cgroup *c = &a->cv.g[gi];
     for (size_t x = c->first; x < c->first + c->n; x++) {
@@ -368,19 +367,28 @@ bool tt_app_row_rank(const tt_app *a, const tt_row *row, size_t *rank)
 {
     if (!row || row->kind == TT_ROW_COLL)
         return false;
-    *rank = a->view == TT_VIEW_RANK ? a->focus : row->rank;
+    *rank = tt_app_mode(a)->row_rank(a, row);
     return *rank < a->n_rk;
+}
+
+size_t tt_app_row_own_rank(const tt_app *a, const tt_row *row)
+{
+    (void)a;
+    return row->rank;
+}
+
+void tt_app_job_bounds(const tt_app *a, tt_ns *t0, tt_ns *t1)
+{
+    *t0 = a->job0 - a->off;
+    *t1 = a->job1 - a->off;
 }
 
 bool *tt_app_fold_flag(tt_app *a, const tt_row *row)
 {
-    if (!row)
+    const tt_view_def *m = tt_app_mode(a);
+    if (!row || !m->fold_flag)
         return NULL;
-    if (a->view == TT_VIEW_JOB)
-        return row->rank < a->n_rk ? &a->rfold[row->rank] : NULL;
-    if (a->view == TT_VIEW_COLLS)
-        return NULL;
-    return &a->collapsed[row->group];
+    return m->fold_flag(a, row);
 }
 
 /* Close what belongs to the view being left: the box, and the panels
@@ -393,12 +401,8 @@ static void leave_view(tt_app *a)
     if (a->panel == TT_PANEL_STATS || a->panel == TT_PANEL_MSTATS ||
         a->panel == TT_PANEL_DETAILS || a->panel == TT_PANEL_COLL)
         a->panel = TT_PANEL_NONE;
-    if (a->view == TT_VIEW_RANK) {
-        tt_vrank *r = &a->rk[a->focus];
-        r->cur = a->cur;
-        r->top = a->top;
-        r->visited = true;
-    }
+    if (tt_app_mode(a)->leave)
+        tt_app_mode(a)->leave(a);
 }
 
 /* Bounds of the window in the view on screen, on the focused clock. */
@@ -406,24 +410,23 @@ static void set_bounds(tt_app *a)
 {
     /* a window showing everything shows everything of the new view too */
     bool whole = a->vp.start <= a->vp.t0 && a->vp.span >= tt_vp_full_span(&a->vp);
-    if (a->view == TT_VIEW_RANK)
-        tt_vp_rebound(&a->vp, a->tr->t0, a->tr->t1);
-    else
-        tt_vp_rebound(&a->vp, a->job0 - a->off, a->job1 - a->off);
+    tt_ns t0, t1;
+    tt_app_mode(a)->bounds(a, &t0, &t1);
+    tt_vp_rebound(&a->vp, t0, t1);
     if (whole)
         tt_vp_show_all(&a->vp);
 }
 
 static void relabel(tt_app *a)
 {
-    a->label_want = a->view == TT_VIEW_RANK ? tt_bars_label_want(a) : tt_app_label_want_views(a);
+    a->label_want = tt_app_mode(a)->label_want(a);
     tt_app_relayout(a);
 }
 
 /* An alignment offset to the ns when it is short, with fewer decimals
  * when it is not: ranks on different epoch clocks are start-aligned by
  * decades (-1736413969.979 s), which must still fit a column. */
-static const char *fmt_offset(char *buf, size_t n, tt_ns off)
+const char *tt_app_fmt_offset(char *buf, size_t n, tt_ns off)
 {
     for (int d = 9; d >= 0; d--)
         if (strlen(tt_fmt_dur(buf, n, off, d)) <= 15)
@@ -476,7 +479,7 @@ int tt_app_show_rank(tt_app *a, size_t rank)
     tt_app_hit(a);
     tt_app_message(a, false, "rank %lld: %s%soffset %s (%zu of %zu; < > step, R all ranks)",
                    (long long)r->rank, r->file, a->utf8 ? " \xc2\xb7 " : " | ",
-                   fmt_offset(off, sizeof off, r->off), rank + 1, a->n_rk);
+                   tt_app_fmt_offset(off, sizeof off, r->off), rank + 1, a->n_rk);
     return REDRAW;
 }
 
@@ -498,73 +501,37 @@ void tt_app_job_folds(tt_app *a)
     a->rfold_set = true;
 }
 
-static int build_colls(tt_app *a)
-{
-    tt_error err;
-    if (a->cv.built)
-        return 0;
-    if (a->cv_tried)
-        return -1;
-    a->cv_tried = true;
-    tt_error_clear(&err);
-    if (tt_collview_build(&a->cv, a->rk, a->n_rk, &err)) {
-        tt_app_message(a, true, "cannot match the collectives: %s", err.what);
-        return -1;
-    }
-    if (tt_collview_annotate(&a->cv, &a->an.a, a->base)) {
-        tt_app_message(a, true, "out of memory");
-        return -1;
-    }
-    return 0;
-}
-
 int tt_app_set_view(tt_app *a, tt_view v)
 {
     const tt_row *row = tt_app_row(a);
     tt_row was = {0, 0, 0, 0, 0, 0};
     bool had = row != NULL;
+    const tt_view_def *m = tt_view_get(v);
     if (had)
         was = *row;
     if (v == a->view)
         return REDRAW;
-    if (v == TT_VIEW_COLLS && build_colls(a))
+    if (m->open && m->open(a))
         return REDRAW;
     leave_view(a);
     a->prev_view = a->view;
     a->view = v;
-    if (v == TT_VIEW_JOB)
-        tt_app_job_folds(a);
     /* rows are rebuilt for the new view; the cursor goes where the same
      * thing is shown */
     a->cur = a->list.n;   /* no row to restore from */
     if (tt_app_rebuild_rows(a))
         return REDRAW;
     a->cur = 0;
-    if (v == TT_VIEW_JOB) {
-        int64_t r = -1;
-        if (had && was.kind == TT_ROW_LANE)
-            r = tt_rows_find_rank(&a->list, (uint32_t)a->focus, was.lane, 0);
-        if (r < 0)
-            r = tt_rows_rank(&a->list, (uint32_t)a->focus);
-        a->cur = r >= 0 ? (size_t)r : 0;
-    } else if (v == TT_VIEW_COLLS && a->cv.n) {
-        /* the collective around the time the cursor was at */
-        size_t k = tt_collview_lower(&a->cv, a->t_cur + a->off);
-        a->cur = k > 0 && (k == a->cv.n || a->cv.g[k - 1].e_last > a->t_cur + a->off) ? k - 1
-                 : k < a->cv.n ? k : a->cv.n - 1;
-    }
+    if (m->arrive)
+        m->arrive(a, &was, had);
     set_bounds(a);
     relabel(a);
     a->top = a->cur > 2 ? a->cur - 2 : 0;
     tt_app_scroll_to_cursor(a);
     tt_app_cursor_into_view(a);
     tt_app_hit(a);
-    if (v == TT_VIEW_JOB)
-        tt_app_message(a, false, "all %zu ranks' device lanes on one time axis (aligned: %s); "
-                                 "Space folds a rank, C all, R back", a->n_rk, a->align);
-    else if (v == TT_VIEW_COLLS)
-        tt_app_message(a, false, "%zu collective%s matched across the ranks; Enter: per rank, "
-                                 "X back", a->cv.n, plural(a->cv.n));
+    if (m->message)
+        m->message(a);
     return REDRAW;
 }
 
@@ -670,53 +637,7 @@ int tt_act_view_colls(tt_app *a)
     return tt_app_set_view(a, TT_VIEW_COLLS);
 }
 
-/* ---------------------------------------------------------- the rows */
-
-void tt_app_draw_view_row(tt_app *a, tt_grid *g, const tt_row *row, int x0, int y)
-{
-    if (row->kind == TT_ROW_RANK && row->rank < a->n_rk) {
-        tt_vrank *r = &a->rk[row->rank];
-        /* the unions are built the first time a summary lane is drawn; out
-         * of memory only costs the lane */
-        if (tt_vrank_busy(r) == 0)
-            tt_tl_summary_row(&r->tl, g, x0, y, &r->busy, &r->comm);
-    } else if (row->kind == TT_ROW_COLL && row->lane < a->cv.n) {
-        tt_collview_row(&a->cv, row->lane, a->rk, g, x0, y, &a->vp, a->off, a->gl);
-        if (tt_app_xhl_on(a) && coll_lit(a, row->lane))
-            for (int x = x0; x < x0 + a->vp.cols && x < g->cols; x++)
-                if (tt_grid_at(g, x, y)->cp != ' ')
-                    tt_grid_restyle(g, x, y, TT_R_HILITE, 0);
-    }
-}
-
-int tt_app_label_want_views(const tt_app *a)
-{
-    char buf[600];
-    int w = 0;
-    if (a->view == TT_VIEW_COLLS) {
-        for (size_t i = 0; i < a->cv.n; i++) {
-            int x = 3 + tt_grid_text_width(tt_collview_label(&a->cv, &a->cv.g[i], buf,
-                                                               sizeof buf));
-            if (x > w)
-                w = x;
-        }
-        return w > 40 ? 40 : w;
-    }
-    for (size_t i = 0; i < a->n_rk; i++) {
-        const tt_vrank *r = &a->rk[i];
-        int x;
-        snprintf(buf, sizeof buf, "rank %lld", (long long)r->rank);
-        x = 4 + tt_grid_text_width(buf);
-        if (x > w)
-            w = x;
-        for (size_t k = 0; k < r->n_dev; k++) {
-            x = 3 + tt_grid_text_width(tt_vrank_lane_label(r, r->dev[k], buf, sizeof buf));
-            if (x > w)
-                w = x;
-        }
-    }
-    return w > 40 ? 40 : w;
-}
+/* ------------------------------------------------------- annotations */
 
 int64_t tt_app_annot_at_row(const tt_app *a, const tt_row *row, tt_ns from, tt_ns to)
 {
@@ -743,148 +664,6 @@ bool tt_app_ann_in_view(const tt_app *a, const tt_annotation *an, bool ruler)
         return true;
     r = tt_rule_find(an->rule);
     return r && r->multi;
-}
-
-void tt_app_row_info(tt_app *a, const tt_row *row, char *out, size_t cap)
-{
-    out[0] = '\0';
-    if (row->kind == TT_ROW_COLL) {
-        if (row->lane < a->cv.n) {
-            int64_t k = a->an.shown ? a->cv.g[row->lane].ann : -1;
-            size_t o;
-            tt_collview_status(&a->cv, row->lane, a->rk, a->utf8, out, cap);
-            o = strlen(out);
-            if (k >= 0 && o + 64 < cap)
-                snprintf(out + o, cap - o, "%s! %s (! lists it)", tt_tab_sep(a->utf8), a->an.a.v[k].rule);
-        }
-        return;
-    }
-    if (row->kind == TT_ROW_RANK && row->rank < a->n_rk) {
-        tt_vrank *r = &a->rk[row->rank];
-        tt_ns ws = a->vp.start + a->off - r->off, we = ws + a->vp.span, busy = 0, comm = 0;
-        char off[48];
-        if (tt_vrank_busy(r) == 0) {
-            busy = tt_busy_in(&r->busy, ws, we);
-            comm = tt_busy_in(&r->comm, ws, we);
-        }
-        snprintf(out, cap, "rank %lld%s%s%s%zu %slane%s%sin the window: busy %.1f%%, "
-                           "communication %.1f%%%soffset %s%s%s",
-                 (long long)r->rank, tt_tab_sep(a->utf8), r->file, tt_tab_sep(a->utf8), r->n_dev,
-                 r->no_device ? "" : "device ", plural(r->n_dev), tt_tab_sep(a->utf8),
-                 a->vp.span > 0 ? 100.0 * (double)busy / (double)a->vp.span : 0.0,
-                 a->vp.span > 0 ? 100.0 * (double)comm / (double)a->vp.span : 0.0, tt_tab_sep(a->utf8),
-                 fmt_offset(off, sizeof off, r->off), tt_tab_sep(a->utf8),
-                 a->rfold[row->rank] ? "folded (Space unfolds)" : "Space folds");
-    }
-}
-
-/* -------------------------------------------------------------- legend */
-
-typedef struct tally_item {
-    const char *text;
-    size_t      len;
-    uint32_t    n;
-    uint8_t     color;
-} tally_item;
-
-static int cmp_text(const void *pa, const void *pb)
-{
-    const tally_item *a = pa, *b = pb;
-    size_t n = a->len < b->len ? a->len : b->len;
-    int c = memcmp(a->text, b->text, n);
-    if (c)
-        return c;
-    return (a->len > b->len) - (a->len < b->len);
-}
-
-static int cmp_count(const void *pa, const void *pb)
-{
-    const tally_item *a = pa, *b = pb;
-    if (a->n != b->n)
-        return a->n > b->n ? -1 : 1;
-    return cmp_text(pa, pb);
-}
-
-/* The combined view's legend: the glyphs of the summary lanes, then the
- * names covering most cells over every rank's lanes (merged by text). */
-static void legend_job(tt_app *a, tt_grid *g, int x, int y)
-{
-    size_t n = 0, k = 0;
-    tally_item *v;
-    int cols = a->cols;
-    char swatch[8];
-    for (size_t i = 0; i < a->n_rk; i++)
-        n += a->rk[i].tl.n_touched;
-    x += tt_grid_text(g, x, y, cols - x, "busy", TT_R_LEGEND, 0) + 1;
-    tt_grid_set(g, x, y, a->gl->full, TT_R_SUM_BUSY, 0);
-    x += 2;
-    x += tt_grid_text(g, x, y, cols - x, "comm", TT_R_LEGEND, 0) + 1;
-    tt_grid_set(g, x, y, a->gl->comm, TT_R_SUM_COMM, 0);
-    x += 3;
-    v = malloc((n ? n : 1) * sizeof *v);
-    if (!v)
-        return;
-    for (size_t i = 0; i < a->n_rk; i++) {
-        tt_tl *tl = &a->rk[i].tl;
-        for (size_t j = 0; j < tl->n_touched; j++) {
-            uint32_t id = tl->touched[j];
-            v[k].text = tt_str(a->rk[i].tr, id);
-            v[k].len = tt_strtab_len(a->rk[i].tr->strings, id);
-            v[k].n = tl->tally[id];
-            v[k].color = tt_tl_color(tl, id);
-            k++;
-        }
-    }
-    qsort(v, k, sizeof *v, cmp_text);
-    n = 0;
-    for (size_t i = 0; i < k; i++) {
-        if (n && cmp_text(&v[n - 1], &v[i]) == 0)
-            v[n - 1].n += v[i].n;
-        else
-            v[n++] = v[i];
-    }
-    qsort(v, n, sizeof *v, cmp_count);
-    (void)swatch;
-    for (size_t i = 0; i < n && i < 24 && x < cols - 4; i++) {
-        char name[256], raw[256];
-        size_t fit;
-        int w;
-        size_t len = v[i].len < sizeof raw - 1 ? v[i].len : sizeof raw - 1;
-        memcpy(raw, v[i].text, len);
-        raw[len] = '\0';
-        if (len == 0)
-            snprintf(name, sizeof name, "(no %s)", tt_colorby_name(a->by));
-        else
-            tt_text_sanitize(raw, len, name, sizeof name);
-        w = tt_grid_text_width(name);
-        if (w > 28 || x + 2 + w > cols) {
-            int room = w > 28 ? 28 : cols - x - 2;
-            if (room < 6)
-                break;
-            fit = tt_text_fit(name, room - 1, NULL);
-            snprintf(name + fit, sizeof name - fit, "%s", a->utf8 ? "\xe2\x80\xa6" : "~");
-        }
-        tt_grid_set(g, x, y, a->gl->swatch, TT_R_SWATCH, v[i].color);
-        x += 2;
-        x += tt_grid_text(g, x, y, cols - x, name, TT_R_LEGEND, 0) + 2;
-    }
-    free(v);
-}
-
-void tt_app_legend_views(tt_app *a, tt_grid *g, int x, int y)
-{
-    int cols = a->cols;
-    if (a->view == TT_VIEW_JOB) {
-        legend_job(a, g, x, y);
-        return;
-    }
-    x += tt_grid_text(g, x, y, cols - x, "arriving", TT_R_LEGEND, 0) + 1;
-    tt_grid_set(g, x, y, a->gl->spread, TT_R_COLL_SPREAD, 0);
-    x += 3;
-    x += tt_grid_text(g, x, y, cols - x, "all ranks in", TT_R_LEGEND, 0) + 1;
-    tt_grid_set(g, x, y, a->gl->full, TT_R_EV, 0);
-    x += 3;
-    tt_grid_text(g, x, y, cols - x, "last rN: the rank that arrived last", TT_R_LEGEND, 0);
 }
 
 /* ---------------------------------------------------------- tab bar */
@@ -996,7 +775,7 @@ void tt_app_tabs_draw(tt_app *a, tt_grid *g)
         char info[400], off[48];
         snprintf(info, sizeof info, "aligned: %s%srank %lld offset %s", a->align, tt_tab_sep(a->utf8),
                  (long long)a->rk[a->focus].rank,
-                 fmt_offset(off, sizeof off, a->rk[a->focus].off));
+                 tt_app_fmt_offset(off, sizeof off, a->rk[a->focus].off));
         if (rx + tt_grid_text_width(info) + 1 > cols)
             snprintf(info, sizeof info, "aligned: %s", a->align);
         if (rx + tt_grid_text_width(info) + 1 <= cols)
@@ -1034,27 +813,6 @@ int tt_app_tabs_click(tt_app *a, int x)
     return TT_REACT_NONE;
 }
 
-void tt_app_header_title(const tt_app *a, char *out, size_t cap)
-{
-    if (!a->multi) {
-        snprintf(out, cap, "%s", a->title);
-        return;
-    }
-    switch (a->view) {
-    case TT_VIEW_RANK:
-        snprintf(out, cap, "rank %lld%s%s", (long long)a->rk[a->focus].rank, tt_tab_sep(a->utf8),
-                 a->rk[a->focus].file);
-        break;
-    case TT_VIEW_JOB:
-        snprintf(out, cap, "%zu ranks%s%s", a->n_rk, a->title[0] ? tt_tab_sep(a->utf8) : "", a->title);
-        break;
-    case TT_VIEW_COLLS:
-        snprintf(out, cap, "collectives of %zu ranks%s%s", a->n_rk, a->title[0] ? tt_tab_sep(a->utf8) : "",
-                 a->title);
-        break;
-    }
-}
-
 /* --------------------------------------------------------------- box */
 
 bool tt_app_rows_lanes_views(const tt_app *a, const tt_row *row, bool folded_only,
@@ -1082,153 +840,6 @@ bool tt_app_rows_lanes_views(const tt_app *a, const tt_row *row, bool folded_onl
         return true;
     }
     return false;
-}
-
-int tt_app_all_lanes(const tt_app *a, tt_laneset *out)
-{
-    out->n = 0;
-    switch (a->view) {
-    case TT_VIEW_RANK:
-        for (uint32_t l = 0; l < a->tr->n_lanes; l++)
-            if (tt_laneset_add(out, tt_app_glane(a, a->focus, l)))
-                return -1;
-        break;
-    case TT_VIEW_JOB:
-        for (size_t i = 0; i < a->n_rk; i++)
-            for (size_t k = 0; k < a->rk[i].n_dev; k++)
-                if (tt_laneset_add(out, tt_app_glane(a, i, a->rk[i].dev[k])))
-                    return -1;
-        break;
-    case TT_VIEW_COLLS:
-        for (size_t i = 0; i < a->cv.n; i++)
-            if (tt_laneset_add(out, (uint32_t)i))
-                return -1;
-        break;
-    }
-    return tt_laneset_finish(out);
-}
-
-int tt_app_box_views(tt_app *a)
-{
-    tt_error err;
-    char w[48];
-    tt_error_clear(&err);
-    if (a->view == TT_VIEW_COLLS) {
-        if (tt_ms_colls(&a->mst, a->rk, a->n_rk, &a->cv, a->box.from + a->off, a->box.to + a->off,
-                        a->box.lanes.v, a->box.lanes.n, &err)) {
-            tt_app_message(a, true, "cannot compute the box's statistics: %s", err.what);
-            return REDRAW;
-        }
-        a->mst.origin = a->job0;
-        tt_app_open_panel(a, TT_PANEL_MSTATS);
-        tt_app_message(a, false, "box of %s: %zu collective%s (Enter: a rank's tab or a "
-                                 "highlight, e export)",
-                       tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3), a->mst.n_colls,
-                       plural(a->mst.n_colls));
-        return REDRAW;
-    }
-    {
-        /* one rank's lanes: that rank's own statistics */
-        size_t first = a->n_rk, last = 0;
-        for (size_t i = 0; i < a->n_rk; i++) {
-            uint32_t b0 = a->base[i], b1 = b0 + a->rk[i].tr->n_lanes;
-            for (size_t k = 0; k < a->box.lanes.n; k++)
-                if (a->box.lanes.v[k] >= b0 && a->box.lanes.v[k] < b1) {
-                    if (first == a->n_rk)
-                        first = i;
-                    last = i;
-                    break;
-                }
-        }
-        if (first == last && first < a->n_rk) {
-            tt_vrank *r = &a->rk[first];
-            uint32_t *local = malloc((a->box.lanes.n ? a->box.lanes.n : 1) * sizeof *local);
-            tt_ns d = a->off - r->off;
-            char ev[32];
-            if (!local) {
-                tt_app_message(a, true, "out of memory");
-                return REDRAW;
-            }
-            for (size_t k = 0; k < a->box.lanes.n; k++)
-                local[k] = a->box.lanes.v[k] - a->base[first];
-            if (tt_sp_box(&a->stp, r->tr, a->box.from + d, a->box.to + d, local, a->box.lanes.n,
-                          &err)) {
-                free(local);
-                tt_app_message(a, true, "cannot compute the box's statistics: %s", err.what);
-                return REDRAW;
-            }
-            free(local);
-            a->stp.origin = a->job0 - r->off;
-            a->stp.path = r->path;
-            a->stp_rank = first;
-            tt_app_open_panel(a, TT_PANEL_STATS);
-            snprintf(ev, sizeof ev, "%llu event%s", (unsigned long long)a->stp.sum->events,
-                     a->stp.sum->events == 1 ? "" : "s");
-            tt_app_message(a, false, "box of %s over %zu lane%s of rank %lld: %s (b by, o order, "
-                                     "z zoom, e export)",
-                           tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3), a->box.lanes.n,
-                           plural(a->box.lanes.n), (long long)r->rank, ev);
-            return REDRAW;
-        }
-    }
-    if (tt_ms_ranks(&a->mst, a->rk, a->n_rk, a->base, a->box.from + a->off, a->box.to + a->off,
-                    a->box.lanes.v, a->box.lanes.n, &err)) {
-        tt_app_message(a, true, "cannot compute the box's statistics: %s", err.what);
-        return REDRAW;
-    }
-    a->mst.origin = a->job0;
-    tt_app_open_panel(a, TT_PANEL_MSTATS);
-    tt_app_message(a, false, "box of %s over %zu lanes of %zu ranks: %llu events (b by, o order, "
-                             "z zoom, e export)",
-                   tt_fmt_dur(w, sizeof w, a->box.to - a->box.from, 3), a->mst.n_lanes,
-                   a->mst.n_r, (unsigned long long)a->mst.events);
-    return REDRAW;
-}
-
-/* ------------------------------------------------------------ Enter, f */
-
-int tt_app_view_enter(tt_app *a)
-{
-    const tt_row *row = tt_app_row(a);
-    if (!row)
-        return REDRAW;
-    if (row->kind == TT_ROW_RANK) {
-        bool *f = tt_app_fold_flag(a, row);
-        if (f) {
-            *f = !*f;
-            tt_app_rebuild_rows(a);
-            tt_app_hit(a);
-        }
-        return REDRAW;
-    }
-    if (row->kind == TT_ROW_COLL && row->lane < a->cv.n) {
-        a->cpl_group = row->lane;
-        a->cpl_built = false;
-        a->cpl.cur = a->cpl.top = 0;
-        a->panel = TT_PANEL_NONE;
-        tt_app_open_panel(a, TT_PANEL_COLL);
-        /* on the first rank's line: Enter acts at once, and the lines
-         * above the table (notes, the batch command) are not in the way */
-        if (tt_app_panels_sync(a, tt_app_panel_w(a)) == 0)
-            tt_plist_goto_kind(&a->cpl, TT_CV_LINE_RANK);
-        return REDRAW;
-    }
-    return REDRAW;
-}
-
-int tt_app_view_fit(tt_app *a)
-{
-    const tt_row *row = tt_app_row(a);
-    if (row && row->kind == TT_ROW_COLL && row->lane < a->cv.n) {
-        const tt_cgroup *c = &a->cv.g[row->lane];
-        tt_ns s = c->t_first - a->off, e = c->e_last - a->off, pad = (e - s) / 8;
-        tt_vp_show_range(&a->vp, s - pad, e + pad);
-        a->t_cur = s + (e - s) / 2;
-        tt_app_cursor_into_view(a);
-        return tt_app_after_view_change(a);
-    }
-    tt_app_message(a, false, "move to a collective first (j k)");
-    return REDRAW;
 }
 
 /* ------------------------------------------------------------ panels */
@@ -1272,7 +883,7 @@ static int build_ranks_panel(tt_app *a, int width)
         line[o] = '\0';
         tt_tab_col(line, sizeof line, &o, r->file, fw, true, a->utf8);
         tt_tab_col(line, sizeof line, &o, r->source, 11, true, a->utf8);
-        tt_tab_col(line, sizeof line, &o, fmt_offset(off, sizeof off, r->off), 16, false,
+        tt_tab_col(line, sizeof line, &o, tt_app_fmt_offset(off, sizeof off, r->off), 16, false,
                    a->utf8);
         if (wd)
             tt_tab_col(line, sizeof line, &o,
@@ -1570,69 +1181,3 @@ int tt_act_ms_marks(tt_app *a)
     return REDRAW;
 }
 
-/* -------------------------------------------- search in the collectives */
-
-int tt_app_colls_search(tt_app *a, const char *pat, int dir, bool from_next)
-{
-    tt_relin *re = NULL;
-    bool is_re = pat[0] == '~';
-    const char *text = pat;
-    size_t n = a->cv.n, start;
-    char low[512];
-    if (n == 0) {
-        tt_app_message(a, false, "no collectives to search");
-        return REDRAW;
-    }
-    if (pat[0] == '\\' && pat[1] == '~')
-        text = pat + 1;
-    if (is_re) {
-        tt_error rerr;
-        tt_error_clear(&rerr);
-        re = pat[1] ? tt_relin_compile(pat + 1, TT_RELIN_ICASE, &rerr) : NULL;
-        if (!re) {
-            tt_app_message(a, true, "bad regular expression %s",
-                           pat[1] ? rerr.what : "(empty)");
-            return REDRAW;
-        }
-    } else {
-        size_t k = 0;
-        for (; text[k] && k + 1 < sizeof low; k++)
-            low[k] = (char)(text[k] >= 'A' && text[k] <= 'Z' ? text[k] - 'A' + 'a' : text[k]);
-        low[k] = '\0';
-    }
-    start = a->cur < n ? a->cur : 0;
-    for (size_t step = from_next ? 1 : 0; step <= n; step++) {
-        size_t i = dir > 0 ? (start + step) % n : (start + n - step % n) % n;
-        const char *name = tt_collview_name(&a->cv, &a->cv.g[i]);
-        bool hit;
-        if (is_re) {
-            hit = tt_relin_match(re, name, strlen(name));
-        } else {
-            char lname[1024];
-            size_t k = 0;
-            for (; name[k] && k + 1 < sizeof lname; k++)
-                lname[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] - 'A' + 'a' : name[k]);
-            lname[k] = '\0';
-            hit = strstr(lname, low) != NULL;
-        }
-        if (hit) {
-            char label[600], safe[600];
-            a->cur = i;
-            tt_app_scroll_to_cursor(a);
-            tt_app_hit(a);
-            tt_collview_label(&a->cv, &a->cv.g[i], label, sizeof label);
-            tt_text_sanitize(pat, strlen(pat), safe, sizeof safe);
-            tt_app_message(a, false, "collective %s (row %zu of %zu) matches '%s'", label, i + 1,
-                           n, safe);
-            tt_relin_free(re);
-            return REDRAW;
-        }
-    }
-    tt_relin_free(re);
-    {
-        char safe[600];
-        tt_text_sanitize(pat, strlen(pat), safe, sizeof safe);
-        tt_app_message(a, false, "no collective matches '%s'", safe);
-    }
-    return REDRAW;
-}

@@ -39,6 +39,9 @@ for c in summary view render convert report diff check markers merge-reports; do
     "$TRACETTY" help "$c" >out 2>err
     is "$?" 0 "tracetty help $c exists"
     matches out "^usage: tracetty $c" "tracetty help $c prints its usage"
+    "$TRACETTY" "$c" --help >help 2>&1
+    cmp -s out help
+    is "$?" 0 "tracetty help $c is the page of $c --help (the errors point to it)"
 done
 "$TRACETTY" report --kidn gpu t.json >out 2>err
 is "$(cat err)" \
