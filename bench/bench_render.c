@@ -31,6 +31,7 @@
  */
 #include "config.h"
 
+#include "frames.h"
 #include "decode/decode.h"
 #include "multi/rankset.h"
 #include "rules/rules.h"
@@ -47,58 +48,31 @@
 
 static double now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return bench_now();
+}
+
+static int input_app(void *a, const tt_input *in)
+{
+    return tt_app_input(a, in);
+}
+
+static int draw_app(void *a, tt_grid *g)
+{
+    return tt_app_draw(a, g);
 }
 
 static void feed(tt_app *a, const char *keys)
 {
-    tt_input *in;
-    size_t n;
-    tt_error err;
-    if (tt_keys_parse(keys, &in, &n, &err)) {
-        fprintf(stderr, "bench-render: bad keys '%s': %s\n", keys, err.what);
-        exit(2);
-    }
-    for (size_t i = 0; i < n; i++)
-        tt_app_input(a, &in[i]);
-    free(in);
-}
-
-#define BATCHES 7
-#define FRAMES 10
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    bench_view v = {a, input_app, draw_app, "bench-render"};
+    bench_feed(&v, keys);
 }
 
 /* Median and worst ms per frame over batches of frames, panning between
- * frames. */
+ * frames (bench/frames.h). */
 static double time_frames(tt_app *a, tt_grid *g, double *worst)
 {
-    double batch[BATCHES];
-    int f = 0;
-    for (int b = 0; b < BATCHES; b++) {
-        double total = 0;
-        for (int k = 0; k < FRAMES; k++, f++) {
-            double t0;
-            /* alternate pans so every frame draws a different window */
-            feed(a, (f / 2) % 2 ? "a" : "d");
-            t0 = now();
-            if (tt_app_draw(a, g)) {
-                fprintf(stderr, "bench-render: out of memory\n");
-                exit(2);
-            }
-            total += now() - t0;
-        }
-        batch[b] = total * 1000.0 / FRAMES;
-    }
-    qsort(batch, BATCHES, sizeof batch[0], cmp_double);
-    *worst = batch[BATCHES - 1];
-    return batch[BATCHES / 2];
+    bench_view v = {a, input_app, draw_app, "bench-render"};
+    return bench_frames(&v, g, worst);
 }
 
 static double median3(const double *v)

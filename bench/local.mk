@@ -27,8 +27,12 @@ bench_bench_stats_SOURCES = bench/bench_stats.c
 bench_bench_stats_LDADD = libtracetty.a $(TT_DEPLIBS)
 
 BENCH_PROGS += bench/bench-render
-bench_bench_render_SOURCES = bench/bench_render.c
+bench_bench_render_SOURCES = bench/bench_render.c bench/frames.h
 bench_bench_render_LDADD = libtracetty.a $(TT_DEPLIBS)
+
+BENCH_PROGS += bench/bench-compare
+bench_bench_compare_SOURCES = bench/bench_compare.c bench/frames.h
+bench_bench_compare_LDADD = libtracetty.a $(TT_DEPLIBS)
 
 BENCH_PROGS += bench/bench-snapshot
 bench_bench_snapshot_SOURCES = bench/bench_snapshot.c

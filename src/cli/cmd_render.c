@@ -7,11 +7,14 @@
  * view into an issue. The warning rules and --markers are those of `view`;
  * keys that save marker sets or write a box's tables do so, as in the view.
  * Several traces (or a directory) are the ranks of a job, loaded and
- * aligned (--align) as `view` does it.
+ * aligned (--align) as `view` does it. With --compare, two traces A and B
+ * are the compare view (tui/cmpview.h) instead, as `diff A B` shows them on
+ * a terminal.
  */
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/compare.h"
 #include "cli/opts.h"
 #include "cli/show.h"
 
@@ -26,7 +29,8 @@
 enum {
     OPT_SIZE = TT_OPT__NEXT,
     OPT_KEYS,
-    OPT_ANSI
+    OPT_ANSI,
+    OPT_COMPARE
 };
 
 /* "COLSxROWS" */
@@ -55,6 +59,7 @@ static int render_exec(int argc, char **argv)
         {"size", required_argument, NULL, OPT_SIZE},
         {"keys", required_argument, NULL, OPT_KEYS},
         {"ansi", no_argument, NULL, OPT_ANSI},
+        {"compare", no_argument, NULL, OPT_COMPARE},
         {"help", no_argument, NULL, 'h'},
         TT_SHOW_LONGOPTS,
         {NULL, 0, NULL, 0},
@@ -62,15 +67,18 @@ static int render_exec(int argc, char **argv)
     tt_show show;
     tt_cli_opts op;
     int cols = 80, rows = 24, opt, taken, status = TT_EXIT_OK;
-    bool ansi = false;
+    bool ansi = false, compare = false;
     const char *keys = NULL;
     tt_input *in = NULL;
     size_t n_in = 0;
     tt_app *app = NULL;
+    tt_cmp *cmp = NULL;
+    tt_compare cmpin;
     tt_grid *g = NULL;
     tt_error err;
 
     tt_show_init(&show);
+    tt_compare_init(&cmpin);
     tt_cli_opts_init(&op, &tt_cmd_render, argc, argv, "h", longopts);
     while ((opt = tt_cli_opts_next(&op)) != -1) {
         if ((taken = tt_show_option(&show, "render", opt, optarg)) != 0) {
@@ -92,6 +100,9 @@ static int render_exec(int argc, char **argv)
         case OPT_ANSI:
             ansi = true;
             break;
+        case OPT_COMPARE:
+            compare = true;
+            break;
         case 'h':
             printf("usage: tracetty %s\n", tt_cmd_render.usage);
             return TT_EXIT_OK;
@@ -110,21 +121,30 @@ static int render_exec(int argc, char **argv)
         tt_cli_error("--keys: %s (see KEYS in tracetty(1))", err.what);
         return TT_EXIT_ERROR;
     }
-    if (tt_show_open(&show, "render", op.operands, op.n_operands)) {
-        status = TT_EXIT_ERROR;
-        goto out;
+    if (compare) {
+        /* the compare view of A and B (cli/compare.h) */
+        if (tt_compare_open(&cmpin, "render", &show, op.operands, op.n_operands)) {
+            status = TT_EXIT_ERROR;
+            goto out;
+        }
+        cmp = tt_cmp_new(&cmpin.side[0], &cmpin.side[1], cols, rows, &cmpin.opts, &err);
+    } else {
+        if (tt_show_open(&show, "render", op.operands, op.n_operands)) {
+            status = TT_EXIT_ERROR;
+            goto out;
+        }
+        app = tt_app_new(show.first, cols, rows, &show.opts, &err);
     }
-    app = tt_app_new(show.first, cols, rows, &show.opts, &err);
     g = tt_grid_new(cols, rows);
-    if (!app || !g) {
-        tt_cli_error("%s", app ? "out of memory" : err.what);
+    if (!(app || cmp) || !g) {
+        tt_cli_error("%s", app || cmp ? "out of memory" : err.what);
         status = TT_EXIT_ERROR;
         goto out;
     }
     for (size_t i = 0; i < n_in; i++)
-        if (tt_app_input(app, &in[i]) & TT_REACT_QUIT)
+        if ((cmp ? tt_cmp_input(cmp, &in[i]) : tt_app_input(app, &in[i])) & TT_REACT_QUIT)
             break;
-    if (tt_app_draw(app, g)) {
+    if (cmp ? tt_cmp_draw(cmp, g) : tt_app_draw(app, g)) {
         tt_cli_error("out of memory drawing the timeline");
         status = TT_EXIT_ERROR;
         goto out;
@@ -141,6 +161,8 @@ static int render_exec(int argc, char **argv)
 out:
     tt_grid_free(g);
     tt_app_free(app);
+    tt_cmp_free(cmp);
+    tt_compare_fini(&cmpin);
     tt_show_fini(&show);
     free(in);
     return status;
@@ -148,9 +170,9 @@ out:
 
 const tt_command tt_cmd_render = {
     "render",
-    "render [--size COLSxROWS] [--keys KEYS] [--ansi] [--rules FILE] [--set RULE.PARAM=VALUE]... "
+    "render [--size COLSxROWS] [--keys KEYS] [--ansi] [--compare] [--rules FILE] [--set RULE.PARAM=VALUE]... "
     "[--enable RULE] [--disable RULE] [--markers SET] [--align MODE] [LOAD-OPTIONS] "
-    "TRACE... | DIR",
+    "TRACE... | DIR | --compare A B",
     "print the timeline screen after replaying keys, without a terminal",
     render_exec,
 };

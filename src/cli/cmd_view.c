@@ -14,11 +14,13 @@
  *
  * The warning rules run when the view opens, configured as for `check`
  * (--rules FILE, --set, --enable, --disable; options apply in order);
- * --markers SET loads a saved marker set.
+ * --markers SET loads a saved marker set. With --compare, two traces A and
+ * B are the compare view instead (cli/compare.h, tui/cmpview.h).
  */
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/compare.h"
 #include "cli/opts.h"
 #include "cli/show.h"
 
@@ -30,10 +32,13 @@
 #include <string.h>
 #include <unistd.h>
 
+enum { OPT_COMPARE = TT_OPT__NEXT };
+
 static int view_exec(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"help", no_argument, NULL, 'h'},
+        {"compare", no_argument, NULL, OPT_COMPARE},
         TT_SHOW_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
@@ -43,14 +48,21 @@ static int view_exec(int argc, char **argv)
     size_t n_paths;
     tt_error err;
     int opt, sig = 0, taken, status = TT_EXIT_OK;
+    bool compare = false;
     tt_cli_opts op;
+    tt_compare cmp;
 
     tt_show_init(&show);
+    tt_compare_init(&cmp);
     tt_cli_opts_init(&op, &tt_cmd_view, argc, argv, "h", longopts);
     while ((opt = tt_cli_opts_next(&op)) != -1) {
         if ((taken = tt_show_option(&show, "view", opt, optarg)) != 0) {
             if (taken < 0)
                 return TT_EXIT_ERROR;
+            continue;
+        }
+        if (opt == OPT_COMPARE) {
+            compare = true;
             continue;
         }
         if (opt == 'h') {
@@ -82,7 +94,17 @@ static int view_exec(int argc, char **argv)
             tt_cli_error("view reads keys from stdin, so the trace cannot come from stdin");
             return TT_EXIT_ERROR;
         }
-    if (tt_show_open(&show, "view", paths, n_paths)) {
+    if (compare) {
+        if (tt_compare_open(&cmp, "view", &show, paths, n_paths)) {
+            status = TT_EXIT_ERROR;
+        } else {
+            tt_error_clear(&err);
+            if (tt_compare_view_run(&cmp.side[0], &cmp.side[1], &cmp.opts, &sig, &err)) {
+                tt_cli_error("%s", err.what);
+                status = TT_EXIT_ERROR;
+            }
+        }
+    } else if (tt_show_open(&show, "view", paths, n_paths)) {
         status = TT_EXIT_ERROR;
     } else {
         tt_error_clear(&err);
@@ -91,6 +113,7 @@ static int view_exec(int argc, char **argv)
             status = TT_EXIT_ERROR;
         }
     }
+    tt_compare_fini(&cmp);
     tt_show_fini(&show);
     if (status == TT_EXIT_OK && sig) {
         /* die of the signal that ended the session, now that the terminal
@@ -105,7 +128,7 @@ static int view_exec(int argc, char **argv)
 const tt_command tt_cmd_view = {
     "view",
     "view [--rules FILE] [--set RULE.PARAM=VALUE]... [--enable RULE] [--disable RULE] "
-    "[--markers SET] [--align MODE] [LOAD-OPTIONS] [TRACE... | DIR]",
+    "[--markers SET] [--align MODE] [LOAD-OPTIONS] [TRACE... | DIR | --compare A B]",
     "browse the timeline in the terminal, one trace or the ranks of a job (keys: ? in the view)",
     view_exec,
 };

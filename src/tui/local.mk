@@ -44,4 +44,5 @@ libtracetty_a_SOURCES += \
 	src/tui/overlay.c \
 	src/tui/bars.c \
 	src/tui/help.c \
+	src/tui/cmpview.c src/tui/cmpview.h \
 	src/tui/term.c src/tui/term.h

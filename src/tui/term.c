@@ -616,13 +616,23 @@ static void suspend(session *t)
     mouse_mode(t, true);
 }
 
+
+/* What the loop shows: the timeline (tt_app) or the compare view
+ * (tt_cmp), through the three calls they both have. */
+typedef struct term_view {
+    void *view;
+    int (*input)(void *view, const tt_input *in);
+    int (*draw)(void *view, tt_grid *g);
+    const char *(*take_clip)(void *view, size_t *n);
+} term_view;
+
 /* The terminal may have changed size while we were stopped: a SIGWINCH
  * sent then went to whoever had the terminal (the shell, after a SIGSTOP
  * from outside), not to us. Ask the terminal itself, resize curses to it
  * and tell the app as a resize event would (the app is told even when
  * curses already noticed, as it may while it takes the terminal back).
  * Returns the app's reaction flags. */
-static int sync_size(tt_app *app)
+static int sync_size(const term_view *v)
 {
     struct winsize ws;
     tt_input in;
@@ -633,7 +643,7 @@ static int sync_size(tt_app *app)
     in.kind = TT_IN_RESIZE;
     in.x = COLS;
     in.y = LINES;
-    return tt_app_input(app, &in) | TT_REACT_FULL | TT_REACT_REDRAW;
+    return v->input(v->view, &in) | TT_REACT_FULL | TT_REACT_REDRAW;
 }
 
 /* Send bytes to the terminal's clipboard: OSC 52 with their base64,
@@ -715,27 +725,13 @@ static void drain_pipe(void)
         ;
 }
 
-int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error *err)
+/* Show v on the open terminal until the user quits or a signal ends it. */
+static int term_loop(session *t, const term_view *v, tt_grid *g, int *sig, tt_error *err)
 {
-    session t;
-    tt_app *app = NULL;
-    tt_grid *g = NULL;
     bool redraw = true, full = true, done = false;
     int rc = 0;
     clicker clk = {false, 0, 0, 0};
-    memset(&t, 0, sizeof t);
-    *sig = 0;
-    if (term_open(&t, err))
-        return -1;
-    app = tt_app_new(tr, COLS, LINES, opts, err);
-    g = tt_grid_new(COLS, LINES);
-    if (!app || !g) {
-        if (app)
-            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-        rc = -1;
-        goto out;
-    }
-    mouse_mode(&t, true);
+    mouse_mode(t, true);
     busy_since = mono_s();
     while (!done) {
         struct pollfd pf[2];
@@ -743,9 +739,9 @@ int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error 
         if (quit_sig)
             break;
         if (stop_req) {
-            suspend(&t);
+            suspend(t);
             cont_seen = 0;
-            if (sync_size(app) & TT_REACT_QUIT)
+            if (sync_size(v) & TT_REACT_QUIT)
                 break;
             redraw = full = true;
         }
@@ -754,23 +750,23 @@ int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error 
              * terminal modes back meanwhile; take the terminal again as
              * after Ctrl-Z */
             cont_seen = 0;
-            resume(&t);
-            if (sync_size(app) & TT_REACT_QUIT)
+            resume(t);
+            if (sync_size(v) & TT_REACT_QUIT)
                 break;
             redraw = full = true;
         }
         if (redraw) {
-            if (tt_app_draw(app, g)) {
+            if (v->draw(v->view, g)) {
                 rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory drawing the timeline");
                 rc = -1;
                 break;
             }
-            blit(&t, g, full);
+            blit(t, g, full);
             redraw = full = false;
         }
         {
             size_t clip_n;
-            const char *clip = tt_app_take_clip(app, &clip_n);
+            const char *clip = v->take_clip(v->view, &clip_n);
             if (clip)
                 clipboard_send(clip, clip_n);
         }
@@ -805,7 +801,7 @@ int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error 
             if (!decode_key(kr, ch, &in))
                 continue;
             double_click(&clk, &in);
-            react = tt_app_input(app, &in);
+            react = v->input(v->view, &in);
             if (in.kind == TT_IN_RESIZE) {
                 /* curses already resized its windows */
                 react |= TT_REACT_FULL | TT_REACT_REDRAW;
@@ -824,10 +820,64 @@ int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error 
     }
     if (quit_sig)
         *sig = quit_sig;
-out:
     busy_since = 0;
+    return rc;
+}
+
+static int app_input(void *v, const tt_input *in) { return tt_app_input(v, in); }
+static int app_draw(void *v, tt_grid *g) { return tt_app_draw(v, g); }
+static const char *app_clip(void *v, size_t *n) { return tt_app_take_clip(v, n); }
+static int cmp_input(void *v, const tt_input *in) { return tt_cmp_input(v, in); }
+static int cmp_draw(void *v, tt_grid *g) { return tt_cmp_draw(v, g); }
+static const char *cmp_clip(void *v, size_t *n) { return tt_cmp_take_clip(v, n); }
+
+int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error *err)
+{
+    session t;
+    tt_app *app = NULL;
+    tt_grid *g = NULL;
+    int rc = -1;
+    memset(&t, 0, sizeof t);
+    *sig = 0;
+    if (term_open(&t, err))
+        return -1;
+    app = tt_app_new(tr, COLS, LINES, opts, err);
+    g = tt_grid_new(COLS, LINES);
+    if (!app || !g) {
+        if (app)
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    } else {
+        term_view v = {app, app_input, app_draw, app_clip};
+        rc = term_loop(&t, &v, g, sig, err);
+    }
     term_close(&t);
     tt_app_free(app);
+    tt_grid_free(g);
+    return rc;
+}
+
+int tt_compare_view_run(const tt_cmp_side *a, const tt_cmp_side *b, const tt_cmp_opts *opts,
+                        int *sig, tt_error *err)
+{
+    session t;
+    tt_cmp *cmp = NULL;
+    tt_grid *g = NULL;
+    int rc = -1;
+    memset(&t, 0, sizeof t);
+    *sig = 0;
+    if (term_open(&t, err))
+        return -1;
+    cmp = tt_cmp_new(a, b, COLS, LINES, opts, err);
+    g = tt_grid_new(COLS, LINES);
+    if (!cmp || !g) {
+        if (cmp)
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    } else {
+        term_view v = {cmp, cmp_input, cmp_draw, cmp_clip};
+        rc = term_loop(&t, &v, g, sig, err);
+    }
+    term_close(&t);
+    tt_cmp_free(cmp);
     tt_grid_free(g);
     return rc;
 }

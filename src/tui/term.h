@@ -22,6 +22,7 @@
 
 #include "model/trace.h"
 #include "tui/app.h"
+#include "tui/cmpview.h"
 #include "util/error.h"
 
 /* Browse tr until the user quits. Returns 0 with *sig = 0 after a quit,
@@ -29,5 +30,10 @@
  * SIGHUP: the caller re-raises it after cleaning up), or -1 with err set
  * (the terminal is restored before returning in every case). */
 int tt_term_run(const tt_trace *tr, const tt_app_opts *opts, int *sig, tt_error *err);
+
+/* The same for the compare view of a (above) and b (below): `tracetty
+ * diff A B` on a terminal. Returns as tt_term_run. */
+int tt_compare_view_run(const tt_cmp_side *a, const tt_cmp_side *b, const tt_cmp_opts *opts,
+                        int *sig, tt_error *err);
 
 #endif
