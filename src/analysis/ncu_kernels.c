@@ -43,25 +43,25 @@ static bool unit_scale(const char *u, char want, double *scale)
     return false;
 }
 
-/* The first metric of kernel k named name (and, unless unit is NULL, in
- * that unit) with a number: its value and unit. */
+/* Metric name of kernel k (decode/ncu.c's key), if a number (and, unless
+ * unit is NULL, in that unit): its value and unit. */
 static bool metric(const cJSON *k, const char *name, const char *unit, double *v,
                    const char **unit_out)
 {
-    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(k, "metrics"), *m;
-    cJSON_ArrayForEach(m, ms) {
-        const cJSON *n = cJSON_GetArrayItem(m, 1), *u = cJSON_GetArrayItem(m, 2),
-                    *val = cJSON_GetArrayItem(m, 3);
-        if (!cJSON_IsString(n) || strcmp(n->valuestring, name) != 0 || !cJSON_IsNumber(val))
-            continue;
-        if (unit && (!cJSON_IsString(u) || strcmp(u->valuestring, unit) != 0))
-            continue;
-        *v = val->valuedouble;
-        if (unit_out)
-            *unit_out = cJSON_IsString(u) ? u->valuestring : "";
-        return true;
-    }
-    return false;
+    const cJSON *val = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(k, "metrics"), name);
+    const char *u = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(k, "units"), name));
+    if (!cJSON_IsNumber(val))
+        return false;
+    if (!u)
+        u = "";
+    if (unit && strcmp(u, unit) != 0)
+        return false;
+    *v = val->valuedouble;
+    if (unit_out)
+        *unit_out = u;
+    return true;
 }
 
 /* The first of names with a number. */

@@ -20,7 +20,9 @@
  *                (sm__sass_thread_inst_executed_op_{d,f,h}{fma,add,mul}_pred_on.sum)
  *   flop time    duration, else sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second
  *                (what ncu's roofline divides by)
- * A metric asked by name (--metric) is read as it is, times in ns and
+ * Names are decode/ncu.c's keys: the metric's name, or "Section: Name"
+ * for a later metric of the same name. A metric asked by name (--metric)
+ * is read as it is, times in ns and
  * sizes in bytes (ncu scales units per value: "Mbyte" here, "byte" there).
  * A name's value is the mean over its kernels that have it (absent: none).
  * Arithmetic intensity is mean flop / mean dram bytes, FLOP/s mean flop /

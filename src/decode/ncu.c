@@ -14,9 +14,13 @@
  * kernels with their metrics in its metadata under "ncu" (read back by
  * analysis/ncu_kernels.h):
  *   {"page": "details"|"raw", "kernels": [{"id", "name", "block", "grid",
- *    "metrics": [[section, name, unit, value], ...]}, ...]}
+ *    "metrics": {NAME: value, ...}, "units": {NAME: unit, ...}}, ...]}
  * where value is a number (thousands separators removed, in the unit
  * given), a string for the few text metrics (no unit), or null ("n/a").
+ * NAME is the metric's name; a name seen before in the kernel (sections
+ * share some: "Memory Throughput" in % and in Gbyte/s) is keyed "Section:
+ * Name", and a repeat of that (the roofline chart repeats its clocks) is
+ * left out. An object reads well in the view's information panel.
  *
  * Bad input: a metric with a unit whose value is not a number, a row whose
  * kernel ID is not an integer, no header: one positioned error.
@@ -115,7 +119,7 @@ static cJSON *ncu_kernel(ncu *s, const tt_csv_row *row)
         !cJSON_AddStringToObject(k, "name", cell(row, s->c_name)) ||
         !cJSON_AddStringToObject(k, "block", cell(row, s->c_block)) ||
         !cJSON_AddStringToObject(k, "grid", cell(row, s->c_grid)) ||
-        !cJSON_AddArrayToObject(k, "metrics") ||
+        !cJSON_AddObjectToObject(k, "metrics") || !cJSON_AddObjectToObject(k, "units") ||
         tt_u64map_put(&s->by_id, (uint64_t)id, (uint32_t)++s->n_kernels)) {
         tt_error_set(j->err, TT_ERR_NOMEM, "out of memory");
         return NULL;
@@ -128,23 +132,29 @@ static int ncu_metric(ncu *s, const tt_csv_row *row, cJSON *k, int col, const ch
                       const char *name, const char *unit)
 {
     tt_csv_job *j = &s->job;
-    cJSON *m = cJSON_CreateArray(), *v;
+    cJSON *ms = cJSON_GetObjectItemCaseSensitive(k, "metrics");
+    cJSON *us = cJSON_GetObjectItemCaseSensitive(k, "units");
+    cJSON *v;
+    char key[512];
+    const char *text = cell(row, col);
     double d;
-    int rc = ncu_number(cell(row, col), strlen(cell(row, col)), &d);
-    if (rc < 0 && unit[0]) {
-        cJSON_Delete(m);
+    int rc = ncu_number(text, strlen(text), &d);
+    if (rc < 0 && unit[0])
         return tt_csv_reject(j, row, col, "metric \"%s\" (%s): \"%.40s\" is not a number", name,
-                             unit, cell(row, col));
+                             unit, text);
+    snprintf(key, sizeof key, "%s", name);
+    if (cJSON_GetObjectItemCaseSensitive(ms, key)) {
+        snprintf(key, sizeof key, "%s: %s", section, name);
+        if (cJSON_GetObjectItemCaseSensitive(ms, key))
+            return 0;   /* a repeat */
     }
-    v = rc == 0 ? cJSON_CreateNumber(d) : rc > 0 ? cJSON_CreateNull()
-                                                 : cJSON_CreateString(cell(row, col));
-    if (!m || !v || !cJSON_AddItemToArray(m, cJSON_CreateString(section)) ||
-        !cJSON_AddItemToArray(m, cJSON_CreateString(name)) ||
-        !cJSON_AddItemToArray(m, cJSON_CreateString(unit)) || !cJSON_AddItemToArray(m, v) ||
-        !cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(k, "metrics"), m)) {
-        cJSON_Delete(m);
+    v = rc == 0 ? cJSON_CreateNumber(d) : rc > 0 ? cJSON_CreateNull() : cJSON_CreateString(text);
+    if (!v || !cJSON_AddItemToObject(ms, key, v)) {
+        cJSON_Delete(v);
         return tt_error_set(j->err, TT_ERR_NOMEM, "out of memory"), -1;
     }
+    if (!cJSON_AddStringToObject(us, key, unit))
+        return tt_error_set(j->err, TT_ERR_NOMEM, "out of memory"), -1;
     s->n_metrics++;
     return 0;
 }

@@ -32,6 +32,17 @@ matches "$TMPD/s.txt" '^Kernels   3 profiled by Nsight Compute \(raw page\), 2 n
 matches "$TMPD/s.txt" '^  kern_b .* 1024500\.0 ' "summary: the longest kernel first"
 matches "$TMPD/s.txt" 'no timeline' "summary: says there is no timeline"
 
+# the view opens on the table (metadata panel): one line per metric
+"$TRACETTY" render --size 100x40 "$data/raw_page.csv" >"$TMPD/v.txt" 2>"$TMPD/err"
+ok $? "render of a raw page exits 0"
+matches "$TMPD/v.txt" 'Metadata' "the view opens on the information panel"
+matches "$TMPD/v.txt" 'gpu__time_duration\.sum +12\.3 ' "a metric and its value on one line"
+# a snapshot keeps the table
+"$TRACETTY" convert "$data/raw_page.csv" -o "$TMPD/r.ttz" 2>/dev/null
+"$TRACETTY" report --kind kernels "$data/raw_page.csv" >"$TMPD/src.csv" 2>/dev/null
+"$TRACETTY" report --kind kernels "$TMPD/r.ttz" >"$TMPD/ttz.csv" 2>/dev/null
+same_file "$TMPD/ttz.csv" "$TMPD/src.csv" "the same kernels table from a .ttz snapshot"
+
 # bad input: one positioned error, exit 2
 "$TRACETTY" summary "$data/bad_value.csv" >/dev/null 2>"$TMPD/err"
 is "$?" 2 "a value that is not a number: exit 2"

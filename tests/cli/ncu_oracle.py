@@ -13,6 +13,8 @@ import sys
 
 TIME = {"ns": 1, "nsecond": 1, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6,
         "s": 1e9, "second": 1e9}
+IDENTITY = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time",
+            "Context", "Stream", "Block Size", "Grid Size", "Device", "CC", "Section Name", ""}
 BYTES = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "Tbyte": 1e12}
 
 
@@ -26,8 +28,16 @@ def number(text):
         return None
 
 
+def add(ms, section, name, unit, value):
+    """A metric under its name, or "Section: Name" when the name came
+    before; a repeat of that is left out (as ncu.c keys them)."""
+    key = name if name not in ms else section + ": " + name
+    if key not in ms:
+        ms[key] = (unit, value)
+
+
 def load(path):
-    """[(name, block, grid, [(name, unit, value)])] per kernel ID, first-seen order."""
+    """[(name, block, grid, {key: (unit, value)})] per kernel ID, first-seen order."""
     with open(path, encoding="utf-8-sig", newline="") as f:
         lines = f.read().splitlines()
     start = next(i for i, l in enumerate(lines) if l.startswith('"ID",') or l.startswith("ID,"))
@@ -38,29 +48,30 @@ def load(path):
     if "Metric Name" in col:
         for r in rows[1:]:
             k = kernels.setdefault(int(r[0]), (r[col["Kernel Name"]], r[col["Block Size"]] if "Block Size" in col else "",
-                                              r[col["Grid Size"]] if "Grid Size" in col else "", []))
+                                              r[col["Grid Size"]] if "Grid Size" in col else "", {}))
             if r[col["Metric Name"]]:
-                k[3].append((r[col["Metric Name"]], r[col["Metric Unit"]], number(r[col["Metric Value"]])))
+                add(k[3], r[col["Section Name"]], r[col["Metric Name"]], r[col["Metric Unit"]],
+                    number(r[col["Metric Value"]]))
     else:
         units = rows[1]
         for r in rows[2:]:
             k = kernels.setdefault(int(r[0]), (r[col["Kernel Name"]], r[col.get("Block Size", 0)],
-                                              r[col.get("Grid Size", 0)], []))
+                                              r[col.get("Grid Size", 0)], {}))
             for i, h in enumerate(head):
-                k[3].append((h, units[i], number(r[i])))
+                if h not in IDENTITY and not h.startswith(("NVTX", "thread_domain")):
+                    add(k[3], "", h, units[i], number(r[i]))
     return list(kernels.values())
 
 
 def get(ms, name, unit=None, scale=None):
-    for n, u, v in ms:
-        if n != name or v is None or (unit is not None and u != unit):
-            continue
-        if scale is not None:
-            if u not in scale:
-                return None
-            return v * scale[u]
-        return v
-    return None
+    if name not in ms:
+        return None
+    u, v = ms[name]
+    if v is None or (unit is not None and u != unit):
+        return None
+    if scale is not None:
+        return v * scale[u] if u in scale else None
+    return v
 
 
 def first(ms, *names):
@@ -125,12 +136,8 @@ def values(k, extra):
                 t = c / r * 1e9
     v["ftime"] = t
     for i, m in enumerate(extra):
-        x = None
-        for n, u, val in ms:
-            if n == m and val is not None:
-                x = val * TIME.get(u, BYTES.get(u, 1))
-                break
-        v["x%d" % i] = x
+        u, x = ms.get(m, ("", None))
+        v["x%d" % i] = x * TIME.get(u, BYTES.get(u, 1)) if x is not None else None
     return v
 
 
