@@ -30,9 +30,11 @@ FORMATS_CLI_TESTS = \
 	tests/cli/lanes_many.sh \
 	tests/cli/chrome_unterminated.sh \
 	tests/cli/chrome_parallel.sh \
-	tests/cli/input_limits.sh
+	tests/cli/input_limits.sh \
+	tests/cli/ncu.sh
 TESTS += $(FORMATS_CLI_TESTS)
-EXTRA_DIST += $(FORMATS_CLI_TESTS) tests/golden/formats
+EXTRA_DIST += $(FORMATS_CLI_TESTS) tests/golden/formats \
+	tests/cli/ncu_oracle.py tests/data/ncu
 
 # Fuzz targets, one per decoder, following the pattern in tests/qa.mk
 # (fuzz_formats.h holds the loading and invariant checks they share).

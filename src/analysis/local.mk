@@ -13,6 +13,7 @@ libtracetty_a_SOURCES += \
 	src/analysis/key.c src/analysis/key.h \
 	src/analysis/modules.c src/analysis/modules.h \
 	src/analysis/operators.c src/analysis/operators.h \
+	src/analysis/ncu_kernels.c src/analysis/ncu_kernels.h \
 	src/analysis/select.c src/analysis/select.h \
 	src/analysis/selfsum.c src/analysis/selfsum.h \
 	src/analysis/selsum.c src/analysis/selsum.h \

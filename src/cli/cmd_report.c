@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include "analysis/ncu_kernels.h"
 #include "cli/cli.h"
 #include "cli/loadpart.h"
 #include "cli/opts.h"
@@ -19,6 +20,7 @@
 #include "report/collrows.h"
 #include "report/job.h"
 #include "report/kind.h"
+#include "report/ncu_report.h"
 #include "report/report.h"
 #include "rules/rules.h"
 #include "util/num.h"
@@ -41,7 +43,10 @@ enum {
     OPT_RULES,
     OPT_ALIGN,
     OPT_SORT,
+    OPT_METRIC,
 };
+
+#define MAX_METRICS 32   /* --metric columns of an ncu kernels table */
 
 /* Marker options: --markers SET with --between A:B or --per-interval. */
 typedef struct report_marks {
@@ -99,6 +104,8 @@ static void print_kinds(void)
         printf("  %-12s %s\n", k[i]->name, k[i]->help);
     printf("\n--by KEY: name, category, opcode, lane, layer or arg:NAME; with operators\n"
            "also shape (name and input shapes) or module (the innermost nn.Module)\n");
+    printf("\n--metric NAME: kernels of an Nsight Compute (ncu --csv) table, a column with\n"
+           "the mean of that ncu metric (repeatable)\n");
 }
 
 /* The cut of one trace by --markers: its set, resolved with every other
@@ -623,6 +630,9 @@ typedef struct table_ctx {
     int64_t            *ranks;      /* fallback ranks in, ranks used out */
     char *const        *files;
     size_t              n;
+    tt_ncu_report     **ncu;        /* kernels of ncu tables (started likewise) */
+    const char *const  *metrics;    /* --metric names */
+    size_t              n_metrics;
 } table_ctx;
 
 /* What the kind's trace_note says of a trace (e.g. a gpu report of a trace
@@ -642,6 +652,34 @@ static int warn_trace_note(const char *path, const tt_trace *tr, const tt_report
     return 0;
 }
 
+/* An Nsight Compute table under --kind kernels has columns of its own
+ * (report/ncu_report.h). 1 when the trace was one and went out, -1 on
+ * error (said), 0 for any other trace. */
+static int ncu_trace(table_ctx *c, const char *path, const tt_trace *tr, tt_error *err)
+{
+    char safe[600], msg[600];
+    bool ncu = tt_ncu_present(tr);
+    if (strcmp(c->ro->kind->name, "kernels") != 0 || (!ncu && !c->n_metrics && !*c->ncu))
+        return 0;
+    if (!ncu || *c->rep) {
+        tt_cli_error("report: %s: %s", tt_text_safe(path, safe, sizeof safe),
+                     ncu || *c->ncu
+                         ? "an Nsight Compute table cannot share a kernels report with timelines"
+                         : "--metric applies to Nsight Compute (ncu --csv) tables");
+        return -1;
+    }
+    if (!*c->ncu && !(*c->ncu = tt_ncu_report_new(c->f, c->ro, c->metrics, c->n_metrics))) {
+        tt_cli_error("report: out of memory");
+        return -1;
+    }
+    if (tt_ncu_report_add(*c->ncu, tr, path, err)) {
+        tt_cli_error("report: %s: %s", tt_text_safe(path, safe, sizeof safe),
+                     tt_text_safe(err->what, msg, sizeof msg));
+        return -1;
+    }
+    return 1;
+}
+
 /* tt_cli_trace_fn of the table kinds. */
 static int table_trace(void *ctx, size_t i, const tt_trace *tr)
 {
@@ -652,6 +690,12 @@ static int table_trace(void *ctx, size_t i, const tt_trace *tr)
     bool none = false;
     tt_error err;
     tt_error_clear(&err);
+    switch (ncu_trace(c, path, tr, &err)) {
+    case 1:
+        return 0;
+    case -1:
+        return -1;
+    }
     /* The report starts (CSV header, JSON head) only once a trace has
      * loaded, so a bad first trace prints nothing on stdout. */
     if (!*c->rep && tt_report_new(c->f, c->ro, c->rep, &err)) {
@@ -694,6 +738,7 @@ static int report_exec(int argc, char **argv)
         {"rules", required_argument, NULL, OPT_RULES},
         {"align", required_argument, NULL, OPT_ALIGN},
         {"sort", required_argument, NULL, OPT_SORT},
+        {"metric", required_argument, NULL, OPT_METRIC},
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
@@ -721,6 +766,9 @@ static int report_exec(int argc, char **argv)
     char **files = NULL;
     size_t n_files = 0;
     trace_cut *cuts = NULL;
+    const char *metrics[MAX_METRICS];
+    size_t n_metrics = 0;
+    tt_ncu_report *ncu = NULL;
 
     tt_rules_config_defaults(&rules);
     memset(&align, 0, sizeof align);
@@ -753,6 +801,11 @@ static int report_exec(int argc, char **argv)
             break;
         case OPT_SORT:
             ro.sort = optarg;
+            break;
+        case OPT_METRIC:
+            if (n_metrics == MAX_METRICS)
+                return usage_error("too many --metric names");
+            metrics[n_metrics++] = optarg;
             break;
         case OPT_WINDOW:
             if (tt_window_parse(optarg, &window, &err))
@@ -817,6 +870,8 @@ static int report_exec(int argc, char **argv)
         return usage_error("--between and --per-interval exclude each other");
     if (rm.set && ro.window)
         return usage_error("--window and --markers exclude each other");
+    if (n_metrics && strcmp(ro.kind->name, "kernels") != 0)
+        return usage_error("--metric applies to --kind kernels (of ncu --csv tables)");
     /* what the kind takes, from its flags in the table (kind.h); a job
      * kind's --by is refused before the traces are listed, the others'
      * after (a missing file is said first), as the messages always came */
@@ -887,7 +942,8 @@ static int report_exec(int argc, char **argv)
         rc = TT_EXIT_ERROR;
     }
     if (rc == TT_EXIT_OK) {
-        table_ctx tc = {&rep, f, &ro, &rm, cuts, fallback, files, n_files};
+        table_ctx tc = {&rep, f, &ro, &rm, cuts, fallback, files, n_files,
+                        &ncu, metrics, n_metrics};
         if (tt_cli_each_trace(files, n_files, &lo, table_trace, &tc))
             rc = TT_EXIT_ERROR;
     }
@@ -895,6 +951,8 @@ finish:
     free(fallback);
     free_cuts(cuts, n_files);
     if (rc == TT_EXIT_OK && rep && tt_report_finish(rep, &err))
+        rc = RC_WRITE;
+    if (rc == TT_EXIT_OK && ncu && tt_ncu_report_finish(ncu))
         rc = RC_WRITE;
     if (rc == TT_EXIT_OK && !to_file && (fflush(stdout) != 0 || ferror(stdout)))
         rc = RC_WRITE;
@@ -905,6 +963,7 @@ finish:
         rc = TT_EXIT_ERROR;
     }
     tt_report_free(rep);
+    tt_ncu_report_free(ncu);
     tt_rankset_free_files(files, n_files);
     if (to_file) {
         if (rc != TT_EXIT_OK) {
@@ -925,7 +984,7 @@ const tt_command tt_cmd_report = {
     .usage = "report [--kind ops|lanes|transfers|gpu|events|annotations|ranks|collectives|"
              "operators|kernels|steps|launch] "
              "[--by KEY] [--window FROM:TO | --markers SET (--between A:B | --per-interval)] "
-             "[--lanes PATTERN] [--rules FILE] [--align MODE] [--sort ORDER] "
+             "[--lanes PATTERN] [--rules FILE] [--align MODE] [--sort ORDER] [--metric NAME] "
              "[--format csv|json|text] [-o FILE] TRACE|DIR...",
     .help = "statistics of a window and lanes as CSV, JSON or text (nsys stats columns)",
     .exec = report_exec,

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/ncu_summary.h"
 #include "cli/opts.h"
 
 #include "analysis/attrib.h"
@@ -278,6 +279,7 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
         tt_cli_put_safe(f, tr->note);
         fputc('\n', f);
     }
+    tt_ncu_summary_text(f, tr);
 
     if (tr->n_lanes) {
         fprintf(f, "\n%-56s %10s %8s\n", "Lane", "Events", "Busy");
@@ -459,6 +461,7 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
         cJSON_AddStringToObject(o, "note", tr->note);
     else
         cJSON_AddNullToObject(o, "note");
+    tt_ncu_summary_json(o, tr);
     return o;
 }
 

@@ -121,6 +121,7 @@ typedef struct reader {
      * last line end outside quotes), to measure a cut-off tail */
     int64_t        fed, row_start;
     bool           in_quotes;
+    bool           past_text;     /* job->text_until: its line was reached */
 } reader;
 
 static bool is_blank(char c)
@@ -371,6 +372,20 @@ static void report_progress(tt_csv_job *j, bool force)
  * the error set (malformed quoting, OOM, the dialect's). */
 static int scan_rows(reader *r, char *buf, size_t *pos, size_t len)
 {
+    const char *until = r->job->text_until;
+    while (until && !r->past_text) {
+        /* whole lines of program output before the header */
+        size_t k = strlen(until);
+        const char *nl = memchr(buf + *pos, '\n', len - *pos);
+        if (len - *pos >= k && memcmp(buf + *pos, until, k) == 0) {
+            r->past_text = true;
+            break;
+        }
+        if (!nl)
+            return 0;   /* more to read */
+        *pos = (size_t)(nl - buf) + 1;
+        r->row++;
+    }
     for (;;) {
         int term;
         switch (scan_row(r, buf, pos, len, false, &term)) {
@@ -815,6 +830,29 @@ bool tt_csv_first_line(const unsigned char *head, size_t n, char *buf, size_t ca
         return false;
     buf[k] = '\0';
     return true;
+}
+
+const char *tt_csv_line_starting(const unsigned char *head, size_t n, int max_lines,
+                                 const char *const *prefixes, size_t *len)
+{
+    size_t i = 0;
+    if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
+        i = 3;
+    for (int line = 0; line < max_lines && i < n; line++) {
+        const unsigned char *nl = memchr(head + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - head) : n;
+        for (int k = 0; prefixes[k]; k++) {
+            size_t m = strlen(prefixes[k]);
+            if (end - i > m && memcmp(head + i, prefixes[k], m) == 0) {
+                *len = end - i;
+                return (const char *)head + i;
+            }
+        }
+        if (!nl)
+            break;
+        i = end + 1;
+    }
+    return NULL;
 }
 
 bool tt_csv_head_has(const unsigned char *head, size_t n, int max_lines,

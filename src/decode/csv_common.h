@@ -54,6 +54,11 @@ typedef struct tt_csv_job {
     tt_args_val        *val;       /* per column: the row's value (tt_args_add_row) */
 
 
+    /* NULL, or the text a header line starts with: the lines before it are
+     * a program's output (ncu's, with stray quotes), skipped unparsed but
+     * counted in row numbers. Set before tt_csv_read(). */
+    const char         *text_until;
+
     tt_u64map           lanes;     /* hash of (group, lane) names -> lane */
     uint64_t            events;
     int64_t             last_progress;
@@ -136,6 +141,12 @@ void tt_nsys_memset_name(char *buf, size_t n, const char *mem);
 /* Probe helper: the first line (after an optional BOM) of head, copied to
  * buf; false when there is no complete line or it looks binary. */
 bool tt_csv_first_line(const unsigned char *head, size_t n, char *buf, size_t cap);
+
+/* Probe helper: the first of the first max_lines lines (after an optional
+ * BOM) that starts with one of the NULL-terminated prefixes, its length
+ * in *len (line end excluded); NULL when there is none. */
+const char *tt_csv_line_starting(const unsigned char *head, size_t n, int max_lines,
+                                 const char *const *prefixes, size_t *len);
 
 /* Probe helper: true when the first max_lines lines contain a line holding
  * every one of the NULL-terminated needles (case-sensitive). */

@@ -222,25 +222,14 @@ static int nsys_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_
  * also name "Name" and a duration or end column. */
 static int nsys_probe(const unsigned char *head, size_t n)
 {
-    size_t i = 0;
-    if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
-        i = 3;
-    for (int line = 0; line < MAX_PREAMBLE && i < n; line++) {
-        const unsigned char *nl = memchr(head + i, '\n', n - i);
-        size_t len = (nl ? (size_t)(nl - head) : n) - i;
-        const char *l = (const char *)head + i;
-        if (len > 8 && (memcmp(l, "Start (", 7) == 0 || memcmp(l, "\"Start (", 8) == 0)) {
-            static const char *const dur[] = {"Duration (", "Name", NULL};
-            static const char *const end[] = {"End (", "Name", NULL};
-            if (tt_csv_head_has((const unsigned char *)l, len, 1, dur) ||
-                tt_csv_head_has((const unsigned char *)l, len, 1, end))
-                return 95;
-            return 0;
-        }
-        if (!nl)
-            break;
-        i += len + 1;
-    }
+    static const char *const start[] = {"Start (", "\"Start (", NULL};
+    static const char *const dur[] = {"Duration (", "Name", NULL};
+    static const char *const end[] = {"End (", "Name", NULL};
+    size_t len;
+    const char *l = tt_csv_line_starting(head, n, MAX_PREAMBLE, start, &len);
+    if (l && (tt_csv_head_has((const unsigned char *)l, len, 1, dur) ||
+              tt_csv_head_has((const unsigned char *)l, len, 1, end)))
+        return 95;
     return 0;
 }
 

@@ -113,6 +113,7 @@ extern const tt_decoder tt_decoder_hugectr;
 extern const tt_decoder tt_decoder_nsys_sqlite;  /* stub that explains when built without SQLite */
 extern const tt_decoder tt_decoder_ascend_csv;
 extern const tt_decoder tt_decoder_nsys_csv;
+extern const tt_decoder tt_decoder_ncu_csv;    /* Nsight Compute --csv */
 extern const tt_decoder tt_decoder_csv;        /* any CSV with --csv-map */
 
 #endif

@@ -15,5 +15,6 @@ libtracetty_a_SOURCES += \
 	src/report/kind_steps.c src/report/kind_steps.h \
 	src/report/kind_transfers.c \
 	src/report/merge.c src/report/merge.h \
+	src/report/ncu_report.c src/report/ncu_report.h \
 	src/report/report.c src/report/report.h \
 	src/report/writer.c src/report/writer.h
