@@ -37,7 +37,9 @@ static void align_option(const tt_align_spec *a, tt_align_mode applied, char *bu
         snprintf(buf, n, "start");
         break;
     case TT_ALIGN_EVENT:
-        if (strcmp(a->event, "collective") == 0)
+        if (a->set[0])
+            snprintf(buf, n, "marker:%.120s:%.160s", a->set, a->event);
+        else if (strcmp(a->event, "collective") == 0)
             snprintf(buf, n, "collective#%u", a->nth);
         else
             snprintf(buf, n, "event:%s#%u", a->event, a->nth);

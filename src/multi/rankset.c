@@ -5,6 +5,7 @@
 #include "multi/rankset.h"
 
 #include "analysis/classify.h"
+#include "markers/markers.h"
 #include "util/natcmp.h"
 #include "util/num.h"
 #include "util/parallel.h"
@@ -59,14 +60,38 @@ int tt_align_parse(const char *s, tt_align_spec *a, tt_error *err)
         return 0;
     }
     a->mode = TT_ALIGN_EVENT;
+    if (strncmp(s, "step:", 5) == 0) {
+        int64_t n;
+        if (tt_parse_int64(s + 5, strlen(s + 5), &n) != TT_NUM_OK || n < 0 || n > 1000000000)
+            return tt_error_set(err, TT_ERR_USAGE, "--align '%s': expected step:N, N a step number",
+                                s);
+        /* as event:ProfilerStep#N: the step named so, else the N-th */
+        snprintf(a->event, sizeof a->event, "ProfilerStep#%lld", (long long)n);
+        if (n >= 1) {
+            a->alt_nth = (unsigned)n;
+            snprintf(a->alt_event, sizeof a->alt_event, "ProfilerStep");
+        }
+        return 0;
+    }
+    if (strncmp(s, "marker:", 7) == 0) {
+        const char *colon = strchr(s + 7, ':');
+        if (!colon || colon == s + 7 || !colon[1] || (size_t)(colon - (s + 7)) >= sizeof a->set ||
+            strlen(colon + 1) >= sizeof a->event)
+            return tt_error_set(err, TT_ERR_USAGE,
+                                "--align '%s': expected marker:SET:M, a saved set and one of its "
+                                "markers", s);
+        snprintf(a->set, sizeof a->set, "%.*s", (int)(colon - (s + 7)), s + 7);
+        snprintf(a->event, sizeof a->event, "%s", colon + 1);
+        return 0;
+    }
     if (strncmp(s, "event:", 6) == 0)
         name = s + 6;
     else if (strncmp(s, "collective", 10) == 0 && (s[10] == '\0' || s[10] == '#'))
         name = s;
     else
         return tt_error_set(err, TT_ERR_USAGE,
-                            "--align '%s': expected absolute, start, event:NAME[#N] or "
-                            "collective[#N]", s);
+                            "--align '%s': expected absolute, start, event:NAME[#N], "
+                            "step:N, marker:SET:M or collective[#N]", s);
     /* A trailing "#N" selects the N-th occurrence. ProfilerStep#10 alone
      * is also the name of an event, so with one "#" both readings are kept
      * and the trace decides (tt_align_event_time()); a second "#" or the
@@ -688,9 +713,42 @@ out:
     return rc;
 }
 
+/* Marker a->event of set a->set in the sidecar of the trace's file: 0 and
+ * *at (on the trace's clock), 1 when there is no such set or marker (or
+ * no file), -1 out of memory. */
+static int marker_time(const tt_trace *tr, const tt_align_spec *a, tt_ns *at)
+{
+    tt_markstore store;
+    tt_markset *set;
+    tt_error err;
+    char *side;
+    int64_t t;
+    int rc = 1;
+    if (!tr->source || strcmp(tr->source, "-") == 0)
+        return 1;
+    tt_error_clear(&err);
+    if (!(side = tt_markers_sidecar(tr->source, false, &err)))
+        return err.code == TT_ERR_NOMEM ? -1 : 1;
+    tt_markstore_init(&store);
+    if (tt_markstore_read(&store, side, &err))
+        rc = err.code == TT_ERR_NOMEM ? -1 : 1;
+    else if ((set = tt_markstore_find(&store, a->set)) &&
+             tt_markset_resolve(set, a->event, &t, &err) == 0) {
+        /* marker times count from the trace's start */
+        *at = tr->t0 + t;
+        rc = 0;
+    }
+    tt_markstore_fini(&store);
+    free(side);
+    return rc;
+}
+
 int tt_align_event_time(const tt_trace *tr, const tt_align_spec *a, tt_ns *at)
 {
-    int rc = find_nth(tr, a->event, a->nth, at);
+    int rc;
+    if (a->set[0])
+        return marker_time(tr, a, at);
+    rc = find_nth(tr, a->event, a->nth, at);
     if (rc == 1 && a->alt_event[0])
         rc = find_nth(tr, a->alt_event, a->alt_nth, at);
     return rc;
@@ -698,7 +756,9 @@ int tt_align_event_time(const tt_trace *tr, const tt_align_spec *a, tt_ns *at)
 
 const char *tt_align_target(const tt_align_spec *a, char *buf, size_t n)
 {
-    if (a->alt_event[0])
+    if (a->set[0])
+        snprintf(buf, n, "marker '%s' in a marker set '%s' of its file", a->event, a->set);
+    else if (a->alt_event[0])
         snprintf(buf, n, "event named '%s' nor an occurrence %u of '%s'", a->event, a->alt_nth,
                  a->alt_event);
     else
@@ -741,7 +801,9 @@ const char *tt_align_describe(const tt_align_spec *a, tt_align_mode applied, cha
     switch (applied) {
     case TT_ALIGN_START: snprintf(buf, n, "start"); break;
     case TT_ALIGN_EVENT:
-        if (strcmp(a->event, "collective") == 0)
+        if (a->set[0])
+            snprintf(buf, n, "marker %s of set %s", a->event, a->set);
+        else if (strcmp(a->event, "collective") == 0)
             snprintf(buf, n, "collective #%u", a->nth);
         else if (a->alt_event[0])
             snprintf(buf, n, "event %s", a->event);

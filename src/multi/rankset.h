@@ -43,12 +43,18 @@ typedef struct tt_align_spec {
     char          alt_event[256];   /* "event:NAME#N" read the other way: */
     unsigned      alt_nth;          /* the N-th NAME, used when a trace has
                                      * no event named "NAME#N" */
+    char          set[256];     /* "marker:SET:M": the marker set; event is
+                                   then the marker M, found in each trace's
+                                   own sidecar (markers/markers.h) */
 } tt_align_spec;
 
 /* "absolute", "start", "event:NAME" or "event:NAME#N", "collective" (the
  * first collective kernel) or "collective#N". "event:ProfilerStep#10" is
  * the first event named ProfilerStep#10 when the trace has one, else the
- * 10th ProfilerStep; "event:NAME#N#M" is the M-th event named NAME#N. */
+ * 10th ProfilerStep; "event:NAME#N#M" is the M-th event named NAME#N.
+ * "step:N" is "event:ProfilerStep#N". "marker:SET:M" is the time of marker
+ * M of the set SET saved beside each trace's file (TT_ALIGN_EVENT with
+ * set[] named). */
 int tt_align_parse(const char *s, tt_align_spec *a, tt_error *err);
 
 typedef enum tt_rank_source {

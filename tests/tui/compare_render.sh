@@ -99,6 +99,39 @@ ok $? "a marker set of A"
 "$TRACETTY" render --compare --markers s1 a.json b.json --size 80x24 >marks.txt 2>&1
 is "$(grep -c '^ tick .*\*mid ' marks.txt)" 2 "A's marker is drawn on both halves"
 is "$(grep '^ tick ' marks.txt | sort -u | wc -l | tr -d ' ')" 1 "... in the same column"
+# --align marker:SET:M: each trace's own marker M meets on the axis (b
+# starts 40 us into A and 50 us into B: markers there line the b's up)
+"$TRACETTY" markers add a.json --set al --at 40us --name m >/dev/null 2>&1 &&
+    "$TRACETTY" markers add b.json --set al --at 50us --name m >/dev/null 2>&1
+ok $? "a marker set 'al' on each trace"
+"$TRACETTY" render --compare --align marker:al:m a.json b.json --size 100x20 >al.txt 2>&1
+ok $? "--align marker:al:m"
+# the column where the run holding the label b starts, in each half
+bcols() { $py - "$1" <<'PY'
+import sys
+bars = "|\u2502"   # the lanes' left edge, ASCII or UTF-8
+for line in open(sys.argv[1], encoding="utf-8"):
+    body = line.rstrip("\n")
+    edge = min((body.find(c) for c in bars if c in body), default=-1)
+    if line.startswith("> tid") and edge >= 0 and "b" in body[edge:]:
+        i = body.index("b", edge)
+        while i > 0 and body[i - 1] not in " " + bars:
+            i -= 1
+        print(i)
+PY
+}
+set -- $(bcols al.txt)
+is "$#:$1" "2:$2" "A's and B's b start in one column"
+"$TRACETTY" render --compare a.json b.json --size 100x20 >noal.txt 2>&1
+set -- $(bcols noal.txt)
+[ "$#" -eq 2 ] && [ "$1" -lt "$2" ]
+ok $? "... where aligned on the starts A's b comes first"
+"$TRACETTY" render --compare --align step:3 a.json b.json >al.out 2>al.err
+is $? 2 "--align step:N on traces without steps: an error"
+matches al.err "A has no event named 'ProfilerStep#3'" "... naming the side and the step"
+"$TRACETTY" render --compare --align marker:al:zz a.json b.json >al.out 2>al.err
+is $? 2 "--align on a marker that does not exist: an error"
+matches al.err "A has no marker 'zz' in a marker set 'al'" "... naming it"
 for s in 1 2 10000; do
     "$TRACETTY" render --compare a.json b.json --size ${s}x${s} >/dev/null 2>&1
     ok $? "any size: ${s}x${s}"

@@ -77,6 +77,15 @@ static void test_align_parse(void)
        strcmp(a.event, "collective") == 0, "collective#3");
     ok(tt_align_parse("collective#0", &a, &err) != 0, "occurrence 0 is rejected");
     ok(tt_align_parse("sideways", &a, &err) != 0, "unknown mode is rejected");
+    ok(tt_align_parse("step:12", &a, &err) == 0 && a.mode == TT_ALIGN_EVENT &&
+       strcmp(a.event, "ProfilerStep#12") == 0 && strcmp(a.alt_event, "ProfilerStep") == 0 &&
+       a.alt_nth == 12 && !a.set[0], "step:N is event:ProfilerStep#N");
+    ok(tt_align_parse("step:x", &a, &err) != 0, "step: takes a number");
+    ok(tt_align_parse("marker:base:warm up", &a, &err) == 0 && a.mode == TT_ALIGN_EVENT &&
+       strcmp(a.set, "base") == 0 && strcmp(a.event, "warm up") == 0,
+       "marker:SET:M names the set and the marker");
+    ok(tt_align_parse("marker:base", &a, &err) != 0 && tt_align_parse("marker::m", &a, &err) != 0 &&
+       tt_align_parse("marker:s:", &a, &err) != 0, "marker: needs a set and a marker");
 
     /* one "#": the event named so when the trace has one, else the N-th */
     {
