@@ -10,6 +10,7 @@ libtracetty_a_SOURCES += \
 	src/analysis/intervals.c src/analysis/intervals.h \
 	src/analysis/key.c src/analysis/key.h \
 	src/analysis/modules.c src/analysis/modules.h \
+	src/analysis/normname.c src/analysis/normname.h \
 	src/analysis/select.c src/analysis/select.h \
 	src/analysis/selfsum.c src/analysis/selfsum.h \
 	src/analysis/selsum.c src/analysis/selsum.h \
