@@ -5,12 +5,15 @@ libtracetty_a_SOURCES += \
 	src/analysis/calltree.c src/analysis/calltree.h \
 	src/analysis/attrib.c src/analysis/attrib.h src/analysis/attrib_store.h \
 	src/analysis/classify.c src/analysis/classify.h \
+	src/analysis/diff.c src/analysis/diff.h \
 	src/analysis/dist.c src/analysis/dist.h \
 	src/analysis/gpu.c src/analysis/gpu.h \
 	src/analysis/intervals.c src/analysis/intervals.h \
+	src/analysis/kernels.c src/analysis/kernels.h \
 	src/analysis/key.c src/analysis/key.h \
 	src/analysis/modules.c src/analysis/modules.h \
 	src/analysis/normname.c src/analysis/normname.h \
+	src/analysis/operators.c src/analysis/operators.h \
 	src/analysis/select.c src/analysis/select.h \
 	src/analysis/selfsum.c src/analysis/selfsum.h \
 	src/analysis/selsum.c src/analysis/selsum.h \

@@ -7,6 +7,7 @@ libtracetty_a_SOURCES += \
 	src/cli/show.c src/cli/show.h \
 	src/cli/cmd_check.c \
 	src/cli/cmd_convert.c \
+	src/cli/cmd_diff.c \
 	src/cli/cmd_markers.c \
 	src/cli/cmd_merge_reports.c \
 	src/cli/cmd_render.c \

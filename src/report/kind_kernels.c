@@ -10,11 +10,8 @@
 
 #include "analysis/argvals.h"
 #include "analysis/attrib.h"
-#include "analysis/classify.h"
-#include "index/index.h"
-#include "util/grow.h"
+#include "analysis/kernels.h"
 #include "util/json.h"
-#include "util/sort.h"
 #include "util/u64map.h"
 
 #include <cjson/cJSON.h>
@@ -56,10 +53,8 @@ bool tt_kernel_uses_tensor_cores(const char *name)
     return false;
 }
 
+/* What the kernels report adds to a name's sums (analysis/kernels.h). */
 typedef struct k_row {
-    uint32_t name;
-    uint64_t calls;
-    tt_ns    total, min, max;
     double   bps_w, occ_w;      /* sums of value * duration */
     bool     has_bps, has_occ;
     uint32_t top_op;            /* name id of the launch op launching most */
@@ -114,15 +109,6 @@ static bool number_of(const tt_argvals *av, size_t i, int k, double *v)
     return end != s;
 }
 
-static int cmp_krows(const void *pa, const void *pb, void *ctx)
-{
-    const k_row *a = *(k_row *const *)pa, *b = *(k_row *const *)pb;
-    const tt_trace *tr = ctx;
-    if (a->total != b->total)
-        return a->total < b->total ? 1 : -1;
-    return strcmp(tt_str(tr, a->name), tt_str(tr, b->name));
-}
-
 /* Are the trace's launches CUDA's (cu*, not hip*)? Then the tensor core
  * list applies. */
 static bool cuda_launches(const tt_trace *tr, const tt_attrib *a, const tt_evref *k, size_t n)
@@ -135,48 +121,6 @@ static bool cuda_launches(const tt_trace *tr, const tt_attrib *a, const tt_evref
     return false;
 }
 
-/* The kernels of the selection, lane by lane in start order. */
-static int collect(const tt_trace *tr, const tt_attrib *a, const tt_sel *sel, tt_evref **out,
-                   size_t *n, tt_error *err)
-{
-    size_t nl = tt_sel_lane_count(tr, sel), cap = 0;
-    tt_idxbuf buf;
-    tt_classifier cl;
-    int rc = 0;
-    *out = NULL;
-    *n = 0;
-    if (tt_classifier_init(&cl, tr))
-        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
-    tt_idxbuf_init(&buf);
-    for (size_t li = 0; li < nl && !rc; li++) {
-        uint32_t lane = tt_sel_lane(sel, li);
-        if (!tt_attrib_lane_is_device(a, lane))
-            continue;
-        if (tt_sel_lane_events(tr, sel, lane, &buf)) {
-            rc = -1;
-            break;
-        }
-        for (size_t k = 0; k < buf.n; k++) {
-            tt_cat_class c = tt_classifier_category(&cl, &tr->lanes[lane].ev[buf.v[k]]);
-            if (c != TT_CAT_KERNEL && c != TT_CAT_COLLECTIVE)
-                continue;
-            if (tt_grow_one((void **)out, &cap, *n, sizeof **out)) {
-                rc = -1;
-                break;
-            }
-            (*out)[(*n)++] = (tt_evref){lane, buf.v[k]};
-        }
-    }
-    tt_idxbuf_fini(&buf);
-    tt_classifier_fini(&cl);
-    if (rc) {
-        free(*out);
-        *out = NULL;
-        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
-    }
-    return 0;
-}
-
 static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
 {
     static const char *const keys[A_N] = {"blocks per SM", "est. achieved occupancy %", "grid",
@@ -184,32 +128,35 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
     const tt_trace *tr = x->tr;
     const tt_attrib *a = tt_attrib_get(tr, err);
     uint32_t n_str = tt_strtab_count(tr->strings);
-    tt_evref *ks = NULL;
+    tt_kernel_sums ks;
     const tt_event **evs = NULL;
-    k_row *rows = NULL, **sorted = NULL;
-    size_t n = 0, n_rows = 0;
+    k_row *rows = NULL;
+    size_t n;
     tt_argvals av;
     tt_u64map pairs;   /* (kernel name, launch op name) -> kernels */
-    tt_ns sum = 0;
+    tt_ns sum;
     bool links, cuda;
     int rc = -1;
 
     memset(&av, 0, sizeof av);
+    memset(&ks, 0, sizeof ks);
     tt_u64map_init(&pairs);
     if (!a)
         return -1;
     links = tt_attrib_has_links(a);
-    if (collect(tr, a, x->sel, &ks, &n, err))
+    /* calls, totals, min and max: the sums diff compares too */
+    if (tt_kernel_sums_compute(tr, a, x->sel, &ks, err))
         goto out;
-    cuda = cuda_launches(tr, a, ks, n);
+    n = ks.n_ev;
+    sum = ks.sum;
+    cuda = cuda_launches(tr, a, ks.ev, n);
     if (!(evs = malloc((n ? n : 1) * sizeof *evs)) ||
-        !(rows = calloc(n_str ? n_str : 1, sizeof *rows)) ||
-        !(sorted = malloc((n ? n : 1) * sizeof *sorted))) {
+        !(rows = calloc(n_str ? n_str : 1, sizeof *rows))) {
         tt_error_set(err, TT_ERR_NOMEM, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < n; i++)
-        evs[i] = tt_trace_event(tr, ks[i]);
+        evs[i] = tt_trace_event(tr, ks.ev[i]);
     if (tt_argvals_fetch(tr, evs, n, keys, A_N, true, &av, err))
         goto out;
     for (size_t i = 0; i < n; i++) {
@@ -217,18 +164,6 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
         k_row *r = &rows[e->name];
         tt_evref op;
         double v, g, dev;
-        if (!r->calls) {
-            r->name = e->name;
-            r->min = e->dur;
-            sorted[n_rows++] = r;
-        }
-        r->calls++;
-        r->total += e->dur;
-        sum += e->dur;
-        if (e->dur < r->min)
-            r->min = e->dur;
-        if (e->dur > r->max)
-            r->max = e->dur;
         if (number_of(&av, i, A_BPS, &v)) {
             r->bps_w += v * (double)e->dur;
             r->has_bps = true;
@@ -241,7 +176,7 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
             r->occ_w += v * (double)e->dur;
             r->has_occ = true;
         }
-        op = tt_attrib_launch_op(a, ks[i]);
+        op = tt_attrib_launch_op(a, ks.ev[i]);
         if (tt_evref_ok(op)) {
             uint64_t key = (uint64_t)e->name << 32 | tt_trace_event(tr, op)->name;
             uint32_t *c = tt_u64map_get(&pairs, key);
@@ -269,21 +204,20 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
             r->top_op = opname;
         }
     }
-    if (tt_sort(sorted, n_rows, sizeof *sorted, cmp_krows, (void *)tr)) {
-        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    if (tt_kernel_sums_sort(tr, &ks, err))
         goto out;
-    }
-    for (size_t i = 0; i < n_rows; i++) {
-        const k_row *r = sorted[i];
-        const char *nm = tt_str(tr, r->name);
-        double wsum = (double)r->total;
+    for (size_t i = 0; i < ks.n; i++) {
+        const k_row *r = &rows[ks.names[i]];
+        const tt_kernel_sum *k = &ks.by_name[ks.names[i]];
+        const char *nm = tt_str(tr, ks.names[i]);
+        double wsum = (double)k->total;
         tt_cell c[N_K_COLS];
-        c[0] = tt_cell_int((int64_t)r->calls);
-        c[1] = tt_cell_int(r->total);
-        c[2] = tt_cell_real((double)r->total / (double)r->calls);
-        c[3] = tt_cell_int(r->min);
-        c[4] = tt_cell_int(r->max);
-        c[5] = tt_cell_real(sum > 0 ? 100.0 * (double)r->total / (double)sum : 0.0);
+        c[0] = tt_cell_int((int64_t)k->calls);
+        c[1] = tt_cell_int(k->total);
+        c[2] = tt_cell_real((double)k->total / (double)k->calls);
+        c[3] = tt_cell_int(k->min);
+        c[4] = tt_cell_int(k->max);
+        c[5] = tt_cell_real(sum > 0 ? 100.0 * (double)k->total / (double)sum : 0.0);
         c[6] = links && r->top_n ? tt_cell_text(tt_str(tr, r->top_op)) : tt_cell_none();
         c[7] = links ? tt_cell_int((int64_t)r->top_n) : tt_cell_none();
         c[8] = links ? tt_cell_int((int64_t)r->n_ops) : tt_cell_none();
@@ -292,7 +226,7 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
         c[11] = cuda ? tt_cell_text(tt_kernel_uses_tensor_cores(nm) ? "Yes" : "No")
                      : tt_cell_none();
         c[12] = tt_cell_text(nm);
-        if (tt_writer_row(x->w, c, sum > 0 ? (double)r->total / (double)sum : 0.0)) {
+        if (tt_writer_row(x->w, c, sum > 0 ? (double)k->total / (double)sum : 0.0)) {
             tt_error_set(err, TT_ERR_NOMEM, "out of memory");
             goto out;
         }
@@ -305,10 +239,9 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
 out:
     tt_u64map_fini(&pairs);
     tt_argvals_fini(&av);
-    free(ks);
+    tt_kernel_sums_fini(&ks);
     free(evs);
     free(rows);
-    free(sorted);
     return rc;
 }
 

@@ -10,6 +10,7 @@
 #include "analysis/argvals.h"
 #include "analysis/attrib.h"
 #include "analysis/modules.h"
+#include "analysis/operators.h"
 #include "index/index.h"
 #include "util/json.h"
 #include "util/sort.h"
@@ -79,8 +80,7 @@ static int operators_check(const tt_report_opts *o, tt_error *err)
 typedef struct op_row {
     const char *label;    /* the Name cell (trace's or vals' string), NULL = none */
     const char *shape;    /* by shape: the Input Dims text, NULL = none */
-    uint64_t    calls;
-    tt_ns       hself, htotal, dself, dtotal;
+    tt_op_times t;        /* calls and times (analysis/operators.h) */
 } op_row;
 
 typedef struct op_table {
@@ -106,7 +106,7 @@ static op_row *row_at(op_table *t, uint32_t g, bool *fresh)
         t->rows = nr;
         t->cap = nc;
     }
-    if (!t->rows[g].calls) {
+    if (!t->rows[g].t.calls) {
         if (t->n_used == t->cap_used) {
             size_t nc = t->cap_used ? t->cap_used * 2 : 256;
             uint32_t *nu = realloc(t->used, nc * sizeof *nu);
@@ -132,11 +132,11 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
     int64_t x = 0, y = 0;
     int r;
     switch (c->by) {
-    case SORT_DEVICE_SELF: x = a->dself; y = b->dself; break;
-    case SORT_HOST_SELF: x = a->hself; y = b->hself; break;
-    case SORT_HOST_TOTAL: x = a->htotal; y = b->htotal; break;
-    case SORT_DEVICE_TOTAL: x = a->dtotal; y = b->dtotal; break;
-    case SORT_CALLS: x = (int64_t)a->calls; y = (int64_t)b->calls; break;
+    case SORT_DEVICE_SELF: x = a->t.dself; y = b->t.dself; break;
+    case SORT_HOST_SELF: x = a->t.hself; y = b->t.hself; break;
+    case SORT_HOST_TOTAL: x = a->t.htotal; y = b->t.htotal; break;
+    case SORT_DEVICE_TOTAL: x = a->t.dtotal; y = b->t.dtotal; break;
+    case SORT_CALLS: x = (int64_t)a->t.calls; y = (int64_t)b->t.calls; break;
     }
     if (x != y)
         return x < y ? 1 : -1;
@@ -147,47 +147,6 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
     if (!a->shape || !b->shape)
         return (a->shape == NULL) - (b->shape == NULL);
     return strcmp(a->shape, b->shape);
-}
-
-/* The operator events of the selection, lane by lane in start order. */
-static int collect(const tt_trace *tr, const tt_attrib *a, const tt_sel *sel, tt_evref **out,
-                   size_t *n, tt_error *err)
-{
-    size_t nl = tt_sel_lane_count(tr, sel), cap = 0;
-    tt_idxbuf buf;
-    tt_idxbuf_init(&buf);
-    *out = NULL;
-    *n = 0;
-    for (size_t li = 0; li < nl; li++) {
-        uint32_t lane = tt_sel_lane(sel, li);
-        const tt_lane *ln = &tr->lanes[lane];
-        if (tt_attrib_lane_is_device(a, lane))
-            continue;
-        if (tt_sel_lane_events(tr, sel, lane, &buf))
-            goto oom;
-        for (size_t k = 0; k < buf.n; k++) {
-            tt_evref r = {lane, buf.v[k]};
-            const tt_event *e = &ln->ev[r.idx];
-            if ((e->kind != TT_EV_SLICE && e->kind != TT_EV_ASYNC) || tt_attrib_is_python(a, r))
-                continue;
-            if (*n == cap) {
-                size_t nc = cap ? cap * 2 : 1024;
-                tt_evref *na = realloc(*out, nc * sizeof *na);
-                if (!na)
-                    goto oom;
-                *out = na;
-                cap = nc;
-            }
-            (*out)[(*n)++] = r;
-        }
-    }
-    tt_idxbuf_fini(&buf);
-    return 0;
-oom:
-    tt_idxbuf_fini(&buf);
-    free(*out);
-    *out = NULL;
-    return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
 }
 
 /* Group id and label of op i: string keys by the trace's id, the others
@@ -422,27 +381,27 @@ static char *torch_table(op_row *const *rows, size_t n, bool device, const char 
         const op_row *r = rows[i];
         int c = 0;
         sb_cell(&b, names[i], WIDTH(c++));
-        torch_share(t, sizeof t, r->hself, sum_hself);
+        torch_share(t, sizeof t, r->t.hself, sum_hself);
         sb_cell(&b, t, WIDTH(c++));
-        torch_time(t, sizeof t, (double)r->hself);
+        torch_time(t, sizeof t, (double)r->t.hself);
         sb_cell(&b, t, WIDTH(c++));
-        torch_share(t, sizeof t, r->htotal, sum_hself);
+        torch_share(t, sizeof t, r->t.htotal, sum_hself);
         sb_cell(&b, t, WIDTH(c++));
-        torch_time(t, sizeof t, (double)r->htotal);
+        torch_time(t, sizeof t, (double)r->t.htotal);
         sb_cell(&b, t, WIDTH(c++));
-        torch_time(t, sizeof t, avg(r->htotal, r->calls));
+        torch_time(t, sizeof t, avg(r->t.htotal, r->t.calls));
         sb_cell(&b, t, WIDTH(c++));
         if (device) {
-            torch_time(t, sizeof t, (double)r->dself);
+            torch_time(t, sizeof t, (double)r->t.dself);
             sb_cell(&b, t, WIDTH(c++));
-            torch_share(t, sizeof t, r->dself, sum_dself);
+            torch_share(t, sizeof t, r->t.dself, sum_dself);
             sb_cell(&b, t, WIDTH(c++));
-            torch_time(t, sizeof t, (double)r->dtotal);
+            torch_time(t, sizeof t, (double)r->t.dtotal);
             sb_cell(&b, t, WIDTH(c++));
-            torch_time(t, sizeof t, avg(r->dtotal, r->calls));
+            torch_time(t, sizeof t, avg(r->t.dtotal, r->t.calls));
             sb_cell(&b, t, WIDTH(c++));
         }
-        snprintf(t, sizeof t, "%llu", (unsigned long long)r->calls);
+        snprintf(t, sizeof t, "%llu", (unsigned long long)r->t.calls);
         sb_cell(&b, t, WIDTH(c++));
         if (shapes)
             sb_cell(&b, shp[i], WIDTH(c++));
@@ -499,7 +458,7 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
     need_args = o->n_keys && o->keys[0].kind == TT_KEY_ARG;
     if (!(t.vals = tt_strtab_new()))
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
-    if (collect(tr, a, x->sel, &ops, &n, err))
+    if (tt_operators_collect(tr, a, x->sel, &ops, &n, err))
         goto out;
     if (need_args) {
         const char *key = o->keys[0].arg;
@@ -513,7 +472,6 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
             goto out;
     }
     for (size_t i = 0; i < n; i++) {
-        const tt_event *e = tt_trace_event(tr, ops[i]);
         uint32_t gid;
         const char *label, *shape;
         bool fresh;
@@ -535,11 +493,7 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
             r->label = label;
             r->shape = shape;
         }
-        r->calls++;
-        r->hself += tt_attrib_self(a, ops[i]);
-        r->htotal += e->dur;
-        r->dself += tt_attrib_device_self(a, ops[i]);
-        r->dtotal += tt_attrib_device_total(a, ops[i]);
+        tt_op_times_add(&r->t, tr, a, ops[i]);
     }
     n_rows = t.n_used;
     if (!(sorted = malloc((n_rows ? n_rows : 1) * sizeof *sorted))) {
@@ -548,8 +502,8 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
     }
     for (size_t i = 0; i < n_rows; i++) {
         sorted[i] = &t.rows[t.used[i]];
-        sum_hself += sorted[i]->hself;
-        sum_dself += sorted[i]->dself;
+        sum_hself += sorted[i]->t.hself;
+        sum_dself += sorted[i]->t.dself;
     }
     sc.by = by;
     if (tt_sort(sorted, n_rows, sizeof *sorted, cmp_rows, &sc)) {
@@ -568,19 +522,19 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
             const op_row *r = sorted[i];
             tt_cell c[N_OP_COLS];
             c[0] = r->label ? tt_cell_text(r->label) : tt_cell_none();
-            c[1] = tt_cell_int((int64_t)r->calls);
-            c[2] = tt_cell_int(r->hself);
-            c[3] = tt_cell_int(r->htotal);
-            c[4] = links ? tt_cell_int(r->dself) : tt_cell_none();
-            c[5] = links ? tt_cell_int(r->dtotal) : tt_cell_none();
-            c[6] = tt_cell_real(avg(r->hself, r->calls));
-            c[7] = tt_cell_real(avg(r->htotal, r->calls));
-            c[8] = links ? tt_cell_real(avg(r->dself, r->calls)) : tt_cell_none();
-            c[9] = links ? tt_cell_real(avg(r->dtotal, r->calls)) : tt_cell_none();
-            c[10] = tt_cell_real(share(r->hself, sum_hself));
-            c[11] = tt_cell_real(share(r->htotal, sum_hself));
-            c[12] = links ? tt_cell_real(share(r->dself, sum_dself)) : tt_cell_none();
-            c[13] = links ? tt_cell_real(share(r->dtotal, sum_dself)) : tt_cell_none();
+            c[1] = tt_cell_int((int64_t)r->t.calls);
+            c[2] = tt_cell_int(r->t.hself);
+            c[3] = tt_cell_int(r->t.htotal);
+            c[4] = links ? tt_cell_int(r->t.dself) : tt_cell_none();
+            c[5] = links ? tt_cell_int(r->t.dtotal) : tt_cell_none();
+            c[6] = tt_cell_real(avg(r->t.hself, r->t.calls));
+            c[7] = tt_cell_real(avg(r->t.htotal, r->t.calls));
+            c[8] = links ? tt_cell_real(avg(r->t.dself, r->t.calls)) : tt_cell_none();
+            c[9] = links ? tt_cell_real(avg(r->t.dtotal, r->t.calls)) : tt_cell_none();
+            c[10] = tt_cell_real(share(r->t.hself, sum_hself));
+            c[11] = tt_cell_real(share(r->t.htotal, sum_hself));
+            c[12] = links ? tt_cell_real(share(r->t.dself, sum_dself)) : tt_cell_none();
+            c[13] = links ? tt_cell_real(share(r->t.dtotal, sum_dself)) : tt_cell_none();
             c[14] = r->shape ? tt_cell_text(r->shape) : tt_cell_none();
             if (tt_writer_row(x->w, c, 0)) {
                 tt_error_set(err, TT_ERR_NOMEM, "out of memory");

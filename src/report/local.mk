@@ -2,6 +2,7 @@
 libtracetty_a_SOURCES += \
 	src/report/annotations.c src/report/annotations.h \
 	src/report/collrows.c src/report/collrows.h \
+	src/report/diffout.c src/report/diffout.h \
 	src/report/job.c src/report/job.h \
 	src/report/kind.h src/report/kinds.c \
 	src/report/kind_events.c \

@@ -1,0 +1,48 @@
+/* operators.h - the host operators of a selection and the times of one
+ * operator instance: what `report --kind operators`
+ * (report/kind_operators.c) sums per row and `diff --kind operators`
+ * (analysis/diff.h) sums per name, one computation for both.
+ *
+ * Operators: every event of a host lane (a lane with no device event,
+ * attrib.h) that is not an instant and not a Python frame (category
+ * python_function). An instance counts when the selection holds it (its
+ * lane selected, overlapping the window); its times are its own, whole:
+ * host self and total, device self (device events it is the launch op of)
+ * and total (launched anywhere under it).
+ *
+ * Library code: no I/O. Ownership: the caller frees what it is given.
+ */
+#ifndef TT_ANALYSIS_OPERATORS_H
+#define TT_ANALYSIS_OPERATORS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/attrib.h"
+#include "analysis/select.h"
+#include "model/trace.h"
+#include "util/error.h"
+
+/* The operator events of the selection, lane by lane in start order:
+ * *out is malloc'ed (NULL when none). 0, or -1 with err set. */
+int tt_operators_collect(const tt_trace *tr, const tt_attrib *a, const tt_sel *sel,
+                         tt_evref **out, size_t *n, tt_error *err);
+
+/* The sums of a group of operator instances. */
+typedef struct tt_op_times {
+    uint64_t calls;
+    tt_ns    hself, htotal, dself, dtotal;
+} tt_op_times;
+
+/* Add instance r (an operator) to t. */
+static inline void tt_op_times_add(tt_op_times *t, const tt_trace *tr, const tt_attrib *a,
+                                   tt_evref r)
+{
+    t->calls++;
+    t->hself += tt_attrib_self(a, r);
+    t->htotal += tt_trace_event(tr, r)->dur;
+    t->dself += tt_attrib_device_self(a, r);
+    t->dtotal += tt_attrib_device_total(a, r);
+}
+
+#endif

@@ -1,0 +1,136 @@
+/* diffout.c - diff tables through the report writer (see diffout.h). */
+#include "config.h"
+
+#include "report/diffout.h"
+
+#include "util/json.h"
+#include "util/num.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const tt_col name_cols[] = {
+    {"Name", "name", TT_COL_TEXT, 0, false},
+    {"Status", "status", TT_COL_TEXT, 0, false},
+    {"Count A", "count_a", TT_COL_INT, 0, false},
+    {"Count B", "count_b", TT_COL_INT, 0, false},
+    {"Total A (ns)", "total_a_ns", TT_COL_INT, 0, false},
+    {"Total B (ns)", "total_b_ns", TT_COL_INT, 0, false},
+    {"Delta (ns)", "delta_ns", TT_COL_INT, 0, false},
+    {"Delta (%)", "delta_percent", TT_COL_REAL, 2, false},
+    {"Avg A", "avg_a_ns", TT_COL_REAL, 1, false},
+    {"Avg B", "avg_b_ns", TT_COL_REAL, 1, false},
+};
+#define N_NAME_COLS (sizeof name_cols / sizeof name_cols[0])
+
+static tt_cell real_or_none(double v)
+{
+    return isnan(v) ? tt_cell_none() : tt_cell_real(v);
+}
+
+/* A signed duration for the total line: "+1.20 ms", "-3 ns", "0 ns". */
+static char *signed_dur(char *buf, size_t n, int64_t v)
+{
+    char d[48];
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    tt_fmt_dur(d, sizeof d, mag > INT64_MAX ? INT64_MAX : (int64_t)mag, 2);
+    snprintf(buf, n, "%s%s", v > 0 ? "+" : v < 0 ? "-" : "", d);
+    return buf;
+}
+
+char *tt_diffout_total_line(const tt_diff *d, char *buf, size_t cap)
+{
+    char ta[48], tb[48], td[64], pct[32];
+    int64_t delta = d->sum_b - d->sum_a;
+    tt_fmt_dur(ta, sizeof ta, d->sum_a, 2);
+    tt_fmt_dur(tb, sizeof tb, d->sum_b, 2);
+    signed_dur(td, sizeof td, delta);
+    if (d->sum_a != 0)
+        snprintf(pct, sizeof pct, " (%+.2f%%)", 100.0 * (double)delta / (double)d->sum_a);
+    else
+        pct[0] = '\0';
+    snprintf(buf, cap,
+             "Total: A %s, B %s, delta %s%s; %zu name%s: %zu added, %zu deleted, %zu increased, "
+             "%zu decreased, %zu unchanged",
+             ta, tb, td, pct, d->n, d->n == 1 ? "" : "s", d->n_status[TT_DIFF_ADDED],
+             d->n_status[TT_DIFF_DELETED], d->n_status[TT_DIFF_INCREASED],
+             d->n_status[TT_DIFF_DECREASED], d->n_status[TT_DIFF_UNCHANGED]);
+    return buf;
+}
+
+static cJSON *head_of(const tt_diffout_opts *o)
+{
+    cJSON *doc = cJSON_CreateObject();
+    if (!doc)
+        return NULL;
+    cJSON_AddStringToObject(doc, "kind", tt_diff_kind_name(o->kind));
+    if (o->kind == TT_DIFF_OPS)
+        cJSON_AddStringToObject(doc, "by", o->by ? o->by : "name");
+    cJSON_AddStringToObject(doc, "a", o->a);
+    cJSON_AddStringToObject(doc, "b", o->b);
+    if (o->total_a && o->total_b) {
+        cJSON_AddStringToObject(doc, "total_a", o->total_a);
+        cJSON_AddStringToObject(doc, "total_b", o->total_b);
+    }
+    return doc;
+}
+
+int tt_diffout_names(FILE *f, const tt_diffout_opts *o, const tt_diff *d, tt_error *err)
+{
+    tt_writer_opts wo;
+    tt_writer *w;
+    cJSON *extra = NULL, *st;
+    char line[400];
+    int rc = 0;
+
+    memset(&wo, 0, sizeof wo);
+    wo.format = o->format;
+    wo.sanitize = o->sanitize;
+    wo.utf8 = o->utf8;
+    /* the writer takes the head, also when it fails */
+    if (!(w = tt_writer_new(f, &wo, name_cols, N_NAME_COLS, head_of(o))) ||
+        tt_writer_trace_begin(w, "diff", NULL, NULL)) {
+        tt_writer_free(w);
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    }
+    for (size_t i = 0; i < d->n && !rc; i++) {
+        const tt_diff_row *r = &d->rows[i];
+        tt_cell c[N_NAME_COLS];
+        c[0] = r->name ? tt_cell_text(r->name) : tt_cell_none();
+        c[1] = tt_cell_text(tt_diff_status_name(r->status));
+        c[2] = tt_cell_int((int64_t)r->count_a);
+        c[3] = tt_cell_int((int64_t)r->count_b);
+        c[4] = tt_cell_int(r->total_a);
+        c[5] = tt_cell_int(r->total_b);
+        c[6] = tt_cell_int(r->delta);
+        c[7] = real_or_none(r->delta_pct);
+        c[8] = real_or_none(r->avg_a);
+        c[9] = real_or_none(r->avg_b);
+        rc = tt_writer_row(w, c, 0);
+    }
+    if (!rc && (extra = cJSON_CreateObject())) {
+        tt_json_add_int(extra, "sum_a_ns", d->sum_a);
+        tt_json_add_int(extra, "sum_b_ns", d->sum_b);
+        tt_json_add_int(extra, "delta_ns", d->sum_b - d->sum_a);
+        tt_json_add_int(extra, "count_a", (int64_t)d->count_a);
+        tt_json_add_int(extra, "count_b", (int64_t)d->count_b);
+        if ((st = cJSON_AddObjectToObject(extra, "rows_by_status")))
+            for (int s = 0; s < TT_DIFF_N_STATUS; s++)
+                tt_json_add_int(st, tt_diff_status_name((tt_diff_status)s),
+                                (int64_t)d->n_status[s]);
+    }
+    if (rc || tt_writer_trace_end(w, extra, o->format == TT_OUT_TEXT
+                                                ? tt_diffout_total_line(d, line, sizeof line)
+                                                : NULL)) {
+        tt_writer_free(w);
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    }
+    rc = tt_writer_finish(w);
+    tt_writer_free(w);
+    if (rc)
+        return tt_error_set(err, TT_ERR_IO, "cannot write the output"), -1;
+    return 0;
+}

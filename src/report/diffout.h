@@ -1,0 +1,47 @@
+/* diffout.h - `tracetty diff`'s tables (analysis/diff.h) as CSV, JSON or
+ * text through the report writer (writer.h), with its output rules (the
+ * formula guard, escapes when the output is a terminal).
+ *
+ * Name tables (--kind ops, kernels, operators), one row per name:
+ *
+ *   Name, Status, Count A, Count B, Total A (ns), Total B (ns), Delta (ns),
+ *   Delta (%), Avg A, Avg B
+ *
+ * Delta (%) is empty when Total A is 0, an Avg when its Count is 0; the
+ * "(none)" row (events without the --by key) has an empty Name. JSON: the
+ * head says the kind, the key, the two inputs (a, b) and, for operators,
+ * which total each side's Total is ("device" or "host"); after the rows
+ * the sums, the delta and the rows per status. Text: the table, then one
+ * line with the totals.
+ *
+ * Library code: writes to the FILE it is given and nothing else.
+ */
+#ifndef TT_REPORT_DIFFOUT_H
+#define TT_REPORT_DIFFOUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis/diff.h"
+#include "report/writer.h"
+#include "util/error.h"
+
+typedef struct tt_diffout_opts {
+    tt_out_format format;
+    bool          sanitize;   /* output is a terminal (writer.h) */
+    bool          utf8;       /* text bars in block characters */
+    tt_diff_kind  kind;
+    const char   *by;         /* the key's spelling ("name", "arg:X"), ops only */
+    const char   *a, *b;      /* the inputs as the user wrote them */
+    const char   *total_a, *total_b;   /* operators: "device" or "host"; else NULL */
+} tt_diffout_opts;
+
+/* Write the name table of d. 0, or -1 with err set (out of memory, or
+ * TT_ERR_IO when writing failed). */
+int tt_diffout_names(FILE *f, const tt_diffout_opts *o, const tt_diff *d, tt_error *err);
+
+/* The one-line total: "Total: A 1.20 ms, B 1.32 ms, delta +120.00 us
+ * (+10.00%); 3 names: 1 added, ..." into buf. Returns buf. */
+char *tt_diffout_total_line(const tt_diff *d, char *buf, size_t cap);
+
+#endif
