@@ -12,6 +12,9 @@
 #include "cli/opts.h"
 
 #include "analysis/diff.h"
+#include "analysis/normname.h"
+#include "cli/diff_gate.h"
+#include "cli/diff_scaling.h"
 #include "io/atomic.h"
 #include "report/diffout.h"
 #include "report/kind.h"
@@ -26,6 +29,10 @@
 enum {
     OPT_KIND = TT_OPT__NEXT,
     OPT_BY,
+    OPT_NORMALIZE,   /* h-gate: --normalize, --fail-if, --scaling, --weak */
+    OPT_FAIL_IF,
+    OPT_SCALING,
+    OPT_WEAK,
 };
 
 /* Everything the options say. */
@@ -36,6 +43,8 @@ typedef struct diff_opts {
     tt_out_format format;
     const char   *out_path;
     tt_cli_load   lo;
+    bool          normalize, scaling, weak;
+    tt_diff_gate  gate;        /* --fail-if conditions */
 } diff_opts;
 
 static int usage_error(const char *what)
@@ -56,6 +65,10 @@ static int parse_options(int argc, char **argv, diff_opts *o, tt_cli_opts *p)
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
+        {"normalize", no_argument, NULL, OPT_NORMALIZE},
+        {"fail-if", required_argument, NULL, OPT_FAIL_IF},
+        {"scaling", no_argument, NULL, OPT_SCALING},
+        {"weak", no_argument, NULL, OPT_WEAK},
         TT_CLI_LOAD_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
@@ -98,6 +111,19 @@ static int parse_options(int argc, char **argv, diff_opts *o, tt_cli_opts *p)
             break;
         case 'o':
             o->out_path = optarg;
+            break;
+        case OPT_NORMALIZE:
+            o->normalize = true;
+            break;
+        case OPT_FAIL_IF:
+            if (tt_diff_gate_add(&o->gate, optarg))
+                return -1;
+            break;
+        case OPT_SCALING:
+            o->scaling = true;
+            break;
+        case OPT_WEAK:
+            o->weak = true;
             break;
         case 'h':
             printf("usage: tracetty %s\n", tt_cmd_diff.usage);
@@ -173,20 +199,36 @@ static int diff_exec(int argc, char **argv)
     FILE *f = stdout;
     char by[TT_KEY_ARG_MAX + 8];
     int rc = TT_EXIT_ERROR, pr;
+    tt_diff_gate_in gin;   /* what --fail-if reads */
 
-    if ((pr = parse_options(argc, argv, &o, &p)))
+    if ((pr = parse_options(argc, argv, &o, &p))) {
+        tt_diff_gate_fini(&o.gate);
         return pr > 0 ? TT_EXIT_OK : TT_EXIT_ERROR;
-    if (p.n_operands != 2)
+    }
+    if (o.scaling || o.weak) {
+        tt_diff_scaling_opts so = {o.weak, o.format, o.out_path, &o.lo};
+        if (!o.scaling || o.gate.n || o.normalize) {
+            tt_diff_gate_fini(&o.gate);
+            return usage_error(o.scaling ? "--scaling takes neither --fail-if nor --normalize"
+                                         : "--weak goes with --scaling");
+        }
+        return tt_diff_scaling(p.operands, p.n_operands, &so);
+    }
+    if (p.n_operands != 2) {
+        tt_diff_gate_fini(&o.gate);
         return usage_error(p.n_operands < 2 ? "two inputs needed (A and B)"
                                             : "more than two inputs");
-    o.lo.skip = diff_skips(&o);
+    }
+    o.lo.skip = tt_diff_gate_needs_all(&o.gate) ? 0 : diff_skips(&o);
     if (tt_cli_load_many(p.operands, 2, &o.lo, tr))
-        return TT_EXIT_ERROR;
+        goto done;
     tt_error_clear(&err);
+    memset(&gin, 0, sizeof gin);
     for (int i = 0; i < 2; i++) {
         tt_sel sel;
         memset(&sel, 0, sizeof sel);
         tt_sel_window(tr[i], NULL, &sel);
+        gin.sel[i] = sel;
         if (tt_diff_side_compute(tr[i], &sel, o.kind, o.has_key ? &o.key : NULL, &side[i],
                                  &err)) {
             tt_cli_work_error("diff", (const tt_trace *const *)&tr[i], 1, &err);
@@ -197,7 +239,7 @@ static int diff_exec(int argc, char **argv)
             goto done;
         }
     }
-    if (tt_diff_compute(side[0], side[1], NULL, &d, &err)) {
+    if (tt_diff_compute(side[0], side[1], o.normalize ? tt_name_normalize : NULL, &d, &err)) {
         tt_cli_error("diff: %s", err.what);
         goto done;
     }
@@ -243,7 +285,17 @@ static int diff_exec(int argc, char **argv)
         goto done;
     }
     rc = TT_EXIT_OK;
+    if (o.gate.n) {
+        gin.tr[0] = tr[0];
+        gin.tr[1] = tr[1];
+        gin.diff = d;
+        gin.kind = o.kind;
+        gin.by_name = !o.has_key;
+        gin.map = o.normalize ? tt_name_normalize : NULL;
+        rc = tt_diff_gate_check(&o.gate, &gin, o.lo.quiet);
+    }
 done:
+    tt_diff_gate_fini(&o.gate);
     tt_diff_free(d);
     for (int i = 0; i < 2; i++) {
         tt_diff_side_free(side[i]);
@@ -254,8 +306,9 @@ done:
 
 const tt_command tt_cmd_diff = {
     .name = "diff",
-    .usage = "diff [--kind ops|kernels|operators] [--by KEY] [--format csv|json|text] [-o FILE] "
-             "A B",
+    .usage = "diff [--kind ops|kernels|operators] [--by KEY] [--normalize] [--fail-if COND]... "
+             "[--format csv|json|text] [-o FILE] A B\n"
+             "       diff --scaling [--weak] [--format csv|json|text] [-o FILE] RUN RUN...",
     .help = "what changed between two traces: per name counts and totals, with deltas",
     .exec = diff_exec,
 };
