@@ -46,6 +46,11 @@ PY
 is "$(cat json.got)" "hugectr strong [('run1', 1), ('run4', 4)]
 iteration avg 3811046 2665844.5 1.429583 0.357396" "the JSON head (ranks = hosts) and the iteration row"
 
+# A snapshot of a run measures as its source does
+"$TRACETTY" convert --quiet "$D/run1/prof.json" -o run1.ttz 2>/dev/null
+"$TRACETTY" diff --scaling run1.ttz "$D/run2" "$D/run4" | cells >ttz.got
+same_file ttz.got strong.want "a run given as a .ttz snapshot: the same cells"
+
 # Another format: two Kineto traces, one rank each
 T="$(shared_traces)/pytorch"
 if [ -f "$T/resnet50_workers0.pt.trace.json.gz" ]; then
