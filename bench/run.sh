@@ -296,6 +296,11 @@ ttz1_wall=$wall ttz1_cpu=$cpu
 bench_row all "tracetty report --window 10s:10001ms, 1M .ttz" "$bytes" \
     "$TRACETTY" report --quiet --window 10s:10001ms "$out/kineto-1m-shuffled.ttz"
 win1_wall=$wall win1_cpu=$cpu
+# diff (issue 15): two 1M-event snapshots, the second a copy of the first
+cp "$out/kineto-1m-shuffled.ttz" "$out/kineto-1m-shuffled-copy.ttz"
+bench_row all "tracetty diff of two 1M .ttz (--kind ops)" "$((2 * bytes))" \
+    "$TRACETTY" diff --quiet "$out/kineto-1m-shuffled.ttz" "$out/kineto-1m-shuffled-copy.ttz"
+diff_wall=$wall diff_cpu=$cpu
 echo
 
 # ------------------------------------------------------------- many ranks
@@ -394,6 +399,7 @@ else
     goal "report --window of 1 ms, 10M .ttz" - "" lt 50 \
         "BENCH_QUICK=1 (1M: $win1_wall s wall, $win1_cpu s CPU)"
 fi
+goal "diff of two 1M .ttz (--kind ops)" "$diff_wall" " s" lt 1 "(CPU $diff_cpu s)"
 if [ -n "$ranks_ref" ]; then
     goal "check, 64 ranks / simdjson over the files" "$(ratio "$ck_wall" "$ranks_ref")" x le 1.5
     goal "report, 64 ranks / simdjson over the files" "$(ratio "$rp_wall" "$ranks_ref")" x le 1.5

@@ -6,6 +6,6 @@ check_PROGRAMS += $(DIFF_UNIT_TESTS)
 TESTS += $(DIFF_UNIT_TESTS)
 tests_unit_test_diff_LDADD = $(TT_TEST_LDADD)
 
-DIFF_SHELL_TESTS = tests/cli/diff_ops.sh
+DIFF_SHELL_TESTS = tests/cli/diff_ops.sh tests/cli/diff_inputs.sh
 TESTS += $(DIFF_SHELL_TESTS)
 EXTRA_DIST += $(DIFF_SHELL_TESTS) tests/cli/diff_oracle.py

@@ -100,35 +100,44 @@ static side_sum *sum_at(tt_diff_side *s, uint32_t id)
     return &s->sums[id];
 }
 
-/* Add to a name given by its bytes. 0, or -1 on OOM. */
-static int side_add_n(tt_diff_side *s, const char *name, size_t len, uint64_t count,
-                      int64_t total)
+/* The row of a name given by its bytes (NULL: the none row), made on
+ * first use, its name id in *id (unless NULL). NULL on OOM. */
+static side_sum *side_row(tt_diff_side *s, const char *name, size_t len, uint32_t *id_out)
 {
     side_sum *r;
     uint32_t id;
     if (!name) {
         s->has_none = true;
-        s->none.count += count;
-        s->none.total += total;
-        s->total += total;
-        return 0;
+        return &s->none;
     }
     /* id 0 is the table's empty string: a real name here */
     if ((id = tt_strtab_intern(s->names, name, len)) == TT_STR_ERROR || !(r = sum_at(s, id)))
-        return -1;
+        return NULL;
+    if (id_out)
+        *id_out = id;
     if (!r->used) {
         /* first time: keep the order rows came in */
         if (s->n == s->cap_order) {
             size_t nc = s->cap_order ? s->cap_order * 2 : 64;
             uint32_t *no = realloc(s->order, nc * sizeof *no);
             if (!no)
-                return -1;
+                return NULL;
             s->order = no;
             s->cap_order = nc;
         }
         s->order[s->n++] = id;
         r->used = true;
     }
+    return r;
+}
+
+/* Add to a name given by its bytes. 0, or -1 on OOM. */
+static int side_add_n(tt_diff_side *s, const char *name, size_t len, uint64_t count,
+                      int64_t total)
+{
+    side_sum *r = side_row(s, name, len, NULL);
+    if (!r)
+        return -1;
     r->count += count;
     r->total += total;
     s->total += total;
@@ -262,71 +271,19 @@ int tt_diff_side_compute(const tt_trace *tr, const tt_sel *sel, tt_diff_kind kin
 
 /* ----------------------------------------------------------------- diff */
 
-typedef struct merged {
-    tt_strtab *names;
-    side_sum  *a, *b;   /* indexed by merged id */
-    uint8_t   *used;    /* id holds a row */
-    size_t     cap;
-    uint32_t  *order;
-    size_t     n, cap_order;
-    side_sum   none_a, none_b;
-    bool       has_none;
-} merged;
-
-static int merged_grow(merged *m, uint32_t id)
-{
-    if (id >= m->cap) {
-        size_t nc = m->cap ? m->cap : 64;
-        side_sum *na, *nb;
-        uint8_t *nu;
-        while (nc <= id)
-            nc *= 2;
-        if (!(na = realloc(m->a, nc * sizeof *na)))
-            return -1;
-        m->a = na;
-        if (!(nb = realloc(m->b, nc * sizeof *nb)))
-            return -1;
-        m->b = nb;
-        if (!(nu = realloc(m->used, nc)))
-            return -1;
-        m->used = nu;
-        memset(m->a + m->cap, 0, (nc - m->cap) * sizeof *na);
-        memset(m->b + m->cap, 0, (nc - m->cap) * sizeof *nb);
-        memset(m->used + m->cap, 0, nc - m->cap);
-        m->cap = nc;
-    }
-    if (!m->used[id]) {
-        if (m->n == m->cap_order) {
-            size_t nc = m->cap_order ? m->cap_order * 2 : 64;
-            uint32_t *no = realloc(m->order, nc * sizeof *no);
-            if (!no)
-                return -1;
-            m->order = no;
-            m->cap_order = nc;
-        }
-        m->order[m->n++] = id;
-        m->used[id] = 1;
-    }
-    return 0;
-}
-
-/* Merge one side into m (into the a or b sums), names through map. */
-static int merge_side(merged *m, const tt_diff_side *s, bool is_b, tt_diff_name_map map)
+/* Merging: the (mapped) names of both sides are rows of one more side, u;
+ * ids[i] is the row in u of side s's i-th name. 0, or -1 on OOM. */
+static int merge_names(tt_diff_side *u, const tt_diff_side *s, tt_diff_name_map map,
+                       uint32_t *ids)
 {
     char small[512], *buf = small;
     size_t cap = sizeof small;
     int rc = 0;
-    if (s->has_none) {
-        side_sum *d = is_b ? &m->none_b : &m->none_a;
-        d->count += s->none.count;
-        d->total += s->none.total;
-        m->has_none = true;
-    }
+    if (s->has_none && !side_row(u, NULL, 0, NULL))
+        return -1;
     for (size_t i = 0; i < s->n && !rc; i++) {
-        uint32_t sid = s->order[i], id;
-        const char *nm = tt_strtab_get(s->names, sid);
-        size_t len = tt_strtab_len(s->names, sid);
-        side_sum *d;
+        const char *nm = tt_strtab_get(s->names, s->order[i]);
+        size_t len = tt_strtab_len(s->names, s->order[i]);
         if (map) {
             size_t want = map(nm, buf, cap);
             if (want >= cap) {
@@ -346,17 +303,23 @@ static int merge_side(merged *m, const tt_diff_side *s, bool is_b, tt_diff_name_
             nm = buf;
             len = want;
         }
-        if ((id = tt_strtab_intern(m->names, nm, len)) == TT_STR_ERROR || merged_grow(m, id)) {
+        if (!side_row(u, nm, len, &ids[i]))
             rc = -1;
-            break;
-        }
-        d = is_b ? &m->b[id] : &m->a[id];
-        d->count += s->sums[sid].count;
-        d->total += s->sums[sid].total;
     }
     if (buf != small)
         free(buf);
     return rc;
+}
+
+/* Add side s's sums into sums (indexed by u's ids). */
+static void merge_sums(const tt_diff_side *s, const uint32_t *ids, side_sum *sums,
+                       side_sum *none)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        sums[ids[i]].count += s->sums[s->order[i]].count;
+        sums[ids[i]].total += s->sums[s->order[i]].total;
+    }
+    *none = s->none;
 }
 
 static void row_fill(tt_diff_row *r, const char *name, side_sum a, side_sum b)
@@ -402,21 +365,26 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
 int tt_diff_compute(const tt_diff_side *a, const tt_diff_side *b, tt_diff_name_map map,
                     tt_diff **out, tt_error *err)
 {
-    merged m;
+    tt_diff_side *u = tt_diff_side_new();
+    uint32_t *ida = malloc((a->n ? a->n : 1) * sizeof *ida);
+    uint32_t *idb = malloc((b->n ? b->n : 1) * sizeof *idb);
+    side_sum *sa = NULL, *sb = NULL, na, nb;
     tt_diff *d = NULL;
     int rc = -1;
     *out = NULL;
-    memset(&m, 0, sizeof m);
-    if (!(m.names = tt_strtab_new()) || merge_side(&m, a, false, map) ||
-        merge_side(&m, b, true, map) || !(d = calloc(1, sizeof *d)) ||
-        !(d->rows = malloc((m.n + 1) * sizeof *d->rows)))
+    if (!u || !ida || !idb || merge_names(u, a, map, ida) || merge_names(u, b, map, idb) ||
+        !(sa = calloc(u->cap ? u->cap : 1, sizeof *sa)) ||
+        !(sb = calloc(u->cap ? u->cap : 1, sizeof *sb)) || !(d = calloc(1, sizeof *d)) ||
+        !(d->rows = malloc((u->n + 1) * sizeof *d->rows)))
         goto out;
-    for (size_t i = 0; i < m.n; i++) {
-        uint32_t id = m.order[i];
-        row_fill(&d->rows[d->n++], tt_strtab_get(m.names, id), m.a[id], m.b[id]);
+    merge_sums(a, ida, sa, &na);
+    merge_sums(b, idb, sb, &nb);
+    for (size_t i = 0; i < u->n; i++) {
+        uint32_t id = u->order[i];
+        row_fill(&d->rows[d->n++], tt_strtab_get(u->names, id), sa[id], sb[id]);
     }
-    if (m.has_none)
-        row_fill(&d->rows[d->n++], NULL, m.none_a, m.none_b);
+    if (u->has_none)
+        row_fill(&d->rows[d->n++], NULL, na, nb);
     for (size_t i = 0; i < d->n; i++) {
         const tt_diff_row *r = &d->rows[i];
         d->sum_a += r->total_a;
@@ -427,8 +395,8 @@ int tt_diff_compute(const tt_diff_side *a, const tt_diff_side *b, tt_diff_name_m
     }
     if (tt_sort(d->rows, d->n, sizeof *d->rows, cmp_rows, NULL))
         goto out;
-    d->names = m.names;   /* the rows' names live on in the diff */
-    m.names = NULL;
+    d->names = u->names;   /* the rows' names live on in the diff */
+    u->names = NULL;
     *out = d;
     d = NULL;
     rc = 0;
@@ -436,11 +404,11 @@ out:
     if (rc)
         tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     tt_diff_free(d);
-    tt_strtab_free(m.names);
-    free(m.a);
-    free(m.b);
-    free(m.used);
-    free(m.order);
+    tt_diff_side_free(u);
+    free(ida);
+    free(idb);
+    free(sa);
+    free(sb);
     return rc;
 }
 

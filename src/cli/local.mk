@@ -3,6 +3,7 @@ libtracetty_a_SOURCES += \
 	src/cli/cli.c src/cli/cli.h \
 	src/cli/diff_gate.c src/cli/diff_gate.h \
 	src/cli/diff_scaling.c src/cli/diff_scaling.h \
+	src/cli/diffinput.c src/cli/diffinput.h \
 	src/cli/loadpart.c src/cli/loadpart.h \
 	src/cli/opts.c src/cli/opts.h \
 	src/cli/progress.c src/cli/progress.h \

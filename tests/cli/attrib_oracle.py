@@ -145,11 +145,10 @@ def module_of(e):
     return ""
 
 
-def main():
-    by_module = sys.argv[1] == "--by-module"
-    args = sys.argv[2:] if by_module else sys.argv[1:]
-    path, ops_csv = args[0], args[1]
-    kern_csv = None if by_module else args[2]
+def compute(path, by_module=False):
+    """The operators' rows (name or module -> [calls, host self, host total,
+    device self, device total]), whether any device event is linked, the
+    kernels by name ([(event, its launch op)]) and the SM counts."""
     evs, sms = load_nsys(path) if path.endswith(".sqlite") else load_kineto(path)
     lanes = nest(evs)
     device_lanes = {k for k, v in lanes.items() if any(e.device() for e in v)}
@@ -192,6 +191,15 @@ def main():
         r = want.setdefault(module_of(e) if by_module else e.name, [0, 0, 0, 0, 0])
         for i, v in enumerate((1, e.self_ns, e.dur, e.dself, e.dtotal)):
             r[i] += v
+    return want, links, kernels, sms
+
+
+def main():
+    by_module = sys.argv[1] == "--by-module"
+    args = sys.argv[2:] if by_module else sys.argv[1:]
+    path, ops_csv = args[0], args[1]
+    kern_csv = None if by_module else args[2]
+    want, links, kernels, sms = compute(path, by_module)
 
     bad = 0
 
@@ -277,4 +285,5 @@ def main():
     print("mismatches %d rows %d kernels %d links %d" % (bad, len(want), len(kernels), links))
 
 
-main()
+if __name__ == "__main__":
+    main()

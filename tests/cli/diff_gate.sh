@@ -91,6 +91,19 @@ print("step: A {} ns, B {} ns, delta {}{} ns ({:+.2f}%)".format(
 is $? 1 "step<-10% holds (workers4 steps are faster)"
 is "$(sed 's/.* holds: //' s.err)" "$want" "  the mean step times as Python computes them; step>0ns does not hold"
 
+# two steps of one trace (--step 6 --step 7): span and step are each
+# step's time, as steps_oracle.py computes it
+want=$("$py" -c 'import sys
+t = {l.split(",")[0]: int(l.split(",")[2]) for l in open("a.steps") if l[0].isdigit()}
+a, b = t["6"], t["7"]
+for s in ("step", "span"):
+    print("{}: A {:,} ns, B {:,} ns, delta {}{:,} ns ({:+.2f}%)".format(
+        s, a, b, "+" if b >= a else "-", abs(b - a), 100.0 * (b - a) / a))')
+"$TRACETTY" diff --step 6 --step 7 "$A" --fail-if 'step>-100%' --fail-if 'span>=-100%' \
+    >/dev/null 2>st.err
+is $? 1 "--step 6 --step 7 of one trace: step and span conditions"
+is "$(sed 's/.* holds: //' st.err)" "$want" "  each step's time as Python computes it"
+
 # --normalize: kernels renamed as an upgrade renames them
 "$py" "$srcdir/tests/cli/gate_oracle.py" rename "$A" renamed.json >/dev/null
 "$TRACETTY" diff --kind kernels "$A" renamed.json --fail-if 'added>0' >exact.csv 2>/dev/null

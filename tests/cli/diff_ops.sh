@@ -70,6 +70,16 @@ ok $? "--by with kernels is a usage error"
 "$TRACETTY" diff a.json >/dev/null 2>one.err
 [ $? -eq 2 ] && grep -q "two inputs needed" one.err
 ok $? "one input is a usage error"
+"$TRACETTY" diff --kind operators --format json a.json b.json >hostops.json 2>hostops.err
+$py - hostops.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {x["name"]: x for x in d["traces"][0]["rows"]}
+assert d["total_a"] == "host" and d["total_b"] == "host"
+assert r["a"]["count_b"] == 3 and r["a"]["total_b_ns"] == 30000 and r["b"]["delta_ns"] == 5000
+PY
+ok $? "operators without launch links: Host Total, said in the JSON head"
+matches hostops.err 'Total is Host Total for A, Host Total for B' "... and on stderr"
 printf '{"traceEvents":[{"ph":"X","name":"z","pid":1,"tid":1,"ts":0,"dur":1}]}' >z.json
 "$TRACETTY" diff a.json z.json >/dev/null 2>none.err
 ok $? "no common names: exit 0"
@@ -95,4 +105,11 @@ ok $? "kernels: every row as python computes it ($(tail -1 kernels.out))"
 head -5 kernels.out | sed 's/^/# /'
 tr -d '\r' <kernels.csv | sed -n 2p | grep -qF "\"$deleted\",\"deleted\","
 ok $? "kernels: the deleted name is the biggest change"
+"$TRACETTY" diff --kind operators "$T" B.json >operators.csv 2>operators.err
+ok $? "diff --kind operators of the real trace and B"
+$py "$srcdir/tests/cli/diff_oracle.py" check operators "$T" B.json operators.csv >operators.out
+ok $? "operators: every row (calls, Device Total) as python computes it ($(tail -1 operators.out))"
+head -5 operators.out | sed 's/^/# /'
+matches operators.err 'Total is Device Total for A, Device Total for B' \
+    "operators: stderr says the Total is Device Total"
 tap_done

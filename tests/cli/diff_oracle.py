@@ -2,7 +2,8 @@
 # against (tests/cli/diff_ops.sh), with Python's json and csv modules only.
 #
 #   python3 diff_oracle.py make A.json.gz B.json      write B: A changed
-#   python3 diff_oracle.py check KIND A B DIFF.csv    check every row
+#   python3 diff_oracle.py check KIND A B DIFF.csv [FROM:TO FROM:TO]
+#                                                     check every row
 #
 # make: B is A with every event of one kernel name deleted (the 3rd most
 # frequent), the durations of another kernel name doubled (the 2nd most
@@ -10,11 +11,16 @@
 # event, else the first Operator); it prints the three names.
 # check: per name of A and B, counts and totals in ns (ts and dur are us,
 # read as decimals), for KIND ops (every complete event and instant of the
-# trace by name) or kernels (events of a kernel category by name); then
+# trace by name), kernels (events of a kernel category by name) or
+# operators (attrib_oracle.py's own call stacks and correlation links:
+# calls and Device Total, Host Total without links, by name); then
 # status by count as HTA's ops_diff, delta, delta %, the averages, and the
-# order (|delta| descending, then name), against tracetty's CSV. Prints
-# one line per disagreement, then "rows N mismatches M".
-import collections, csv, gzip, json, sys
+# order (|delta| descending, then name), against tracetty's CSV. With two
+# windows (ns from the trace's first event, one per side), ops counts the
+# events overlapping the window (an instant: starting in it) and sums
+# their durations clipped to it, as a window of `report` does. Prints one
+# line per disagreement, then "rows N mismatches M".
+import collections, csv, gzip, json, os, sys
 from decimal import Decimal as D
 
 KERNEL_CATS = {"kernel", "gpu_kernel", "cuda_kernel", "collective"}
@@ -63,18 +69,38 @@ def make(src, dst):
     print(repeated["name"])
 
 
-def table(path, kind):
+def operators(path):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import attrib_oracle
+    want, links, _, _ = attrib_oracle.compute(path)
+    return {name: [r[0], r[4] if links else r[2]] for name, r in want.items()}
+
+
+def table(path, kind, window=None):
+    if kind == "operators":
+        return operators(path)
     rows = collections.defaultdict(lambda: [0, 0])
-    for e in events(load(path)):
+    evs = events(load(path))
+    t0 = min(ns(e["ts"]) for e in evs if e.get("ph") in ("X", "i", "I"))
+    for e in evs:
         ph = e.get("ph")
         if kind == "ops":
             if ph not in ("X", "i", "I"):
                 continue
         elif ph != "X" or (e.get("cat") or "").lower() not in KERNEL_CATS:
             continue
+        s = ns(e["ts"])
+        d = ns(e.get("dur", 0)) if ph == "X" else 0
+        if window:
+            lo, hi = t0 + window[0], t0 + window[1]
+            if d == 0 and not (lo <= s < hi):
+                continue
+            if d > 0 and not (s < hi and s + d > lo):
+                continue
+            d = min(s + d, hi) - max(s, lo) if d > 0 else 0
         r = rows[e.get("name", "")]
         r[0] += 1
-        r[1] += ns(e.get("dur", 0)) if ph == "X" else 0
+        r[1] += d
     return rows
 
 
@@ -86,8 +112,8 @@ def status(ca, cb):
     return "increased" if cb > ca else "decreased" if cb < ca else "unchanged"
 
 
-def check(kind, a, b, got_csv):
-    ta, tb = table(a, kind), table(b, kind)
+def check(kind, a, b, got_csv, wa=None, wb=None):
+    ta, tb = table(a, kind, wa), table(b, kind, wb)
     want = {}
     for name in set(ta) | set(tb):
         ca, sa = ta.get(name, [0, 0])
@@ -133,4 +159,5 @@ if __name__ == "__main__":
     if sys.argv[1] == "make":
         make(sys.argv[2], sys.argv[3])
     else:
-        sys.exit(check(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]))
+        w = [tuple(int(x) for x in v.split(":")) for v in sys.argv[6:8]]
+        sys.exit(check(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], *w))
