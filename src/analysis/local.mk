@@ -6,12 +6,15 @@ libtracetty_a_SOURCES += \
 	src/analysis/attrib.c src/analysis/attrib.h src/analysis/attrib_store.h \
 	src/analysis/classify.c src/analysis/classify.h \
 	src/analysis/diff.c src/analysis/diff.h \
+	src/analysis/diffgate.c src/analysis/diffgate.h \
 	src/analysis/dist.c src/analysis/dist.h \
 	src/analysis/gpu.c src/analysis/gpu.h \
 	src/analysis/intervals.c src/analysis/intervals.h \
 	src/analysis/kernels.c src/analysis/kernels.h \
 	src/analysis/key.c src/analysis/key.h \
 	src/analysis/modules.c src/analysis/modules.h \
+	src/analysis/scaling.c src/analysis/scaling.h \
+	src/analysis/normname.c src/analysis/normname.h \
 	src/analysis/operators.c src/analysis/operators.h \
 	src/analysis/ncu_kernels.c src/analysis/ncu_kernels.h \
 	src/analysis/select.c src/analysis/select.h \

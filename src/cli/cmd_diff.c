@@ -13,6 +13,9 @@
 #include "cli/opts.h"
 
 #include "analysis/diff.h"
+#include "analysis/normname.h"
+#include "cli/diff_gate.h"
+#include "cli/diff_scaling.h"
 #include "analysis/gpu.h"
 #include "analysis/steps.h"
 #include "io/atomic.h"
@@ -31,6 +34,10 @@ enum {
     OPT_BY,
     OPT_RANK,
     OPT_STEP,
+    OPT_NORMALIZE,   /* --normalize, --fail-if, --scaling, --weak (h-gate) */
+    OPT_FAIL_IF,
+    OPT_SCALING,
+    OPT_WEAK,
 };
 
 /* What --kind asks: a name table (analysis/diff.h) or a side-by-side one. */
@@ -49,6 +56,8 @@ typedef struct diff_opts {
     tt_cli_load   lo;
     char         *ranks[3], *steps[3];   /* --rank, --step as given (2 at most) */
     size_t        n_ranks, n_steps;
+    bool          normalize, scaling, weak;
+    tt_diff_gate  gate;        /* --fail-if conditions */
 } diff_opts;
 
 static int usage_error(const char *what)
@@ -71,6 +80,10 @@ static int parse_options(int argc, char **argv, diff_opts *o, tt_cli_opts *p)
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
+        {"normalize", no_argument, NULL, OPT_NORMALIZE},
+        {"fail-if", required_argument, NULL, OPT_FAIL_IF},
+        {"scaling", no_argument, NULL, OPT_SCALING},
+        {"weak", no_argument, NULL, OPT_WEAK},
         TT_CLI_LOAD_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
@@ -134,6 +147,19 @@ static int parse_options(int argc, char **argv, diff_opts *o, tt_cli_opts *p)
             break;
         case 'o':
             o->out_path = optarg;
+            break;
+        case OPT_NORMALIZE:
+            o->normalize = true;
+            break;
+        case OPT_FAIL_IF:
+            if (tt_diff_gate_add(&o->gate, optarg))
+                return -1;
+            break;
+        case OPT_SCALING:
+            o->scaling = true;
+            break;
+        case OPT_WEAK:
+            o->weak = true;
             break;
         case 'h':
             printf("usage: tracetty %s\n", tt_cmd_diff.usage);
@@ -262,7 +288,8 @@ static int diff_compute(const diff_opts *o, const tt_din_spec *spec, const tt_di
     }
     if (o->table != TABLE_NAMES)
         return 0;
-    if (tt_diff_compute(r->side[0], r->side[1], NULL, &r->d, &err)) {
+    if (tt_diff_compute(r->side[0], r->side[1], o->normalize ? tt_name_normalize : NULL, &r->d,
+                        &err)) {
         tt_cli_error("diff: %s", err.what);
         return -1;
     }
@@ -286,6 +313,39 @@ static int diff_write(FILE *f, const tt_diffout_opts *wo, const diff_opts *o,
     }
 }
 
+/* --scaling RUN... (cli/diff_scaling.h): N runs instead of A and B. */
+static int diff_scaling(const diff_opts *o, const tt_cli_opts *p)
+{
+    tt_diff_scaling_opts so = {o->weak, o->format, o->out_path, &o->lo};
+    if (!o->scaling || o->gate.n || o->normalize || o->n_ranks || o->n_steps || o->has_key ||
+        o->table != TABLE_NAMES || o->kind != TT_DIFF_OPS)
+        return usage_error(o->scaling ? "--scaling takes runs only: no --fail-if, --normalize, "
+                                        "--kind, --by, --rank or --step"
+                                      : "--weak goes with --scaling");
+    /* a terminal gets the text table unless a format is asked, as A B */
+    if (!o->format_given && !(o->out_path && strcmp(o->out_path, "-") != 0) &&
+        isatty(fileno(stdout)))
+        so.format = TT_OUT_TEXT;
+    return tt_diff_scaling(p->operands, p->n_operands, &so);
+}
+
+/* The --fail-if conditions over what was compared (cli/diff_gate.h):
+ * TT_EXIT_OK, TT_EXIT_FINDINGS or TT_EXIT_ERROR. */
+static int diff_gate(const diff_opts *o, const tt_din_inputs *in, const diff_result *r)
+{
+    tt_diff_gate_in gin;
+    memset(&gin, 0, sizeof gin);
+    for (int i = 0; i < 2; i++) {
+        gin.tr[i] = in->tr[i];
+        gin.sel[i] = in->sel[i];
+    }
+    gin.diff = r->d;
+    gin.kind = o->kind;
+    gin.by_name = !o->has_key;
+    gin.map = o->normalize ? tt_name_normalize : NULL;
+    return tt_diff_gate_check(&o->gate, &gin, o->lo.quiet);
+}
+
 static int diff_exec(int argc, char **argv)
 {
     diff_opts o;
@@ -301,14 +361,20 @@ static int diff_exec(int argc, char **argv)
     char by[TT_KEY_ARG_MAX + 8];
     int rc = TT_EXIT_ERROR, pr;
 
-    if ((pr = parse_options(argc, argv, &o, &p)))
-        return pr > 0 ? TT_EXIT_OK : TT_EXIT_ERROR;
+    if ((pr = parse_options(argc, argv, &o, &p)) || o.scaling || o.weak) {
+        rc = pr ? (pr > 0 ? TT_EXIT_OK : TT_EXIT_ERROR) : diff_scaling(&o, &p);
+        tt_diff_gate_fini(&o.gate);
+        return rc;
+    }
     tt_error_clear(&err);
     if (tt_din_spec_parse(p.operands, p.n_operands, o.ranks, o.n_ranks, o.steps, o.n_steps,
-                          &spec, &err))
+                          &spec, &err)) {
+        tt_diff_gate_fini(&o.gate);
         return usage_error(err.what);
-    o.lo.skip = diff_skips(&o, &spec);
+    }
+    o.lo.skip = tt_diff_gate_needs_all(&o.gate) ? 0 : diff_skips(&o, &spec);
     if (tt_din_load("diff", &spec, &o.lo, &in)) {
+        tt_diff_gate_fini(&o.gate);
         tt_din_spec_fini(&spec);
         return TT_EXIT_ERROR;
     }
@@ -354,8 +420,9 @@ static int diff_exec(int argc, char **argv)
         }
         goto done;
     }
-    rc = TT_EXIT_OK;
+    rc = o.gate.n ? diff_gate(&o, &in, &res) : TT_EXIT_OK;
 done:
+    tt_diff_gate_fini(&o.gate);
     result_fini(&res);
     tt_din_inputs_fini(&in);
     tt_din_spec_fini(&spec);
@@ -365,8 +432,10 @@ done:
 const tt_command tt_cmd_diff = {
     .name = "diff",
     .usage = "diff [--kind ops|kernels|operators|gpu|steps] [--by KEY] [--rank N [--rank M]] "
-             "[--step N [--step M]] [--format csv|json|text] [-o FILE] "
-             "A[@FROM:TO|@markers:SET:A:B] [B[@...]] (A, B: a file, or DIR:N for rank N)",
+             "[--step N [--step M]] [--normalize] [--fail-if COND]... [--format csv|json|text] "
+             "[-o FILE] A[@FROM:TO|@markers:SET:A:B] [B[@...]] (A, B: a file, or DIR:N for rank "
+             "N)\n"
+             "       diff --scaling [--weak] [--format csv|json|text] [-o FILE] RUN RUN...",
     .help = "what changed between two traces: per name counts and totals, with deltas",
     .exec = diff_exec,
 };

@@ -1,6 +1,8 @@
 # cli: the command-line front end; one file per command.
 libtracetty_a_SOURCES += \
 	src/cli/cli.c src/cli/cli.h \
+	src/cli/diff_gate.c src/cli/diff_gate.h \
+	src/cli/diff_scaling.c src/cli/diff_scaling.h \
 	src/cli/diffinput.c src/cli/diffinput.h \
 	src/cli/loadpart.c src/cli/loadpart.h \
 	src/cli/ncu_summary.c src/cli/ncu_summary.h \
