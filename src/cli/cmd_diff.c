@@ -16,6 +16,7 @@
 #include "analysis/normname.h"
 #include "cli/diff_gate.h"
 #include "cli/diff_scaling.h"
+#include "cli/diffview.h"
 #include "analysis/gpu.h"
 #include "analysis/steps.h"
 #include "io/atomic.h"
@@ -57,6 +58,7 @@ typedef struct diff_opts {
     char         *ranks[3], *steps[3];   /* --rank, --step as given (2 at most) */
     size_t        n_ranks, n_steps;
     bool          normalize, scaling, weak;
+    bool          kind_given;  /* --kind: a table, not the compare view */
     tt_diff_gate  gate;        /* --fail-if conditions */
 } diff_opts;
 
@@ -114,6 +116,7 @@ static int parse_options(int argc, char **argv, diff_opts *o, tt_cli_opts *p)
                 return -1;
             }
             o->kind_name = optarg;
+            o->kind_given = true;
             break;
         case OPT_BY:
             if (o->has_key) {
@@ -162,7 +165,19 @@ static int parse_options(int argc, char **argv, diff_opts *o, tt_cli_opts *p)
             o->weak = true;
             break;
         case 'h':
-            printf("usage: tracetty %s\n", tt_cmd_diff.usage);
+            printf("usage: tracetty %s\n\n%s", tt_cmd_diff.usage,
+                   "kinds (one row per name, status by count as HTA's ops_diff):\n"
+                   "  ops        events by name or --by KEY (default)\n"
+                   "  kernels    device kernels by name\n"
+                   "  operators  operators (device total when the trace links launches)\n"
+                   "  gpu        the GPU time breakdown of both, side by side\n"
+                   "  steps      step times of both, matched by position\n\n"
+                   "--fail-if COND: exit 1 when COND holds, e.g. 'total>+5%',\n"
+                   "  'kernel:gemm*>+10%', 'added>0' (see man tracetty)\n"
+                   "--normalize: match names that differ only in template arguments,\n"
+                   "  addresses or numeric suffixes\n"
+                   "On a terminal with none of --kind, --by, --format, -o, --fail-if,\n"
+                   "--normalize: the compare view of A and B (keys: ? in the view).\n");
             return 1;
         default:
             return -1;   /* tt_cli_opts_next said why */
@@ -216,14 +231,16 @@ static void write_failed(tt_atomic *out, tt_error *err)
         tt_cli_error("diff: %s", tt_text_safe(err->what, safe, sizeof safe));
 }
 
-/* Why a side's table says less than it seems (no launch links), once per
- * input; -1 out of memory. */
+/* Why a side's GPU table says less than it seems (no GPU events at all),
+ * as report says it, once per input; -1 out of memory. (The launch-link
+ * note of kernels and operators is about report's device columns: diff
+ * says instead which Total the operators compare.) */
 static int say_side_note(const char *what, const tt_trace *tr, const diff_opts *o)
 {
     const tt_report_kind *k = tt_report_kind_find(o->kind_name);
     char note[600], safe[600], sw[400];
     int r;
-    if (!k || !k->trace_note || o->lo.quiet)
+    if (o->table != TABLE_GPU || !k || !k->trace_note || o->lo.quiet)
         return 0;
     if ((r = k->trace_note(tr, note, sizeof note)) <= 0)
         return r;
@@ -313,6 +330,15 @@ static int diff_write(FILE *f, const tt_diffout_opts *wo, const diff_opts *o,
     }
 }
 
+/* `tracetty diff A B` with a person at a terminal and nothing asked of
+ * the table (no --kind, --by, --format, -o, --fail-if, --normalize):
+ * the compare view, as `tracetty TRACE` opens the timeline. */
+static bool diff_wants_view(const diff_opts *o)
+{
+    return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !o->kind_given && !o->has_key &&
+           !o->format_given && !o->out_path && !o->gate.n && !o->normalize;
+}
+
 /* --scaling RUN... (cli/diff_scaling.h): N runs instead of A and B. */
 static int diff_scaling(const diff_opts *o, const tt_cli_opts *p)
 {
@@ -356,7 +382,7 @@ static int diff_exec(int argc, char **argv)
     tt_diffout_opts wo;
     tt_error err;
     tt_atomic out;
-    bool to_file;
+    bool to_file, view;
     FILE *f = stdout;
     char by[TT_KEY_ARG_MAX + 8];
     int rc = TT_EXIT_ERROR, pr;
@@ -372,13 +398,19 @@ static int diff_exec(int argc, char **argv)
         tt_diff_gate_fini(&o.gate);
         return usage_error(err.what);
     }
-    o.lo.skip = tt_diff_gate_needs_all(&o.gate) ? 0 : diff_skips(&o, &spec);
+    view = diff_wants_view(&o);
+    /* the view shows every event's details and the rules read arguments */
+    o.lo.skip = view || tt_diff_gate_needs_all(&o.gate) ? 0 : diff_skips(&o, &spec);
     if (tt_din_load("diff", &spec, &o.lo, &in)) {
         tt_diff_gate_fini(&o.gate);
         tt_din_spec_fini(&spec);
         return TT_EXIT_ERROR;
     }
     memset(&res, 0, sizeof res);
+    if (view) {
+        rc = tt_diff_view_run(&spec, &in) ? TT_EXIT_ERROR : TT_EXIT_OK;
+        goto done;
+    }
     if (diff_compute(&o, &spec, &in, &res))
         goto done;
     memset(&wo, 0, sizeof wo);

@@ -2,9 +2,14 @@
 #include "config.h"
 
 #include "cli/compare.h"
+#include "cli/diffview.h"
+
+#include "rules/rules.h"
+#include "tui/term.h"
 
 #include "util/text.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,4 +62,30 @@ void tt_compare_fini(tt_compare *c)
     tt_din_inputs_fini(&c->in);
     tt_din_spec_fini(&c->spec);
     memset(c, 0, sizeof *c);
+}
+
+int tt_diff_view_run(const tt_din_spec *spec, const tt_din_inputs *in)
+{
+    tt_cmp_side side[2];
+    tt_cmp_opts co;
+    tt_rules_config rules;
+    tt_error err;
+    int sig = 0;
+    tt_compare_sides(spec, in, side);
+    tt_rules_config_defaults(&rules);
+    memset(&co, 0, sizeof co);
+    co.utf8 = tt_text_utf8();
+    co.rules = &rules;
+    tt_error_clear(&err);
+    if (tt_compare_view_run(&side[0], &side[1], &co, &sig, &err)) {
+        char safe[600];
+        tt_cli_error("diff: %s", tt_text_safe(err.what, safe, sizeof safe));
+        return -1;
+    }
+    if (sig) {
+        fflush(stdout);
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    return 0;
 }

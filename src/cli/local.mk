@@ -9,7 +9,7 @@ libtracetty_a_SOURCES += \
 	src/cli/opts.c src/cli/opts.h \
 	src/cli/progress.c src/cli/progress.h \
 	src/cli/show.c src/cli/show.h \
-	src/cli/compare.c src/cli/compare.h \
+	src/cli/compare.c src/cli/compare.h src/cli/diffview.h \
 	src/cli/cmd_check.c \
 	src/cli/cmd_convert.c \
 	src/cli/cmd_diff.c \

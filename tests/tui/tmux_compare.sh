@@ -35,7 +35,7 @@ want() {
 # session COLS ROWS A B LABEL
 session() {
     cols=$1 rows=$2 a=$3 b=$4 label=$5 keys=
-    tm_start "$cols" "$rows" "'$TRACETTY' view --compare '$a' '$b'; echo \"status=\$?\"; \
+    tm_start "$cols" "$rows" "'$TRACETTY' ${SESSION_CMD:-view --compare} '$a' '$b'; echo \"status=\$?\"; \
         echo FINISHED; sleep 600"
     if ! tm_wait 'compare: the whole traces' 60; then
         ok 1 "$label: the compare view opens"
@@ -93,4 +93,15 @@ if [ -f "$real/resnet50_workers0.pt.trace.json.gz" ]; then
 else
     echo "# skipping the real traces: no ../shared/traces"
 fi
+# `tracetty diff A B` at a terminal is the same view
+SESSION_CMD=diff session 80 24 a.json b.json "tracetty diff, 80x24"
+# ... unless a table is asked for: then the table, as on a pipe
+tm_start 100 30 "'$TRACETTY' diff --format text a.json b.json; echo \"status=\$?\"; \
+    echo FINISHED; sleep 600"
+tm_wait FINISHED 30
+ok $? "diff --format text at a terminal: the table, no view"
+if tm_capture | grep -q 'compare: '; then ok 1 "... and no compare panel"; else
+    ok 0 "... and no compare panel"; fi
+tm_capture | grep -q '^ *Name  *Status '
+ok $? "... the text table's header"
 tap_done
