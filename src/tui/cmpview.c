@@ -175,21 +175,19 @@ static void cmp_line(tt_cmp *c, const cmp_cols *k, const char *name, const char 
                      const char *cb, const char *ta, const char *tb, const char *d,
                      const char *p, char *out, size_t cap)
 {
+    /* tt_tab_col stops at cap; the separators must too (a panel
+     * thousands of columns wide fills the whole line with the name) */
+    const char *cell[7] = {name, ca, cb, ta, tb, d, p};
+    const int width[7] = {k->name, k->count, k->count, k->total, k->total, k->total, k->pct};
     size_t o = 0;
-    tt_tab_col(out, cap, &o, name, k->name, true, c->utf8);
-    out[o++] = ' ';
-    tt_tab_col(out, cap, &o, ca, k->count, false, c->utf8);
-    out[o++] = ' ';
-    tt_tab_col(out, cap, &o, cb, k->count, false, c->utf8);
-    out[o++] = ' ';
-    tt_tab_col(out, cap, &o, ta, k->total, false, c->utf8);
-    out[o++] = ' ';
-    tt_tab_col(out, cap, &o, tb, k->total, false, c->utf8);
-    out[o++] = ' ';
-    tt_tab_col(out, cap, &o, d, k->total, false, c->utf8);
-    out[o++] = ' ';
-    tt_tab_col(out, cap, &o, p, k->pct, false, c->utf8);
-    out[o] = 0;
+    out[0] = 0;
+    for (int i = 0; i < 7; i++) {
+        if (i && o + 1 < cap) {
+            out[o++] = ' ';
+            out[o] = 0;
+        }
+        tt_tab_col(out, cap, &o, cell[i], width[i], i == 0, c->utf8);
+    }
 }
 
 /* The panel's lines for inner width w. 0 or -1 on OOM. */
