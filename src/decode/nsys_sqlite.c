@@ -31,9 +31,11 @@
 #include "util/u64map.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #ifdef HAVE_SQLITE
 #include <sqlite3.h>
@@ -605,6 +607,20 @@ static int load_api(nsys *s, const char *table, const char *cat)
     return 0;
 }
 
+/* A rank a thread name gives: "MPI Rank N" (nvtxNameOsThread in MPI
+ * wrappers) or "rank N"/"Rank N" as launch scripts name their threads;
+ * the whole name, so that "rank 2 loader" is no rank. */
+static bool thread_rank(const char *name, int *rank)
+{
+    int n = -1;
+    if (sscanf(name, "MPI Rank %d", rank) == 1)
+        return *rank >= 0;
+    if (strncasecmp(name, "rank ", 5) != 0 || !isdigit((unsigned char)name[5]) ||
+        sscanf(name + 5, "%d%n", rank, &n) != 1 || n < 0 || name[5 + n] != '\0')
+        return false;
+    return *rank >= 0;
+}
+
 /* NVTX: push/pop ranges nest on their thread; start/end ranges may
  * overlap, so they go to the process's async "NVTX" lane; marks are
  * instants. Thread-naming records (NvtxThread, 39) name the lane; "MPI Rank
@@ -634,7 +650,7 @@ static int load_nvtx(nsys *s)
             sqlite3_finalize(st);
             return oom(s);
         }
-        if (sscanf(tt_str(s->tr, name), "MPI Rank %d", &rank) == 1 && rank >= 0)
+        if (thread_rank(tt_str(s->tr, name), &rank))
             s->tr->rank = rank;
     }
     sqlite3_finalize(st);
