@@ -547,7 +547,10 @@ static void usage(FILE *f)
                "Terminal trace analyzer for ML accelerator profiles.\n"
                "With a TRACE (default: the bundled demo) and a terminal, browse its timeline\n"
                "(several traces or a directory: the ranks of one job); when stdin or stdout\n"
-               "is not a terminal, print the summary.\n"
+               "is not a terminal, print the summary. A directory may be a profiler's output:\n"
+               "Ascend *_ascend_pt/ or *_ascend_ms/ rank trees (trace_view.json, rank from\n"
+               "profiler_info), tensorboard_trace_handler captures (a worker's captures are\n"
+               "one rank) or nsys exports name_N.sqlite (rank N).\n"
                "\n"
                "Commands:\n");
     for (size_t i = 0; commands[i]; i++)

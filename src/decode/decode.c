@@ -3,6 +3,8 @@
 
 #include "decode/decode.h"
 
+#include "decode/ascend_tree.h"
+#include "decode/captures.h"
 #include "util/timings.h"
 
 #include <stdlib.h>
@@ -63,8 +65,8 @@ static const char *describe_unknown(const unsigned char *p, size_t n)
            "a .ttz snapshot)";
 }
 
-int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
-                  tt_load_info *info, tt_error *err)
+int tt_decode_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
+                    tt_load_info *info, tt_error *err)
 {
     static const tt_load_opts defaults;
     const unsigned char *head;
@@ -128,15 +130,26 @@ int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
         return -1;
     }
     tt_phase_stop(TT_PHASE_DECODE, &mark);
+    /* a snapshot restores the byte count of the trace it was made from */
+    if (tr->source_bytes == 0)
+        tr->source_bytes = tt_input_data_pos(in);
+    *out = tr;
+    return 0;
+}
+
+int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
+                  tt_load_info *info, tt_error *err)
+{
+    tt_phase_mark mark;   /* --timings */
+    tt_trace *tr;
+    if (tt_decode_input(in, opts, &tr, info, err))
+        return -1;
     tt_phase_start(&mark);
-    if (tt_trace_finalize_threads(tr, opts->threads, err)) {
+    if (tt_trace_finalize_threads(tr, opts ? opts->threads : 0, err)) {
         tt_trace_free(tr);
         return -1;
     }
     tt_phase_stop(TT_PHASE_FINALIZE, &mark);
-    /* a snapshot restores the byte count of the trace it was made from */
-    if (tr->source_bytes == 0)
-        tr->source_bytes = tt_input_data_pos(in);
     *out = tr;
     return 0;
 }
@@ -147,9 +160,20 @@ int tt_load(const char *path, const tt_load_opts *opts, tt_trace **out,
     tt_input *in;
     int rc;
     *out = NULL;
+    /* one worker's captures of a tensorboard_trace_handler directory,
+     * named by the pattern a job directory gives them (captures.h) */
+    if (tt_captures_is_group(path))
+        return tt_captures_load(path, opts, out, info, err);
     if (tt_input_open(path, &in, err))
         return -1;
     rc = tt_load_input(in, opts, out, info, err);
     tt_input_close(in);
+    /* an Ascend trace_view.json: its rank tree's rank, kernel_details.csv
+     * joined (ascend_tree.h) */
+    if (rc == 0 && tt_ascend_tree_finish(path, *out, err)) {
+        tt_trace_free(*out);
+        *out = NULL;
+        rc = -1;
+    }
     return rc;
 }

@@ -101,6 +101,12 @@ const tt_decoder *tt_decoder_find(const char *name);
 int tt_load(const char *path, const tt_load_opts *opts, tt_trace **out,
             tt_load_info *info, tt_error *err);
 
+/* Detect and decode, without finalizing: *out is an unfinalized trace (as
+ * model/merge.h joins), for loaders that build one trace of several
+ * inputs (captures.h). */
+int tt_decode_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
+                    tt_load_info *info, tt_error *err);
+
 /* The same over an already opened input (takes no ownership of in). */
 int tt_load_input(tt_input *in, const tt_load_opts *opts, tt_trace **out,
                   tt_load_info *info, tt_error *err);

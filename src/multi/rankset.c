@@ -6,6 +6,7 @@
 
 #include "analysis/classify.h"
 #include "markers/markers.h"
+#include "multi/jobdir.h"
 #include "util/natcmp.h"
 #include "util/num.h"
 #include "util/parallel.h"
@@ -131,6 +132,9 @@ static int64_t digits_at(const char *p)
 int64_t tt_rank_from_name(const char *path)
 {
     const char *base = strrchr(path, '/'), *p;
+    int64_t tree = tt_jobdir_tree_rank(path);
+    if (tree >= 0)
+        return tree;   /* an Ascend tree's timeline: its profiler_info */
     base = base ? base + 1 : path;
     /* rank_5, rank-5, rank.5, rank=5, rank5 (any case) */
     for (p = base; *p; p++) {
@@ -166,7 +170,7 @@ int64_t tt_rank_from_name(const char *path)
                 return r;
         }
     }
-    return -1;
+    return tt_jobdir_sqlite_rank(base);   /* an nsys rank set's name_5.sqlite */
 }
 
 /* ---------------------------------------------------------- expansion */
@@ -246,7 +250,27 @@ int tt_rankset_expand(const char *const *paths, size_t n, char ***files, size_t 
             DIR *d = opendir(paths[i]);
             struct dirent *de;
             char **names = NULL;
-            size_t nn = 0, ncap = 0, before = nv;
+            size_t nn = 0, ncap = 0, before = nv, nj, rest;
+            char **job;
+            int rj = tt_jobdir_ascend(paths[i], &job, &nj, err);
+            if (rj < 0) {
+                if (d)
+                    closedir(d);
+                goto fail;
+            }
+            if (rj > 0) {
+                /* an Ascend job: its trees' timelines, nothing else */
+                if (d)
+                    closedir(d);
+                for (size_t k = 0; k < nj; k++)
+                    if (push_file(&v, &nv, &cap, job[k])) {
+                        tt_rankset_free_files(job, nj);
+                        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+                        goto fail;
+                    }
+                tt_rankset_free_files(job, nj);
+                continue;
+            }
             if (!d) {
                 tt_error_set(err, TT_ERR_IO, "%s: cannot open directory: %s", paths[i],
                              strerror(errno));
@@ -277,6 +301,11 @@ int tt_rankset_expand(const char *const *paths, size_t n, char ***files, size_t 
                 }
             }
             tt_rankset_free_files(names, nn);
+            /* a worker's tensorboard captures are one rank */
+            rest = nv - before;
+            if (tt_jobdir_captures(v + before, &rest, err))
+                goto fail;
+            nv = before + rest;
             if (nv == before) {
                 tt_error_set(err, TT_ERR_USAGE, "%s: no trace files in this directory", paths[i]);
                 goto fail;

@@ -2,10 +2,12 @@
  *
  * Inputs are files and directories; a directory stands for every trace
  * file in it (any supported format, compressed or not; hidden files and
- * tracetty's own sidecars are skipped). Each trace is one rank: from its
- * metadata (distributedInfo.rank), else from its file name (rank_5,
- * rank-5, rank5, -5-of-8, worker5), else from its position in the order
- * given. Traces load in parallel on the available cores.
+ * tracetty's own sidecars are skipped), or, when a profiler wrote it, for
+ * the ranks of its layout (multi/jobdir.h). Each trace is one rank: from
+ * its metadata (distributedInfo.rank), else from its file name (rank_5,
+ * rank-5, rank5, -5-of-8, worker5, name_5.sqlite; an Ascend
+ * trace_view.json from its tree's profiler_info), else from its position
+ * in the order given. Traces load in parallel on the available cores.
  *
  * Time alignment puts every rank on one axis: an offset per rank added to
  * its timestamps.
@@ -96,7 +98,8 @@ int tt_rankset_expand(const char *const *paths, size_t n, char ***files, size_t 
                       tt_error *err);
 void tt_rankset_free_files(char **files, size_t n);
 
-/* Rank from a file name, or -1. */
+/* Rank from a file name, or -1 (an Ascend tree's trace_view.json: from
+ * the tree's profiler_info file, jobdir.h). */
 int64_t tt_rank_from_name(const char *path);
 
 /* The rank rule every command shares: ranks[i] is the rank trace i's
