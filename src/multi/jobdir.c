@@ -88,12 +88,12 @@ static int find_trees(const char *dir, char ***trees, size_t *n, tt_error *err)
         b = b ? b + 1 : d;
         if (strcmp(b, TT_ASCEND_OUTPUT) == 0) {
             char parent[4096];
-            if (b == d)
-                snprintf(parent, sizeof parent, "..");
+            if (b == d)   /* "ASCEND_PROFILER_OUTPUT" from inside its tree */
+                snprintf(parent, sizeof parent, ".");
+            else if (b == d + 1)
+                snprintf(parent, sizeof parent, "/");
             else
                 snprintf(parent, sizeof parent, "%.*s", (int)(b - d - 1), d);
-            if (!parent[0])
-                snprintf(parent, sizeof parent, "/");
             if (tt_ascend_tree_info(parent, info, sizeof info, err) == 0)
                 return push(trees, n, &cap, strdup(parent)) ? -1 : 0;
         }
@@ -233,7 +233,7 @@ int tt_jobdir_captures(char **files, size_t *n, tt_error *err)
             uint64_t cts;
             c = c ? c + 1 : files[j];
             if (gone[j] || (size_t)(c - files[j]) != bl || strncmp(files[j], files[i], bl) != 0 ||
-                !tt_captures_parse(c, &cwl, &cts) || cwl != wl || strncmp(b, c, wl) != 0)
+                strncmp(b, c, wl) != 0 || !tt_captures_parse(c, &cwl, &cts) || cwl != wl)
                 continue;
             gone[j] = true;
             if (!pat[i]) {

@@ -109,6 +109,9 @@ matches "$TMPD/as_ranks.csv" 'rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.
 is "$(awk -F, 'NR > 1 { printf "%s ", $1 }' "$TMPD/as_one.csv")" "1 " "a single tree keeps its profiler_info rank"
 "$TRACETTY" report --kind ranks --quiet "$job/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT" >"$TMPD/as_out.csv"; ok $? "a tree's ASCEND_PROFILER_OUTPUT"
 same_file "$TMPD/as_out.csv" "$TMPD/as_one.csv" "the output directory opens as its tree"
+(cd "$job/rank1_ascend_pt" && "$TRACETTY" report --kind ranks --quiet ASCEND_PROFILER_OUTPUT) >"$TMPD/as_rel.csv"
+is "$(awk -F, 'NR > 1 { printf "%s %s", $1, $NF }' "$TMPD/as_rel.csv" | tr -d '\r')" '1 "./ASCEND_PROFILER_OUTPUT/trace_view.json"' \
+    "ASCEND_PROFILER_OUTPUT named from inside its tree"
 "$TRACETTY" summary --format json "$job" >"$TMPD/as_sum.json"; ok $? "summary on an Ascend job"
 "$TRACETTY" check --quiet "$job" >"$TMPD/as_check.txt"; rc=$?; [ $rc -le 1 ]; ok $? "check on an Ascend job (exit $rc)"
 "$TRACETTY" diff --quiet "$job:0" "$job:1" >"$TMPD/as_diff.csv"; ok $? "diff DIR:0 DIR:1 on an Ascend job"
