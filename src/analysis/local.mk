@@ -16,11 +16,13 @@ libtracetty_a_SOURCES += \
 	src/analysis/scaling.c src/analysis/scaling.h \
 	src/analysis/normname.c src/analysis/normname.h \
 	src/analysis/operators.c src/analysis/operators.h \
+	src/analysis/overview.c src/analysis/overview.h \
 	src/analysis/ncu_kernels.c src/analysis/ncu_kernels.h \
 	src/analysis/select.c src/analysis/select.h \
 	src/analysis/selfsum.c src/analysis/selfsum.h \
 	src/analysis/selsum.c src/analysis/selsum.h \
 	src/analysis/setsum.c src/analysis/setsum.h \
+	src/analysis/sidetab.c src/analysis/sidetab.h \
 	src/analysis/stats_fast.c src/analysis/stats_fast.h \
 	src/analysis/stats.c src/analysis/stats.h \
 	src/analysis/steps.c src/analysis/steps.h \

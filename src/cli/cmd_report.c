@@ -98,10 +98,14 @@ static int kind_usage_error(const char *what, unsigned need, unsigned lack, int 
 static void print_kinds(void)
 {
     size_t n;
+    int width = 12;
     const tt_report_kind *const *k = tt_report_kinds(&n);
+    for (size_t i = 0; i < n; i++)   /* the names' column fits the longest */
+        if ((int)strlen(k[i]->name) > width)
+            width = (int)strlen(k[i]->name);
     printf("\nkinds:\n");
     for (size_t i = 0; i < n; i++)
-        printf("  %-12s %s\n", k[i]->name, k[i]->help);
+        printf("  %-*s %s\n", width, k[i]->name, k[i]->help);
     printf("\n--by KEY: name, category, opcode, lane, layer or arg:NAME; with operators\n"
            "also shape (name and input shapes) or module (the innermost nn.Module)\n");
     printf("\n--metric NAME: kernels of an Nsight Compute (ncu --csv) table, a column with\n"
@@ -982,7 +986,7 @@ const tt_command tt_cmd_report = {
     /* the --kind list is the table's (report/kinds.c), in its order:
      * tests/unit/test_stats.c checks it */
     .usage = "report [--kind ops|lanes|transfers|gpu|events|annotations|ranks|collectives|"
-             "operators|kernels|steps|launch] "
+             "operators|kernels|steps|launch|overview|op-statistic|api-statistic] "
              "[--by KEY] [--window FROM:TO | --markers SET (--between A:B | --per-interval)] "
              "[--lanes PATTERN] [--rules FILE] [--align MODE] [--sort ORDER] [--metric NAME] "
              "[--format csv|json|text] [-o FILE] TRACE|DIR...",

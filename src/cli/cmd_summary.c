@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/ncu_summary.h"
+#include "cli/stat_summary.h"
 #include "cli/opts.h"
 
 #include "analysis/attrib.h"
@@ -280,6 +281,7 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
         fputc('\n', f);
     }
     tt_ncu_summary_text(f, tr);
+    tt_stat_summary_text(f, tr);
 
     if (tr->n_lanes) {
         fprintf(f, "\n%-56s %10s %8s\n", "Lane", "Events", "Busy");
@@ -462,6 +464,7 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
     else
         cJSON_AddNullToObject(o, "note");
     tt_ncu_summary_json(o, tr);
+    tt_stat_summary_json(o, tr);
     return o;
 }
 

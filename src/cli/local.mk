@@ -6,6 +6,7 @@ libtracetty_a_SOURCES += \
 	src/cli/diffinput.c src/cli/diffinput.h \
 	src/cli/loadpart.c src/cli/loadpart.h \
 	src/cli/ncu_summary.c src/cli/ncu_summary.h \
+	src/cli/stat_summary.c src/cli/stat_summary.h \
 	src/cli/opts.c src/cli/opts.h \
 	src/cli/progress.c src/cli/progress.h \
 	src/cli/show.c src/cli/show.h \

@@ -19,6 +19,7 @@ static const tt_decoder *const decoders[] = {
     &tt_decoder_ascend_csv,
     &tt_decoder_nsys_csv,
     &tt_decoder_ncu_csv,
+    &tt_decoder_mindspore_steps,
     &tt_decoder_nsys_sqlite,
     &tt_decoder_csv,
     NULL,

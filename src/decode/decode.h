@@ -120,6 +120,7 @@ extern const tt_decoder tt_decoder_nsys_sqlite;  /* stub that explains when buil
 extern const tt_decoder tt_decoder_ascend_csv;
 extern const tt_decoder tt_decoder_nsys_csv;
 extern const tt_decoder tt_decoder_ncu_csv;    /* Nsight Compute --csv */
+extern const tt_decoder tt_decoder_mindspore_steps; /* MindSpore step_trace_raw_N_detail_time.csv */
 extern const tt_decoder tt_decoder_csv;        /* any CSV with --csv-map */
 
 #endif

@@ -20,6 +20,9 @@ extern const tt_report_kind tt_kind_operators;     /* kind_operators.c */
 extern const tt_report_kind tt_kind_kernels;       /* kind_kernels.c */
 extern const tt_report_kind tt_kind_steps;         /* kind_steps.c */
 extern const tt_report_kind tt_kind_launch;        /* kind_launch.c */
+extern const tt_report_kind tt_kind_overview;      /* kind_overview.c */
+extern const tt_report_kind tt_kind_op_statistic;  /* kind_statistic.c */
+extern const tt_report_kind tt_kind_api_statistic; /* kind_statistic.c */
 
 static const tt_report_kind *const kinds[] = {
     &tt_kind_ops,
@@ -34,6 +37,9 @@ static const tt_report_kind *const kinds[] = {
     &tt_kind_kernels,
     &tt_kind_steps,
     &tt_kind_launch,
+    &tt_kind_overview,
+    &tt_kind_op_statistic,
+    &tt_kind_api_statistic,
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 

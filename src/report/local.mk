@@ -11,7 +11,9 @@ libtracetty_a_SOURCES += \
 	src/report/kind_lanes.c \
 	src/report/kind_launch.c src/report/kind_launch.h \
 	src/report/kind_operators.c src/report/kind_operators.h \
+	src/report/kind_overview.c \
 	src/report/kind_ops.c \
+	src/report/kind_statistic.c src/report/kind_statistic.h \
 	src/report/kind_steps.c src/report/kind_steps.h \
 	src/report/kind_transfers.c \
 	src/report/merge.c src/report/merge.h \

@@ -45,19 +45,19 @@ same_file "$TMPD/out" "$golden/nested.txt" "tracetty FILE prints the summary"
 
 # Several files: text summaries separated by a blank line, JSON as an array.
 # They are the ranks of one job, as for check: the annotation counts add
-# the cross-rank straggler rule.
+# the cross-rank straggler and slow-card rules.
 "$TRACETTY" summary nested.json problems.json >"$TMPD/out" 2>"$TMPD/err"
 ok $? "summary of two files exits 0"
-with_straggler() { sed 's/^  low-utilization .*/&\n  straggler                             0/' "$1"; }
+with_straggler() { sed 's/^  low-utilization .*/&\n  straggler                             0\n  slow-card                             0/' "$1"; }
 { with_straggler "$golden/nested.txt"; echo; with_straggler "$golden/problems.txt"; } >"$TMPD/want"
 same_file "$TMPD/out" "$TMPD/want" "two text summaries, separated by a blank line"
 "$TRACETTY" summary --format json nested.json problems.json >"$TMPD/out" 2>"$TMPD/err"
 ok $? "JSON summary of two files exits 0"
 # The array must hold exactly the two single-file summaries, in order.
 if command -v jq >/dev/null 2>&1; then
-    jq '.[0]' "$TMPD/out" >"$TMPD/first" && jq '.annotations.straggler = 0' "$golden/nested.json" >"$TMPD/want1"
+    jq '.[0]' "$TMPD/out" >"$TMPD/first" && jq '.annotations.straggler = 0 | .annotations["slow-card"] = 0' "$golden/nested.json" >"$TMPD/want1"
     same_file "$TMPD/first" "$TMPD/want1" "JSON array: first entry is nested.json's summary (jq)"
-    jq '.[1]' "$TMPD/out" >"$TMPD/second" && jq '.annotations.straggler = 0' "$golden/problems.json" >"$TMPD/want2"
+    jq '.[1]' "$TMPD/out" >"$TMPD/second" && jq '.annotations.straggler = 0 | .annotations["slow-card"] = 0' "$golden/problems.json" >"$TMPD/want2"
     same_file "$TMPD/second" "$TMPD/want2" "JSON array: second entry is problems.json's summary (jq)"
     is "$(jq length "$TMPD/out")" 2 "JSON array: two entries (jq)"
 else
