@@ -16,6 +16,7 @@
 #include "util/parallel.h"
 #include "util/u64map.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,10 @@ enum { LM_PLAIN, LM_NAME, LM__COUNT };
 #define CHUNK_BYTES ((uint64_t)16 << 20)
 #define MAX_THREADS 8u
 #define TEXT_PER_BYTE 65536u  /* most text a chunk may rebuild per byte of it */
+/* Values are cut into segments of this many that never move (a record's
+ * values lie in one): growing one array by doubling copied it again and
+ * again, and the records point straight at their values. */
+#define SEG_VALUES ((size_t)1 << 18)
 
 /* ------------------------------------------------------------- encoder */
 
@@ -48,6 +53,15 @@ typedef struct tmpl {
     uint32_t nslots;
     uint32_t next;             /* next template with the same hash + 1 */
 } tmpl;
+
+/* A segment of values: a literal is offset << 8 | length in enc.lits;
+ * kind[i] (CK_INT or CK_LIT) says which, since a literal's offset moves
+ * when the parts' texts are joined. */
+typedef struct vseg {
+    int64_t *v;
+    uint8_t *kind;
+    size_t   n, cap;
+} vseg;
 
 typedef struct enc {
     /* templates: skeletons (text with bare slot markers) and the column
@@ -64,11 +78,12 @@ typedef struct enc {
     uint32_t  nc, capc, overflow[2];
     /* records by position: template, first value, bytes of text */
     uint32_t *rtmpl;
-    size_t   *rval;
+    const int64_t **rv;
     uint64_t *rlen;
-    /* slot values in reading order; a literal is offset << 8 | length in lits */
-    int64_t  *vals;
-    size_t    nv, capv;
+    /* slot values in reading order, in segments (the last one is being
+     * filled); the merged encoder takes over the parts' segments */
+    vseg     *seg;
+    size_t    nseg, capseg;
     tt_wbuf   lits;
     /* the record being cut */
     tt_wbuf   sk;
@@ -77,15 +92,12 @@ typedef struct enc {
     uint64_t  keyset;
     /* A part of the records cut by a thread of its own (enc_cut) makes
      * templates without columns: it keeps what column_of() needs (each
-     * template's slot keys and key set) for the merge, and each value's
-     * kind, since a literal's offset moves when its text does. */
+     * template's slot keys and key set) for the merge. */
     bool      part;
     uint64_t *tskey;           /* per template slot, as tslot */
     size_t    captskey;
     uint64_t *tkeyset;         /* per template */
     uint32_t  captkeyset;
-    uint8_t  *vkind;           /* per value, CK_INT or CK_LIT */
-    size_t    capvkind;
 } enc;
 
 static bool grow32(void *pp, uint32_t *cap, uint32_t need, size_t size)
@@ -142,22 +154,46 @@ static bool canonical_int(const unsigned char *s, size_t n, int64_t *v)
     return true;
 }
 
-static bool add_slot(enc *e, unsigned kind, uint64_t key, unsigned ord, int64_t v)
+/* Room for a record of `slots` values at most, all in one segment: the
+ * next value's place, or NULL when out of memory. */
+static int64_t *enc_room(enc *e, size_t slots)
 {
-    if (!tt_grow(&e->skey, &e->capskey, e->nskey + 1, sizeof *e->skey) ||
-        !tt_grow(&e->vals, &e->capv, e->nv + 1, sizeof *e->vals) ||
-        (e->part && !tt_grow(&e->vkind, &e->capvkind, e->nv + 1, 1)))
-        return false;
-    if (e->part)
-        e->vkind[e->nv] = (uint8_t)kind;
-    e->skey[e->nskey++] = tt_hash_mix(key * 0x9e3779b97f4a7c15ULL + (uint64_t)kind * 31 +
-                                      (ord < MAX_ORDINAL ? ord : MAX_ORDINAL));
-    e->vals[e->nv++] = v;
-    tt_wbuf_byte(&e->sk, kind == CK_INT ? MK_INT : MK_LIT);
-    return !e->sk.oom;
+    vseg *g = e->nseg ? &e->seg[e->nseg - 1] : NULL;
+    if (!tt_grow(&e->skey, &e->capskey, slots + 1, sizeof *e->skey))
+        return NULL;
+    if (!g || g->cap - g->n < slots) {
+        size_t cap = slots > SEG_VALUES ? slots : SEG_VALUES;
+        if (!tt_grow(&e->seg, &e->capseg, e->nseg + 1, sizeof *e->seg))
+            return NULL;
+        g = &e->seg[e->nseg];
+        g->v = malloc(cap * sizeof *g->v);
+        g->kind = malloc(cap);
+        g->n = 0;
+        g->cap = cap;
+        if (!g->v || !g->kind) {
+            free(g->v);
+            free(g->kind);
+            return NULL;
+        }
+        e->nseg++;
+    }
+    return g->v + g->n;
 }
 
-/* Cut one text (a record's args or its extra) into e->sk and slots. */
+/* One value of the record being cut (enc_room() made room for it). */
+static void add_slot(enc *e, unsigned kind, uint64_t key, unsigned ord, int64_t v)
+{
+    vseg *g = &e->seg[e->nseg - 1];
+    e->skey[e->nskey++] = tt_hash_mix(key * 0x9e3779b97f4a7c15ULL + (uint64_t)kind * 31 +
+                                      (ord < MAX_ORDINAL ? ord : MAX_ORDINAL));
+    g->kind[g->n] = (uint8_t)kind;
+    g->v[g->n++] = v;
+    tt_wbuf_byte(&e->sk, kind == CK_INT ? MK_INT : MK_LIT);
+}
+
+/* Cut one text (a record's args or its extra) into e->sk and slots; the
+ * caller made room for n / 2 + 1 more values (enc_room: a number is a
+ * run of at least one byte, and two runs have a byte between them). */
 static bool cut_text(enc *e, const unsigned char *s, size_t n)
 {
     uint64_t key = 0;
@@ -195,13 +231,11 @@ static bool cut_text(enc *e, const unsigned char *s, size_t n)
             if (!digit || j - i > MAX_TOKEN) {
                 sk_text(&e->sk, s + i, j - i);
             } else if (canonical_int(s + i, j - i, &v)) {
-                if (!add_slot(e, CK_INT, key, ord++, v))
-                    return false;
+                add_slot(e, CK_INT, key, ord++, v);
             } else {
                 size_t at = e->lits.n;
                 tt_wbuf_put(&e->lits, s + i, j - i);
-                if (!add_slot(e, CK_LIT, key, ord++, (int64_t)(at << 8 | (j - i))))
-                    return false;
+                add_slot(e, CK_LIT, key, ord++, (int64_t)(at << 8 | (j - i)));
             }
             i = j;
             continue;
@@ -298,15 +332,18 @@ static void enc_fini(enc *e)
     tt_u64map_fini(&e->cmap);
     free(e->ckind);
     free(e->rtmpl);
-    free(e->rval);
+    free(e->rv);
     free(e->rlen);
-    free(e->vals);
+    for (size_t k = 0; k < e->nseg; k++) {
+        free(e->seg[k].v);
+        free(e->seg[k].kind);
+    }
+    free(e->seg);
     tt_wbuf_free(&e->lits);
     tt_wbuf_free(&e->sk);
     free(e->skey);
     free(e->tskey);
     free(e->tkeyset);
-    free(e->vkind);
 }
 
 /* Read the store in handle order, cutting every record named by map. */
@@ -315,36 +352,28 @@ static void enc_fini(enc *e)
 typedef struct cut_job_part {
     enc       e;
     uint32_t  h_lo, h_hi;
-    uint32_t *pos;             /* per record cut: its position + 1 */
-    uint32_t *tmpl;            /* its template in the part */
-    size_t   *val;             /* its first value in the part */
-    uint64_t *len;             /* its bytes of text */
-    uint32_t  n;
+    uint32_t  n;               /* records cut */
     int       rc;
 } cut_job_part;
 
+/* Each part writes its records straight into the merged encoder's arrays
+ * by position (no two parts share a position): its values' place (the
+ * segments never move), its bytes of text, and its template in the part,
+ * which the merge turns into the merged one. */
 typedef struct cut_job {
     const tt_args  *store;
     const uint32_t *map;
     uint32_t        n;
     cut_job_part   *p;
+    enc            *out;
 } cut_job;
 
 static void cut_part_run(void *ctx, size_t k)
 {
     cut_job *j = ctx;
     cut_job_part *cp = &j->p[k];
-    enc *e = &cp->e;
+    enc *e = &cp->e, *out = j->out;
     tt_args_reader r;
-    uint32_t cap = cp->h_hi - cp->h_lo;
-    cp->pos = malloc(((size_t)cap + 1) * sizeof *cp->pos);
-    cp->tmpl = malloc(((size_t)cap + 1) * sizeof *cp->tmpl);
-    cp->val = malloc(((size_t)cap + 1) * sizeof *cp->val);
-    cp->len = malloc(((size_t)cap + 1) * sizeof *cp->len);
-    if (!cp->pos || !cp->tmpl || !cp->val || !cp->len) {
-        cp->rc = -1;
-        return;
-    }
     tt_args_reader_init(&r, j->store);
     for (uint32_t h = cp->h_lo; h < cp->h_hi && cp->rc == 0; h++) {
         const char *a, *x;
@@ -359,94 +388,98 @@ static void cut_part_run(void *ctx, size_t k)
         e->sk.n = 0;
         e->nskey = 0;
         e->keyset = 0;
-        cp->pos[cp->n] = pos;
-        cp->val[cp->n] = e->nv;
-        cp->len[cp->n] = an + xn;
+        if (!(out->rv[pos - 1] = enc_room(e, an / 2 + xn / 2 + 2))) {
+            cp->rc = -1;
+            break;
+        }
+        out->rlen[pos - 1] = an + xn;
         if (!cut_text(e, (const unsigned char *)a, an))
             cp->rc = -1;
         tt_wbuf_byte(&e->sk, MK_SPLIT);
         if (cp->rc == 0 && (!cut_text(e, (const unsigned char *)x, xn) ||
-                            !find_template(e, &cp->tmpl[cp->n])))
+                            !find_template(e, &out->rtmpl[pos - 1])))
             cp->rc = -1;
         cp->n++;
     }
     tt_args_reader_fini(&r);
 }
 
-/* Part p after the parts merged into e before it: its templates become
- * e's (found, or made with their columns, in the order they first appear,
- * as cutting all records in one pass makes them), its values and literal
- * texts follow e's. The part's values and texts are taken over by e when
- * e has none yet (the first part: all of them on one core), else copied
- * and freed, so that they are held twice for one part at most. */
-static int cut_merge(enc *e, cut_job_part *p)
+/* The templates of part p after those of the parts merged into e before
+ * it: found, or made with their columns, in the order they first appear,
+ * as cutting all records in one pass makes them. *tm (malloc'ed) maps the
+ * part's templates to e's. */
+static int cut_merge_templates(enc *e, const cut_job_part *p, uint32_t **tm_out)
 {
-    enc *q = &p->e;
+    const enc *q = &p->e;
     uint32_t *tm = malloc(((size_t)q->nt + 1) * sizeof *tm);
-    size_t vbase = e->nv, lbase = e->lits.n;
+    *tm_out = tm;
     if (!tm)
         return -1;
     for (uint32_t t = 0; t < q->nt; t++) {
         const tmpl *qt = &q->t[t];
         e->sk.n = 0;
         tt_wbuf_put(&e->sk, q->tbytes.p + qt->off, qt->len);
-        if (!tt_grow(&e->skey, &e->capskey, (size_t)qt->nslots + 1, sizeof *e->skey)) {
-            free(tm);
+        if (!tt_grow(&e->skey, &e->capskey, (size_t)qt->nslots + 1, sizeof *e->skey))
             return -1;
-        }
         memcpy(e->skey, q->tskey + qt->slot0, qt->nslots * sizeof *e->skey);
         e->nskey = qt->nslots;
         e->keyset = q->tkeyset[t];
-        if (e->sk.oom || !find_template(e, &tm[t])) {
-            free(tm);
+        if (e->sk.oom || !find_template(e, &tm[t]))
             return -1;
-        }
     }
-    if (!e->vals && !e->lits.p) {
-        e->vals = q->vals;
-        e->nv = q->nv;
-        e->capv = q->capv;
-        e->lits = q->lits;
-        q->vals = NULL;
-        memset(&q->lits, 0, sizeof q->lits);
-    } else {
-        if (!tt_grow(&e->vals, &e->capv, e->nv + q->nv + 1, sizeof *e->vals)) {
-            free(tm);
-            return -1;
-        }
-        for (size_t v = 0; v < q->nv; v++)
-            e->vals[e->nv++] = q->vkind[v] == CK_LIT ? q->vals[v] + (int64_t)(lbase << 8)
-                                                     : q->vals[v];
-        tt_wbuf_put(&e->lits, q->lits.p, q->lits.n);
-    }
-    free(q->vals);
-    free(q->vkind);
-    q->vals = NULL;
-    q->vkind = NULL;
-    tt_wbuf_free(&q->lits);
-    for (uint32_t i = 0; i < p->n; i++) {
-        e->rtmpl[p->pos[i] - 1] = tm[p->tmpl[i]];
-        e->rval[p->pos[i] - 1] = vbase + p->val[i];
-        e->rlen[p->pos[i] - 1] = p->len[i];
-    }
-    free(tm);
-    return e->lits.oom ? -1 : 0;
+    return 0;
 }
 
-/* Records to templates and values, e->rtmpl/rval/rlen by position. The
+/* The rest of the merge, a thread per part once the templates are merged:
+ * the part's literal texts go to their place in e->lits (lbase on), its
+ * literal values are moved there too (in place), and its records take
+ * their positions. Its values are not copied: e takes over the part's
+ * segments (enc_cut) and each record points into them. */
+typedef struct merge_job {
+    enc          *e;
+    cut_job_part *p;
+    const uint32_t *map;
+    uint32_t    **tm;          /* per part: cut_merge_templates() */
+    size_t       *lbase;       /* per part: where its literal texts go */
+} merge_job;
+
+static void merge_part_run(void *ctx, size_t k)
+{
+    merge_job *j = ctx;
+    enc *e = j->e;
+    cut_job_part *p = &j->p[k];
+    const enc *q = &p->e;
+    const uint32_t *tm = j->tm[k];
+    if (j->lbase[k])
+        for (size_t g = 0; g < q->nseg; g++)
+            for (size_t v = 0; v < q->seg[g].n; v++)
+                if (q->seg[g].kind[v] == CK_LIT)
+                    q->seg[g].v[v] += (int64_t)(j->lbase[k] << 8);
+    if (q->lits.n)
+        memcpy(e->lits.p + j->lbase[k], q->lits.p, q->lits.n);
+    for (uint32_t h = p->h_lo; h < p->h_hi; h++)
+        if (j->map[h])
+            e->rtmpl[j->map[h] - 1] = tm[e->rtmpl[j->map[h] - 1]];
+}
+
+/* Records to templates and values, e->rtmpl/rv/rlen by position. The
  * handles are split into ranges cut in parallel (reading and cutting the
  * text is most of an encode), then merged in order: the result is the
- * same as one pass in handle order would give. */
+ * same as one pass in handle order would give. Only the templates (a
+ * handful) are merged on one thread; the records' and literals' share of
+ * the merge runs a thread per part again. */
 static int enc_cut(enc *e, const tt_args *store, const uint32_t *map, uint32_t n,
                    unsigned threads)
 {
     uint32_t count = tt_args_count(store), seen = 0, parts;
     cut_job j;
+    merge_job mj;
+    size_t lits = 0;
     int rc = 0;
     e->rtmpl = malloc(((size_t)n + 1) * sizeof *e->rtmpl);
-    e->rval = malloc(((size_t)n + 1) * sizeof *e->rval);
+    e->rv = malloc(((size_t)n + 1) * sizeof *e->rv);
     e->rlen = malloc(((size_t)n + 1) * sizeof *e->rlen);
-    if (!e->rtmpl || !e->rval || !e->rlen)
+    if (!e->rtmpl || !e->rv || !e->rlen)
         return -1;
     if (threads == 0)
         threads = tt_parallel_cores();
@@ -458,8 +491,18 @@ static int enc_cut(enc *e, const tt_args *store, const uint32_t *map, uint32_t n
     j.map = map;
     j.n = n;
     j.p = calloc(parts, sizeof *j.p);
-    if (!j.p)
+    j.out = e;
+    mj.e = e;
+    mj.p = j.p;
+    mj.map = map;
+    mj.tm = calloc(parts, sizeof *mj.tm);
+    mj.lbase = calloc(parts, sizeof *mj.lbase);
+    if (!j.p || !mj.tm || !mj.lbase) {
+        free(j.p);
+        free(mj.tm);
+        free(mj.lbase);
         return -1;
+    }
     for (uint32_t k = 0; k < parts; k++) {
         cut_job_part *cp = &j.p[k];
         cp->h_lo = 1 + (uint32_t)((uint64_t)count * k / parts);
@@ -473,16 +516,33 @@ static int enc_cut(enc *e, const tt_args *store, const uint32_t *map, uint32_t n
         rc = j.p[k].rc;
         seen += j.p[k].n;
         if (rc == 0)
-            rc = cut_merge(e, &j.p[k]);
+            rc = cut_merge_templates(e, &j.p[k], &mj.tm[k]);
+        mj.lbase[k] = lits;
+        lits += j.p[k].e.lits.n;
+    }
+    if (rc == 0 && !tt_wbuf_reserve(&e->lits, lits + 1))
+        rc = -1;
+    if (rc == 0) {
+        e->lits.n = lits;
+        tt_parallel_run(parts, parts, merge_part_run, &mj);
+    }
+    for (uint32_t k = 0; k < parts && rc == 0; k++) {
+        enc *q = &j.p[k].e;
+        if (!tt_grow(&e->seg, &e->capseg, e->nseg + q->nseg + 1, sizeof *e->seg)) {
+            rc = -1;
+            break;
+        }
+        memcpy(e->seg + e->nseg, q->seg, q->nseg * sizeof *q->seg);
+        e->nseg += q->nseg;
+        q->nseg = 0;
     }
     for (uint32_t k = 0; k < parts; k++) {
         enc_fini(&j.p[k].e);
-        free(j.p[k].pos);
-        free(j.p[k].tmpl);
-        free(j.p[k].val);
-        free(j.p[k].len);
+        free(mj.tm[k]);
     }
     free(j.p);
+    free(mj.tm);
+    free(mj.lbase);
     if (rc == 0 && seen != n)
         rc = -2;
     return rc;
@@ -566,10 +626,15 @@ static bool enc_number(const enc *e, uint32_t lo, uint32_t n, numbering *nb)
 
 /* The columns' data. Trial (mode NULL): each column's first TRIAL_VALUES
  * values under every predictor, into col[c * PM__COUNT + m] (literal
- * columns use the first two, LM_PLAIN and LM_NAME). Final: all values
- * under predictor mode[c], into col[c * PM__COUNT]. */
+ * columns use the first two, LM_PLAIN and LM_NAME), and done[c] set when
+ * that was all of the column's values: its trial data under the chosen
+ * predictor is then its final data already (enc_choose keeps it). Final:
+ * all values under predictor mode[c], into col[c * PM__COUNT], for the
+ * columns not done (most chunks have none: a 16 MB chunk holds some
+ * thousands of values per column, so this pass is usually skipped). */
 static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t n,
-                        const tt_argcols_hint *hint, const uint8_t *mode, tt_wbuf *col)
+                        const tt_argcols_hint *hint, const uint8_t *mode, uint8_t *done,
+                        tt_wbuf *col)
 {
     int64_t *last = calloc((size_t)nb->ncc + 1, sizeof *last);
     uint32_t *seen = calloc((size_t)nb->ncc + 1, sizeof *seen);
@@ -579,7 +644,7 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
     tt_u64map_init(&bn.map);
     for (uint32_t i = lo; i < lo + n && ok; i++) {
         const tmpl *t = &e->t[e->rtmpl[i]];
-        const int64_t *v = e->vals + e->rval[i];
+        const int64_t *v = e->rv[i];
         int64_t prev = 0;
         bool have_prev = false;
         for (uint32_t s = 0; s < t->nslots && ok; s++) {
@@ -588,6 +653,15 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
             bool lit = e->ckind[e->tslot[t->slot0 + s]] == CK_LIT;
             bool fresh = true, all = !mode && seen[c]++ < TRIAL_VALUES;
             int64_t *named = NULL, ref[PM__COUNT];
+            if (mode && done[c]) {
+                /* written by the trial; only the record's last number,
+                 * which other columns predict from, still counts */
+                if (!lit) {
+                    prev = v[s];
+                    have_prev = true;
+                }
+                continue;
+            }
             /* the column's last value for this name: for the trials, and
              * for the columns the final pass predicts by name */
             if ((all || (mode && mode[c] == (lit ? LM_NAME : PM_NAME))) &&
@@ -630,6 +704,9 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
     }
     for (size_t i = 0; i < ((size_t)nb->ncc + 1) * PM__COUNT; i++)
         ok = ok && !col[i].oom;
+    if (!mode)
+        for (uint32_t c = 0; c < nb->ncc; c++)
+            done[c] = seen[c] <= TRIAL_VALUES;
     free(last);
     free(seen);
     byname_fini(&bn);
@@ -637,22 +714,27 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
 }
 
 /* Each column's predictor: the one whose trial data compresses best. The
- * trial buffers are emptied for the final data. */
+ * trial buffers are emptied (not freed) for the final data, except a done
+ * column's chosen one, which becomes its final data (col[c * PM__COUNT]).
+ * *all_done says whether every column is done. zc and tmp are scratch. */
 static bool enc_choose(const enc *e, const numbering *nb, tt_wbuf *col, int level,
-                       uint8_t *mode)
+                       uint8_t *mode, const uint8_t *done, bool *all_done, ZSTD_CCtx *zc,
+                       tt_wbuf *tmp)
 {
-    ZSTD_CCtx *zc = ZSTD_createCCtx();
-    tt_wbuf tmp = {0};
-    if (!zc)
-        return false;
+    *all_done = true;
     for (uint32_t c = 0; c < nb->ncc; c++) {
+        tt_wbuf *b = &col[(size_t)c * PM__COUNT];
         unsigned modes = e->ckind[nb->cord[c]] == CK_LIT ? LM__COUNT : PM__COUNT;
-        mode[c] = (uint8_t)tt_wbuf_smallest(zc, &col[(size_t)c * PM__COUNT], modes, level, &tmp);
-        for (unsigned m = 0; m < PM__COUNT; m++)
-            tt_wbuf_free(&col[(size_t)c * PM__COUNT + m]);
+        mode[c] = (uint8_t)tt_wbuf_smallest(zc, b, modes, level, tmp);
+        if (done[c] && mode[c] != 0) {
+            tt_wbuf keep = b[0];
+            b[0] = b[mode[c]];
+            b[mode[c]] = keep;
+        }
+        for (unsigned m = done[c] ? 1 : 0; m < PM__COUNT; m++)
+            b[m].n = 0;   /* kept for the final data and the next chunk */
+        *all_done = *all_done && done[c];
     }
-    tt_wbuf_free(&tmp);
-    ZSTD_freeCCtx(zc);
     return true;
 }
 
@@ -707,50 +789,100 @@ static bool enc_write(const enc *e, const numbering *nb, uint32_t lo, uint32_t n
     return ok;
 }
 
+/* A thread's column buffers and trial compressor, kept from one chunk to
+ * the next: fresh memory costs a page fault per page, which on some
+ * machines is most of what encoding a chunk costs. */
+typedef struct chunk_scratch {
+    tt_wbuf   *col;
+    size_t     ncol;
+    ZSTD_CCtx *zc;             /* NULL until the first chunk */
+    tt_wbuf    tmp;
+} chunk_scratch;
+
+/* col[0..n) of s, emptied: NULL when out of memory. */
+static tt_wbuf *scratch_cols(chunk_scratch *s, size_t n)
+{
+    if (n > s->ncol) {
+        size_t cap = s->ncol;
+        if (!tt_grow(&s->col, &cap, n, sizeof *s->col))
+            return NULL;
+        memset(s->col + s->ncol, 0, (cap - s->ncol) * sizeof *s->col);
+        s->ncol = cap;
+    }
+    for (size_t i = 0; i < n; i++) {
+        s->col[i].n = 0;
+        if (s->col[i].oom) {
+            tt_wbuf_free(&s->col[i]);
+            memset(&s->col[i], 0, sizeof s->col[i]);
+        }
+    }
+    return s->col;
+}
+
+static void scratch_fini(chunk_scratch *s)
+{
+    for (size_t i = 0; i < s->ncol; i++)
+        tt_wbuf_free(&s->col[i]);
+    free(s->col);
+    ZSTD_freeCCtx(s->zc);
+    tt_wbuf_free(&s->tmp);
+}
+
 /* One chunk: records [lo, lo + n). */
 static int enc_chunk(const enc *e, uint32_t lo, uint32_t n, const tt_argcols_hint *hint,
-                     uint32_t n_names, int trial_level, tt_wbuf *out)
+                     uint32_t n_names, int trial_level, chunk_scratch *sc, tt_wbuf *out)
 {
     numbering nb;
     tt_wbuf *col = NULL;
-    uint8_t *mode = NULL;
+    uint8_t *mode = NULL, *done = NULL;
+    bool all_done = false;
     int rc = -1;
-    if (enc_number(e, lo, n, &nb)) {
-        col = calloc(((size_t)nb.ncc + 1) * PM__COUNT, sizeof *col);
+    memset(&nb, 0, sizeof nb);
+    if (!sc->zc)
+        sc->zc = ZSTD_createCCtx();
+    if (sc->zc && enc_number(e, lo, n, &nb)) {
+        col = scratch_cols(sc, ((size_t)nb.ncc + 1) * PM__COUNT);
         mode = calloc((size_t)nb.ncc + 1, 1);
+        done = calloc((size_t)nb.ncc + 1, 1);
     }
-    if (col && mode && enc_columns(e, &nb, lo, n, hint, NULL, col) &&
-        enc_choose(e, &nb, col, trial_level, mode) &&
-        enc_columns(e, &nb, lo, n, hint, mode, col) &&
+    if (col && mode && done && enc_columns(e, &nb, lo, n, hint, NULL, done, col) &&
+        enc_choose(e, &nb, col, trial_level, mode, done, &all_done, sc->zc, &sc->tmp) &&
+        (all_done || enc_columns(e, &nb, lo, n, hint, mode, done, col)) &&
         enc_write(e, &nb, lo, n, hint, n_names, col, mode, out))
         rc = 0;
-    if (col)
-        for (size_t i = 0; i < ((size_t)nb.ncc + 1) * PM__COUNT; i++)
-            tt_wbuf_free(&col[i]);
-    free(col);
     free(mode);
+    free(done);
     numbering_fini(&nb);
     return rc;
 }
 
 /* Chunks are encoded by several threads, each into a buffer of its own
  * (they only read the cut records), then laid out in order: the payload
- * is the same whatever the thread count. */
+ * is the same whatever the thread count. A job is a thread that takes
+ * the next chunk not taken until none is left, with its scratch. */
 typedef struct enc_job {
     const enc             *e;
     const tt_argcols_hint *hint;
     uint32_t               n_names;
     int                    trial_level;
+    uint32_t               chunks;
+    atomic_uint            next;       /* the next chunk to take */
     uint32_t              *lo, *n;     /* per chunk: first record, count */
     tt_wbuf               *body;       /* per chunk */
     int                   *rc;         /* per chunk */
 } enc_job;
 
-static void enc_job_run(void *ctx, size_t k)
+static void enc_job_run(void *ctx, size_t worker)
 {
     enc_job *j = ctx;
-    j->rc[k] = enc_chunk(j->e, j->lo[k], j->n[k], j->hint, j->n_names, j->trial_level,
-                         &j->body[k]);
+    chunk_scratch sc;
+    unsigned k;
+    (void)worker;
+    memset(&sc, 0, sizeof sc);
+    while ((k = atomic_fetch_add(&j->next, 1)) < j->chunks)
+        j->rc[k] = enc_chunk(j->e, j->lo[k], j->n[k], j->hint, j->n_names, j->trial_level, &sc,
+                             &j->body[k]);
+    scratch_fini(&sc);
 }
 
 int tt_argcols_encode(const tt_args *store, const uint32_t *map, uint32_t n,
@@ -798,7 +930,11 @@ int tt_argcols_encode(const tt_args *store, const uint32_t *map, uint32_t n,
     j.trial_level = trial_level;
     if (threads == 0)
         threads = tt_parallel_cores();
-    tt_parallel_run(chunks, threads < MAX_THREADS ? threads : MAX_THREADS, enc_job_run, &j);
+    j.chunks = chunks;
+    atomic_init(&j.next, 0);
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    tt_parallel_run(threads < chunks ? threads : chunks, threads, enc_job_run, &j);
     for (uint32_t k = 0; k < chunks && rc == 0; k++) {
         rc = j.rc[k];
         tt_wbuf_varint(&table, j.n[k]);
