@@ -8,7 +8,8 @@ FORMATS_UNIT_TESTS = \
 	tests/unit/test_argslazy \
 	tests/unit/test_formats \
 	tests/unit/test_argjson \
-	tests/unit/test_csv_scan
+	tests/unit/test_csv_scan \
+	tests/unit/test_ncu_join
 check_PROGRAMS += $(FORMATS_UNIT_TESTS)
 TESTS += $(FORMATS_UNIT_TESTS)
 tests_unit_test_snapshot_LDADD = $(TT_TEST_LDADD)
@@ -16,6 +17,7 @@ tests_unit_test_argslazy_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_formats_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_argjson_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_csv_scan_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_ncu_join_LDADD = $(TT_TEST_LDADD)
 
 # CLI tests: samples and their golden outputs, the real traces of these
 # kinds (skipped when ../shared/traces is absent), snapshots and the cache,
@@ -31,10 +33,12 @@ FORMATS_CLI_TESTS = \
 	tests/cli/chrome_unterminated.sh \
 	tests/cli/chrome_parallel.sh \
 	tests/cli/input_limits.sh \
-	tests/cli/ncu.sh
+	tests/cli/ncu.sh \
+	tests/cli/ncujoin.sh
 TESTS += $(FORMATS_CLI_TESTS)
 EXTRA_DIST += $(FORMATS_CLI_TESTS) tests/golden/formats \
-	tests/cli/ncu_oracle.py tests/data/ncu
+	tests/cli/ncu_oracle.py tests/data/ncu \
+	tests/cli/ncujoin_oracle.py tests/data/ncujoin
 
 # Fuzz targets, one per decoder, following the pattern in tests/qa.mk
 # (fuzz_formats.h holds the loading and invariant checks they share).

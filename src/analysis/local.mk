@@ -18,6 +18,7 @@ libtracetty_a_SOURCES += \
 	src/analysis/operators.c src/analysis/operators.h \
 	src/analysis/overview.c src/analysis/overview.h \
 	src/analysis/ncu_kernels.c src/analysis/ncu_kernels.h \
+	src/analysis/ncu_join.c src/analysis/ncu_join.h \
 	src/analysis/select.c src/analysis/select.h \
 	src/analysis/selfsum.c src/analysis/selfsum.h \
 	src/analysis/selsum.c src/analysis/selsum.h \

@@ -154,8 +154,8 @@ static void stat_add(tt_ncu_stat *s, double v)
     s->n++;
 }
 
-/* Every value of one kernel into its row. */
-static void kernel_values(const cJSON *k, tt_ncu_row *r, const char *const *extra, size_t n_extra)
+void tt_ncu_kernel_values(const cJSON *k, tt_ncu_row *r, const char *const *extra,
+                          size_t n_extra)
 {
     static const char *const sm[] = {"Compute (SM) Throughput",
                                      "sm__throughput.avg.pct_of_peak_sustained_elapsed", NULL};
@@ -254,7 +254,7 @@ int tt_ncu_table_build(const tt_trace *tr, const char *const *extra, size_t n_ex
         r->calls++;
         t->n_kernels++;
         t->n_metrics += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(k, "metrics"));
-        kernel_values(k, r, extra, n_extra);
+        tt_ncu_kernel_values(k, r, extra, n_extra);
     }
     qsort(t->rows, t->n_rows, sizeof *t->rows, cmp_rows);
     return 0;

@@ -90,6 +90,16 @@ int tt_ncu_table_build(const tt_trace *tr, const char *const *extra, size_t n_ex
 
 void tt_ncu_table_fini(tt_ncu_table *t);
 
+struct cJSON;
+
+/* Add every value of one profiled kernel k (an element of the "kernels"
+ * array decode/ncu.c writes) to the stats of r, and the metrics named in
+ * extra[0..n_extra) to r->extra (which must hold n_extra stats); calls is
+ * left to the caller. What a timeline joined to ncu's metrics
+ * (analysis/ncu_join.h) sums per kernel name too. */
+void tt_ncu_kernel_values(const struct cJSON *k, tt_ncu_row *r, const char *const *extra,
+                          size_t n_extra);
+
 static inline bool tt_ncu_has(const tt_ncu_stat *s) { return s->n > 0; }
 static inline double tt_ncu_mean(const tt_ncu_stat *s) { return s->sum / (double)s->n; }
 

@@ -3,6 +3,7 @@
 
 #include "cli/cli.h"
 
+#include "cli/metrics.h"
 #include "cli/progress.h"
 #include "io/atomic.h"
 #include "multi/rankset.h"
@@ -122,6 +123,7 @@ int tt_cli_load_option(int opt, const char *arg, tt_cli_load *lo)
     case TT_OPT_FORMAT_IN: lo->format = arg; return 1;
     case TT_OPT_CSV_MAP: lo->csv_map = arg; return 1;
     case TT_OPT_CACHE: lo->cache = true; return 1;
+    case TT_OPT_METRICS: lo->metrics = arg; return 1;
     /* process-wide: the load path marks its phases, tt_cli_main prints */
     case TT_OPT_TIMINGS: tt_timings_enable(); return 1;
     default: return 0;
@@ -183,8 +185,9 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
     opts.lenient = lo && lo->lenient;
     opts.format = lo ? lo->format : NULL;
     opts.csv_map = lo ? lo->csv_map : NULL;
-    opts.skip = lo ? lo->skip : 0;
-    opts.part = lo ? lo->part : NULL;
+    /* the join reads every kernel and its arguments */
+    opts.skip = lo && !lo->metrics ? lo->skip : 0;
+    opts.part = lo && !lo->metrics ? lo->part : NULL;
     if (lo && lo->cache) {
         /* --cache: a valid snapshot of this very file and these options
          * replaces the decode; anything stale or corrupt is rebuilt */
@@ -239,6 +242,10 @@ tt_trace *tt_cli_load_trace(const char *path, const tt_cli_load *lo)
     free(ce);
 loaded:
     warn_lenient(safe_path, tr, &info, lo);
+    if (tt_cli_metrics_attach(tr, safe_path, lo)) {
+        tt_trace_free(tr);
+        return NULL;
+    }
     return tr;
 }
 
@@ -286,8 +293,8 @@ static void batch_load_opts(tt_load_opts *opts, const tt_cli_load *lo)
     opts->lenient = lo && lo->lenient;
     opts->format = lo ? lo->format : NULL;
     opts->csv_map = lo ? lo->csv_map : NULL;
-    opts->skip = lo ? lo->skip : 0;
-    opts->part = lo ? lo->part : NULL;
+    opts->skip = lo && !lo->metrics ? lo->skip : 0;
+    opts->part = lo && !lo->metrics ? lo->part : NULL;
 }
 
 /* tt_cli_each_trace's hand-over (tt_load_each_fn): say a failed load or
@@ -326,6 +333,17 @@ static int each_one(void *ctx, size_t i, tt_trace *tr, const tt_error *err)
         pthread_mutex_unlock(&ec->lock);
         if (!tr)
             return -1;
+    }
+    if (ec->lo && ec->lo->metrics) {
+        pthread_mutex_lock(&ec->lock);
+        tt_progress_done(&ec->jp.prog);
+        tt_text_safe(ec->paths[i], safe, sizeof safe);
+        rc = tt_cli_metrics_attach(tr, safe, ec->lo);
+        pthread_mutex_unlock(&ec->lock);
+        if (rc) {
+            tt_trace_free(tr);
+            return -1;
+        }
     }
     rc = ec->fn(ec->ctx, i, tr);
     tt_trace_free(tr);
@@ -430,6 +448,8 @@ static int load_batch(char *const *paths, size_t n, const tt_cli_load *lo, tt_tr
             tt_cli_error("%s", tt_error_format(&errs[i], safe, msg, sizeof msg));
         } else if (out[i]) {
             warn_lenient(safe, out[i], NULL, lo);
+            if (!rc && tt_cli_metrics_attach(out[i], safe, lo))
+                rc = -1;
         }
     }
     free(errs);
@@ -566,6 +586,8 @@ static void usage(FILE *f)
                "  --cache              reuse a snapshot under $XDG_CACHE_HOME/tracetty\n"
                "  --timings            after the command, wall and CPU time of each phase\n"
                "                       (decode, finalize, the command's work) on stderr\n"
+               "  --metrics NCU.csv    join Nsight Compute (ncu --csv) metrics to the kernels:\n"
+               "                       details panel, report --kind kernels, check\n"
                "\n"
                "Input may be plain, gzip or zstd compressed, or - for stdin.\n"
                "Run 'tracetty help COMMAND' for a command's usage; 'man tracetty' for all.\n"

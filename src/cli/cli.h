@@ -39,6 +39,8 @@ typedef struct tt_cli_load {
     bool        cache;      /* reuse/write a snapshot under $XDG_CACHE_HOME/tracetty */
     unsigned    skip;       /* tt_load_opts.skip: parts the command never reads */
     const tt_load_part *part;   /* tt_load_opts.part: the events it reads, or NULL */
+    const char *metrics;    /* --metrics: an ncu --csv file joined to each trace
+                               (cli/metrics.h); then skip and part are ignored */
 } tt_cli_load;
 
 /* Load one trace, with a progress line on a terminal stderr, and print
@@ -108,6 +110,7 @@ enum {
     TT_OPT_CSV_MAP,
     TT_OPT_CACHE,
     TT_OPT_TIMINGS,
+    TT_OPT_METRICS,
     TT_OPT__NEXT = 1100
 };
 #define TT_CLI_LOAD_LONGOPTS \
@@ -116,7 +119,8 @@ enum {
     {"input-format", required_argument, NULL, TT_OPT_FORMAT_IN}, \
     {"csv-map", required_argument, NULL, TT_OPT_CSV_MAP}, \
     {"cache", no_argument, NULL, TT_OPT_CACHE}, \
-    {"timings", no_argument, NULL, TT_OPT_TIMINGS}
+    {"timings", no_argument, NULL, TT_OPT_TIMINGS}, \
+    {"metrics", required_argument, NULL, TT_OPT_METRICS}
 
 /* For a command writing with -o (io/atomic.h): SIGINT, SIGTERM, SIGHUP,
  * SIGPIPE and SIGQUIT remove the temporary file before the process dies

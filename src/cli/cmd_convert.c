@@ -60,6 +60,11 @@ static int convert_exec(int argc, char **argv)
         tt_cli_error("convert: one trace at a time (usage: tracetty %s)", tt_cmd_convert.usage);
         return TT_EXIT_ERROR;
     }
+    if (lo.metrics) {
+        /* a snapshot holds the trace, not what is joined to it */
+        tt_cli_error("convert: --metrics does not apply (give it when opening the snapshot)");
+        return TT_EXIT_ERROR;
+    }
     if (!out || !*out) {
         tt_cli_error("convert: no output file given: use -o FILE.ttz");
         return TT_EXIT_ERROR;

@@ -110,6 +110,8 @@ static void print_kinds(void)
            "also shape (name and input shapes) or module (the innermost nn.Module)\n");
     printf("\n--metric NAME: kernels of an Nsight Compute (ncu --csv) table, a column with\n"
            "the mean of that ncu metric (repeatable)\n");
+    printf("--metrics NCU.csv: ncu's metrics joined to the timeline's kernels (by name,\n"
+           "launch order, grid/block): --kind kernels gains their means per name\n");
 }
 
 /* The cut of one trace by --markers: its set, resolved with every other
@@ -663,7 +665,8 @@ static int ncu_trace(table_ctx *c, const char *path, const tt_trace *tr, tt_erro
 {
     char safe[600], msg[600];
     bool ncu = tt_ncu_present(tr);
-    if (strcmp(c->ro->kind->name, "kernels") != 0 || (!ncu && !c->n_metrics && !*c->ncu))
+    if (strcmp(c->ro->kind->name, "kernels") != 0 || (!ncu && !c->n_metrics && !*c->ncu) ||
+        (!ncu && c->ro->ncu_join && !*c->ncu))
         return 0;
     if (!ncu || *c->rep) {
         tt_cli_error("report: %s: %s", tt_text_safe(path, safe, sizeof safe),
@@ -876,6 +879,10 @@ static int report_exec(int argc, char **argv)
         return usage_error("--window and --markers exclude each other");
     if (n_metrics && strcmp(ro.kind->name, "kernels") != 0)
         return usage_error("--metric applies to --kind kernels (of ncu --csv tables)");
+    /* --metrics FILE: the kernels table of a timeline gains ncu's columns */
+    ro.ncu_join = lo.metrics != NULL;
+    ro.metrics = metrics;
+    ro.n_metrics = n_metrics;
     /* what the kind takes, from its flags in the table (kind.h); a job
      * kind's --by is refused before the traces are listed, the others'
      * after (a missing file is said first), as the messages always came */

@@ -8,8 +8,10 @@
 #include "config.h"
 
 #include "cli/cli.h"
+#include "cli/metrics.h"
 #include "cli/ncu_summary.h"
 #include "cli/stat_summary.h"
+#include "analysis/ncu_join.h"
 #include "cli/opts.h"
 
 #include "analysis/attrib.h"
@@ -216,9 +218,9 @@ static bool summary_rules_counts(const summary_rules *sr, int t, uint64_t *count
     return true;
 }
 
-static bool rule_shown(const summary_rules *sr, const tt_rule *r)
+static bool rule_shown(const summary_rules *sr, const tt_rule *r, const tt_trace *tr)
 {
-    return !r->multi || sr->multi;
+    return (!r->multi || sr->multi) && (!r->applies || r->applies(tr));
 }
 
 static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
@@ -282,6 +284,8 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
     }
     tt_ncu_summary_text(f, tr);
     tt_stat_summary_text(f, tr);
+    if (tt_cli_metrics_line(tr, label, sizeof label))
+        fprintf(f, "Metrics   %s\n", label);
 
     if (tr->n_lanes) {
         fprintf(f, "\n%-56s %10s %8s\n", "Lane", "Events", "Busy");
@@ -329,7 +333,7 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
             fprintf(f, "  could not run the rules (out of memory)\n");
         } else {
             for (size_t i = 0; rules[i]; i++)
-                if (rule_shown(sr, rules[i]))
+                if (rule_shown(sr, rules[i], tr))
                     fprintf(f, "  %-30s %8llu\n", rules[i]->id, (unsigned long long)counts[i]);
         }
     }
@@ -453,7 +457,7 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
         if (summary_rules_counts(sr, t, counts)) {
             x = cJSON_AddObjectToObject(o, "annotations");
             for (size_t i = 0; rules[i]; i++)
-                if (rule_shown(sr, rules[i]))
+                if (rule_shown(sr, rules[i], tr))
                     cJSON_AddNumberToObject(x, rules[i]->id, (double)counts[i]);
         } else {
             cJSON_AddNullToObject(o, "annotations");
@@ -465,6 +469,17 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
         cJSON_AddNullToObject(o, "note");
     tt_ncu_summary_json(o, tr);
     tt_stat_summary_json(o, tr);
+    {
+        const tt_ncu_join_stats *st = tt_ncu_join_stats_of(tr);
+        if (st && (x = cJSON_AddObjectToObject(o, "ncu_metrics"))) {
+            cJSON_AddNumberToObject(x, "profiled", (double)st->profiled);
+            cJSON_AddNumberToObject(x, "matched", (double)st->matched);
+            cJSON_AddNumberToObject(x, "names", (double)st->names);
+            cJSON_AddNumberToObject(x, "names_unmatched", (double)st->names_unmatched);
+            cJSON_AddNumberToObject(x, "beyond_timeline", (double)st->beyond);
+            cJSON_AddNumberToObject(x, "shape_mismatch", (double)st->shape_mismatch);
+        }
+    }
     return o;
 }
 

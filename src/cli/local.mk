@@ -5,6 +5,7 @@ libtracetty_a_SOURCES += \
 	src/cli/diff_scaling.c src/cli/diff_scaling.h \
 	src/cli/diffinput.c src/cli/diffinput.h \
 	src/cli/loadpart.c src/cli/loadpart.h \
+	src/cli/metrics.c src/cli/metrics.h \
 	src/cli/ncu_summary.c src/cli/ncu_summary.h \
 	src/cli/stat_summary.c src/cli/stat_summary.h \
 	src/cli/opts.c src/cli/opts.h \

@@ -68,6 +68,8 @@ void tt_trace_free(tt_trace *tr)
         tr->aux->free_fn(tr->aux);
     if (tr->aux_attrib)
         tr->aux_attrib->free_fn(tr->aux_attrib);
+    if (tr->aux_ncu)
+        tr->aux_ncu->free_fn(tr->aux_ncu);
     free(tr);
 }
 

@@ -240,6 +240,8 @@ typedef struct tt_trace {
     unsigned    lacks;       /* TT_TRACE_NO_*: parts a loader left out */
     tt_trace_aux *aux;       /* lazily built, owned; NULL until then */
     tt_trace_aux *aux_attrib; /* the same for analysis/attrib.h */
+    tt_trace_aux *aux_ncu;   /* Nsight Compute metrics joined to its kernels
+                              * (analysis/ncu_join.h), owned; NULL without */
     struct tt_laneix *lane_ix; /* tt_trace_lane()'s index (model/laneix.h), owned; NULL
                                * below TT_LANEIX_FROM lanes and after finalize */
 } tt_trace;

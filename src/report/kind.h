@@ -96,6 +96,10 @@ typedef struct tt_report_kind {
     /* How many of them the options o use (NULL: all), e.g. a last column
      * only with --by shape. */
     size_t (*cols_used)(const struct tt_report_opts *o);
+    /* Columns it adds for the options o before its last one (NULL:
+     * none), written to out when not NULL; returns how many. The titles
+     * may borrow o's strings. */
+    size_t (*more_cols)(const struct tt_report_opts *o, tt_col *out);
     /* What the flags cannot say about its options (NULL: nothing), e.g.
      * an unknown --sort; TT_ERR_USAGE. */
     int (*check)(const struct tt_report_opts *o, tt_error *err);

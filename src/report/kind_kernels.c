@@ -11,6 +11,9 @@
 #include "analysis/argvals.h"
 #include "analysis/attrib.h"
 #include "analysis/kernels.h"
+#include "analysis/ncu_join.h"
+#include "analysis/ncu_kernels.h"
+#include "report/ncu_report.h"
 #include "util/json.h"
 #include "util/u64map.h"
 
@@ -121,6 +124,41 @@ static bool cuda_launches(const tt_trace *tr, const tt_attrib *a, const tt_evref
     return false;
 }
 
+/* --metrics: the joined Nsight Compute columns, before Name. */
+static size_t kernels_more_cols(const tt_report_opts *o, tt_col *out)
+{
+    if (!o->ncu_join)
+        return 0;
+    if (out)
+        out[0] = (tt_col){"Profiled Calls", "profiled_calls", TT_COL_INT, 0, false};
+    return 1 + tt_ncu_metric_cols(out ? out + 1 : NULL, o->metrics, o->n_metrics);
+}
+
+/* The means of the joined ncu metrics per kernel name: (*rows)[i] for
+ * s->names[i] (before sorting), over the name's kernels in the selection
+ * that have a profiled launch. 0, or -1 with err set. */
+static int ncu_rows(const tt_trace *tr, const tt_report_opts *o, const tt_kernel_sums *s,
+                    tt_u64map *at, tt_ncu_row **rows, tt_error *err)
+{
+    *rows = calloc(s->n ? s->n : 1, sizeof **rows);
+    if (!*rows)
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < s->n; i++)
+        if (tt_u64map_put(at, s->names[i], (uint32_t)i) ||
+            (o->n_metrics && !((*rows)[i].extra = calloc(o->n_metrics, sizeof *(*rows)[i].extra))))
+            return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < s->n_ev; i++) {
+        const struct cJSON *k = tt_ncu_join_kernel(tr, s->ev[i]);
+        tt_ncu_row *r;
+        if (!k)
+            continue;
+        r = &(*rows)[*tt_u64map_get(at, tt_trace_event(tr, s->ev[i])->name)];
+        r->calls++;
+        tt_ncu_kernel_values(k, r, o->metrics, o->n_metrics);
+    }
+    return 0;
+}
+
 static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
 {
     static const char *const keys[A_N] = {"blocks per SM", "est. achieved occupancy %", "grid",
@@ -131,7 +169,10 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
     tt_kernel_sums ks;
     const tt_event **evs = NULL;
     k_row *rows = NULL;
-    size_t n;
+    tt_ncu_row *nrows = NULL;   /* --metrics: per name (ncu_at) */
+    tt_u64map ncu_at;
+    size_t n, nmore = kernels_more_cols(x->o, NULL);
+    tt_cell *c = NULL;
     tt_argvals av;
     tt_u64map pairs;   /* (kernel name, launch op name) -> kernels */
     tt_ns sum;
@@ -141,6 +182,7 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
     memset(&av, 0, sizeof av);
     memset(&ks, 0, sizeof ks);
     tt_u64map_init(&pairs);
+    tt_u64map_init(&ncu_at);
     if (!a)
         return -1;
     links = tt_attrib_has_links(a);
@@ -151,7 +193,8 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
     sum = ks.sum;
     cuda = cuda_launches(tr, a, ks.ev, n);
     if (!(evs = malloc((n ? n : 1) * sizeof *evs)) ||
-        !(rows = calloc(n_str ? n_str : 1, sizeof *rows))) {
+        !(rows = calloc(n_str ? n_str : 1, sizeof *rows)) ||
+        !(c = calloc(N_K_COLS + nmore, sizeof *c))) {
         tt_error_set(err, TT_ERR_NOMEM, "out of memory");
         goto out;
     }
@@ -179,9 +222,9 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
         op = tt_attrib_launch_op(a, ks.ev[i]);
         if (tt_evref_ok(op)) {
             uint64_t key = (uint64_t)e->name << 32 | tt_trace_event(tr, op)->name;
-            uint32_t *c = tt_u64map_get(&pairs, key);
-            if (c)
-                (*c)++;
+            uint32_t *cnt = tt_u64map_get(&pairs, key);
+            if (cnt)
+                (*cnt)++;
             else if (tt_u64map_put(&pairs, key, 1)) {
                 tt_error_set(err, TT_ERR_NOMEM, "out of memory");
                 goto out;
@@ -204,6 +247,8 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
             r->top_op = opname;
         }
     }
+    if (nmore && ncu_rows(tr, x->o, &ks, &ncu_at, &nrows, err))
+        goto out;
     if (tt_kernel_sums_sort(tr, &ks, err))
         goto out;
     for (size_t i = 0; i < ks.n; i++) {
@@ -211,7 +256,6 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
         const tt_kernel_sum *k = &ks.by_name[ks.names[i]];
         const char *nm = tt_str(tr, ks.names[i]);
         double wsum = (double)k->total;
-        tt_cell c[N_K_COLS];
         c[0] = tt_cell_int((int64_t)k->calls);
         c[1] = tt_cell_int(k->total);
         c[2] = tt_cell_real((double)k->total / (double)k->calls);
@@ -225,7 +269,12 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
         c[10] = r->has_occ ? tt_cell_real(wsum > 0 ? r->occ_w / wsum : 0.0) : tt_cell_none();
         c[11] = cuda ? tt_cell_text(tt_kernel_uses_tensor_cores(nm) ? "Yes" : "No")
                      : tt_cell_none();
-        c[12] = tt_cell_text(nm);
+        if (nmore) {
+            const tt_ncu_row *w = &nrows[*tt_u64map_get(&ncu_at, ks.names[i])];
+            c[12] = tt_cell_int((int64_t)w->calls);
+            tt_ncu_metric_cells(w, x->o->n_metrics, c + 13);
+        }
+        c[N_K_COLS - 1 + nmore] = tt_cell_text(nm);
         if (tt_writer_row(x->w, c, sum > 0 ? (double)k->total / (double)sum : 0.0)) {
             tt_error_set(err, TT_ERR_NOMEM, "out of memory");
             goto out;
@@ -238,6 +287,12 @@ static int kernels_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
     rc = 0;
 out:
     tt_u64map_fini(&pairs);
+    tt_u64map_fini(&ncu_at);
+    if (nrows)
+        for (size_t i = 0; i < ks.n; i++)
+            free(nrows[i].extra);
+    free(nrows);
+    free(c);
     tt_argvals_fini(&av);
     tt_kernel_sums_fini(&ks);
     free(evs);
@@ -256,6 +311,7 @@ const tt_report_kind tt_kind_kernels = {
     .bar_title = "Total",
     .cols = k_cols,
     .n_cols = N_K_COLS,
+    .more_cols = kernels_more_cols,
     .rows = kernels_rows,
     .trace_note = tt_kind_attrib_note,
 };

@@ -22,6 +22,13 @@
  * launches are not CUDA's. Sorted by total time, descending (ties by
  * name). Arguments are read in storage order (analysis/argvals.h).
  *
+ * With Nsight Compute metrics joined to the trace (--metrics,
+ * tt_report_opts.ncu_join, analysis/ncu_join.h), after Tensor Cores Used:
+ * Profiled Calls (the name's kernels in the selection with a profiled
+ * launch) and the metric columns of report/ncu_report.h (Mean Duration
+ * ... Bound, one per --metric name), each the mean over those launches,
+ * empty when none; Name stays last.
+ *
  * Library code: rows go to the writer; nothing else is printed.
  */
 #ifndef TT_REPORT_KIND_KERNELS_H

@@ -39,6 +39,17 @@ struct tt_ncu_report {
     size_t              n_metrics;
 };
 
+size_t tt_ncu_metric_cols(tt_col *out, const char *const *metrics, size_t n_metrics)
+{
+    if (out) {
+        memcpy(out, ncu_cols + 1, (N_BASE - 1) * sizeof *out);
+        for (size_t i = 0; i < n_metrics; i++)
+            /* a metric's mean, titled by its ncu name */
+            out[N_BASE - 1 + i] = (tt_col){metrics[i], metrics[i], TT_COL_REAL, 3, false};
+    }
+    return N_BASE - 1 + n_metrics;
+}
+
 tt_ncu_report *tt_ncu_report_new(FILE *f, const tt_report_opts *o, const char *const *metrics,
                                  size_t n_metrics)
 {
@@ -54,14 +65,8 @@ tt_ncu_report *tt_ncu_report_new(FILE *f, const tt_report_opts *o, const char *c
         free(r);
         return NULL;
     }
-    memcpy(r->cols, ncu_cols, sizeof ncu_cols);
-    for (size_t i = 0; i < n_metrics; i++) {
-        /* a metric's mean, titled by its ncu name */
-        r->cols[N_BASE + i].title = metrics[i];
-        r->cols[N_BASE + i].json = metrics[i];
-        r->cols[N_BASE + i].type = TT_COL_REAL;
-        r->cols[N_BASE + i].decimals = 3;
-    }
+    r->cols[0] = ncu_cols[0];
+    tt_ncu_metric_cols(r->cols + 1, metrics, n_metrics);
     r->cols[r->ncols - 1] = (tt_col){"Name", "name", TT_COL_TEXT, 0, false};
     memset(&wo, 0, sizeof wo);
     wo.format = o->format;
@@ -84,6 +89,41 @@ tt_ncu_report *tt_ncu_report_new(FILE *f, const tt_report_opts *o, const char *c
 static tt_cell mean_cell(const tt_ncu_stat *s)
 {
     return tt_ncu_has(s) ? tt_cell_real(tt_ncu_mean(s)) : tt_cell_none();
+}
+
+void tt_ncu_metric_cells(const struct tt_ncu_row *w, size_t n_extra, tt_cell *c)
+{
+    const tt_ncu_stat *v = w->v;
+    const tt_ncu_stat *d = &v[TT_NCU_DURATION];
+    bool roof = tt_ncu_has(&v[TT_NCU_FLOP]);
+    c[0] = mean_cell(d);
+    c[1] = tt_ncu_has(d) ? tt_cell_real(d->min) : tt_cell_none();
+    c[2] = tt_ncu_has(d) ? tt_cell_real(d->max) : tt_cell_none();
+    c[3] = mean_cell(&v[TT_NCU_SM_PCT]);
+    c[4] = mean_cell(&v[TT_NCU_MEM_PCT]);
+    c[5] = mean_cell(&v[TT_NCU_DRAM_BYTES]);
+    c[6] = mean_cell(&v[TT_NCU_DRAM_BW]);
+    c[7] = mean_cell(&v[TT_NCU_OCCUPANCY]);
+    c[8] = mean_cell(&v[TT_NCU_REGISTERS]);
+    c[9] = mean_cell(&v[TT_NCU_BLOCK]);
+    c[10] = mean_cell(&v[TT_NCU_GRID]);
+    c[11] = roof && tt_ncu_has(&v[TT_NCU_DRAM_BYTES]) && tt_ncu_mean(&v[TT_NCU_DRAM_BYTES]) > 0
+                ? tt_cell_real(tt_ncu_mean(&v[TT_NCU_FLOP]) /
+                               tt_ncu_mean(&v[TT_NCU_DRAM_BYTES]))
+                : tt_cell_none();
+    /* flop per ns is GFLOP/s */
+    c[12] = roof && tt_ncu_has(&v[TT_NCU_FLOP_TIME]) && tt_ncu_mean(&v[TT_NCU_FLOP_TIME]) > 0
+                ? tt_cell_real(tt_ncu_mean(&v[TT_NCU_FLOP]) /
+                               tt_ncu_mean(&v[TT_NCU_FLOP_TIME]))
+                : tt_cell_none();
+    c[13] = tt_ncu_has(&v[TT_NCU_SM_PCT]) && tt_ncu_has(&v[TT_NCU_MEM_PCT])
+                ? tt_cell_text(tt_ncu_mean(&v[TT_NCU_SM_PCT]) >=
+                                       tt_ncu_mean(&v[TT_NCU_MEM_PCT])
+                                   ? "compute"
+                                   : "memory")
+                : tt_cell_none();
+    for (size_t m = 0; m < n_extra; m++)
+        c[N_BASE - 1 + m] = mean_cell(&w->extra[m]);
 }
 
 int tt_ncu_report_add(tt_ncu_report *r, const tt_trace *tr, const char *name, tt_error *err)
@@ -115,38 +155,9 @@ int tt_ncu_report_add(tt_ncu_report *r, const tt_trace *tr, const char *name, tt
             longest = t.rows[i].v[TT_NCU_DURATION].sum;
     for (size_t i = 0; i < t.n_rows; i++) {
         const tt_ncu_row *w = &t.rows[i];
-        const tt_ncu_stat *v = w->v;
-        const tt_ncu_stat *d = &v[TT_NCU_DURATION];
-        bool roof = tt_ncu_has(&v[TT_NCU_FLOP]);
+        const tt_ncu_stat *d = &w->v[TT_NCU_DURATION];
         c[0] = tt_cell_int((int64_t)w->calls);
-        c[1] = mean_cell(d);
-        c[2] = tt_ncu_has(d) ? tt_cell_real(d->min) : tt_cell_none();
-        c[3] = tt_ncu_has(d) ? tt_cell_real(d->max) : tt_cell_none();
-        c[4] = mean_cell(&v[TT_NCU_SM_PCT]);
-        c[5] = mean_cell(&v[TT_NCU_MEM_PCT]);
-        c[6] = mean_cell(&v[TT_NCU_DRAM_BYTES]);
-        c[7] = mean_cell(&v[TT_NCU_DRAM_BW]);
-        c[8] = mean_cell(&v[TT_NCU_OCCUPANCY]);
-        c[9] = mean_cell(&v[TT_NCU_REGISTERS]);
-        c[10] = mean_cell(&v[TT_NCU_BLOCK]);
-        c[11] = mean_cell(&v[TT_NCU_GRID]);
-        c[12] = roof && tt_ncu_has(&v[TT_NCU_DRAM_BYTES]) && tt_ncu_mean(&v[TT_NCU_DRAM_BYTES]) > 0
-                    ? tt_cell_real(tt_ncu_mean(&v[TT_NCU_FLOP]) /
-                                   tt_ncu_mean(&v[TT_NCU_DRAM_BYTES]))
-                    : tt_cell_none();
-        /* flop per ns is GFLOP/s */
-        c[13] = roof && tt_ncu_has(&v[TT_NCU_FLOP_TIME]) && tt_ncu_mean(&v[TT_NCU_FLOP_TIME]) > 0
-                    ? tt_cell_real(tt_ncu_mean(&v[TT_NCU_FLOP]) /
-                                   tt_ncu_mean(&v[TT_NCU_FLOP_TIME]))
-                    : tt_cell_none();
-        c[14] = tt_ncu_has(&v[TT_NCU_SM_PCT]) && tt_ncu_has(&v[TT_NCU_MEM_PCT])
-                    ? tt_cell_text(tt_ncu_mean(&v[TT_NCU_SM_PCT]) >=
-                                           tt_ncu_mean(&v[TT_NCU_MEM_PCT])
-                                       ? "compute"
-                                       : "memory")
-                    : tt_cell_none();
-        for (size_t m = 0; m < r->n_metrics; m++)
-            c[N_BASE + m] = mean_cell(&w->extra[m]);
+        tt_ncu_metric_cells(w, r->n_metrics, c + 1);
         c[r->ncols - 1] = tt_cell_text(w->name);
         if (tt_writer_row(r->w, c, longest > 0 ? d->sum / longest : 0.0))
             goto oom;

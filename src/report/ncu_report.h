@@ -22,6 +22,17 @@
 
 typedef struct tt_ncu_report tt_ncu_report;
 
+struct tt_ncu_row;
+
+/* The metric columns of the table (all but Calls and Name: Mean Duration
+ * ... Bound, then one per --metric name) into out, when not NULL; returns
+ * how many. Shared with the timeline's kernels table when ncu metrics are
+ * joined to it (report/kind_kernels.c); the titles borrow metrics. */
+size_t tt_ncu_metric_cols(tt_col *out, const char *const *metrics, size_t n_metrics);
+
+/* The cells of those columns for one row (n_extra: --metric names). */
+void tt_ncu_metric_cells(const struct tt_ncu_row *w, size_t n_extra, tt_cell *c);
+
 /* Start the table on f (CSV header, JSON head): o gives the format, the
  * terminal flags and whether there are several traces (a Trace column);
  * metrics[0..n) are the --metric names, a column each. NULL on OOM. */

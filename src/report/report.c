@@ -113,7 +113,7 @@ int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *e
     const tt_report_kind *k = o->kind;
     tt_report *r;
     const tt_col *base = NULL;
-    size_t nbase = 0;
+    size_t nbase = 0, nmore;
     cJSON *doc;
     tt_writer_opts wo;
     char kb[TT_KEY_ARG_MAX + 8];
@@ -135,7 +135,8 @@ int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *e
         r->o.keys[0].kind = TT_KEY_NAME;
         r->o.n_keys = 1;
     }
-    r->ncols = nbase + (k->flags & TT_KIND_KEY_COLUMNS ? r->o.n_keys : 0);
+    nmore = k->more_cols && nbase ? k->more_cols(o, NULL) : 0;
+    r->ncols = nbase + nmore + (k->flags & TT_KIND_KEY_COLUMNS ? r->o.n_keys : 0);
     r->cols = calloc(r->ncols, sizeof *r->cols);
     r->names = calloc(r->o.n_keys ? r->o.n_keys : 1, TT_KEY_ARG_MAX + 8);
     if (!r->cols || !r->names) {
@@ -143,6 +144,12 @@ int tt_report_new(FILE *f, const tt_report_opts *o, tt_report **out, tt_error *e
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     }
     memcpy(r->cols, base, nbase * sizeof *base);
+    if (nmore) {
+        /* before the kind's last column (its Name) */
+        k->more_cols(o, r->cols + nbase - 1);
+        r->cols[nbase - 1 + nmore] = base[nbase - 1];
+        nbase += nmore;
+    }
     if (k->flags & TT_KIND_KEY_COLUMNS)
         for (size_t i = 0; i < r->o.n_keys; i++) {
             char *name = r->names + i * (TT_KEY_ARG_MAX + 8);

@@ -56,6 +56,10 @@ typedef struct tt_report_opts {
                                          arg:Input Dims) */
     bool                  by_module;  /* operators: --by module, the innermost
                                          nn.Module (keys[0] stands for it) */
+    bool                  ncu_join;   /* kernels: Nsight Compute metrics are joined
+                                         to the traces (--metrics): their columns */
+    const char *const    *metrics;    /* kernels with ncu_join: --metric names */
+    size_t                n_metrics;
 } tt_report_opts;
 
 typedef struct tt_report tt_report;

@@ -7,6 +7,7 @@ libtracetty_a_SOURCES += \
 	src/rules/rule_device_idle.c \
 	src/rules/rule_host_sync.c \
 	src/rules/rule_low_utilization.c \
+	src/rules/rule_ncu_underused.c \
 	src/rules/rule_pageable_memcpy.c \
 	src/rules/rule_slow_card.c \
 	src/rules/rule_straggler.c \

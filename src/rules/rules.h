@@ -113,6 +113,10 @@ struct tt_rule {
     /* Find annotations in traces[i] (or across all of them for multi
      * rules). 0, or -1 with ctx->err set. */
     int (*run)(const tt_rule_ctx *ctx);
+    /* NULL: it looks at every trace; else whether it can find anything in
+     * tr (a rule of joined ncu metrics: only with --metrics), so that
+     * `summary` lists it only then. */
+    bool (*applies)(const tt_trace *tr);
 };
 
 /* Every rule, NULL-terminated, in a fixed order. */

@@ -4,6 +4,7 @@
 #include "tui/details.h"
 
 #include "analysis/attrib.h"
+#include "analysis/ncu_join.h"
 
 #include "tui/timefmt.h"
 #include "util/num.h"
@@ -371,7 +372,8 @@ static int add_json(tt_details *d, const cJSON *obj, const char *prefix, int key
 }
 
 /* One JSON object text (arguments or other fields) as lines. */
-static int add_json_text(tt_details *d, const char *title, const char *text, size_t n)
+static int add_json_text(tt_details *d, const char *title, const char *text, size_t n,
+                         int max_keyw)
 {
     cJSON *root;
     int rc = 0, keyw;
@@ -386,8 +388,8 @@ static int add_json_text(tt_details *d, const char *title, const char *text, siz
         return add_raw(d, "", text, n > 4000 ? 4000 : n, 0, TT_R_PANEL, false, no_ref);
     }
     keyw = json_keyw(root, 0, 0);
-    if (keyw > 24)
-        keyw = 24;
+    if (keyw > max_keyw)
+        keyw = max_keyw;
     if (keyw > d->width / 2)
         keyw = d->width / 2;
     if (keyw < 4)
@@ -397,6 +399,27 @@ static int add_json_text(tt_details *d, const char *title, const char *text, siz
     else
         rc = add_json(d, root, "", keyw, 0);
     cJSON_Delete(root);
+    return rc;
+}
+
+/* The Nsight Compute metrics joined to a kernel (--metrics,
+ * analysis/ncu_join.h), under its arguments; nothing for other events. */
+static int add_ncu(tt_details *d, const tt_trace *tr, tt_evref ev)
+{
+    cJSON *o;
+    char *s;
+    int rc;
+    if (!tt_ncu_join_kernel(tr, ev))
+        return 0;
+    if (!(o = tt_ncu_join_details(tr, ev)))
+        return -1;
+    s = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!s)
+        return -1;
+    /* ncu's metric names are long (sm__throughput.avg.pct_of_...) */
+    rc = add_json_text(d, "Nsight Compute metrics", s, strlen(s), 48);
+    cJSON_free(s);
     return rc;
 }
 
@@ -570,9 +593,9 @@ int tt_details_build(tt_details *d, const tt_trace *tr, const tt_levels *lv, tt_
             ac[alen] = '\0';
             memcpy(xc, xt, xlen);
             xc[xlen] = '\0';
-            r2 = add_json_text(d, "Arguments", ac, alen);
+            r2 = add_json_text(d, "Arguments", ac, alen, 24);
             if (!r2)
-                r2 = add_json_text(d, "Other fields", xc, xlen);
+                r2 = add_json_text(d, "Other fields", xc, xlen, 24);
             free(ac);
             free(xc);
             if (r2)
@@ -591,6 +614,8 @@ int tt_details_build(tt_details *d, const tt_trace *tr, const tt_levels *lv, tt_
         if (add_title(d, "Arguments") || add_safe(d, "", "(none)", 0, TT_R_PANEL, false, no_ref))
             goto out;
     }
+    if (add_ncu(d, tr, ev))
+        goto out;
     rc = 0;
 out:
     /* cursor on the first link: the usual next step */

@@ -141,21 +141,41 @@ def values(k, extra):
     return v
 
 
+def stat(vs, key):
+    return [x[key] for x in vs if x[key] is not None]
+
+
+def mean(xs):
+    s = 0.0
+    for x in xs:
+        s += x
+    return s / len(xs)
+
+
+def cells(vs, n_extra):
+    """Calls through Bound and the n_extra --metric means of one name's
+    kernels (values() of each), as tracetty writes them."""
+    f = lambda xs, d: "%.*f" % (d, mean(xs)) if xs else ""
+    d = stat(vs, "dur")
+    row = [str(len(vs)), f(d, 1), "%.1f" % min(d) if d else "", "%.1f" % max(d) if d else "",
+           f(stat(vs, "sm"), 2), f(stat(vs, "mem"), 2), f(stat(vs, "bytes"), 0),
+           f(stat(vs, "bw"), 2), f(stat(vs, "occ"), 2), f(stat(vs, "regs"), 1),
+           f(stat(vs, "block"), 1), f(stat(vs, "grid"), 1)]
+    fl, by, ft = stat(vs, "flop"), stat(vs, "bytes"), stat(vs, "ftime")
+    row.append("%.3f" % (mean(fl) / mean(by)) if fl and by and mean(by) > 0 else "")
+    row.append("%.3f" % (mean(fl) / mean(ft)) if fl and ft and mean(ft) > 0 else "")
+    sm, mem = stat(vs, "sm"), stat(vs, "mem")
+    row.append(("compute" if mean(sm) >= mean(mem) else "memory") if sm and mem else "")
+    for i in range(n_extra):
+        row.append(f(stat(vs, "x%d" % i), 3))
+    return [c if not c.startswith("-0.") or c.strip("-0.") else c[1:] for c in row]
+
+
 def main():
     path, report, extra = sys.argv[1], sys.argv[2], sys.argv[3:]
     names = {}
     for k in load(path):
         names.setdefault(k[0], []).append(values(k, extra))
-
-    def stat(vs, key):
-        xs = [x[key] for x in vs if x[key] is not None]
-        return xs
-
-    def mean(xs):
-        s = 0.0
-        for x in xs:
-            s += x
-        return s / len(xs)
 
     def total(vs):
         s = 0.0
@@ -164,24 +184,7 @@ def main():
         return s
 
     order = sorted(names, key=lambda n: (-total(names[n]), n.encode()))
-    want = []
-    for n in order:
-        vs = names[n]
-        f = lambda xs, d: "%.*f" % (d, mean(xs)) if xs else ""
-        d = stat(vs, "dur")
-        row = [str(len(vs)), f(d, 1), "%.1f" % min(d) if d else "", "%.1f" % max(d) if d else "",
-               f(stat(vs, "sm"), 2), f(stat(vs, "mem"), 2), f(stat(vs, "bytes"), 0),
-               f(stat(vs, "bw"), 2), f(stat(vs, "occ"), 2), f(stat(vs, "regs"), 1),
-               f(stat(vs, "block"), 1), f(stat(vs, "grid"), 1)]
-        fl, by, ft = stat(vs, "flop"), stat(vs, "bytes"), stat(vs, "ftime")
-        row.append("%.3f" % (mean(fl) / mean(by)) if fl and by and mean(by) > 0 else "")
-        row.append("%.3f" % (mean(fl) / mean(ft)) if fl and ft and mean(ft) > 0 else "")
-        sm, mem = stat(vs, "sm"), stat(vs, "mem")
-        row.append(("compute" if mean(sm) >= mean(mem) else "memory") if sm and mem else "")
-        for i in range(len(extra)):
-            row.append(f(stat(vs, "x%d" % i), 3))
-        row.append(n)
-        want.append([c if not c.startswith("-0.") or c.strip("-0.") else c[1:] for c in row])
+    want = [cells(names[n], len(extra)) + [n] for n in order]
     with open(report, newline="") as fh:
         got = list(csv.reader(fh))[1:]
     if len(got) != len(want):
@@ -195,4 +198,5 @@ def main():
     return 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())
