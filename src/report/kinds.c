@@ -20,6 +20,8 @@ extern const tt_report_kind tt_kind_operators;     /* kind_operators.c */
 extern const tt_report_kind tt_kind_kernels;       /* kind_kernels.c */
 extern const tt_report_kind tt_kind_steps;         /* kind_steps.c */
 extern const tt_report_kind tt_kind_launch;        /* kind_launch.c */
+extern const tt_report_kind tt_kind_comm;          /* kind_comm.c */
+extern const tt_report_kind tt_kind_comm_matrix;   /* kind_comm.c */
 
 static const tt_report_kind *const kinds[] = {
     &tt_kind_ops,
@@ -34,6 +36,8 @@ static const tt_report_kind *const kinds[] = {
     &tt_kind_kernels,
     &tt_kind_steps,
     &tt_kind_launch,
+    &tt_kind_comm,
+    &tt_kind_comm_matrix,
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 

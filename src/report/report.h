@@ -56,6 +56,7 @@ typedef struct tt_report_opts {
                                          arg:Input Dims) */
     bool                  by_module;  /* operators: --by module, the innermost
                                          nn.Module (keys[0] stands for it) */
+    bool                  totals;     /* --totals: only the total rows (TT_KIND_TOTALS) */
 } tt_report_opts;
 
 typedef struct tt_report tt_report;

@@ -8,6 +8,7 @@ libtracetty_a_SOURCES += \
 	src/rules/rule_host_sync.c \
 	src/rules/rule_low_utilization.c \
 	src/rules/rule_pageable_memcpy.c \
+	src/rules/rule_slow_link.c \
 	src/rules/rule_straggler.c \
 	src/rules/rule_sync_memcpy.c \
 	src/rules/rule_tensor_reload.c \
