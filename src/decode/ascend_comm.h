@@ -3,9 +3,7 @@
  * Transit, Wait, Synchronization, Idle) and communication_matrix.json (per
  * step and op: one link per source and destination rank with its transport
  * type, size, time and bandwidth), which sit beside the rank's
- * trace_view.json in ASCEND_PROFILER_OUTPUT/; and the older MindSpore
- * hccl_raw_N.csv, which maps onto the time info as far as its columns go
- * (see tt_comm_load_hccl_raw).
+ * trace_view.json in ASCEND_PROFILER_OUTPUT/.
  *
  * Units stay the files': ms, MB, GB/s (MB/ms), start timestamps in us.
  * Totals follow msprof-analyze's cluster analysis (tt_comm_counts_in_total):
@@ -27,14 +25,14 @@
 #include "util/error.h"
 
 typedef struct tt_comm_op {
-    char  *step;        /* "step50" (hccl_raw: "step1") */
-    char  *type;        /* "collective" or "p2p" (hccl_raw: "") */
+    char  *step;        /* "step50" */
+    char  *type;        /* "collective" or "p2p" */
     char  *op;          /* the op's name before '@' */
     char  *group;       /* after '@' (the group's hash), "" when none */
     bool   has_start;
     double start_us;    /* Start Timestamp(us) */
     double elapse_ms, transit_ms, wait_ms, sync_ms, idle_ms;
-    bool   has_elapse;  /* hccl_raw: only Transit and Wait are known */
+    bool   has_elapse;  /* Elapse, Synchronization and Idle are known */
 } tt_comm_op;
 
 typedef struct tt_comm_link {
@@ -50,7 +48,7 @@ typedef struct tt_comm {
     size_t        n_ops, cap_ops;
     tt_comm_link *links;
     size_t        n_links, cap_links;
-    bool          has_time;    /* communication.json (or hccl_raw) was read */
+    bool          has_time;    /* communication.json was read */
     bool          has_matrix;  /* communication_matrix.json was read */
 } tt_comm;
 
@@ -75,13 +73,6 @@ const char *tt_comm_dirname(const char *path, char *buf, size_t cap);
 /* Read one file of either JSON kind (by its top-level content: a link
  * object "SRC-DST" makes it a matrix) into c. 0, or -1 with err set. */
 int tt_comm_load_json(tt_comm *c, const char *path, bool matrix, tt_error *err);
-
-/* Read a MindSpore hccl_raw_N.csv into c: per step, each op of
- * communication_operator_cost becomes an op with Transit (its
- * communication cost, ms) and Wait (its wait cost, ms); Elapse,
- * Synchronization and Idle are not in the file. 0, or -1 with err set
- * (positioned by row and column). */
-int tt_comm_load_hccl_raw(tt_comm *c, const char *path, tt_error *err);
 
 /* Whether msprof-analyze adds op into a step's "Total Op Info": not a
  * top/middle/bottom aggregate (a "total" aggregate is added). */
