@@ -143,7 +143,8 @@ static int bad(jctx *j, const char *fmt, const char *a)
 {
     char what[300];
     snprintf(what, sizeof what, fmt, a);
-    return tt_error_set(j->err, TT_ERR_FORMAT, "%s: at %s: %s", j->path, j->where, what), -1;
+    return tt_error_set(j->err, TT_ERR_FORMAT, "%s: at %s: %s", j->path,
+                        j->where[0] ? j->where : "the top level", what), -1;
 }
 
 static void where_push(jctx *j, size_t *mark, const char *key)
