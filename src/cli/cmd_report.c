@@ -40,6 +40,7 @@ enum {
     OPT_MARKERS,
     OPT_BETWEEN,
     OPT_PER_INTERVAL,
+    OPT_TOTALS,
     OPT_RULES,
     OPT_ALIGN,
     OPT_SORT,
@@ -112,6 +113,8 @@ static void print_kinds(void)
            "the mean of that ncu metric (repeatable)\n");
     printf("--metrics NCU.csv: ncu's metrics joined to the timeline's kernels (by name,\n"
            "launch order, grid/block): --kind kernels gains their means per name\n");
+    printf("\n--totals: comm and comm-matrix, only the Total Op Info rows (per step and\n"
+           "group, summed as msprof-analyze does)\n");
 }
 
 /* The cut of one trace by --markers: its set, resolved with every other
@@ -742,6 +745,7 @@ static int report_exec(int argc, char **argv)
         {"markers", required_argument, NULL, OPT_MARKERS},
         {"between", required_argument, NULL, OPT_BETWEEN},
         {"per-interval", no_argument, NULL, OPT_PER_INTERVAL},
+        {"totals", no_argument, NULL, OPT_TOTALS},
         {"rules", required_argument, NULL, OPT_RULES},
         {"align", required_argument, NULL, OPT_ALIGN},
         {"sort", required_argument, NULL, OPT_SORT},
@@ -830,6 +834,9 @@ static int report_exec(int argc, char **argv)
         case OPT_BETWEEN:
             rm.between = optarg;
             break;
+        case OPT_TOTALS:
+            ro.totals = true;
+            break;
         case OPT_PER_INTERVAL:
             rm.per_interval = true;
             break;
@@ -892,6 +899,8 @@ static int report_exec(int argc, char **argv)
         return kind_usage_error("--align applies to", TT_KIND_ALIGN, 0, -1);
     if (rm.set && !(ro.kind->flags & TT_KIND_MARKERS))
         return kind_usage_error("--markers does not apply to", 0, TT_KIND_MARKERS, -1);
+    if (ro.totals && !(ro.kind->flags & TT_KIND_TOTALS))
+        return kind_usage_error("--totals applies to", TT_KIND_TOTALS, 0, -1);
     if (ro.n_keys && ro.kind->scope == TT_KIND_JOB && !(ro.kind->flags & TT_KIND_BY))
         return kind_usage_error("--by does not apply to", 0, TT_KIND_BY, TT_KIND_JOB);
     if (!(files = tt_cli_expand(op.operands, op.n_operands, &n_files)))
@@ -993,7 +1002,7 @@ const tt_command tt_cmd_report = {
     /* the --kind list is the table's (report/kinds.c), in its order:
      * tests/unit/test_stats.c checks it */
     .usage = "report [--kind ops|lanes|transfers|gpu|events|annotations|ranks|collectives|"
-             "operators|kernels|steps|launch|overview|op-statistic|api-statistic] "
+             "operators|kernels|steps|launch|overview|op-statistic|api-statistic|comm|comm-matrix] [--totals] "
              "[--by KEY] [--window FROM:TO | --markers SET (--between A:B | --per-interval)] "
              "[--lanes PATTERN] [--rules FILE] [--align MODE] [--sort ORDER] [--metric NAME] "
              "[--format csv|json|text] [-o FILE] TRACE|DIR...",

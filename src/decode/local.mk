@@ -1,6 +1,7 @@
 # decode: format detection and one decoder per input format.
 libtracetty_a_SOURCES += \
 	src/decode/decode.c src/decode/decode.h \
+	src/decode/ascend_comm.c src/decode/ascend_comm.h \
 	src/decode/json_scan.c src/decode/json_scan.h \
 	src/decode/json_window.c src/decode/json_window.h \
 	src/decode/chrome.c src/decode/chrome_chunks.c src/decode/chrome_chunks.h \

@@ -58,6 +58,7 @@ enum {
                                        on its lanes (a .ttz loads just those),
                                        when it reads no arguments or flows */
     TT_KIND_BY_MODULE = 1u << 13,   /* takes --by module (analysis/modules.h) */
+    TT_KIND_TOTALS = 1u << 14,      /* takes --totals: only its total rows */
 };
 
 /* What a kind's rows see for one trace. */

@@ -23,6 +23,8 @@ extern const tt_report_kind tt_kind_launch;        /* kind_launch.c */
 extern const tt_report_kind tt_kind_overview;      /* kind_overview.c */
 extern const tt_report_kind tt_kind_op_statistic;  /* kind_statistic.c */
 extern const tt_report_kind tt_kind_api_statistic; /* kind_statistic.c */
+extern const tt_report_kind tt_kind_comm;          /* kind_comm.c */
+extern const tt_report_kind tt_kind_comm_matrix;   /* kind_comm.c */
 
 static const tt_report_kind *const kinds[] = {
     &tt_kind_ops,
@@ -40,6 +42,8 @@ static const tt_report_kind *const kinds[] = {
     &tt_kind_overview,
     &tt_kind_op_statistic,
     &tt_kind_api_statistic,
+    &tt_kind_comm,
+    &tt_kind_comm_matrix,
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 

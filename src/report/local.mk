@@ -5,6 +5,7 @@ libtracetty_a_SOURCES += \
 	src/report/diffout.c src/report/diffout.h \
 	src/report/job.c src/report/job.h \
 	src/report/kind.h src/report/kinds.c \
+	src/report/kind_comm.c \
 	src/report/kind_events.c \
 	src/report/kind_gpu.c \
 	src/report/kind_kernels.c src/report/kind_kernels.h \

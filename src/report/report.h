@@ -60,6 +60,7 @@ typedef struct tt_report_opts {
                                          to the traces (--metrics): their columns */
     const char *const    *metrics;    /* kernels with ncu_join: --metric names */
     size_t                n_metrics;
+    bool                  totals;     /* --totals: only the total rows (TT_KIND_TOTALS) */
 } tt_report_opts;
 
 typedef struct tt_report tt_report;

@@ -10,6 +10,7 @@ libtracetty_a_SOURCES += \
 	src/rules/rule_ncu_underused.c \
 	src/rules/rule_pageable_memcpy.c \
 	src/rules/rule_slow_card.c \
+	src/rules/rule_slow_link.c \
 	src/rules/rule_straggler.c \
 	src/rules/rule_sync_memcpy.c \
 	src/rules/rule_tensor_reload.c \

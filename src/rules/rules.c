@@ -19,7 +19,8 @@
 
 extern const tt_rule tt_rule_tensor_reload, tt_rule_throttle, tt_rule_device_idle,
     tt_rule_pageable_memcpy, tt_rule_sync_memcpy, tt_rule_host_sync, tt_rule_tiny_kernels,
-    tt_rule_low_utilization, tt_rule_straggler, tt_rule_slow_card, tt_rule_ncu_underused;
+    tt_rule_low_utilization, tt_rule_straggler, tt_rule_slow_card, tt_rule_ncu_underused,
+    tt_rule_slow_link;
 
 /* Adding a rule is adding a file and a line here (at most 32 rules). */
 static const tt_rule *const rule_table[] = {
@@ -34,6 +35,7 @@ static const tt_rule *const rule_table[] = {
     &tt_rule_ncu_underused,
     &tt_rule_straggler,
     &tt_rule_slow_card,
+    &tt_rule_slow_link,
     NULL,
 };
 

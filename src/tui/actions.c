@@ -1137,6 +1137,9 @@ const tt_binding tt_bindings[] = {
      tt_act_view_job},
     {K('X'), "X", "collectives view: one row per collective, its arrival spread and waits; "
      "again: back", TT_SEC_RANKS, TT_IN_MAIN, tt_act_view_colls},
+    {K('B'), "B", "communication matrix (Ascend communication_matrix.json): ranks x ranks, "
+     "bandwidth as shades, the slowest links marked; again, Esc or q: back", TT_SEC_RANKS,
+     TT_IN_MAIN, tt_act_view_matrix},
     {K('#'), "#", "ranks panel: files, how ranks were found, alignment and offsets",
      TT_SEC_RANKS, TT_IN_MAIN, tt_act_ranks_panel},
 

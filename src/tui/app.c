@@ -138,6 +138,7 @@ void tt_app_free(tt_app *a)
     tt_annview_fini(&a->an);
     tt_ms_fini(&a->mst);
     tt_collview_fini(&a->cv);
+    tt_matrix_view_free(a);
     tt_plist_fini(&a->rpl);
     tt_plist_fini(&a->cpl);
     tt_app_info_fini(a);
@@ -628,8 +629,12 @@ int tt_app_draw(tt_app *a, tt_grid *g)
     tt_bars_header(a, g);
     if (a->scr.tabs_y >= 0)
         tt_app_tabs_draw(a, g);
-    draw_ruler(a, g);
-    rc = draw_rows(a, g);
+    if (tt_app_mode(a)->draw_area) {
+        rc = tt_app_mode(a)->draw_area(a, g);
+    } else {
+        draw_ruler(a, g);
+        rc = draw_rows(a, g);
+    }
     tt_bars_legend(a, g);
     if (a->panel != TT_PANEL_NONE)
         draw_panel(a, g);

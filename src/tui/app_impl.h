@@ -79,8 +79,11 @@ typedef enum tt_info_kind {
 typedef enum tt_view {
     TT_VIEW_RANK = 0,   /* one rank's whole timeline (its tab; the one trace) */
     TT_VIEW_JOB,        /* the combined view: every rank's device lanes */
-    TT_VIEW_COLLS       /* the collectives view */
+    TT_VIEW_COLLS,      /* the collectives view */
+    TT_VIEW_MATRIX      /* the communication matrix (mode_matrix.c) */
 } tt_view;
+
+typedef struct tt_matrix_view tt_matrix_view;   /* mode_matrix.c's state */
 
 /* What a TT_MODE_TEXT line or a TT_MODE_CONFIRM question is for. */
 typedef enum tt_ask {
@@ -143,6 +146,7 @@ struct tt_app {
     bool             cpl_built;
     tt_mstats        mst;          /* box over several ranks or collectives */
     char             cv_pat[256];  /* the last search of the collectives view */
+    tt_matrix_view  *mx;           /* the matrix view's (built when first shown) */
 
     tt_levels       *lv;           /* the focused rank's (rk[focus]) */
     tt_sparks       *sp;
@@ -408,6 +412,9 @@ typedef struct tt_view_def {
     bool    (*row_lanes)(const tt_app *a, const tt_row *row, bool folded_only,
                          tt_laneset *out, int *rc);
     int     (*all_lanes)(const tt_app *a, tt_laneset *out);
+    /* draws the whole lanes area itself, ruler rows included (NULL: the
+     * ruler and the rows); 0, or -1 on OOM */
+    int     (*draw_area)(tt_app *a, tt_grid *g);
 } tt_view_def;
 
 /* modes.c: the row of a mode (never NULL for a tt_view), the i-th row
@@ -415,7 +422,11 @@ typedef struct tt_view_def {
 const tt_view_def *tt_view_get(tt_view v);
 const tt_view_def *tt_view_at(size_t i);
 const tt_view_def *tt_app_mode(const tt_app *a);
-extern const tt_view_def tt_mode_rank, tt_mode_job, tt_mode_colls;
+extern const tt_view_def tt_mode_rank, tt_mode_job, tt_mode_colls, tt_mode_matrix;
+
+/* mode_matrix.c: B (the matrix view, again: back), freeing its state */
+int tt_act_view_matrix(tt_app *a);
+void tt_matrix_view_free(tt_app *a);
 
 /* panels.c: the row of a panel (NULL for TT_PANEL_NONE), the i-th row
  * (NULL past the end). */

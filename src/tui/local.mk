@@ -41,6 +41,7 @@ libtracetty_a_SOURCES += \
 	src/tui/mode_rank.c \
 	src/tui/mode_job.c \
 	src/tui/mode_colls.c \
+	src/tui/mode_matrix.c \
 	src/tui/overlay.c \
 	src/tui/bars.c \
 	src/tui/help.c \

@@ -21,7 +21,7 @@ fails() {
 }
 
 fails "unknown kind" --kind bogus "$small"
-matches "$TMPD/err" "unknown kind 'bogus' \(ops, lanes, transfers, gpu, events, annotations, ranks, collectives, operators, kernels, steps, launch, overview, op-statistic or api-statistic\)" \
+matches "$TMPD/err" "unknown kind 'bogus' \(ops, lanes, transfers, gpu, events, annotations, ranks, collectives, operators, kernels, steps, launch, overview, op-statistic, api-statistic, comm or comm-matrix\)" \
     "unknown kind: the message lists the kinds"
 fails "unknown key" --by colour "$small"
 matches "$TMPD/err" "unknown key 'colour'" "unknown key: named"

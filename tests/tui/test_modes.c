@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-static const tt_view ALL[] = {TT_VIEW_RANK, TT_VIEW_JOB, TT_VIEW_COLLS};
+static const tt_view ALL[] = {TT_VIEW_RANK, TT_VIEW_JOB, TT_VIEW_COLLS, TT_VIEW_MATRIX};
 
 static void test_rows(void)
 {
