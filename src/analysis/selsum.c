@@ -426,40 +426,6 @@ oom:
     return -1;
 }
 
-/* Length of the runs inside [from, to). */
-static tt_ns union_length(const ss_union *u, tt_ns from, tt_ns to)
-{
-    size_t lo = 0, hi = u->n_runs, i0, i1;
-    tt_ns len;
-    if (from >= to)
-        return 0;
-    while (lo < hi) {   /* first run ending after from */
-        size_t mid = lo + (hi - lo) / 2;
-        if (u->runs[mid].e <= from)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    i0 = lo;
-    hi = u->n_runs;
-    while (lo < hi) {   /* first run starting at or after to */
-        size_t mid = lo + (hi - lo) / 2;
-        if (u->runs[mid].s < to)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    i1 = lo;
-    if (i1 <= i0)
-        return 0;
-    len = u->pre[i1] - u->pre[i0];
-    if (u->runs[i0].s < from)
-        len -= from - u->runs[i0].s;
-    if (u->runs[i1 - 1].e > to)
-        len -= u->runs[i1 - 1].e - to;
-    return len;
-}
-
 int tt_selsum_union(const tt_trace *tr, const tt_sel *sel, bool build, tt_ns *busy)
 {
     tt_selsum *s;
@@ -484,7 +450,7 @@ int tt_selsum_union(const tt_trace *tr, const tt_sel *sel, bool build, tt_ns *bu
     }
     if (u) {
         u->used = ++s->clock;
-        *busy = union_length(u, sel->from, sel->to);
+        *busy = tt_runs_length_in(u->runs, u->pre, u->n_runs, sel->from, sel->to);
     }
     unlock_selsum(s);
     return u ? 1 : 0;
@@ -526,6 +492,9 @@ size_t tt_selsum_memory(const tt_trace *tr)
                 m += n * sizeof *kd->own;
         }
     }
+    for (int i = 0; i < TT_SS_EXT_N; i++)
+        if (s->ext[i] && s->ext[i]->memory_fn)
+            m += s->ext[i]->memory_fn(s->ext[i]);
     for (int i = 0; i < TT_SS_UNIONS; i++) {
         const ss_union *u = &s->unions[i];
         if (u->pre)

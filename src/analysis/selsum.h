@@ -85,9 +85,11 @@ int tt_selsum_union(const tt_trace *tr, const tt_sel *sel, bool build, tt_ns *bu
  * value, or -1 on OOM. */
 typedef struct tt_ss_ext {
     void (*free_fn)(struct tt_ss_ext *ext);
+    size_t (*memory_fn)(const struct tt_ss_ext *ext);   /* bytes held; may be NULL */
 } tt_ss_ext;
 
-enum { TT_SS_EXT_SETS, TT_SS_EXT_SELF, TT_SS_EXT_N };   /* setsum.h, selfsum.h */
+enum { TT_SS_EXT_SETS, TT_SS_EXT_SELF, TT_SS_EXT_GPU, TT_SS_EXT_N };   /* setsum.h, selfsum.h,
+                                                                          gpusum.h */
 
 int tt_selsum_with_ext(const tt_trace *tr, int slot,
                        int (*fn)(const tt_trace *tr, tt_ss_ext **ext, void *ctx), void *ctx);
