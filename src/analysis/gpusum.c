@@ -17,9 +17,12 @@
  * by class (a collective is also one of the three). */
 enum { C_KERNEL, C_MEMCPY, C_MEMSET, C_COLL, N_COUNTS };
 
-/* Runs kept per lane set: the classes, their union, and the parts of
- * communication under computation and of copies under either. */
-enum { R_COMP, R_COMM, R_COPY, R_ALL, R_COMM_UNDER, R_COPY_UNDER, N_RUNS };
+/* Runs kept per lane set: the classes, and the parts of communication
+ * under computation and of copies under either. Their union is not kept
+ * (as many runs again as computation): its length in a window is
+ * computation + communication - communication under computation + copies
+ * - copies under either, and its first and last edge are the classes'. */
+enum { R_COMP, R_COMM, R_COPY, R_COMM_UNDER, R_COPY_UNDER, N_RUNS };
 
 typedef struct pos_list {
     uint32_t *v;   /* increasing positions in the lane */
@@ -124,6 +127,18 @@ static int build_positions(const tt_trace *tr, gpusum *g, tt_classifier *cls)
                 p[k].v[p[k].n++] = (uint32_t)i;
             }
         }
+        for (int k = 0; k < N_COUNTS; k++) {
+            /* keep exactly the positions */
+            uint32_t *v = p[k].n ? realloc(p[k].v, p[k].n * sizeof *v) : NULL;
+            if (!p[k].n) {
+                free(p[k].v);
+                p[k].v = NULL;
+                p[k].cap = 0;
+            } else if (v) {
+                p[k].v = v;
+                p[k].cap = p[k].n;
+            }
+        }
     }
     return 0;
 }
@@ -137,7 +152,12 @@ static int take_runs(tt_ivals *a, runs *r)
     r->pre[0] = 0;
     for (size_t i = 0; i < a->n; i++)
         r->pre[i + 1] = r->pre[i] + (a->v[i].e - a->v[i].s);
-    r->v = a->v;
+    /* keep exactly the runs: the lists grow with spare room */
+    r->v = a->n ? realloc(a->v, a->n * sizeof *a->v) : NULL;
+    if (a->n && !r->v)
+        r->v = a->v;
+    else if (!a->n)
+        free(a->v);
     r->n = a->n;
     a->v = NULL;
     a->n = a->cap = 0;
@@ -183,7 +203,6 @@ static int build_set(const tt_trace *tr, const tt_sel *sel, tt_classifier *cls, 
         qsort(s->inst, s->n_inst, sizeof *s->inst, cmp_ns);
     if (tt_ivals_normalize(&iv[R_COMP]) || tt_ivals_normalize(&iv[R_COMM]) ||
         tt_ivals_normalize(&iv[R_COPY]) || tt_ivals_union(&iv[R_COMP], &iv[R_COMM], &cc) ||
-        tt_ivals_union(&cc, &iv[R_COPY], &iv[R_ALL]) ||
         tt_ivals_intersect(&iv[R_COMM], &iv[R_COMP], &iv[R_COMM_UNDER]) ||
         tt_ivals_intersect(&iv[R_COPY], &cc, &iv[R_COPY_UNDER]))
         goto out;
@@ -344,15 +363,20 @@ static int answer_locked(const tt_trace *tr, tt_ss_ext **ext, void *ctx)
         /* the first and last clipped edges: of the runs reaching into the
          * window (each holds an event that does: from < to), and of the
          * instants in it */
-        const runs *all = &s->r[R_ALL];
-        size_t i0 = tt_runs_first_ending_after(all->v, all->n, sel->from);
-        size_t i1 = tt_runs_first_starting_from(all->v, all->n, sel->to);
         size_t j0 = inst_bound(s, sel->from, false), j1 = inst_bound(s, sel->to,
                                                                        sel->to_inclusive);
-        if (i1 > i0) {
+        for (int k = R_COMP; k <= R_COPY; k++) {
+            const runs *r = &s->r[k];
+            size_t i0 = tt_runs_first_ending_after(r->v, r->n, sel->from);
+            size_t i1 = tt_runs_first_starting_from(r->v, r->n, sel->to);
+            tt_ns f, l;
+            if (i1 <= i0)
+                continue;
+            f = r->v[i0].s > sel->from ? r->v[i0].s : sel->from;
+            l = r->v[i1 - 1].e < sel->to ? r->v[i1 - 1].e : sel->to;
+            fnz = !nz || f < fnz ? f : fnz;
+            lnz = !nz || l > lnz ? l : lnz;
             nz = true;
-            fnz = all->v[i0].s > sel->from ? all->v[i0].s : sel->from;
-            lnz = all->v[i1 - 1].e < sel->to ? all->v[i1 - 1].e : sel->to;
         }
         if (j1 > j0) {
             in = true;
@@ -371,12 +395,13 @@ static int answer_locked(const tt_trace *tr, tt_ss_ext **ext, void *ctx)
     out->computation = length_in(&s->r[R_COMP], sel->from, sel->to);
     out->communication = length_in(&s->r[R_COMM], sel->from, sel->to);
     out->memcpy = length_in(&s->r[R_COPY], sel->from, sel->to);
-    out->busy = length_in(&s->r[R_ALL], sel->from, sel->to);
-    out->total = out->last - out->first;
-    out->idle = out->total - out->busy;
     out->exposed_communication =
         out->communication - length_in(&s->r[R_COMM_UNDER], sel->from, sel->to);
     out->exposed_memcpy = out->memcpy - length_in(&s->r[R_COPY_UNDER], sel->from, sel->to);
+    /* |comp ∪ comm ∪ copy| = |comp ∪ comm| + |copy| - |copy ∩ (comp ∪ comm)| */
+    out->busy = out->computation + out->exposed_communication + out->exposed_memcpy;
+    out->total = out->last - out->first;
+    out->idle = out->total - out->busy;
     return 1;
 }
 

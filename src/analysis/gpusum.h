@@ -6,14 +6,15 @@
  * selection's GPU intervals clipped to the window, a count, or the first
  * and last clipped edge. Clipping commutes with union and intersection, so
  * per lane set (the last TT_SS_UNIONS sets asked for) the normalized runs
- * of the whole lanes' computation, communication, copies, their union,
- * communication under computation and copies under either are kept with
- * prefix lengths: the length inside any window is two binary searches.
+ * of the whole lanes' computation, communication, copies, communication
+ * under computation and copies under either are kept with prefix lengths:
+ * the length inside any window is two binary searches, and the busy time
+ * (the union of the three) follows from the five by inclusion-exclusion.
  * Per lane (built once for every lane), the positions of its GPU events by
  * what gpu.h counts them as (kernels, memcpys, memsets, collectives): the
  * counts of a window's position range are binary searches, and only the
  * events reaching into the window from before it (select.h's parts) are
- * classified one by one. The first and last clipped edges come from the
+ * looked up one by one. The first and last clipped edges come from the
  * runs reaching into the window and the set's zero-length GPU events,
  * sorted by start.
  *
