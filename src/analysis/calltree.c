@@ -431,9 +431,11 @@ int tt_calltree_self_by(const tt_trace *tr, const tt_sel *sel, const tt_key *key
         if (ids[i] < n_ids)
             row[ids[i]] = (int32_t)i;
     if (holds_whole_lanes(tr, sel)) {
-        /* the full-range box: the sums kept per lane, no walk */
-        rc = tt_selfsum_add(tr, sel, key->kind, row, n_ids, host, dev, err);
-        goto out;
+        /* the full-range box: the sums kept per lane, no walk (unless
+         * they decline: rc 1) */
+        if ((rc = tt_selfsum_add(tr, sel, key->kind, row, n_ids, host, dev, err)) <= 0)
+            goto out;
+        rc = -1;
     }
     for (size_t i = 0; i < tr->n_lanes; i++)
         b.lane_first[i] = b.lane_end[i] = SIZE_MAX;

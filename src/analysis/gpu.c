@@ -4,6 +4,7 @@
 #include "analysis/gpu.h"
 
 #include "analysis/classify.h"
+#include "analysis/gpusum.h"
 #include "analysis/setsum.h"
 #include "analysis/intervals.h"
 #include "index/index.h"
@@ -109,6 +110,8 @@ int tt_gpu_time_compute_walk(const tt_trace *tr, const tt_sel *sel, tt_gpu_time 
 int tt_gpu_time_compute(const tt_trace *tr, const tt_sel *sel, tt_gpu_time *g, tt_error *err)
 {
     int r = tt_setsum_gpu(tr, sel, g, err);
+    if (r == 0)
+        r = tt_gpusum_answer(tr, sel, g, err);   /* any wide window */
     if (r < 0) {
         memset(g, 0, sizeof *g);
         return TT_ERR_NOMEM;   /* err set */

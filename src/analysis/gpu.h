@@ -36,7 +36,8 @@ typedef struct tt_gpu_time {
 
 /* 0, or non-zero with err set (out of memory). A window holding every GPU
  * event of its lanes whole (the box over the whole trace) is answered from
- * a breakdown cached per lane set (setsum.h); others walk. */
+ * a breakdown cached per lane set (setsum.h); other wide windows from runs
+ * kept per lane set (gpusum.h); small ones walk. */
 int tt_gpu_time_compute(const tt_trace *tr, const tt_sel *sel, tt_gpu_time *out, tt_error *err);
 
 /* The same by walking every event of the selection (tests, bench). */

@@ -181,3 +181,63 @@ int tt_ivals_union(const tt_ivals *a, const tt_ivals *b, tt_ivals *out)
     }
     return 0;
 }
+
+int tt_ivals_intersect(const tt_ivals *a, const tt_ivals *b, tt_ivals *out)
+{
+    size_t i = 0, j = 0;
+    while (i < a->n && j < b->n) {
+        tt_ns s = a->v[i].s > b->v[j].s ? a->v[i].s : b->v[j].s;
+        tt_ns e = a->v[i].e < b->v[j].e ? a->v[i].e : b->v[j].e;
+        if (s < e && tt_ivals_push(out, s, e))
+            return -1;
+        if (a->v[i].e < b->v[j].e)
+            i++;
+        else
+            j++;
+    }
+    return 0;
+}
+
+size_t tt_runs_first_ending_after(const tt_ival *v, size_t n, tt_ns t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].e <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+size_t tt_runs_first_starting_from(const tt_ival *v, size_t n, tt_ns t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].s < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+tt_ns tt_runs_length_in(const tt_ival *v, const tt_ns *pre, size_t n, tt_ns from, tt_ns to)
+{
+    size_t i0, i1;
+    tt_ns len;
+    if (from >= to)
+        return 0;
+    i0 = tt_runs_first_ending_after(v, n, from);
+    i1 = tt_runs_first_starting_from(v, n, to);
+    if (i1 <= i0)
+        return 0;
+    len = pre[i1] - pre[i0];
+    if (v[i0].s < from)
+        len -= from - v[i0].s;
+    if (v[i1 - 1].e > to)
+        len -= v[i1 - 1].e - to;
+    return len;
+}

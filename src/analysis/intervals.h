@@ -46,4 +46,16 @@ tt_ns tt_ivals_overlap_length(const tt_ivals *a, const tt_ivals *b);
  * 0, or -1 on OOM. */
 int tt_ivals_union(const tt_ivals *a, const tt_ivals *b, tt_ivals *out);
 
+/* Append a ∩ b to out (a and b normalized; out stays sorted and disjoint
+ * when it starts empty). 0, or -1 on OOM. */
+int tt_ivals_intersect(const tt_ivals *a, const tt_ivals *b, tt_ivals *out);
+
+/* Window queries on a normalized list v[0..n) kept with its prefix
+ * lengths pre[i] = total length of v[0, i) (n + 1 entries): the index of
+ * the first interval ending after t, of the first starting at or after t,
+ * and the length inside [from, to). O(log n). */
+size_t tt_runs_first_ending_after(const tt_ival *v, size_t n, tt_ns t);
+size_t tt_runs_first_starting_from(const tt_ival *v, size_t n, tt_ns t);
+tt_ns tt_runs_length_in(const tt_ival *v, const tt_ns *pre, size_t n, tt_ns from, tt_ns to);
+
 #endif

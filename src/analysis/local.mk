@@ -9,6 +9,7 @@ libtracetty_a_SOURCES += \
 	src/analysis/diffgate.c src/analysis/diffgate.h \
 	src/analysis/dist.c src/analysis/dist.h \
 	src/analysis/gpu.c src/analysis/gpu.h \
+	src/analysis/gpusum.c src/analysis/gpusum.h \
 	src/analysis/intervals.c src/analysis/intervals.h \
 	src/analysis/kernels.c src/analysis/kernels.h \
 	src/analysis/key.c src/analysis/key.h \

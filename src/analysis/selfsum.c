@@ -31,6 +31,8 @@ typedef struct lane_sums {
     host_sum *host;
     dev_sum  *dev;
     size_t    n_host, cap_host, n_dev, cap_dev;
+    tt_ns     zero_op;   /* the last start of a zero-length event on the
+                            lane that launches device work; INT64_MIN if none */
 } lane_sums;
 
 typedef struct selfsum {
@@ -112,6 +114,8 @@ static int build_dev(const tt_trace *tr, const tt_attrib *at, const tt_key *key,
             if (!tt_attrib_is_device(at, ev) || !tt_evref_ok(op = tt_attrib_launch_op(at, ev)))
                 continue;
             s = &ls[op.lane];
+            if (tt_trace_event(tr, op)->dur == 0 && tt_trace_event(tr, op)->start > s->zero_op)
+                s->zero_op = tt_trace_event(tr, op)->start;
             k = (uint64_t)d << 32 | key_id(tr, key, op);
             if (!(slot = tt_u64map_get(&maps[op.lane], k))) {
                 if (tt_grow_one((void **)&s->dev, &s->cap_dev, s->n_dev, sizeof *s->dev) ||
@@ -178,12 +182,20 @@ static int add_locked(const tt_trace *tr, tt_ss_ext **ext, void *ctx)
         key.kind = a->kind;
         if (!(ls = calloc(tr->n_lanes ? tr->n_lanes : 1, sizeof *ls)))
             return -1;
+        for (uint32_t l = 0; l < tr->n_lanes; l++)
+            ls[l].zero_op = INT64_MIN;
         if (build_host(tr, a->at, &key, ls) || build_dev(tr, a->at, &key, ls)) {
             kind_free(ls, tr->n_lanes);
             return -1;
         }
         s->kinds[a->kind] = ls;
     }
+    /* The instants an exclusive `to` leaves out add nothing (no self
+     * time, no device time), unless one launched device work: the walk
+     * then leaves its kernels out too. */
+    for (size_t li = 0; li < tt_sel_lane_count(tr, a->sel) && !a->sel->to_inclusive; li++)
+        if (ls[tt_sel_lane(a->sel, li)].zero_op == a->sel->to)
+            return 1;
     for (size_t li = 0; li < tt_sel_lane_count(tr, a->sel); li++) {
         const lane_sums *l = &ls[tt_sel_lane(a->sel, li)];
         for (size_t j = 0; j < l->n_host; j++)
@@ -202,26 +214,27 @@ bool tt_selfsum_covers(const tt_trace *tr, const tt_sel *sel, uint32_t lane)
     const tt_lane *ln = &tr->lanes[lane];
     if (ln->n == 0)
         return true;
-    /* every event: from <= start, end <= to, and start < to unless the
-     * end is inclusive (a zero-length event at `to`) */
+    /* every event: from <= start, end <= to; with an exclusive end, the
+     * zero-length events at `to` are left out (tt_selfsum_add checks that
+     * leaving them out changes nothing) */
     return ln->ev[0].start >= sel->from &&
-           tt_index_prefix_max_end(ln->ev, ln->n, ln->n - 1) <= sel->to &&
-           (sel->to_inclusive || ln->ev[ln->n - 1].start < sel->to);
+           tt_index_prefix_max_end(ln->ev, ln->n, ln->n - 1) <= sel->to;
 }
 
 int tt_selfsum_add(const tt_trace *tr, const tt_sel *sel, tt_key_kind kind, const int32_t *row,
                    size_t n_ids, tt_ns *host, tt_ns *dev, tt_error *err)
 {
     ask a = {.sel = sel, .kind = kind, .row = row, .n_ids = n_ids, .host = host, .dev = dev};
+    int rc;
     if (kind >= N_KINDS) {
         tt_error_set(err, TT_ERR_USAGE, "self times by an argument are not kept");
         return -1;
     }
     if (!(a.at = tt_attrib_get(tr, err)))
         return -1;
-    if (tt_selsum_with_ext(tr, TT_SS_EXT_SELF, add_locked, &a)) {
+    if ((rc = tt_selsum_with_ext(tr, TT_SS_EXT_SELF, add_locked, &a)) < 0) {
         tt_error_set(err, TT_ERR_NOMEM, "out of memory summing self times");
         return -1;
     }
-    return 0;
+    return rc;
 }

@@ -29,15 +29,17 @@
 #include "model/trace.h"
 #include "util/error.h"
 
-/* True when sel's window holds every event of the lane (an empty lane
- * too). O(log n). */
+/* True when sel's window holds every event of the lane whole (an empty
+ * lane too), but perhaps the zero-length ones at an exclusive `to`, which
+ * it leaves out (a TUI box over the whole trace ends so). O(log n). */
 bool tt_selfsum_covers(const tt_trace *tr, const tt_sel *sel, uint32_t lane);
 
 /* Add the whole-lane self sums of the selection's lanes to host[row[id]]
  * and dev[row[id]] (row: per key id, the output row or -1; n_ids ids),
  * as tt_calltree_self_by() sums them. Only for a selection every lane of
- * which tt_selfsum_covers(); kind is not TT_KEY_ARG. 0, or -1 with err
- * set (out of memory). */
+ * which tt_selfsum_covers(); kind is not TT_KEY_ARG. 0; 1 adding nothing
+ * when an instant the exclusive end leaves out launched device work (the
+ * caller walks); or -1 with err set (out of memory). */
 int tt_selfsum_add(const tt_trace *tr, const tt_sel *sel, tt_key_kind kind, const int32_t *row,
                    size_t n_ids, tt_ns *host, tt_ns *dev, tt_error *err);
 

@@ -24,6 +24,8 @@ typedef struct ss_lane {
     int64_t  *sorted;          /* every duration of the lane, sorted */
     tt_moments all;            /* moments of `sorted` */
     ss_keyed *keyed[N_KINDS];
+    uint32_t *xpos;            /* positions of the transfers (bytes >= 0) */
+    size_t    n_xpos;
 } ss_lane;
 
 typedef struct ss_union {
@@ -42,6 +44,7 @@ typedef struct tt_selsum {
     uint32_t        n_lanes;
     ss_union        unions[TT_SS_UNIONS];
     uint64_t        clock;
+    bool            has_xpos;  /* every lane's xpos is built */
     tt_ss_ext      *ext[TT_SS_EXT_N];
 } tt_selsum;
 
@@ -68,6 +71,7 @@ static void selsum_free(tt_trace_aux *aux)
     for (uint32_t l = 0; l < s->n_lanes; l++) {
         free(s->lanes[l].blk);
         free(s->lanes[l].sorted);
+        free(s->lanes[l].xpos);
         for (int k = 0; k < N_KINDS; k++)
             keyed_free(s->lanes[l].keyed[k]);
     }
@@ -370,6 +374,51 @@ int tt_selsum_keyed(const tt_trace *tr, uint32_t lane, tt_key_kind kind, tt_ss_k
     return 0;
 }
 
+/* ------------------------------------------------------------ transfers */
+
+static int build_xpos(const tt_trace *tr, tt_selsum *s)
+{
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *ln = &tr->lanes[l];
+        ss_lane *sl = &s->lanes[l];
+        size_t n = 0;
+        for (size_t i = 0; i < ln->n; i++)
+            n += ln->ev[i].bytes >= 0;
+        if (n && !(sl->xpos = malloc(n * sizeof *sl->xpos))) {
+            for (uint32_t k = 0; k < l; k++) {
+                free(s->lanes[k].xpos);
+                s->lanes[k].xpos = NULL;
+                s->lanes[k].n_xpos = 0;
+            }
+            return -1;
+        }
+        for (size_t i = 0; i < ln->n; i++)
+            if (ln->ev[i].bytes >= 0)
+                sl->xpos[sl->n_xpos++] = (uint32_t)i;
+    }
+    s->has_xpos = true;
+    return 0;
+}
+
+int tt_selsum_transfer_positions(const tt_trace *tr, uint32_t lane, bool build,
+                                 const uint32_t **pos, size_t *n)
+{
+    tt_selsum *s;
+    int rc = 1;
+    *pos = NULL;
+    *n = 0;
+    if (!(s = lock_selsum(tr)))
+        return -1;
+    if (!s->has_xpos && (!build || build_xpos(tr, s)))
+        rc = build ? -1 : 0;
+    if (rc == 1) {
+        *pos = s->lanes[lane].xpos;
+        *n = s->lanes[lane].n_xpos;
+    }
+    unlock_selsum(s);
+    return rc;
+}
+
 /* ----------------------------------------------------------- lane unions */
 
 /* Whether the selection's lanes are the set u was built for. */
@@ -426,40 +475,6 @@ oom:
     return -1;
 }
 
-/* Length of the runs inside [from, to). */
-static tt_ns union_length(const ss_union *u, tt_ns from, tt_ns to)
-{
-    size_t lo = 0, hi = u->n_runs, i0, i1;
-    tt_ns len;
-    if (from >= to)
-        return 0;
-    while (lo < hi) {   /* first run ending after from */
-        size_t mid = lo + (hi - lo) / 2;
-        if (u->runs[mid].e <= from)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    i0 = lo;
-    hi = u->n_runs;
-    while (lo < hi) {   /* first run starting at or after to */
-        size_t mid = lo + (hi - lo) / 2;
-        if (u->runs[mid].s < to)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    i1 = lo;
-    if (i1 <= i0)
-        return 0;
-    len = u->pre[i1] - u->pre[i0];
-    if (u->runs[i0].s < from)
-        len -= from - u->runs[i0].s;
-    if (u->runs[i1 - 1].e > to)
-        len -= u->runs[i1 - 1].e - to;
-    return len;
-}
-
 int tt_selsum_union(const tt_trace *tr, const tt_sel *sel, bool build, tt_ns *busy)
 {
     tt_selsum *s;
@@ -484,7 +499,7 @@ int tt_selsum_union(const tt_trace *tr, const tt_sel *sel, bool build, tt_ns *bu
     }
     if (u) {
         u->used = ++s->clock;
-        *busy = union_length(u, sel->from, sel->to);
+        *busy = tt_runs_length_in(u->runs, u->pre, u->n_runs, sel->from, sel->to);
     }
     unlock_selsum(s);
     return u ? 1 : 0;
@@ -517,6 +532,7 @@ size_t tt_selsum_memory(const tt_trace *tr)
             m += (n / TT_SS_BLOCK + 1) * sizeof *sl->blk;
         if (sl->sorted)
             m += n * sizeof *sl->sorted;
+        m += sl->n_xpos * sizeof *sl->xpos;
         for (int k = 0; k < N_KINDS; k++) {
             const ss_keyed *kd = sl->keyed[k];
             if (!kd)
@@ -526,6 +542,9 @@ size_t tt_selsum_memory(const tt_trace *tr)
                 m += n * sizeof *kd->own;
         }
     }
+    for (int i = 0; i < TT_SS_EXT_N; i++)
+        if (s->ext[i] && s->ext[i]->memory_fn)
+            m += s->ext[i]->memory_fn(s->ext[i]);
     for (int i = 0; i < TT_SS_UNIONS; i++) {
         const ss_union *u = &s->unions[i];
         if (u->pre)

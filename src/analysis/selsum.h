@@ -17,6 +17,8 @@
  *                that put every event of a lane in one group (the lane key,
  *                an opcode key on a trace without opcodes) share one array.
  *                Built by radix sort: linear in the lane's events.
+ *   transfers    per lane, the positions of its events carrying a byte
+ *                count: 4 bytes per transfer.
  *   lane unions  per set of lanes (the last TT_SS_UNIONS sets asked for),
  *                the union of their events as sorted disjoint runs with
  *                prefix lengths: busy time over the set in any window is
@@ -79,15 +81,25 @@ int tt_selsum_keyed(const tt_trace *tr, uint32_t lane, tt_key_kind kind, tt_ss_k
  * nothing (0). -1 on OOM. */
 int tt_selsum_union(const tt_trace *tr, const tt_sel *sel, bool build, tt_ns *busy);
 
+/* The positions (increasing) of a lane's transfers, the events carrying a
+ * byte count (transfers.h), so that a wide window lists them without
+ * walking the other events. Built for every lane at once (4 bytes per
+ * transfer) when `build` is set; without it, only answers once built.
+ * 1 with *pos and *n set, 0 when not built, -1 on OOM. */
+int tt_selsum_transfer_positions(const tt_trace *tr, uint32_t lane, bool build,
+                                 const uint32_t **pos, size_t *n);
+
 /* Other summaries kept with these by the analyses that own them (one slot
  * each): fn runs under the levels' lock with the slot (NULL until fn puts
  * something there), which the trace frees through its free_fn. fn's return
  * value, or -1 on OOM. */
 typedef struct tt_ss_ext {
     void (*free_fn)(struct tt_ss_ext *ext);
+    size_t (*memory_fn)(const struct tt_ss_ext *ext);   /* bytes held; may be NULL */
 } tt_ss_ext;
 
-enum { TT_SS_EXT_SETS, TT_SS_EXT_SELF, TT_SS_EXT_N };   /* setsum.h, selfsum.h */
+enum { TT_SS_EXT_SETS, TT_SS_EXT_SELF, TT_SS_EXT_GPU, TT_SS_EXT_N };   /* setsum.h, selfsum.h,
+                                                                          gpusum.h */
 
 int tt_selsum_with_ext(const tt_trace *tr, int slot,
                        int (*fn)(const tt_trace *tr, tt_ss_ext **ext, void *ctx), void *ctx);

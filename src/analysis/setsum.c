@@ -17,6 +17,8 @@ typedef struct ss_xfer {
 
 typedef struct ss_set {
     bool        set;          /* holds a lane set */
+    bool        excl;         /* built without the instants at the lanes'
+                                 last end (a window ending there, exclusive) */
     uint32_t   *lanes;        /* NULL: every lane */
     size_t      n_lanes;
     bool        has_gpu;
@@ -34,8 +36,10 @@ typedef struct ss_cache {
 /* What one call asks, and what it answers with. */
 typedef struct ss_ask {
     const tt_sel *sel;
-    bool          holds_all;  /* the window holds every event of its lanes */
-    tt_sel        whole;      /* a window over exactly those events */
+    bool          holds_all;  /* the window holds every event of its lanes,
+                                 but perhaps the instants at their last end */
+    bool          excl;       /* ... and leaves those instants out */
+    tt_sel        whole;      /* a window over exactly the events it holds */
     const tt_key *key;        /* NULL: the GPU time */
     tt_gpu_time  *gpu;
     tt_transfers **xfer;
@@ -63,9 +67,9 @@ static bool every_lane(const tt_trace *tr, const tt_sel *sel)
     return !sel->lanes || sel->n_lanes == tr->n_lanes;   /* sorted, no duplicates */
 }
 
-static bool same_lanes(const tt_trace *tr, const tt_sel *sel, const ss_set *s)
+static bool same_lanes(const tt_trace *tr, const tt_sel *sel, bool excl, const ss_set *s)
 {
-    if (!s->set)
+    if (!s->set || s->excl != excl)
         return false;
     if (!s->lanes)
         return every_lane(tr, sel);
@@ -117,7 +121,7 @@ static ss_set *find_set(const tt_trace *tr, ss_cache *c, const ss_ask *a, int *r
     bool every = every_lane(tr, a->sel);
     *rc = 0;
     for (int i = 0; i < TT_SS_UNIONS && !s; i++)
-        if (same_lanes(tr, a->sel, &c->sets[i]))
+        if (same_lanes(tr, a->sel, a->excl, &c->sets[i]))
             s = &c->sets[i];
     if (!s && a->holds_all) {
         s = &c->sets[0];
@@ -134,6 +138,7 @@ static ss_set *find_set(const tt_trace *tr, ss_cache *c, const ss_ask *a, int *r
             memcpy(s->lanes, a->sel->lanes, a->sel->n_lanes * sizeof *s->lanes);
         s->n_lanes = tt_sel_lane_count(tr, a->sel);
         s->set = true;
+        s->excl = a->excl;
     }
     if (s)
         s->used = ++c->clock;
@@ -154,8 +159,8 @@ static int answer_gpu(const tt_trace *tr, ss_set *s, ss_ask *a)
         memset(a->gpu, 0, sizeof *a->gpu);   /* no GPU events: zeros anywhere */
         return 1;
     }
-    if (!holds(a->sel, g->first, g->last))
-        return 0;
+    if (!a->holds_all && !holds(a->sel, g->first, g->last))
+        return 0;   /* a window holding every GPU event whole answers too */
     *a->gpu = *g;
     return 1;
 }
@@ -226,7 +231,16 @@ static int ask(const tt_trace *tr, ss_ask *a)
             a->whole.to = t;
         any = true;
     }
+    /* A window ending exactly at the lanes' last end, exclusive, holds
+     * every event whole but the instants there: the same events as the
+     * window over them all with that end exclusive, so that window's
+     * walk answers it (a TUI box over the whole trace ends so). */
     a->holds_all = any && holds(a->sel, a->whole.from, a->whole.to);
+    if (!a->holds_all && any && a->sel->from < a->sel->to && a->sel->from <= a->whole.from &&
+        a->sel->to == a->whole.to && !a->sel->to_inclusive) {
+        a->holds_all = a->excl = true;
+        a->whole.to_inclusive = false;
+    }
     rc = tt_selsum_with_ext(tr, TT_SS_EXT_SETS, lookup, a);
     if (rc < 0)
         tt_error_set(a->err, TT_ERR_NOMEM, "out of memory");

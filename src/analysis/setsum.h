@@ -12,6 +12,10 @@
  *              at it, with an inclusive end). Nothing is clipped.
  *   transfers  the window holds every event of the set whole (transfers
  *              count whole events, so only the set of events matters).
+ * A window ending exclusive at the set's last end (a TUI box over the
+ * whole trace) holds the same events as the window over them all ending
+ * there exclusive, and has its own results, built by that window's walk:
+ * every event but the instants at that end.
  * Any other window is declined (the caller walks). A result is built only
  * for a window holding every event of its set, i.e. by a call that would
  * have walked them all anyway: small windows never pay for it.

@@ -4,8 +4,10 @@
 #include "analysis/transfers.h"
 
 #include "analysis/intervals.h"
+#include "analysis/selsum.h"
 #include "analysis/setsum.h"
 #include "index/index.h"
+#include "util/grow.h"
 #include "util/sort.h"
 #include "util/strtab.h"
 
@@ -73,14 +75,59 @@ static int fill_row(tt_xfer_row *r, const xfer *x, size_t n, int64_t *scratch, t
     return 0;
 }
 
+static int transfers_collect(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
+                             bool listed, tt_transfers **out, tt_error *err);
+
+/* The positions of a lane's transfers in the selection, in the order
+ * tt_sel_lane_events() lists them: those reaching in across `from`, those
+ * starting inside, the instants at an inclusive `to` (select.h's parts),
+ * from the lane's transfer positions (selsum.h). 0, or -1 on OOM. */
+static int lane_transfers(const tt_trace *tr, const tt_sel *sel, uint32_t lane,
+                          tt_sel_parts *p, tt_idxbuf *buf)
+{
+    const tt_event *ev = tr->lanes[lane].ev;
+    const uint32_t *pos;
+    size_t n, i = 0;
+    buf->n = 0;
+    if (tt_sel_lane_parts(tr, sel, lane, p) ||
+        tt_selsum_transfer_positions(tr, lane, true, &pos, &n) < 0)
+        return -1;
+    for (size_t k = 0; k < p->left.n; k++) {
+        if (ev[p->left.v[k]].bytes < 0)
+            continue;
+        if (tt_grow_one((void **)&buf->v, &buf->cap, buf->n, sizeof *buf->v))
+            return -1;
+        buf->v[buf->n++] = p->left.v[k];
+    }
+    while (i < n && pos[i] < p->a)
+        i++;
+    for (; i < n && pos[i] < p->c; i++) {
+        if (pos[i] >= p->b && pos[i] < p->z)
+            continue;
+        if (tt_grow_one((void **)&buf->v, &buf->cap, buf->n, sizeof *buf->v))
+            return -1;
+        buf->v[buf->n++] = pos[i];
+    }
+    return 0;
+}
+
 int tt_transfers_compute_walk(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
                               tt_transfers **out, tt_error *err)
+{
+    return transfers_collect(tr, sel, key, false, out, err);
+}
+
+/* The transfers of a selection; `listed`: from the lanes' transfer
+ * positions instead of every event of the window (not for arg:KEY). */
+static int transfers_collect(const tt_trace *tr, const tt_sel *sel, const tt_key *key,
+                             bool listed, tt_transfers **out, tt_error *err)
 {
     size_t nl = tt_sel_lane_count(tr, sel), n = 0, cap = 0, ngroups = 0;
     tt_transfers *t = calloc(1, sizeof *t);
     xfer *x = NULL;
     int64_t *scratch = NULL;
     tt_idxbuf buf;
+    tt_sel_parts parts;
     tt_ivals iv;
     tt_strtab *vals = NULL;
     uint32_t *arg_gid = NULL;
@@ -93,6 +140,7 @@ int tt_transfers_compute_walk(const tt_trace *tr, const tt_sel *sel, const tt_ke
     tt_arena_init(&t->arena);
     t->key = *key;
     tt_idxbuf_init(&buf);
+    tt_sel_parts_init(&parts);
     tt_ivals_init(&iv);
     if (key->kind == TT_KEY_ARG && !(vals = tt_strtab_new()))
         rc = -1;
@@ -105,7 +153,8 @@ int tt_transfers_compute_walk(const tt_trace *tr, const tt_sel *sel, const tt_ke
     for (size_t li = 0; li < nl && rc == 0; li++) {
         uint32_t lane = tt_sel_lane(sel, li);
         const tt_lane *ln = &tr->lanes[lane];
-        if (tt_sel_lane_events(tr, sel, lane, &buf)) {
+        if (listed ? lane_transfers(tr, sel, lane, &parts, &buf)
+                   : tt_sel_lane_events(tr, sel, lane, &buf)) {
             rc = -1;
             break;
         }
@@ -178,6 +227,7 @@ int tt_transfers_compute_walk(const tt_trace *tr, const tt_sel *sel, const tt_ke
     tt_strtab_free(vals);
     free(arg_gid);
     tt_ivals_fini(&iv);
+    tt_sel_parts_fini(&parts);
     tt_idxbuf_fini(&buf);
     if (rc) {
         tt_transfers_free(t);
@@ -193,7 +243,17 @@ int tt_transfers_compute(const tt_trace *tr, const tt_sel *sel, const tt_key *ke
                          tt_transfers **out, tt_error *err)
 {
     int r = tt_setsum_transfers(tr, sel, key, out, err);
+    const uint32_t *pos;
+    size_t n;
+    bool listed;
     if (r < 0)
         return TT_ERR_NOMEM;   /* err set */
-    return r == 1 ? 0 : tt_transfers_compute_walk(tr, sel, key, out, err);
+    if (r == 1)
+        return 0;
+    /* list the transfers from their positions when these are kept, or
+     * worth keeping: a window over a quarter of the trace's span or more */
+    listed = key->kind != TT_KEY_ARG && tr->n_lanes > 0 &&
+             (sel->to - sel->from >= (tr->t1 - tr->t0) / 4 ||
+              tt_selsum_transfer_positions(tr, 0, false, &pos, &n) == 1);
+    return transfers_collect(tr, sel, key, listed, out, err);
 }

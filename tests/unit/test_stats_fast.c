@@ -583,12 +583,28 @@ static void check_gpu_cache(void)
            tt_setsum_transfers(tr, &sel, &key, &xc, &err) == 1 && same_transfers(xw, xc),
            "the whole trace's transfers are answered from the cache, as the walk has them");
         tt_transfers_free(xc);
-        xc = NULL;
-        sel.to_inclusive = false;   /* leaves out the instants at the end */
+        tt_transfers_free(xw);
+        xc = xw = NULL;
+        /* the TUI's box over the whole trace: the instants at the end
+         * left out, answered from a cache of its own */
+        sel.to_inclusive = false;
+        ok(tt_transfers_compute_walk(tr, &sel, &key, &xw, &err) == 0 &&
+           tt_setsum_transfers(tr, &sel, &key, &xc, &err) == 1 && same_transfers(xw, xc),
+           "the whole trace's transfers, ending exclusive, are answered as the walk has them");
+        tt_transfers_free(xc);
+        tt_transfers_free(xw);
+        xc = xw = NULL;
+        {
+            tt_gpu_time we, ce;
+            ok(tt_gpu_time_compute_walk(tr, &sel, &we, &err) == 0 &&
+               tt_setsum_gpu(tr, &sel, &ce, &err) == 1 && memcmp(&we, &ce, sizeof we) == 0,
+               "the whole trace's GPU time, ending exclusive, is answered as the walk has it");
+        }
+        sel.from = tr->t0 + 1;      /* cutting into the first event: declined */
         ok(tt_setsum_transfers(tr, &sel, &key, &xc, &err) == 0 && !xc,
            "transfers of a window not holding every event whole are declined");
+        sel.from = tr->t0;
         sel.to_inclusive = true;
-        tt_transfers_free(xw);
     }
     sel.from = w.first + 1;
     ok(tt_setsum_gpu(tr, &sel, &c, &err) == 0,
