@@ -19,8 +19,10 @@
 #                        columns src/decode/nsys_sqlite.c reads, written by
 #                        python3's sqlite3 (skipped without python3): 1M
 #                        runtime calls, their kernels and copies, NVTX
-#                        ranges (~80 MB; regenerated when this script is
-#                        newer)
+#                        ranges around every 100 calls; calls follow each
+#                        other on their thread, GPU work on its stream,
+#                        NVTX ranges nest (~80 MB; regenerated when this
+#                        script is newer)
 
 dir="$builddir/bench/out/decoders"
 mkdir -p "$dir"
@@ -74,21 +76,34 @@ gpid, gtid = pid << 24, (pid << 24) | 4243
 db.execute("INSERT INTO PROCESSES VALUES (?, ?, 'python3')", (gpid, pid))
 db.execute("INSERT INTO ThreadNames VALUES (?, 7, 0)", (gtid,))
 api, kern, copy, nvtx = [], [], [], []
+# As a real export is: calls on the thread one after another, GPU work on
+# a stream one after another (queued behind the stream's previous work),
+# NVTX push/pop ranges nested around the calls of a step, never crossing
+# each other.
 t = 1000
+free = {7: 0, 8: 0}
 for i in range(1000000):
     corr = i + 1
-    t += rnd.randint(500, 3000)
+    t += rnd.randint(900, 3000)
+    if i % 100 == 0:
+        if nvtx:
+            nvtx[-1] = nvtx[-1][:1] + (t - 50,) + nvtx[-1][2:]
+        nvtx.append((t - 50, None, 59, None, 8, gtid))
     if i % 4 == 3:
         api.append((t, t + 800, 0, gtid, corr, 6, 0))
-        copy.append((t + 2000, t + 2600, 0, 7, corr, gpid, rnd.choice([4096, 65536, 1 << 20]),
+        s = max(t + 2000, free[7])
+        free[7] = s + 600
+        copy.append((s, s + 600, 0, 7, corr, gpid, rnd.choice([4096, 65536, 1 << 20]),
                      1, 0, 2))
     else:
         api.append((t, t + 300, 0, gtid, corr, 5, 0))
         k = rnd.randint(1, 4)
-        kern.append((t + 1000, t + 1000 + rnd.randint(2000, 90000), 0, 7 + k % 2, corr, gpid, k, k,
+        st = 7 + k % 2
+        s = max(t + 1000, free[st])
+        free[st] = s + rnd.randint(800, 4000)
+        kern.append((s, free[st], 0, st, corr, gpid, k, k,
                      rnd.choice([64, 128, 1024]), 1, 1, 256, 1, 1, 64, 0, 4096))
-    if i % 100 == 0:
-        nvtx.append((t, t + 200000, 59, None, 8, gtid))
+nvtx[-1] = nvtx[-1][:1] + (t + 1000,) + nvtx[-1][2:]
 db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,?)", api)
 db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                kern)

@@ -27,6 +27,8 @@
 #include "decode/argjson.h"
 #include "decode/csv_common.h"
 #include "decode/decode.h"
+#include "decode/nsys_flows.h"
+#include "util/bigalloc.h"
 #include "util/hash.h"
 #include "util/u64map.h"
 
@@ -52,13 +54,16 @@ typedef struct nsys {
     tt_u64map           proc;     /* pid -> string id of the process name */
     tt_u64map           thread;   /* globalTid -> string id of the thread name */
     uint64_t            events;
+    uint64_t            flows;    /* flow endpoints marked (flow_point()) */
     char                kinds[16][32];   /* memory kind labels by id */
     char                copies[16][40];  /* copy kind labels by id */
     tt_argjson          args;     /* the arguments of the event being read */
     /* string ids asked for on every row, interned once: the category of
-     * the last push() (cat_text: its static text) and the flows' "ac2g" */
+     * the last push() (cat_text: its static text) and the flows' "ac2g"
+     * (interned at the first flow, where it always was: string ids stay) */
     const char         *cat_text;
     uint32_t            cat, ac2g;
+    bool                placed;   /* sort_lanes() left every lane sorted */
 } nsys;
 
 static int oom(nsys *s)
@@ -361,6 +366,26 @@ static uint32_t thread_lane(nsys *s, int64_t gtid, bool async)
  * problem; a damaged or forged export, nsys never writes them). */
 #define SKIPPED (-2)
 
+/* Room for one more event on lane l. A big lane grows here, not in the
+ * model, onto transparent huge pages (util/bigalloc.h): its events are
+ * written once into fresh memory, and the 4 KiB pages' first-touch faults
+ * were a tenth of the decode. 0 or -1 (OOM). */
+static int lane_room(tt_lane *l)
+{
+    tt_event *ev;
+    size_t cap;
+    if (l->n < l->cap || l->cap * sizeof *ev < TT_BIGALLOC_FROM / 2 || l->cap >= UINT32_MAX / 2)
+        return 0;   /* room, or the model's growth (and its limit) */
+    cap = l->cap * 2;
+    if (!(ev = tt_bigalloc(cap * sizeof *ev)))
+        return -1;
+    memcpy(ev, l->ev, l->n * sizeof *ev);
+    free(l->ev);
+    l->ev = ev;
+    l->cap = cap;
+    return 0;
+}
+
 /* The event's index on lane, SKIPPED, or -1 on error (out of memory). */
 static int64_t push(nsys *s, uint32_t lane, int64_t start, int64_t end, uint32_t name,
                     const char *cat, uint8_t kind)
@@ -385,7 +410,7 @@ static int64_t push(nsys *s, uint32_t lane, int64_t start, int64_t end, uint32_t
                          tt_str(s->tr, name), (long long)(start - end));
         end = start;
     }
-    idx = tt_trace_push_event(s->tr, lane);
+    idx = lane_room(&s->tr->lanes[lane]) ? -1 : tt_trace_push_event(s->tr, lane);
     if (idx < 0)
         return oom(s), -1;
     e = &s->tr->lanes[lane].ev[idx];
@@ -398,24 +423,13 @@ static int64_t push(nsys *s, uint32_t lane, int64_t start, int64_t end, uint32_t
     return idx;
 }
 
-/* A correlation flow endpoint bound to exactly this event. */
-static int flow_point(nsys *s, uint64_t pid, int64_t corr, uint32_t lane, const tt_event *e,
-                      tt_flow_phase phase)
+/* A correlation flow endpoint at exactly this event: marked on it, linked
+ * once the lanes are sorted (nsys_flows.h). */
+static int flow_point(nsys *s, uint64_t pid, int64_t corr, tt_event *e, tt_flow_phase phase)
 {
-    tt_flow_point p;
-    memset(&p, 0, sizeof p);
-    p.key = tt_hash_mix(tt_hash_mix(pid + 0x51) ^ (uint64_t)corr);
-    p.ts = e->start;
-    p.dur = e->dur;
-    p.lane = lane;
-    p.name = e->name;
-    if (!s->ac2g)
-        s->ac2g = tt_trace_intern_cstr(s->tr, "ac2g");
-    p.cat = s->ac2g;
-    p.phase = (uint8_t)phase;
-    p.bind = TT_BIND_EXACT;
-    if (p.cat == TT_STR_ERROR || tt_trace_flow_point(s->tr, &p))
+    if (!s->ac2g && (s->ac2g = tt_trace_intern_cstr(s->tr, "ac2g")) == TT_STR_ERROR)
         return oom(s);
+    tt_nsys_flow_mark(e, pid, corr, s->flows++, phase == TT_FLOW_START);
     return 0;
 }
 
@@ -540,7 +554,7 @@ static int load_gpu(nsys *s, const char *table)
         if (corr > 0 && corr <= UINT32_MAX) {
             e->corr = (uint32_t)corr;
             tt_argjson_number(&s->args, "correlationId", corr);
-            if (flow_point(s, pid, corr, lane, e, TT_FLOW_END)) {
+            if (flow_point(s, pid, corr, e, TT_FLOW_END)) {
                 sqlite3_finalize(st);
                 return -1;
             }
@@ -591,7 +605,7 @@ static int load_api(nsys *s, const char *table, const char *cat)
         e = &s->tr->lanes[lane].ev[idx];
         if (corr > 0 && corr <= UINT32_MAX) {
             e->corr = (uint32_t)corr;
-            if (flow_point(s, ((uint64_t)gtid >> 24) & 0xffffff, corr, lane, e, TT_FLOW_START)) {
+            if (flow_point(s, ((uint64_t)gtid >> 24) & 0xffffff, corr, e, TT_FLOW_START)) {
                 sqlite3_finalize(st);
                 return -1;
             }
@@ -740,11 +754,13 @@ static void merge_runs(tt_event *ev, size_t a, size_t m, size_t b, tt_event *buf
  * finalize does on an unsorted lane, and needs room for the smaller run
  * only (fresh memory is dear: its page faults). Lanes of many runs are
  * left to finalize. The order is finalize's exactly: runs keep push order
- * among equal events and the merge is stable. 0 or -1 (OOM). */
+ * among equal events and the merge is stable. s->placed tells whether
+ * every lane is in that order now. 0 or -1 (OOM). */
 static int sort_lanes(nsys *s)
 {
     tt_event *buf = NULL;
     size_t cap = 0;
+    s->placed = true;
     for (uint32_t li = 0; li < s->tr->n_lanes; li++) {
         tt_lane *l = &s->tr->lanes[li];
         size_t run[MAX_RUNS + 1], nr = 0;
@@ -752,6 +768,8 @@ static int sort_lanes(nsys *s)
         for (size_t i = 1; i < l->n && nr <= MAX_RUNS; i++)
             if (ev_before(&l->ev[i], &l->ev[i - 1]))
                 run[nr++] = i;
+        if (nr > MAX_RUNS)
+            s->placed = false;
         if (nr == 1 || nr > MAX_RUNS)
             continue;
         run[nr] = l->n;
@@ -831,6 +849,11 @@ static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
         load_nvtx(&s) || load_api(&s, "CUPTI_ACTIVITY_KIND_RUNTIME", "cuda_runtime") ||
         load_api(&s, "CUPTI_ACTIVITY_KIND_DRIVER", "cuda_driver") || sort_lanes(&s))
         goto out;
+    /* the flows, between events where they now stay */
+    if (tt_nsys_flows_resolve(tr, s.flows, s.placed, s.ac2g)) {
+        oom(&s);
+        goto out;
+    }
     if (!table_exists(&s, "CUPTI_ACTIVITY_KIND_KERNEL"))
         snprintf(tr->note, sizeof tr->note,
                  "this export has no kernel table (no CUDA kernels were traced)");

@@ -456,6 +456,10 @@ static int order_lanes(tt_trace *tr)
     }
     for (size_t i = 0; i < tr->n_flow_points; i++)
         tr->flow_points[i].lane = lnew[tr->flow_points[i].lane];
+    for (size_t i = 0; i < tr->n_flows; i++) {   /* tt_trace_flow_resolved()'s */
+        tr->flows[i].from.lane = lnew[tr->flows[i].from.lane];
+        tr->flows[i].to.lane = lnew[tr->flows[i].to.lane];
+    }
 
     for (uint32_t i = 0; i < tr->n_groups; i++)
         tr->groups[i].n_lanes = 0;
@@ -832,6 +836,12 @@ static int push_flow(tt_trace *tr, tt_evref from, tt_evref to, uint32_t name, ui
     tr->flows[tr->n_flows].cat = cat;
     tr->n_flows++;
     return 0;
+}
+
+int tt_trace_flow_resolved(tt_trace *tr, tt_evref from, tt_evref to, uint32_t name,
+                           uint32_t cat)
+{
+    return push_flow(tr, from, to, name, cat);
 }
 
 static int cmp_evref(tt_evref a, tt_evref b)

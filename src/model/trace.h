@@ -303,6 +303,13 @@ int tt_trace_counter_push(tt_trace *tr, uint32_t counter, tt_ns t, double v);
 /* Record a flow endpoint to resolve at finalize; 0 or -1 on OOM. */
 int tt_trace_flow_point(tt_trace *tr, const tt_flow_point *p);
 
+/* Record a flow its decoder resolved itself, between events at their
+ * final positions: their lanes already sorted as finalize sorts them (so
+ * finalize leaves them there). Finalize renumbers the lanes and indexes
+ * these flows with the ones it resolves from points. 0 or -1 on OOM. */
+int tt_trace_flow_resolved(tt_trace *tr, tt_evref from, tt_evref to, uint32_t name,
+                           uint32_t cat);
+
 /* Count one problem; the first example is kept. */
 void tt_trace_problem(tt_trace *tr, tt_problem_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
