@@ -100,4 +100,12 @@ int tt_argcols_decode_chunk(const unsigned char *p, const tt_argcols_chunk *c,
                             const tt_argcols_hint *hint, uint32_t n_names, tt_args *store,
                             const char **what);
 
+/* Whether a record of chunk c of payload p may hold one of the byte
+ * strings needles[0..n_needles) (not empty) in its args or extra text,
+ * told from the chunk's templates without rebuilding its records: 0 when
+ * none certainly does, 1 when one may. -2 when the chunk's head is
+ * corrupt (*what says so). */
+int tt_argcols_chunk_may_hold(const unsigned char *p, const tt_argcols_chunk *c,
+                              const char *const *needles, size_t n_needles, const char **what);
+
 #endif

@@ -272,10 +272,59 @@ static void lazy_prefetch(void *ctx, const uint32_t *handles, size_t n, unsigned
     free(j.todo);
 }
 
+/* Filter: the chunks of the handles not yet handed to the store, told
+ * from their templates (argcols.h). A chunk given or prefetched is
+ * rebuilt already: its records stay "may hold" and are read. */
+static int lazy_filter(void *ctx, const uint32_t *handles, size_t n, const char *const *needles,
+                       size_t n_needles, unsigned char *maybe, tt_error *err)
+{
+    lazy *z = ctx;
+    uint32_t k = 0;
+    int says = 1;   /* of chunk k, once told */
+    bool told = false;
+    if (z->failed) {
+        *err = z->fail;
+        return -1;
+    }
+    if (!z->payload) {
+        if (z->built > 0)
+            return 0;   /* every chunk is in the store */
+        if (lazy_open(z, err))
+            return -1;
+    }
+    /* the chunks of the handles, in order (both ascend) */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t pos = handles[i] - 1;
+        const char *what;
+        if (handles[i] == 0)
+            continue;
+        while (k < z->n_chunks && pos >= z->chunks[k].first &&
+               pos - z->chunks[k].first >= z->chunks[k].n) {
+            k++;
+            told = false;
+        }
+        if (k == z->n_chunks || pos < z->chunks[k].first)
+            continue;   /* not ascending, or no chunk holds it: read() fails it */
+        if (z->given[k] || z->ready[k])
+            continue;
+        if (!told) {
+            says = tt_argcols_chunk_may_hold(z->payload, &z->chunks[k], needles, n_needles,
+                                             &what);
+            if (says < 0)
+                return lazy_bad(z, what, err);
+            told = true;
+        }
+        if (says == 0)
+            maybe[i] = 0;
+    }
+    return 0;
+}
+
 static const tt_args_source lazy_source = {
     .build = lazy_build,
     .free = lazy_free,
     .prefetch = lazy_prefetch,
+    .filter = lazy_filter,
 };
 
 int tt_argslazy_attach(tt_trace *tr, const unsigned char *frame, size_t stored, uint64_t raw,

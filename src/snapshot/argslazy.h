@@ -15,6 +15,13 @@
  * per record: it is found again in the trace's events, which number new
  * records in order (evblocks.h), from the nearest mark before the chunk.
  *
+ * A caller looking for a few keys (analysis/argvals.h, for the rules)
+ * asks first which records may hold them (tt_args_filter): a chunk's
+ * templates (argcols.h) hold every byte of its records' texts but the
+ * numbers, so a key in none of them is in none of its records, and the
+ * chunk is passed over without being rebuilt (the whole section is still
+ * decompressed once to read the templates).
+ *
  * Ownership: the source borrows the trace (whose store owns the source,
  * so the trace outlives it) and copies the section's bytes.
  */
