@@ -1264,13 +1264,12 @@ static bool needle_in_template(const char *nd)
     return true;
 }
 
-int tt_argcols_chunk_may_hold(const unsigned char *p, const tt_argcols_chunk *c,
-                              const char *const *needles, size_t n_needles, const char **what)
+int tt_argcols_chunk_templates(const unsigned char *p, const tt_argcols_chunk *c,
+                               const unsigned char **t, size_t *tlen, const char **what)
 {
     tt_rd r = {p + c->off, p + c->off + c->len, false};
     uint32_t nt, nc;
     uint64_t tbytes_len = 0;
-    const unsigned char *t;
     /* the chunk's head as dec_chunk() reads it, checked as far as read */
     *what = "counts";
     if (tt_rd_varint(&r) != c->n || r.bad)
@@ -1294,14 +1293,20 @@ int tt_argcols_chunk_may_hold(const unsigned char *p, const tt_argcols_chunk *c,
         *what = "template sizes";
         return -2;
     }
+    *t = r.p;
+    *tlen = (size_t)tbytes_len;
+    return 0;
+}
+
+bool tt_argcols_templates_may_hold(const unsigned char *t, size_t tlen,
+                                   const char *const *needles, size_t n_needles)
+{
     /* every record's text is one of these templates filled in: a needle
      * in a text is in the templates' bytes (or cannot be told so) */
-    t = r.p;
     for (size_t k = 0; k < n_needles; k++)
-        if (!needle_in_template(needles[k]) ||
-            memmem(t, (size_t)tbytes_len, needles[k], strlen(needles[k])))
-            return 1;
-    return 0;
+        if (!needle_in_template(needles[k]) || memmem(t, tlen, needles[k], strlen(needles[k])))
+            return true;
+    return false;
 }
 
 /* Chunks are rebuilt by several threads, each into a store of its own; the

@@ -122,7 +122,7 @@ int tt_snapshot_read_source(const void *data, size_t n, tt_snapshot_source *src,
  * Sections are numbered 1 .. TT_SNAPSHOT_SECTIONS - 1. These two let a
  * test corrupt the content of a section while keeping the file's framing
  * and checksums valid, so the section parsers themselves are exercised. */
-#define TT_SNAPSHOT_SECTIONS 12u
+#define TT_SNAPSHOT_SECTIONS 13u
 /* The attribution section (format 4, snapshot/attribsec.h). */
 #define TT_SNAPSHOT_SEC_ATTRIB 11u
 
