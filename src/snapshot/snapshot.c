@@ -1731,7 +1731,13 @@ int tt_snapshot_section(const void *file, size_t n, unsigned id, unsigned char *
     *len = 0;
     if (id == 0 || id >= SEC__END)
         return tt_error_set(err, TT_ERR_USAGE, "no section %u", id);
-    if (read_layout(&r) || open_section(&r, id, &c))
+    if (read_layout(&r))
+        goto out;
+    if (id == SEC_ARGTMPL && !r.sec[id].present) {
+        rc = 0;   /* optional and left out: no payload (assemble leaves it out) */
+        goto out;
+    }
+    if (open_section(&r, id, &c))
         goto out;
     *len = (size_t)(c.end - c.p);
     *raw = malloc(*len ? *len : 1);

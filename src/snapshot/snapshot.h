@@ -127,7 +127,9 @@ int tt_snapshot_read_source(const void *data, size_t n, tt_snapshot_source *src,
 #define TT_SNAPSHOT_SEC_ATTRIB 11u
 
 /* The decompressed payload of section `id` of a snapshot whose framing
- * and checksums are valid. *raw is malloc'ed. Returns 0 or -1. */
+ * and checksums are valid. *raw is malloc'ed (NULL, *len 0, for the
+ * optional argument templates section when the file has none). Returns 0
+ * or -1. */
 int tt_snapshot_section(const void *file, size_t n, unsigned id, unsigned char **raw,
                         size_t *len, tt_error *err);
 
