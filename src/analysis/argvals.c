@@ -56,6 +56,40 @@ static void prefetch(const tt_trace *tr, const tt_event *const *ev, const uint32
     free(h);
 }
 
+/* Leave out of ev[order[0..*m)] (ascending by handle) the events whose
+ * records the store can tell hold none of the keys without reading them
+ * (model/args.h: a snapshot's chunks, from their templates), as may_hold()
+ * would have passed them over once read: a record holds a key only as
+ * its needle, or escaped (a backslash). Keys JSON must escape (no needle)
+ * are looked for in every record. Best effort: without memory, or when
+ * the store fails (the reads below then fail the same way), nothing is
+ * left out. */
+static void pass_over(const tt_trace *tr, const tt_event *const *ev, uint32_t *order, size_t *m,
+                     const char *const *needle, size_t n_keys)
+{
+    const char **nd = malloc((n_keys + 1) * sizeof *nd);
+    uint32_t *h = malloc((*m ? *m : 1) * sizeof *h);
+    unsigned char *maybe = malloc(*m ? *m : 1);
+    size_t k = 0;
+    bool all = nd && h && maybe;
+    for (size_t i = 0; all && i < n_keys; i++)
+        all = (nd[i] = needle[i]) != NULL;
+    if (all) {
+        nd[n_keys] = "\\";
+        for (size_t j = 0; j < *m; j++)
+            h[j] = ev[order[j]]->args;
+        if (tt_args_filter(tr->args, h, *m, nd, n_keys + 1, maybe) == 0) {
+            for (size_t j = 0; j < *m; j++)
+                if (maybe[j])
+                    order[k++] = order[j];
+            *m = k;
+        }
+    }
+    free(nd);
+    free(h);
+    free(maybe);
+}
+
 void tt_argvals_fini(tt_argvals *v)
 {
     free(v->val);
@@ -110,6 +144,7 @@ int tt_argvals_fetch(const tt_trace *tr, const tt_event *const *ev, size_t n,
         tt_argvals_fini(v);
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
     }
+    pass_over(tr, ev, order, &m, (const char *const *)needle, n_keys);
     prefetch(tr, ev, order, m);
     /* one cache: events of the same record (consecutive now) share the
      * parsed copy, and the reader resumes inside its block */

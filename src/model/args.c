@@ -715,6 +715,34 @@ void tt_args_prefetch(const tt_args *a, const uint32_t *handles, size_t n, unsig
     pthread_mutex_unlock(&z->lock);
 }
 
+int tt_args_filter(const tt_args *a, const uint32_t *handles, size_t n,
+                   const char *const *needles, size_t n_needles, unsigned char *maybe)
+{
+    args_lazy *z = a->lazy;
+    tt_error err;
+    int rc = 0;
+    if (n > 0)
+        memset(maybe, 1, n);
+    if (!z || !z->src->filter || n == 0)
+        return 0;
+    pthread_mutex_lock(&z->lock);
+    tt_error_clear(&err);
+    if (z->failed) {
+        rc = -1;
+    } else if (z->src->filter(z->ctx, handles, n, needles, n_needles, maybe, &err)) {
+        /* as a failed build(): a corrupt source stays so */
+        if (err.code != TT_ERR_NOMEM) {
+            z->failed = true;
+            z->err = err;
+        }
+        rc = -1;
+    }
+    if (rc)
+        memset(maybe, 1, n);
+    pthread_mutex_unlock(&z->lock);
+    return rc;
+}
+
 int tt_args_error(const tt_args *a, tt_error *err)
 {
     int got = 0;

@@ -138,6 +138,14 @@ typedef struct tt_args_source {
      * it cannot make (no memory, corrupt data) is left to build(), which
      * then fails as it would have. */
     void (*prefetch)(void *ctx, const uint32_t *handles, size_t n, unsigned threads);
+    /* Optional: for tt_args_filter(), with the same lock held: set
+     * maybe[i] = 0 for the records handles[i] that certainly hold none
+     * of the needles, from what their parts are made of and without
+     * rebuilding them (leave the others as they are). Returns 0, or -1
+     * with err set (corrupt data, positioned, as build() would give it;
+     * or out of memory). */
+    int (*filter)(void *ctx, const uint32_t *handles, size_t n, const char *const *needles,
+                  size_t n_needles, unsigned char *maybe, tt_error *err);
 } tt_args_source;
 
 /* Make a, an empty store (nothing added), hold records 1..n from src
@@ -152,6 +160,18 @@ int tt_args_set_source(tt_args *a, uint32_t n, const tt_args_source *src, void *
  * of one after the other as the reads reach them. Changes nothing that
  * the reads return, errors included; a no-op for other stores. */
 void tt_args_prefetch(const tt_args *a, const uint32_t *handles, size_t n, unsigned threads);
+
+/* Which of the records handles[0..n) (ascending, repeats allowed) may
+ * hold one of the byte strings needles[0..n_needles) (none NULL, none
+ * empty) in their args or extra text: maybe[i] is set to 1, or to 0 only
+ * when record handles[i] certainly holds none of them, so that a caller
+ * looking for a few keys passes it over without reading it (and, in a
+ * store with a source, without its part being rebuilt). Only a source
+ * that can tell (a snapshot's) says 0; other stores say 1 throughout.
+ * Returns 0, or -1 when the source fails (corrupt data: tt_args_error()
+ * then says why, as a read would; or out of memory): maybe is all 1. */
+int tt_args_filter(const tt_args *a, const uint32_t *handles, size_t n,
+                   const char *const *needles, size_t n_needles, unsigned char *maybe);
 
 /* Why a record could not be read: the first error of the store's source
  * other than running out of memory, copied into *err; 1 when there is

@@ -112,7 +112,7 @@ static inline bool rule_call_nested(tt_ns *outer_end, const tt_event *e)
 /* A training step span: "ProfilerStep#N" (Kineto). */
 bool rule_is_step_name(const char *name);
 
-/* Median of v[0..n) (sorts v); 0 for n == 0. */
+/* Median of v[0..n) (reorders v); 0 for n == 0. */
 tt_ns rule_median(tt_ns *v, size_t n);
 
 #endif

@@ -1384,6 +1384,67 @@ int tt_argcols_decode_chunk(const unsigned char *p, const tt_argcols_chunk *c,
     return rc;
 }
 
+/* Whether a needle found in a record's text is found whole in the
+ * record's template: it has no digit and no byte the templates escape,
+ * and it neither starts nor ends with a byte a number may hold. Then no
+ * number cut out of the text (a run of number bytes with a digit) can
+ * overlap it, and the rest of the text is in the template as it is. */
+static bool needle_in_template(const char *nd)
+{
+    size_t n = strlen(nd);
+    if (n == 0 || is_numch((unsigned char)nd[0]) || is_numch((unsigned char)nd[n - 1]))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (is_digit((unsigned char)nd[i]) || (unsigned char)nd[i] <= MK_ESC)
+            return false;
+    return true;
+}
+
+int tt_argcols_chunk_templates(const unsigned char *p, const tt_argcols_chunk *c,
+                               const unsigned char **t, size_t *tlen, const char **what)
+{
+    tt_rd r = {p + c->off, p + c->off + c->len, false};
+    uint32_t nt, nc;
+    uint64_t tbytes_len = 0;
+    /* the chunk's head as dec_chunk() reads it, checked as far as read */
+    *what = "counts";
+    if (tt_rd_varint(&r) != c->n || r.bad)
+        return -2;
+    nt = tt_rd_u32(&r);
+    nc = tt_rd_u32(&r);
+    if (r.bad || nt > (size_t)(r.end - r.p) || nc > (size_t)(r.end - r.p) / 2 ||
+        (c->n > 0 && nt == 0))
+        return -2;
+    for (uint32_t k = 0; k < nc; k++) {
+        uint64_t km = tt_rd_varint(&r);
+        if (km >> 1 >= ((km & 1) == CK_LIT ? LM__COUNT : PM__COUNT) ||
+            tt_rd_varint(&r) > c->len || r.bad) {
+            *what = "bad column";
+            return -2;
+        }
+    }
+    for (uint32_t k = 0; k < nt && tbytes_len <= c->len; k++)
+        tbytes_len += tt_rd_u32(&r);
+    if (r.bad || tbytes_len > (uint64_t)(r.end - r.p)) {
+        *what = "template sizes";
+        return -2;
+    }
+    *t = r.p;
+    *tlen = (size_t)tbytes_len;
+    return 0;
+}
+
+bool tt_argcols_templates_may_hold(const unsigned char *t, size_t tlen,
+                                   const char *const *needles, size_t n_needles)
+{
+    /* every record's text is one of these templates filled in: a needle
+     * in a text is in the templates' bytes (or cannot be told so) */
+    for (size_t k = 0; k < n_needles; k++)
+        if (!needle_in_template(needles[k]) || memmem(t, tlen, needles[k], strlen(needles[k])))
+            return true;
+    return false;
+}
+
 /* Chunks are rebuilt by several threads, each into a store of its own; the
  * first chunk goes straight into the caller's store, the others' stores
  * are appended to it in order (tt_args_append: their blocks move, they are

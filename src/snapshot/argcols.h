@@ -44,6 +44,8 @@
 #ifndef TT_SNAPSHOT_ARGCOLS_H
 #define TT_SNAPSHOT_ARGCOLS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/args.h"
@@ -99,5 +101,18 @@ int tt_argcols_chunks(const unsigned char *p, size_t len, uint32_t n, tt_argcols
 int tt_argcols_decode_chunk(const unsigned char *p, const tt_argcols_chunk *c,
                             const tt_argcols_hint *hint, uint32_t n_names, tt_args *store,
                             const char **what);
+
+/* The bytes of chunk c's templates (of payload p, whose table
+ * tt_argcols_chunks() read): *t, *tlen of them, inside p. Every record of
+ * the chunk is one of its templates with numbers filled in. Returns 0, or
+ * -2 when the chunk's head is corrupt (*what says so). */
+int tt_argcols_chunk_templates(const unsigned char *p, const tt_argcols_chunk *c,
+                               const unsigned char **t, size_t *tlen, const char **what);
+
+/* Whether a record made from the templates t[0..tlen) (a chunk's) may
+ * hold one of the byte strings needles[0..n_needles) (not empty) in its
+ * args or extra text: false only when none certainly does. */
+bool tt_argcols_templates_may_hold(const unsigned char *t, size_t tlen,
+                                   const char *const *needles, size_t n_needles);
 
 #endif

@@ -42,6 +42,9 @@ typedef struct lazy {
     unsigned char    *given;     /* per chunk: handed to the store */
     bool              failed;
     tt_error          fail;
+    unsigned char    *tmpl;      /* the argument templates section (a copy), or NULL */
+    tt_argcols_chunk *tchunks;   /* its chunks, their bytes in tmpl */
+    uint32_t          n_tchunks;
 } lazy;
 
 /* The per-chunk state, once every chunk is in the store or at the end. */
@@ -68,6 +71,8 @@ static void lazy_free(void *ctx)
     lazy_drop_chunks(z);
     free(z->frame);
     free(z->marks);
+    free(z->tmpl);
+    free(z->tchunks);
     free(z);
 }
 
@@ -89,6 +94,18 @@ static int lazy_oom(tt_error *err)
     return tt_error_set(err, TT_ERR_NOMEM, "out of memory reading the snapshot's arguments"), -1;
 }
 
+/* Whether the templates section cut the records into the chunks the
+ * arguments section holds (a file whose sections disagree is corrupt). */
+static bool same_chunks(const lazy *z)
+{
+    if (z->n_tchunks != z->n_chunks)
+        return false;
+    for (uint32_t k = 0; k < z->n_chunks; k++)
+        if (z->tchunks[k].first != z->chunks[k].first || z->tchunks[k].n != z->chunks[k].n)
+            return false;
+    return true;
+}
+
 /* Decompress the section and read its chunk table. */
 static int lazy_open(lazy *z, tt_error *err)
 {
@@ -107,6 +124,8 @@ static int lazy_open(lazy *z, tt_error *err)
     else if ((rc = tt_argcols_chunks(z->payload, (size_t)z->raw, z->n_args, &z->chunks,
                                      &z->n_chunks, &what)) != 0)
         rc = rc == -1 ? lazy_oom(err) : lazy_bad(z, what, err);
+    else if (z->tchunks && !same_chunks(z))
+        rc = lazy_bad(z, "chunks other than the argument templates section's", err);
     else if (!(z->ready = calloc(z->n_chunks ? z->n_chunks : 1, sizeof *z->ready)) ||
              !(z->given = calloc(z->n_chunks ? z->n_chunks : 1, 1)))
         rc = lazy_oom(err);
@@ -272,19 +291,75 @@ static void lazy_prefetch(void *ctx, const uint32_t *handles, size_t n, unsigned
     free(j.todo);
 }
 
+/* Filter: the chunks of the handles not yet handed to the store, told
+ * from their templates (argcols.h). A chunk given or prefetched is
+ * rebuilt already: its records stay "may hold" and are read. */
+static int lazy_filter(void *ctx, const uint32_t *handles, size_t n, const char *const *needles,
+                       size_t n_needles, unsigned char *maybe, tt_error *err)
+{
+    lazy *z = ctx;
+    const tt_argcols_chunk *ch;
+    uint32_t k = 0, nch;
+    int says = 1;   /* of chunk k, once told */
+    bool told = false, opened;
+    if (z->failed) {
+        *err = z->fail;
+        return -1;
+    }
+    if (!z->payload && z->built > 0)
+        return 0;   /* every chunk is in the store */
+    /* nothing rebuilt yet: the templates section answers without opening
+     * the arguments section; else the arguments section's own chunks */
+    opened = z->payload || !z->tchunks;
+    if (!z->payload && !z->tchunks && lazy_open(z, err))
+        return -1;
+    ch = opened ? z->chunks : z->tchunks;
+    nch = opened ? z->n_chunks : z->n_tchunks;
+    /* the chunks of the handles, in order (both ascend) */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t pos = handles[i] - 1;
+        if (handles[i] == 0)
+            continue;
+        while (k < nch && pos >= ch[k].first && pos - ch[k].first >= ch[k].n) {
+            k++;
+            told = false;
+        }
+        if (k == nch || pos < ch[k].first)
+            continue;   /* not ascending, or no chunk holds it: read() fails it */
+        if (opened && (z->given[k] || z->ready[k]))
+            continue;
+        if (!told) {
+            const unsigned char *t = z->tmpl ? z->tmpl + ch[k].off : NULL;
+            size_t tlen = ch[k].len;
+            const char *what;
+            if (opened && tt_argcols_chunk_templates(z->payload, &ch[k], &t, &tlen, &what))
+                return lazy_bad(z, what, err);
+            says = tt_argcols_templates_may_hold(t, tlen, needles, n_needles);
+            told = true;
+        }
+        if (!says)
+            maybe[i] = 0;
+    }
+    return 0;
+}
+
 static const tt_args_source lazy_source = {
     .build = lazy_build,
     .free = lazy_free,
     .prefetch = lazy_prefetch,
+    .filter = lazy_filter,
 };
 
 int tt_argslazy_attach(tt_trace *tr, const unsigned char *frame, size_t stored, uint64_t raw,
                        int64_t offset, uint32_t n_args, uint32_t n_strings,
-                       const tt_argslazy_mark *marks, size_t n_marks, tt_error *err)
+                       const tt_argslazy_mark *marks, size_t n_marks,
+                       const unsigned char *tmpl, size_t tmpl_len, tt_argcols_chunk *tchunks,
+                       uint32_t n_tchunks, tt_error *err)
 {
     lazy *z = calloc(1, sizeof *z);
     if (!z || n_marks == 0 || marks[0].arg != 1) {
         free(z);
+        free(tchunks);
         return z ? tt_error_set(err, TT_ERR_USAGE, "argument marks must start at record 1"), -1
                  : lazy_oom(err);
     }
@@ -297,7 +372,11 @@ int tt_argslazy_attach(tt_trace *tr, const unsigned char *frame, size_t stored, 
     z->n_marks = n_marks;
     z->frame = malloc(stored ? stored : 1);
     z->marks = malloc(n_marks * sizeof *z->marks);
-    if (!z->frame || !z->marks) {
+    z->tchunks = tchunks;
+    z->n_tchunks = n_tchunks;
+    if (tchunks && (z->tmpl = malloc(tmpl_len ? tmpl_len : 1)) != NULL)
+        memcpy(z->tmpl, tmpl, tmpl_len);
+    if (!z->frame || !z->marks || (tchunks && !z->tmpl)) {
         lazy_free(z);
         return lazy_oom(err);
     }

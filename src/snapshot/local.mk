@@ -5,4 +5,5 @@ libtracetty_a_SOURCES += \
 	src/snapshot/argslazy.c src/snapshot/argslazy.h \
 	src/snapshot/evblocks.c src/snapshot/evblocks.h \
 	src/snapshot/attribsec.c src/snapshot/attribsec.h \
+	src/snapshot/argtmplsec.c src/snapshot/argtmplsec.h \
 	src/snapshot/cache.c src/snapshot/cache.h

@@ -34,6 +34,7 @@
 
 #include "snapshot/argcols.h"
 #include "snapshot/argslazy.h"
+#include "snapshot/argtmplsec.h"
 #include "snapshot/attribsec.h"
 #include "snapshot/evblocks.h"
 #include "snapshot/wire.h"
@@ -102,6 +103,7 @@ enum section_id {
     SEC_FLOWS,
     SEC_INDEX,    /* format 3: where the event blocks lie (evblocks.h) */
     SEC_ATTRIB,   /* format 4: the attribution (attribsec.h) */
+    SEC_ARGTMPL,  /* optional: the arguments' templates (argtmplsec.h) */
     SEC__END
 };
 
@@ -314,12 +316,12 @@ static int check_events(const tt_trace *tr, tt_error *err)
 static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, section *sec,
                         uint32_t *n_sec, tt_error *err)
 {
-    tt_wbuf b = {0};
+    tt_wbuf b = {0}, tb = {0};
     uint64_t n_samples = 0, string_bytes = 0;
     uint32_t ns = tt_strtab_count(tr->strings), n_args = 0;
     uint32_t *arg_map = NULL;
     tt_argcols_hint *arg_hint = NULL;
-    int k = 0, rc = -1;
+    int k = 0, rc = -1, tmpl;
 
     if (check_events(tr, err))
         return -1;
@@ -368,7 +370,16 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
         b.oom = true;
         break;
     }
+    /* its templates too, unless too big to be worth it (1) */
+    tmpl = b.oom ? 1 : tt_argtmplsec_encode(b.p, b.n, n_args, &tb);
+    if (tmpl < 0)
+        b.oom = true;   /* the payload is the encoder's own: only memory fails */
     FINISH(SEC_ARGS);
+    if (tmpl == 0) {
+        tt_wbuf_put(&b, tb.p, tb.n);
+        b.oom |= tb.oom;
+        FINISH(SEC_ARGTMPL);
+    }
 
     for (uint32_t i = 0; i < tr->n_groups; i++) {
         const tt_group *g = &tr->groups[i];
@@ -465,6 +476,7 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
     rc = 0;
 out:
     tt_wbuf_free(&b);
+    tt_wbuf_free(&tb);
     free(arg_map);
     free(arg_hint);
     *n_sec = (uint32_t)k;
@@ -649,6 +661,7 @@ static int bad(reader *r, uint32_t sec, const char *what)
         [SEC_ARGS] = "arguments", [SEC_GROUPS] = "groups", [SEC_LANES] = "lanes",
         [SEC_EVENTS] = "events", [SEC_COUNTERS] = "counters", [SEC_FLOWS] = "flows",
         [SEC_INDEX] = "event index", [SEC_ATTRIB] = "attribution",
+        [SEC_ARGTMPL] = "argument templates",
     };
     return tt_error_at_offset(r->err, TT_ERR_FORMAT, off, "corrupt snapshot: %s section: %s",
                               sec < SEC__END && names[sec] ? names[sec] : "?", what);
@@ -724,7 +737,7 @@ static int read_layout(reader *r)
     }
     for (uint32_t id = 1; id < SEC__END; id++)
         if (!r->sec[id].present && (id != SEC_INDEX || version >= 3) &&
-            (id != SEC_ATTRIB || version >= 4))
+            (id != SEC_ATTRIB || version >= 4) && id != SEC_ARGTMPL)
             return bad(r, id, "missing");
     return 0;
 }
@@ -949,11 +962,26 @@ static int read_args(reader *r)
 {
     const sec_in *s = &r->sec[SEC_ARGS];
     tt_argslazy_mark first = {1, 0, 0};
+    tt_argcols_chunk *tc = NULL;
+    uint32_t ntc = 0;
+    tt_rd c = {NULL, NULL, false};
     if (r->n_args == 0)
         return 0;
+    /* the templates, when the writer saved them: checked now, kept by the
+     * store to tell which chunks may hold a key without opening them */
+    if (r->sec[SEC_ARGTMPL].present) {
+        const char *why;
+        int rc;
+        if (open_section(r, SEC_ARGTMPL, &c))
+            return -1;
+        rc = tt_argtmplsec_decode(c.p, (size_t)(c.end - c.p), r->n_args, &tc, &ntc, &why);
+        if (rc)
+            return rc == -1 ? oom(r) : bad(r, SEC_ARGTMPL, why);
+    }
     return tt_argslazy_attach(r->tr, s->data, (size_t)s->stored, s->raw, (int64_t)s->offset,
                               r->n_args, r->n_strings, r->marks ? r->marks : &first,
-                              r->marks ? r->n_marks : 1, r->err);
+                              r->marks ? r->n_marks : 1, c.p, (size_t)(c.end - c.p), tc, ntc,
+                              r->err);
 }
 
 static int read_groups_lanes(reader *r)
@@ -1703,7 +1731,13 @@ int tt_snapshot_section(const void *file, size_t n, unsigned id, unsigned char *
     *len = 0;
     if (id == 0 || id >= SEC__END)
         return tt_error_set(err, TT_ERR_USAGE, "no section %u", id);
-    if (read_layout(&r) || open_section(&r, id, &c))
+    if (read_layout(&r))
+        goto out;
+    if (id == SEC_ARGTMPL && !r.sec[id].present) {
+        rc = 0;   /* optional and left out: no payload (assemble leaves it out) */
+        goto out;
+    }
+    if (open_section(&r, id, &c))
         goto out;
     *len = (size_t)(c.end - c.p);
     *raw = malloc(*len ? *len : 1);

@@ -122,12 +122,14 @@ int tt_snapshot_read_source(const void *data, size_t n, tt_snapshot_source *src,
  * Sections are numbered 1 .. TT_SNAPSHOT_SECTIONS - 1. These two let a
  * test corrupt the content of a section while keeping the file's framing
  * and checksums valid, so the section parsers themselves are exercised. */
-#define TT_SNAPSHOT_SECTIONS 12u
+#define TT_SNAPSHOT_SECTIONS 13u
 /* The attribution section (format 4, snapshot/attribsec.h). */
 #define TT_SNAPSHOT_SEC_ATTRIB 11u
 
 /* The decompressed payload of section `id` of a snapshot whose framing
- * and checksums are valid. *raw is malloc'ed. Returns 0 or -1. */
+ * and checksums are valid. *raw is malloc'ed (NULL, *len 0, for the
+ * optional argument templates section when the file has none). Returns 0
+ * or -1. */
 int tt_snapshot_section(const void *file, size_t n, unsigned id, unsigned char **raw,
                         size_t *len, tt_error *err);
 

@@ -5,8 +5,8 @@
  * early, so the input is also split into section payloads, which are
  * compressed and checksummed like the writer does (tt_snapshot_assemble)
  * and then decoded: that reaches every section parser with hostile
- * content. Layout of that reading: 11 little-endian u16 lengths, then the
- * payloads of sections 1..11 in order (short inputs give empty sections;
+ * content. Layout of that reading: 12 little-endian u16 lengths, then the
+ * payloads of sections 1..12 in order (short inputs give empty sections;
  * section 7, the event blocks, is stored as it is). What loads that way
  * is also asked every attribution query (section 11 restores it), each
  * answer an event of the trace, a parent an earlier one of its lane.

@@ -2,9 +2,10 @@
 """Write the seed corpus of the ttz fuzz target (tests/fuzz/corpus/ttz/):
 three snapshots made by `tracetty convert` from inputs in the source tree
 (in event blocks of 4, so that they hold several, and with their
-attribution stored however small they are), each beside a .sections file
-(eleven little-endian u16 section lengths, then the payloads of sections
-1..11: decompressed, but the events' blocks as stored) that the target
+attribution and argument templates stored however small they are), each
+beside a .sections file (twelve little-endian u16 section lengths, then
+the payloads of sections 1..12: decompressed, but the events' blocks as
+stored) that the target
 rebuilds snapshots from. v1-nsys.ttz is kept as it is: a format-1 file the
 reader must refuse by name, and so are the v2-*.ttz files, of format 2,
 which it still reads. Needs the zstd command. Rerun after a format change:
@@ -24,7 +25,8 @@ for name, (d, path) in inputs.items():
     subprocess.run([tt, "convert", "--quiet", path, "-o", os.path.abspath(ttz)],
                    cwd=os.path.join(src, d), check=True,
                    env=dict(os.environ, TRACETTY_TTZ_BLOCK_EVENTS="4",
-                            TRACETTY_TTZ_ATTRIB_FROM="0"))
+                            TRACETTY_TTZ_ATTRIB_FROM="0",
+                            TRACETTY_TTZ_ARGTMPL_FROM="0"))
     f = open(ttz, "rb").read()
     nsec = struct.unpack_from("<I", f, 12)[0]
     raw = {}
@@ -37,6 +39,6 @@ for name, (d, path) in inputs.items():
         r = subprocess.run(["zstd", "-dc"], input=z, stdout=subprocess.PIPE, check=True).stdout
         assert len(r) == rawn
         raw[sid] = r
-    body = b"".join(struct.pack("<H", len(raw.get(i, b""))) for i in range(1, 12))
-    body += b"".join(raw.get(i, b"") for i in range(1, 12))
+    body = b"".join(struct.pack("<H", len(raw.get(i, b""))) for i in range(1, 13))
+    body += b"".join(raw.get(i, b"") for i in range(1, 13))
     open(os.path.join(out, name + ".sections"), "wb").write(body)

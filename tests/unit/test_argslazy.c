@@ -9,7 +9,12 @@
  * leaves intact read back unchanged. Prefetching (tt_args_prefetch, as
  * argument value fetches do) rebuilds the chunks up front on two threads
  * and changes nothing the reads return, the corrupt chunk's error
- * included.
+ * included. Filtering (tt_args_filter) tells records that hold none of a
+ * few keys from the chunks' templates without rebuilding them, and
+ * argument value fetches then find the same values as in the original.
+ * The argument templates section lets filters answer without opening
+ * the arguments section; files without it answer the same; a corrupt
+ * one is refused at the reopen with a positioned error.
  */
 #include "config.h"
 
@@ -72,7 +77,7 @@ static tt_trace *make_trace(void)
         } else if (i % 13 != 0) {
             int tn = snprintf(text, sizeof text,
                               "{\"External id\": %d, \"Call stack\": \"%.*s\", \"src\": \"%s\"}",
-                              i * 3, (int)(rnd() % 2600), pad, i % 2 ? "HBM" : "SBUF");
+                              i * 3, (int)(rnd() % 4) * 866, pad, i % 2 ? "HBM" : "SBUF");
             e->args = tt_args_add(tr->args, text, (size_t)tn, i % 5 ? "" : "{\"k\": 1}",
                                   i % 5 ? 0 : 8);
         }
@@ -162,7 +167,7 @@ static int64_t section_offset(const unsigned char *f, unsigned id)
     return -1;
 }
 
-enum { SEC_ARGS = 4 };
+enum { SEC_ARGS = 4, SEC_ARGTMPL = 12 };
 
 static void test_intact(const tt_trace *a, const unsigned char *buf, size_t n)
 {
@@ -241,9 +246,107 @@ static void test_prefetch(const tt_trace *a, const unsigned char *buf, size_t n)
     tt_trace_free(b);
 }
 
-/* A snapshot whose arguments payload is `payload` (the rest as in buf). */
-static unsigned char *with_args(const unsigned char *buf, size_t n, const unsigned char *payload,
-                                size_t plen, size_t *out_n)
+/* The events of tr with a byte count, in lane order (as the rules ask). */
+static const tt_event **transfers(const tt_trace *tr, size_t *n)
+{
+    const tt_event **ev = malloc(((size_t)EVENTS + 1) * sizeof *ev);
+    *n = 0;
+    for (uint32_t l = 0; ev && l < tr->n_lanes; l++)
+        for (size_t i = 0; i < tr->lanes[l].n; i++)
+            if (tr->lanes[l].ev[i].bytes >= 0)
+                ev[(*n)++] = &tr->lanes[l].ev[i];
+    return ev;
+}
+
+/* Filtering (tt_args_filter, as argument value fetches do): keys no
+ * record holds are answered from the chunks' templates, rebuilding none;
+ * keys some record holds give the values the original trace gives. */
+static void test_filter(const tt_trace *a, const unsigned char *buf, size_t n)
+{
+    static const char *const absent[] = {"src_addr", "address"};
+    static const char *const present[] = {"src", "k"};
+    tt_error err;
+    tt_trace *b = decode(buf, n, &err);
+    const tt_event **ea = NULL, **eb = NULL;
+    size_t na = 0, nb = 0, same = 0, found = 0;
+    tt_argvals va, vb;
+    uint32_t count, *h = NULL;
+    unsigned char *maybe = NULL;
+    if (!ok(b != NULL, "the snapshot reopens for a filter"))
+        return;
+    ea = transfers(a, &na);
+    eb = transfers(b, &nb);
+    count = tt_args_count(b->args);
+    h = malloc(((size_t)count + 1) * sizeof *h);
+    maybe = malloc((size_t)count + 1);
+    if (!ok(ea && eb && h && maybe && na == nb && na > 0, "%zu transfers in both", na))
+        goto out;
+    for (uint32_t i = 0; i < count; i++)
+        h[i] = i + 1;
+    {
+        static const char *const nope[] = {"\"nope\"", "\\"};
+        static const char *const src[] = {"\"src\""};
+        static const char *const digit[] = {"\"External id\": 3"};
+        size_t zeros = 0;
+        ok(tt_args_filter(b->args, h, count, nope, 2, maybe) == 0 &&
+               memchr(maybe, 1, count) == NULL,
+           "a needle no record holds: every record passed over");
+        ok(tt_args_filter(b->args, h, count, src, 1, maybe) == 0 &&
+               memchr(maybe, 0, count) == NULL,
+           "a needle every chunk holds: no record passed over");
+        ok(tt_args_filter(b->args, h, count, digit, 1, maybe) == 0 &&
+               memchr(maybe, 0, count) == NULL,
+           "a needle with a digit (numbers are cut out of templates): none passed over");
+        for (uint32_t i = 0; i < count; i++)
+            zeros += maybe[i] == 0;
+        ok(tt_args_raw_bytes(b->args) == 0, "no chunk rebuilt to tell (%zu)", zeros);
+    }
+    if (ok(tt_argvals_fetch(b, eb, nb, absent, 2, false, &vb, &err) == 0,
+           "a fetch of keys no record holds")) {
+        size_t none = 0;
+        for (size_t i = 0; i < nb; i++)
+            none += !tt_argvals_get(&vb, i, 0, NULL) && !tt_argvals_get(&vb, i, 1, NULL);
+        ok(none == nb && vb.blocks_read == 0 && tt_args_raw_bytes(b->args) == 0,
+           "finds none of them, reading no block (%llu) and rebuilding no chunk",
+           (unsigned long long)vb.blocks_read);
+        tt_argvals_fini(&vb);
+    }
+    if (ok(tt_argvals_fetch(a, ea, na, present, 2, false, &va, &err) == 0 &&
+               tt_argvals_fetch(b, eb, nb, present, 2, false, &vb, &err) == 0,
+           "a fetch of keys records hold, in the original and the reopened trace")) {
+        for (size_t i = 0; i < na; i++) {
+            bool match = true;
+            for (size_t k = 0; k < 2; k++) {
+                const char *x = tt_argvals_get(&va, i, k, NULL), *y = tt_argvals_get(&vb, i, k, NULL);
+                match = match && (x ? y && strcmp(x, y) == 0 : !y);
+                found += x != NULL;
+            }
+            same += match;
+        }
+        ok(same == na && found > na / 2, "the same values (%zu of %zu events, %zu found)", same,
+           na, found);
+        ok(tt_args_raw_bytes(b->args) > 0, "the chunks holding them rebuilt");
+        tt_argvals_fini(&va);
+        tt_argvals_fini(&vb);
+    }
+    /* a rebuilt chunk is not told from its templates: it says "may hold" */
+    {
+        static const char *const nope[] = {"\"nope\""};
+        ok(tt_args_filter(b->args, h, 1, nope, 1, maybe) == 0 && maybe[0] == 1,
+           "a record of a rebuilt chunk is never passed over");
+    }
+out:
+    free(ea);
+    free(eb);
+    free(h);
+    free(maybe);
+    tt_trace_free(b);
+}
+
+/* A snapshot whose section id has the payload `payload` (NULL: the file
+ * has no such section), the rest as in buf. */
+static unsigned char *with_section(const unsigned char *buf, size_t n, unsigned id_set,
+                                   const unsigned char *payload, size_t plen, size_t *out_n)
 {
     unsigned char *sec[TT_SNAPSHOT_SECTIONS], *out = NULL;
     size_t len[TT_SNAPSHOT_SECTIONS];
@@ -253,16 +356,25 @@ static unsigned char *with_args(const unsigned char *buf, size_t n, const unsign
     for (unsigned id = 1; id < TT_SNAPSHOT_SECTIONS; id++)
         all = all && tt_snapshot_section(buf, n, id, &sec[id], &len[id], &err) == 0;
     if (all) {
-        free(sec[SEC_ARGS]);
-        sec[SEC_ARGS] = malloc(plen);
-        memcpy(sec[SEC_ARGS], payload, plen);
-        len[SEC_ARGS] = plen;
+        free(sec[id_set]);
+        sec[id_set] = NULL;
+        if (payload) {
+            sec[id_set] = malloc(plen ? plen : 1);
+            memcpy(sec[id_set], payload, plen);
+            len[id_set] = plen;
+        }
         if (tt_snapshot_assemble((const unsigned char *const *)sec, len, &out, out_n, &err))
             out = NULL;
     }
     for (unsigned id = 1; id < TT_SNAPSHOT_SECTIONS; id++)
         free(sec[id]);
     return out;
+}
+
+static unsigned char *with_args(const unsigned char *buf, size_t n, const unsigned char *payload,
+                                size_t plen, size_t *out_n)
+{
+    return with_section(buf, n, SEC_ARGS, payload, plen, out_n);
 }
 
 /* The reads of a corrupt section fail with one positioned error. */
@@ -391,6 +503,124 @@ static void test_corrupt(const tt_trace *a, const unsigned char *buf, size_t n)
     free(raw);
 }
 
+/* Keys no record holds, asked of b: none found, no chunk rebuilt. */
+static bool fetch_none(const tt_trace *b)
+{
+    static const char *const absent[] = {"src_addr", "address"};
+    size_t n = 0, none = 0;
+    const tt_event **ev = transfers(b, &n);
+    tt_argvals v;
+    tt_error err;
+    if (!ev || tt_argvals_fetch(b, ev, n, absent, 2, false, &v, &err)) {
+        free(ev);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        none += !tt_argvals_get(&v, i, 0, NULL) && !tt_argvals_get(&v, i, 1, NULL);
+    tt_argvals_fini(&v);
+    free(ev);
+    return n > 0 && none == n && tt_args_raw_bytes(b->args) == 0;
+}
+
+/* The argument templates section (argtmplsec.h): filters answer from it
+ * without opening the arguments section (a spoiled one goes unnoticed
+ * until a read needs it); a file without it (as written before) answers
+ * the same from the arguments section; a corrupt one is refused at the
+ * reopen with a positioned error; one that cuts the records otherwise
+ * than the arguments section fails the reads. */
+static void test_templates(const unsigned char *buf, size_t n)
+{
+    unsigned char *raw = NULL, *traw = NULL, *bad = NULL, *file;
+    size_t len = 0, tlen = 0, fn;
+    tt_error err;
+    tt_trace *b;
+    bool both = tt_snapshot_section(buf, n, SEC_ARGTMPL, &traw, &tlen, &err) == 0 &&
+                tt_snapshot_section(buf, n, SEC_ARGS, &raw, &len, &err) == 0;
+    if (!ok(both,
+            "the writer saves the argument templates (%zu bytes for %zu of arguments)", tlen,
+            len) ||
+        !ok(tlen <= 64 << 10, "at most 64 KiB"))
+        goto out;
+    bad = malloc(len > tlen ? len : tlen);
+
+    /* a spoiled chunk table in the arguments section: the filter answers */
+    memcpy(bad, raw, len);
+    bad[0] ^= 1;
+    file = with_args(buf, n, bad, len, &fn);
+    b = file ? decode(file, fn, &err) : NULL;
+    if (ok(b != NULL, "spoiled arguments, intact templates: reopens")) {
+        ok(fetch_none(b) && tt_args_error(b->args, &err) == 0,
+           "a fetch of keys no record holds answers from the templates alone");
+        check_failure("spoiled arguments, intact templates", b, file);
+    }
+    tt_trace_free(b);
+    free(file);
+
+    /* no templates section: the same answer, from the arguments section */
+    file = with_section(buf, n, SEC_ARGTMPL, NULL, 0, &fn);
+    b = file ? decode(file, fn, &err) : NULL;
+    if (ok(b != NULL, "a file without the templates section reopens"))
+        ok(fetch_none(b), "and a fetch of keys no record holds rebuilds no chunk either");
+    tt_trace_free(b);
+    free(file);
+
+    /* a corrupt templates section: refused where it lies */
+    {
+        static const struct { size_t at; const char *what; } spoil[] = {
+            {0, "record count"}, {(size_t)-1, "extra data"},
+        };
+        for (size_t k = 0; k < sizeof spoil / sizeof spoil[0]; k++) {
+            size_t bl = tlen;
+            memcpy(bad, traw, tlen);
+            if (spoil[k].at == (size_t)-1)
+                bad[bl++] = 7;   /* a byte too many */
+            else
+                bad[spoil[k].at] ^= 1;
+            file = with_section(buf, n, SEC_ARGTMPL, bad, bl, &fn);
+            b = file ? decode(file, fn, &err) : NULL;
+            ok(file && !b && err.code == TT_ERR_FORMAT && err.pos == TT_POS_OFFSET &&
+                   err.offset == section_offset(file, SEC_ARGTMPL) &&
+                   strstr(err.what, "argument templates") && strstr(err.what, spoil[k].what),
+               "a corrupt templates section (%s) is refused at its offset: %s", spoil[k].what,
+               b ? "reopened" : err.what);
+            tt_trace_free(b);
+            free(file);
+        }
+    }
+
+    /* templates cutting the records otherwise (one chunk of them all): the
+     * first read opens the arguments section and finds they disagree */
+    {
+        tt_wbuf w = {0};
+        tt_rd r = {raw, raw + len, false};
+        uint32_t records = tt_rd_u32(&r);
+        tt_wbuf_varint(&w, records);
+        tt_wbuf_varint(&w, 1);
+        tt_wbuf_varint(&w, records);
+        tt_wbuf_varint(&w, 0);
+        file = with_section(buf, n, SEC_ARGTMPL, w.p, w.n, &fn);
+        b = file ? decode(file, fn, &err) : NULL;
+        if (ok(b != NULL, "templates cut otherwise: reopens")) {
+            tt_args_reader rd;
+            const char *x, *y;
+            size_t xn, yn;
+            tt_args_reader_init(&rd, b->args);
+            ok(tt_args_read(&rd, 1, &x, &xn, &y, &yn) == -1 &&
+                   tt_args_error(b->args, &err) == 1 && err.pos == TT_POS_OFFSET &&
+                   err.offset == section_offset(file, SEC_ARGS),
+               "and its first read fails with a positioned error: %s", err.what);
+            tt_args_reader_fini(&rd);
+        }
+        tt_trace_free(b);
+        free(file);
+        tt_wbuf_free(&w);
+    }
+out:
+    free(bad);
+    free(raw);
+    free(traw);
+}
+
 int main(void)
 {
     tt_trace *a;
@@ -400,12 +630,16 @@ int main(void)
     /* small event blocks: many marks to start the search for a chunk's
      * events from */
     setenv("TRACETTY_TTZ_BLOCK_EVENTS", "64", 1);
+    /* the argument templates kept however small the payload */
+    setenv("TRACETTY_TTZ_ARGTMPL_FROM", "0", 1);
     a = make_trace();
     if (!ok(a && tt_snapshot_encode(a, NULL, &buf, &n, &err) == 0, "a trace of %d events encoded",
             EVENTS))
         return tap_done();
     test_intact(a, buf, n);
     test_prefetch(a, buf, n);
+    test_filter(a, buf, n);
+    test_templates(buf, n);
     test_corrupt(a, buf, n);
     free(buf);
     tt_trace_free(a);

@@ -1,11 +1,14 @@
 /* test_rules.c - every warning rule fires where it must, with the exact
- * span, and stays silent on a near miss (threshold edges included). */
+ * span, and stays silent on a near miss (threshold edges included); the
+ * median the rules compare against (a selection, not a sort) is the one
+ * sorting gives, on odd and even counts, repeats and sorted input. */
 #include "config.h"
 
 #include "../tap.h"
 #include "decode/decode.h"
 #include "rules/rank.h"
 #include "rules/rules.h"
+#include "rules/rules_util.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -719,8 +722,44 @@ static void test_rank(void)
     tt_ranking_fini(&r);
 }
 
+static int cmp_ns_test(const void *a, const void *b)
+{
+    tt_ns x = *(const tt_ns *)a, y = *(const tt_ns *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_median(void)
+{
+    static const size_t sizes[] = {1, 2, 3, 16, 17, 18, 100, 1001, 4096, 100000};
+    uint64_t st = 99;
+    size_t bad = 0, runs = 0;
+    ok(rule_median(NULL, 0) == 0, "the median of nothing is 0");
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int shape = 0; shape < 5; shape++) {
+            size_t n = sizes[s];
+            tt_ns *v = malloc(n * sizeof *v), *w = malloc(n * sizeof *w), want;
+            for (size_t i = 0; i < n; i++) {
+                st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+                v[i] = shape == 0   ? (tt_ns)(st % 1000000007) - 500000000
+                       : shape == 1 ? (tt_ns)(st % 3)   /* many repeats */
+                       : shape == 2 ? (tt_ns)i           /* sorted */
+                       : shape == 3 ? (tt_ns)(n - i)     /* reversed */
+                                    : (tt_ns)7;          /* all equal */
+            }
+            memcpy(w, v, n * sizeof *v);
+            qsort(w, n, sizeof *w, cmp_ns_test);
+            want = n % 2 ? w[n / 2] : w[n / 2 - 1] + (w[n / 2] - w[n / 2 - 1]) / 2;
+            bad += rule_median(v, n) != want;
+            runs++;
+            free(v);
+            free(w);
+        }
+    ok(bad == 0, "the median is the sorted one in %zu arrays (%zu differ)", runs, bad);
+}
+
 int main(void)
 {
+    test_median();
     test_device_idle();
     test_pageable();
     test_sync_calls();
