@@ -266,8 +266,11 @@ static int widen(const tt_trace *tr, roles *ro, tt_steps *s)
             }
         }
     }
-    qsort(rt, n_rt, sizeof *rt, cmp_link_start);
-    qsort(dev, n_dev, sizeof *dev, cmp_link_corr);
+    /* qsort's pointer must not be NULL, even for no elements */
+    if (n_rt > 1)
+        qsort(rt, n_rt, sizeof *rt, cmp_link_start);
+    if (n_dev > 1)
+        qsort(dev, n_dev, sizeof *dev, cmp_link_corr);
     dmin = malloc(n * sizeof *dmin);
     dmax = malloc(n * sizeof *dmax);
     matched = calloc(n, sizeof *matched);

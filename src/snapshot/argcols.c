@@ -421,7 +421,8 @@ static int cut_merge_templates(enc *e, const cut_job_part *p, uint32_t **tm_out)
         tt_wbuf_put(&e->sk, q->tbytes.p + qt->off, qt->len);
         if (!tt_grow(&e->skey, &e->capskey, (size_t)qt->nslots + 1, sizeof *e->skey))
             return -1;
-        memcpy(e->skey, q->tskey + qt->slot0, qt->nslots * sizeof *e->skey);
+        if (qt->nslots)   /* a template without keys: tskey may be NULL */
+            memcpy(e->skey, q->tskey + qt->slot0, qt->nslots * sizeof *e->skey);
         e->nskey = qt->nslots;
         e->keyset = q->tkeyset[t];
         if (e->sk.oom || !find_template(e, &tm[t]))
@@ -532,7 +533,8 @@ static int enc_cut(enc *e, const tt_args *store, const uint32_t *map, uint32_t n
             rc = -1;
             break;
         }
-        memcpy(e->seg + e->nseg, q->seg, q->nseg * sizeof *q->seg);
+        if (q->nseg)   /* a part with no segments has no array (memcpy from NULL) */
+            memcpy(e->seg + e->nseg, q->seg, q->nseg * sizeof *q->seg);
         e->nseg += q->nseg;
         q->nseg = 0;
     }
