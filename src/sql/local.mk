@@ -1,0 +1,8 @@
+# sql: the tables of `tracetty query` (sqltab.h: the contract), one file
+# per table plus a row in tables.c.
+libtracetty_a_SOURCES += \
+	src/sql/sqltab.h \
+	src/sql/src.c \
+	src/sql/tables.c \
+	src/sql/dump.c \
+	src/sql/tab_process.c

@@ -1,0 +1,104 @@
+/* src.c - the sources a query reads (sql/sqltab.h): values, the window and
+ * lane test, and the per-source cache of table state.
+ *
+ * Ownership: a source's cache slots belong to the source; each is freed
+ * with the free function its table gave when the source is finished.
+ */
+#include "sql/sqltab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tt_sql_set_text(tt_sql_val *v, const char *s)
+{
+    if (!s) {
+        v->type = TT_SQL_NULL;
+        return;
+    }
+    tt_sql_set_textn(v, s, strlen(s));
+}
+
+void tt_sql_set_textn(tt_sql_val *v, const char *s, size_t n)
+{
+    v->type = TT_SQL_TEXT;
+    v->s = s;
+    v->n = n;
+}
+
+void tt_sql_set_str(tt_sql_val *v, const tt_trace *tr, uint32_t id, bool null0)
+{
+    if (id == TT_STR_NONE && null0) {
+        v->type = TT_SQL_NULL;
+        return;
+    }
+    tt_sql_set_textn(v, tt_str(tr, id), tt_strtab_len(tr->strings, id));
+}
+
+bool tt_sql_src_keeps(const tt_sql_src *s, uint32_t lane, const tt_event *e)
+{
+    if (s->lane_on && !s->lane_on[lane])
+        return false;
+    if (s->from == INT64_MIN && s->to == INT64_MAX)
+        return true;
+    tt_ns end = tt_event_end(e);
+    if (e->dur == 0)
+        return e->start >= s->from && e->start < s->to;
+    return e->start < s->to && end > s->from;
+}
+
+void *tt_sql_src_cache(const tt_sql_src *s, const tt_sql_table *t,
+                       void *(*build)(const tt_sql_src *s, tt_error *err),
+                       void (*free_fn)(void *state), tt_error *err)
+{
+    size_t row;
+    if (!tt_sql_table_find(t->name, &row)) {
+        tt_error_set(err, TT_ERR_USAGE, "sql: table %s is not registered", t->name);
+        return NULL;
+    }
+    if (s->cache[row])
+        return s->cache[row];
+    void *state = build(s, err);
+    if (!state)
+        return NULL;
+    /* The source is const for the tables; its cache slots are the one
+     * thing they fill, through here. */
+    s->cache[row] = state;
+    s->cache_free[row] = free_fn;
+    return state;
+}
+
+int tt_sql_src_init(tt_sql_src *s, const tt_trace *tr, const char *path, tt_error *err)
+{
+    size_t n;
+    tt_sql_tables(&n);
+    memset(s, 0, sizeof *s);
+    s->tr = tr;
+    s->rank = tr->rank;
+    s->path = path;
+    s->from = INT64_MIN;
+    s->to = INT64_MAX;
+    s->cache = calloc(n ? n : 1, sizeof *s->cache);
+    s->cache_free = calloc(n ? n : 1, sizeof *s->cache_free);
+    if (!s->cache || !s->cache_free) {
+        free(s->cache);
+        free(s->cache_free);
+        s->cache = NULL;
+        s->cache_free = NULL;
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    }
+    return 0;
+}
+
+void tt_sql_src_fini(tt_sql_src *s)
+{
+    size_t n;
+    tt_sql_tables(&n);
+    if (s->cache)
+        for (size_t i = 0; i < n; i++)
+            if (s->cache[i] && s->cache_free[i])
+                s->cache_free[i](s->cache[i]);
+    free(s->cache);
+    free(s->cache_free);
+    s->cache = NULL;
+    s->cache_free = NULL;
+}

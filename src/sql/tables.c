@@ -1,0 +1,30 @@
+/* tables.c - the registry of SQL tables (sql/sqltab.h): one row per table,
+ * in the order `query --tables` lists them. Adding a table is its file
+ * plus a row here. */
+#include "sql/sqltab.h"
+
+#include <string.h>
+
+extern const tt_sql_table tt_sqltab_process;
+
+static const tt_sql_table *const registry[] = {
+    &tt_sqltab_process,
+};
+
+const tt_sql_table *const *tt_sql_tables(size_t *n)
+{
+    *n = sizeof registry / sizeof registry[0];
+    return registry;
+}
+
+const tt_sql_table *tt_sql_table_find(const char *name, size_t *row)
+{
+    size_t n = sizeof registry / sizeof registry[0];
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(registry[i]->name, name) == 0) {
+            if (row)
+                *row = i;
+            return registry[i];
+        }
+    return NULL;
+}

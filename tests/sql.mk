@@ -1,0 +1,6 @@
+# SQL tables and `tracetty query` (src/sql/)
+# sqltab_dump: one table walked without SQLite, for the table tests
+check_PROGRAMS += tests/unit/sqltab_dump
+tests_unit_sqltab_dump_LDADD = $(TT_TEST_LDADD)
+TESTS += tests/cli/sql_tables.sh
+EXTRA_DIST += tests/cli/sql_tables.sh
