@@ -96,7 +96,33 @@ typedef struct tt_sql_src {
      * tt_sql_src_cache. Owned by the adapter. */
     void          **cache;       /* one slot per registry row */
     void         (**cache_free)(void *);
+    /* Built by tt_sql_src_init: lane_first[l] is the slice id of lane l's
+     * first event (the sum of n over the lanes before it; n_lanes + 1
+     * entries), counter_first[c] the row id of counter c's first sample
+     * (n_counters + 1 entries). */
+    int64_t        *lane_first;
+    int64_t        *counter_first;
 } tt_sql_src;
+
+/* The model's ids (local; see the top of this file). Every table agrees:
+ *   upid       group index
+ *   track id   lane index for lanes (utid: the same), n_lanes + counter
+ *              index for counter tracks
+ *   slice id   lane_first[lane] + idx: every event of every lane (slices,
+ *              async slices, instants with dur 0, as Perfetto stores them)
+ *   arg_set_id the event's args handle (NULL when 0)
+ *   counter id counter_first[counter] + sample index
+ *   flow id    index in tr->flows */
+static inline int64_t tt_sql_slice_id(const tt_sql_src *s, uint32_t lane, uint32_t idx)
+{
+    return s->lane_first[lane] + idx;
+}
+/* The event of local slice id v; false when there is none. */
+bool tt_sql_slice_ref(const tt_sql_src *s, int64_t v, tt_evref *out);
+static inline int64_t tt_sql_counter_track_id(const tt_sql_src *s, uint32_t counter)
+{
+    return (int64_t)s->tr->n_lanes + counter;
+}
 
 static inline int64_t tt_sql_id(const tt_sql_src *s, int64_t local)
 {

@@ -79,26 +79,54 @@ int tt_sql_src_init(tt_sql_src *s, const tt_trace *tr, const char *path, tt_erro
     s->to = INT64_MAX;
     s->cache = calloc(n ? n : 1, sizeof *s->cache);
     s->cache_free = calloc(n ? n : 1, sizeof *s->cache_free);
-    if (!s->cache || !s->cache_free) {
-        free(s->cache);
-        free(s->cache_free);
-        s->cache = NULL;
-        s->cache_free = NULL;
+    s->lane_first = malloc((tr->n_lanes + 1) * sizeof *s->lane_first);
+    s->counter_first = malloc((tr->n_counters + 1) * sizeof *s->counter_first);
+    if (!s->cache || !s->cache_free || !s->lane_first || !s->counter_first) {
+        tt_sql_src_fini(s);
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     }
+    s->lane_first[0] = 0;
+    for (uint32_t l = 0; l < tr->n_lanes; l++)
+        s->lane_first[l + 1] = s->lane_first[l] + (int64_t)tr->lanes[l].n;
+    s->counter_first[0] = 0;
+    for (uint32_t c = 0; c < tr->n_counters; c++)
+        s->counter_first[c + 1] = s->counter_first[c] + (int64_t)tr->counters[c].n;
     return 0;
+}
+
+bool tt_sql_slice_ref(const tt_sql_src *s, int64_t v, tt_evref *out)
+{
+    uint32_t n = s->tr->n_lanes;
+    if (v < 0 || v >= s->lane_first[n])
+        return false;
+    /* the last lane whose first id is <= v (lanes may be empty) */
+    uint32_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->lane_first[mid] <= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    out->lane = lo;
+    out->idx = (uint32_t)(v - s->lane_first[lo]);
+    return true;
 }
 
 void tt_sql_src_fini(tt_sql_src *s)
 {
     size_t n;
     tt_sql_tables(&n);
-    if (s->cache)
+    if (s->cache && s->cache_free)
         for (size_t i = 0; i < n; i++)
             if (s->cache[i] && s->cache_free[i])
                 s->cache_free[i](s->cache[i]);
     free(s->cache);
     free(s->cache_free);
+    free(s->lane_first);
+    free(s->counter_first);
     s->cache = NULL;
     s->cache_free = NULL;
+    s->lane_first = NULL;
+    s->counter_first = NULL;
 }
