@@ -1,5 +1,8 @@
-# The side files of whole profiler outputs (issue 16): the fuzz targets
-# of their readers, the older MindSpore step trace decoder, the Ascend side files (communication
+# The side files and options of whole profiler outputs (issue 16):
+# tests/cli/jobside.sh (malformed side files in check/summary/report,
+# overview's text units, --window and --lanes, diff --metrics refused),
+# and the fuzz targets of their readers: the
+# older MindSpore step trace decoder, the Ascend side files (communication
 # JSON, profiler_info JSON, step_trace_time/op_statistic/api_statistic
 # CSV) and the --metrics ncu input joined to a timeline. The pattern is
 # tests/qa.mk's: each target tests/fuzz/fuzz_NAME.c is always built as a
@@ -68,4 +71,6 @@ fuzz-mindspore fuzz-ascend_comm fuzz-profinfo fuzz-sidetab fuzz-ncujoin:
 	@echo "fuzzing needs clang and libFuzzer: CC=clang ./configure --enable-fuzzing" >&2; exit 1
 endif
 .PHONY: fuzz-mindspore fuzz-ascend_comm fuzz-profinfo fuzz-sidetab fuzz-ncujoin
-EXTRA_DIST += tests/fuzz/make-job-corpus.py
+
+TESTS += tests/cli/jobside.sh
+EXTRA_DIST += tests/cli/jobside.sh tests/fuzz/make-job-corpus.py

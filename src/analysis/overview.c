@@ -149,13 +149,16 @@ static void sets_fini(ov_sets *s)
     tt_ivals_fini(&s->recv);
 }
 
-static int collect(const tt_trace *tr, ov_sets *s)
+/* The interval sets of the lanes of sel (every lane when NULL). */
+static int collect(const tt_trace *tr, const tt_sel *sel, ov_sets *s)
 {
     tt_classifier cl;
     int rc = -1;
+    size_t nl = sel ? tt_sel_lane_count(tr, sel) : tr->n_lanes;
     if (tt_classifier_init(&cl, tr))
         return -1;
-    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+    for (size_t li = 0; li < nl; li++) {
+        uint32_t l = sel ? tt_sel_lane(sel, li) : (uint32_t)li;
         const tt_lane *ln = &tr->lanes[l];
         const char *g = group_name(tr, l);
         bool hw = strcmp(g, "Ascend Hardware") == 0;
@@ -247,6 +250,17 @@ out:
     return rc;
 }
 
+/* Whether [from, to) meets the window of sel (always, for NULL), as an
+ * event meets a selection (select.h). */
+static bool meets(const tt_sel *sel, tt_ns from, tt_ns to)
+{
+    if (!sel)
+        return true;
+    if (from == to)
+        return from >= sel->from && (from < sel->to || (sel->to_inclusive && from == sel->to));
+    return from < sel->to && to > sel->from;
+}
+
 /* The lane of the legacy decoder named name, or TT_NO_LANE. */
 static uint32_t legacy_lane(const tt_trace *tr, const char *name)
 {
@@ -258,7 +272,8 @@ static uint32_t legacy_lane(const tt_trace *tr, const char *name)
 
 /* Older MindSpore step_trace_raw files (see overview.h): the steps and
  * FP..BP spans are lanes of their own, the communication ops collectives. */
-static int legacy_steps(const tt_trace *tr, const ov_sets *s, tt_overview *o, size_t *cap)
+static int legacy_steps(const tt_trace *tr, const tt_sel *win, const ov_sets *s, tt_overview *o,
+                        size_t *cap)
 {
     uint32_t sl = legacy_lane(tr, LEGACY_STEPS_LANE), fl = legacy_lane(tr, LEGACY_FPBP_LANE);
     tt_ivals fp, fpw, mw, rw;
@@ -276,6 +291,8 @@ static int legacy_steps(const tt_trace *tr, const ov_sets *s, tt_overview *o, si
         const tt_event *e = &tr->lanes[sl].ev[i];
         tt_overview_step *st;
         tt_ns from = e->start, to = tt_event_end(e);
+        if (!meets(win, from, to))
+            continue;   /* the profiler's whole step, or none of it */
         if (clip(&fp, from, to, &fpw) || clip(&s->comm, from, to, &mw) ||
             clip(&s->recv, from, to, &rw) || !(st = add_step(o, cap, tt_str(tr, e->name))))
             goto out;
@@ -309,7 +326,8 @@ static int legacy_receives(const tt_trace *tr, ov_sets *s)
     return tt_ivals_normalize(&s->recv);
 }
 
-int tt_overview_from_timeline(const tt_trace *tr, tt_overview **out, tt_error *err)
+/* The overview of tr's timeline in sel (NULL: the whole trace). */
+static int from_timeline(const tt_trace *tr, const tt_sel *win, tt_overview **out, tt_error *err)
 {
     tt_overview *o = calloc(1, sizeof *o);
     ov_sets s;
@@ -325,20 +343,26 @@ int tt_overview_from_timeline(const tt_trace *tr, tt_overview **out, tt_error *e
     o->source = legacy ? TT_OVERVIEW_FILE : TT_OVERVIEW_TIMELINE;
     if (legacy && tr->source && !(o->path = strdup(tr->source)))
         goto nomem;
-    if (collect(tr, &s))
+    /* the legacy steps are lanes of their own: every lane, whole steps */
+    if (collect(tr, legacy ? NULL : win, &s))
         goto nomem;
     if (legacy) {
-        if (legacy_receives(tr, &s) || legacy_steps(tr, &s, o, &cap))
+        if (legacy_receives(tr, &s) || legacy_steps(tr, win, &s, o, &cap))
             goto nomem;
         goto done;
     }
-    memset(&sel, 0, sizeof sel);
-    tt_sel_window(tr, NULL, &sel);
+    if (win) {
+        sel = *win;
+    } else {
+        memset(&sel, 0, sizeof sel);
+        tt_sel_window(tr, NULL, &sel);
+    }
+    /* steps meeting the window, cut at its edges (steps.h) */
     if (tt_steps_compute(tr, &sel, NULL, &steps, err))
         goto fail;
     if (steps->n == 0) {
         tt_overview_step *st = add_step(o, &cap, "trace");
-        if (!st || fill_step(&s, tr->t0, tr->t1 + 1, false, st))
+        if (!st || fill_step(&s, sel.from, sel.to + (sel.to_inclusive ? 1 : 0), false, st))
             goto nomem;
     }
     for (size_t i = 0; i < steps->n; i++) {
@@ -360,18 +384,69 @@ fail:
     return -1;
 }
 
+int tt_overview_from_timeline(const tt_trace *tr, tt_overview **out, tt_error *err)
+{
+    return from_timeline(tr, NULL, out, err);
+}
+
+/* Keep the rows of the file's overview o whose step the trace has in the
+ * window of sel (a row names a step as steps.h does: "50" of
+ * ProfilerStep#50, or the Step Id). 0, or -1 with err set. */
+static int keep_window_steps(const tt_trace *tr, const tt_sel *sel, tt_overview *o, tt_error *err)
+{
+    tt_steps *steps = NULL;
+    tt_sel win = *sel;
+    size_t k = 0;
+    win.lanes = NULL;   /* the step spans, not what the lanes hold */
+    if (tt_steps_compute(tr, &win, NULL, &steps, err))
+        return -1;
+    for (size_t i = 0; i < o->n; i++) {
+        bool in = false;
+        for (size_t j = 0; j < steps->n && !in; j++)
+            in = strcmp(steps->v[j].name, o->v[i].name) == 0;
+        if (in)
+            o->v[k++] = o->v[i];
+        else
+            free(o->v[i].name);
+    }
+    o->n = k;
+    tt_steps_free(steps);
+    return 0;
+}
+
+static bool whole_window(const tt_trace *tr, const tt_sel *sel)
+{
+    return !sel || (sel->from <= tr->t0 && sel->to >= tr->t1 && sel->to_inclusive);
+}
+
 int tt_overview_compute(const tt_trace *tr, tt_overview_source want, tt_overview **out,
                         tt_error *err)
+{
+    return tt_overview_compute_sel(tr, want, NULL, out, err);
+}
+
+int tt_overview_compute_sel(const tt_trace *tr, tt_overview_source want, const tt_sel *sel,
+                            tt_overview **out, tt_error *err)
 {
     char path[4096];
     tt_sidetab *t;
     int rc;
     bool have = tt_sidetab_beside(tr, TT_OVERVIEW_FILE_NAME, path, sizeof path) &&
                 tt_sidetab_exists(path);
+    bool lanes = sel && sel->lanes;
+    bool legacy = tr->format && strcmp(tr->format, LEGACY_FORMAT) == 0;
 
     *out = NULL;
-    if (want == TT_OVERVIEW_TIMELINE || (want == TT_OVERVIEW_AUTO && !have))
-        return tt_overview_from_timeline(tr, out, err);
+    if (lanes && legacy)
+        return tt_error_set(err, TT_ERR_USAGE, "--lanes: an older MindSpore step trace's "
+                            "overview needs all of its lanes (its steps are one of them)"), -1;
+    if (lanes && want == TT_OVERVIEW_FILE)
+        return tt_error_set(err, TT_ERR_USAGE, "--lanes: the profiler's %s sums every lane; "
+                            "only the timeline source can keep to some", TT_OVERVIEW_FILE_NAME),
+               -1;
+    /* the file's numbers cover every lane: lanes are the timeline's */
+    if (want == TT_OVERVIEW_TIMELINE || (want == TT_OVERVIEW_AUTO && (!have || lanes)))
+        return from_timeline(tr, sel, out, err);
     if (!have)
         return tt_error_set(err, TT_ERR_USAGE, "no %s beside %s", TT_OVERVIEW_FILE_NAME,
                             tr->source ? tr->source : "the trace");
@@ -381,6 +456,11 @@ int tt_overview_compute(const tt_trace *tr, tt_overview_source want, tt_overview
     tt_sidetab_free(t);
     if (rc)
         goto bad;
+    if (!whole_window(tr, sel) && keep_window_steps(tr, sel, *out, err)) {
+        tt_overview_free(*out);
+        *out = NULL;
+        return -1;
+    }
     if (!((*out)->path = strdup(path))) {
         tt_overview_free(*out);
         *out = NULL;

@@ -46,6 +46,7 @@
 
 #include <stddef.h>
 
+#include "analysis/select.h"
 #include "analysis/sidetab.h"
 #include "model/trace.h"
 #include "util/error.h"
@@ -90,6 +91,21 @@ typedef struct tt_overview {
  * the path in the message). Free with tt_overview_free. */
 int tt_overview_compute(const tt_trace *tr, tt_overview_source want, tt_overview **out,
                         tt_error *err);
+
+/* The same, for a selection (report --window/--lanes; NULL: the whole
+ * trace):
+ *   timeline  only the events of sel's lanes count, and the steps are
+ *             those meeting its window, cut at its edges (steps.h); a
+ *             trace without steps is one step "trace", the window;
+ *   file      the profiler's rows of the steps the trace has in the
+ *             window (a row's Step is matched to the trace's step names,
+ *             steps.h: "50" of ProfilerStep#50); its numbers are whole
+ *             steps over every lane, so with lanes AUTO takes the
+ *             timeline, and FILE is a TT_ERR_USAGE error;
+ *   legacy    the steps meeting the window, whole; lanes are an error
+ *             (TT_ERR_USAGE): its steps and FP..BP spans are lanes. */
+int tt_overview_compute_sel(const tt_trace *tr, tt_overview_source want, const tt_sel *sel,
+                            tt_overview **out, tt_error *err);
 
 /* The overview from a step_trace_time.csv table. Required columns: Step,
  * Computing, Communication(Not Overlapped), Overlapped, Communication,

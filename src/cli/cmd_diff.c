@@ -187,6 +187,13 @@ static int parse_options(int argc, char **argv, diff_opts *o, tt_cli_opts *p)
         usage_error("--by applies to --kind ops only");
         return -1;
     }
+    if (o->lo.metrics) {
+        /* no diff table or view shows joined ncu metrics: refused rather
+         * than read and ignored */
+        usage_error("--metrics does not apply: diff compares timelines; join ncu metrics to "
+                    "each side with `tracetty report --kind kernels --metrics NCU.csv TRACE`");
+        return -1;
+    }
     return 0;
 }
 

@@ -115,6 +115,8 @@ static void print_kinds(void)
            "launch order, grid/block): --kind kernels gains their means per name\n");
     printf("\n--totals: comm and comm-matrix, only the Total Op Info rows (per step and\n"
            "group, summed as msprof-analyze does)\n");
+    printf("\noverview with --window: the steps meeting it (timeline rows cut at its\n"
+           "edges, file rows whole); with --lanes: the timeline over those lanes\n");
 }
 
 /* The cut of one trace by --markers: its set, resolved with every other

@@ -6,10 +6,14 @@
  *   Overlapped (ns),Communication (ns),Free (ns),Stage (ns),Bubble (ns),
  *   Preparing (ns)
  *
- * Source says where a row's numbers come from: "file" (the profiler's
+ * (text output shows the durations in human units, "8.874 ms", under
+ * the same titles less " (ns)"; CSV and JSON keep exact ns). Source says
+ * where a row's numbers come from: "file" (the profiler's
  * step_trace_time.csv beside the trace, or an older MindSpore step trace)
  * or "timeline" (computed from the device events). A column the source
- * does not give is empty. The environment variable
+ * does not give is empty. --window and --lanes select as
+ * tt_overview_compute_sel() says (the timeline's steps cut at the window,
+ * the file's steps meeting it). The environment variable
  * TRACETTY_OVERVIEW_SOURCE=file|timeline|auto forces one source (auto,
  * the default: the file when it is there); the test that holds the
  * computed overview to the profiler's own uses it.
@@ -36,15 +40,15 @@ static const tt_col overview_cols[NCOLS] = {
     {"Rank", "rank", TT_COL_INT, 0, false},
     {"Step", "step", TT_COL_TEXT, 0, false},
     {"Source", "source", TT_COL_TEXT, 0, false},
-    {"Computing (ns)", "computing_ns", TT_COL_INT, 0, false},
-    {"Communication (Not Overlapped) (ns)", "communication_not_overlapped_ns", TT_COL_INT, 0,
+    {"Computing (ns)", "computing_ns", TT_COL_DUR, 0, false},
+    {"Communication (Not Overlapped) (ns)", "communication_not_overlapped_ns", TT_COL_DUR, 0,
      false},
-    {"Overlapped (ns)", "overlapped_ns", TT_COL_INT, 0, false},
-    {"Communication (ns)", "communication_ns", TT_COL_INT, 0, false},
-    {"Free (ns)", "free_ns", TT_COL_INT, 0, false},
-    {"Stage (ns)", "stage_ns", TT_COL_INT, 0, false},
-    {"Bubble (ns)", "bubble_ns", TT_COL_INT, 0, false},
-    {"Preparing (ns)", "preparing_ns", TT_COL_INT, 0, false},
+    {"Overlapped (ns)", "overlapped_ns", TT_COL_DUR, 0, false},
+    {"Communication (ns)", "communication_ns", TT_COL_DUR, 0, false},
+    {"Free (ns)", "free_ns", TT_COL_DUR, 0, false},
+    {"Stage (ns)", "stage_ns", TT_COL_DUR, 0, false},
+    {"Bubble (ns)", "bubble_ns", TT_COL_DUR, 0, false},
+    {"Preparing (ns)", "preparing_ns", TT_COL_DUR, 0, false},
 };
 
 /* The source asked for in the environment. 0, or -1 (TT_ERR_USAGE). */
@@ -94,7 +98,7 @@ static int overview_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
     unsigned has_all = ~0u;
     const char *src;
 
-    if (wanted_source(&want, err) || tt_overview_compute(x->tr, want, &o, err))
+    if (wanted_source(&want, err) || tt_overview_compute_sel(x->tr, want, x->sel, &o, err))
         return -1;
     src = tt_overview_source_name(o->source);
     for (size_t i = 0; i < o->n; i++) {
@@ -114,6 +118,8 @@ static int overview_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
                                                        : tt_cell_none();
         if (tt_writer_row(x->w, c, 0))
             goto nomem;
+    } else if (x->sel && (x->sel->from > x->tr->t0 || x->sel->to < x->tr->t1)) {
+        snprintf(out->note, out->note_cap, "no step meets the window");
     } else {
         snprintf(out->note, out->note_cap, "%s lists no steps", o->path ? o->path : "the trace");
     }

@@ -42,6 +42,7 @@ struct tt_writer {
     int           *width;
     bool          *right;      /* right-aligned */
     char         **cells;      /* TEXT_CHUNK * tcols formatted strings */
+    char         **dur_title;  /* per col: a TT_COL_DUR title less " (ns)" (owned), else NULL */
     size_t         nrows;
     bool           header_done;
     bool           printed;    /* anything printed yet (text) */
@@ -60,15 +61,19 @@ static char *sanitize_dup(const char *s)
     return out;
 }
 
-static void fmt_number(const tt_col *c, const tt_cell *v, bool grouped, char *out, size_t cap)
+static void fmt_number(const tt_col *c, const tt_cell *v, bool text, char *out, size_t cap)
 {
     char raw[64];
-    if (c->type == TT_COL_INT) {
+    if (c->type == TT_COL_DUR && text) {
+        tt_fmt_dur(out, cap, v->i, 3);
+        return;
+    }
+    if (c->type == TT_COL_INT || c->type == TT_COL_DUR) {
         snprintf(raw, sizeof raw, "%" PRId64, v->i);
     } else {
         tt_fmt_fixed(raw, sizeof raw, v->r, c->decimals);
     }
-    if (grouped)
+    if (text)   /* thousands separators */
         tt_fmt_grouped(raw, out, cap);
     else
         snprintf(out, cap, "%s", raw);
@@ -238,7 +243,7 @@ static void json_row(tt_writer *w, const tt_cell *cells)
                 txt = safe;
             v = cJSON_CreateString(txt);
             free(safe);
-        } else if (c->type == TT_COL_INT) {
+        } else if (c->type == TT_COL_INT || c->type == TT_COL_DUR) {
             v = tt_json_int(cells[i].i);   /* exact beyond 2^53 */
         } else {
             v = cJSON_CreateNumber(isfinite(cells[i].r) ? cells[i].r : 0);
@@ -310,7 +315,7 @@ static const char *text_title(const tt_writer *w, size_t t)
     if ((int)t == w->bar_at)
         return w->o.bar_title;
     c = t - (w->trace_at >= 0) - (w->bar_at >= 0 && (int)t > w->bar_at);
-    return w->cols[w->vis[c]].title;
+    return w->dur_title[w->vis[c]] ? w->dur_title[w->vis[c]] : w->cols[w->vis[c]].title;
 }
 
 /* Print a cell; blanks are held back in *pending and only written before
@@ -534,9 +539,20 @@ tt_writer *tt_writer_new(FILE *f, const tt_writer_opts *o, const tt_col *cols, s
         w->width = calloc(w->tcols, sizeof *w->width);
         w->right = calloc(w->tcols, sizeof *w->right);
         w->cells = calloc((size_t)TEXT_CHUNK * w->tcols, sizeof *w->cells);
-        if (!w->width || !w->right || !w->cells) {
+        w->dur_title = calloc(ncols ? ncols : 1, sizeof *w->dur_title);
+        if (!w->width || !w->right || !w->cells || !w->dur_title) {
             tt_writer_free(w);
             return NULL;
+        }
+        /* text shows durations with their unit, so the title drops it */
+        for (size_t i = 0; i < ncols; i++) {
+            size_t n = strlen(cols[i].title);
+            if (cols[i].type != TT_COL_DUR || n < 5 || strcmp(cols[i].title + n - 5, " (ns)"))
+                continue;
+            if (!(w->dur_title[i] = strndup(cols[i].title, n - 5))) {
+                tt_writer_free(w);
+                return NULL;
+            }
         }
         for (size_t i = 0, c = 0; i < w->tcols; i++) {
             if ((int)i == w->trace_at || (int)i == w->bar_at)
@@ -650,6 +666,9 @@ void tt_writer_free(tt_writer *w)
         for (size_t i = 0; i < (size_t)TEXT_CHUNK * w->tcols; i++)
             free(w->cells[i]);
     free(w->cells);
+    for (size_t i = 0; w->dur_title && i < w->ncols; i++)
+        free(w->dur_title[i]);
+    free(w->dur_title);
     free(w->vis);
     free(w->width);
     free(w->right);

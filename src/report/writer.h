@@ -49,7 +49,10 @@ typedef enum tt_col_type {
     TT_COL_TEXT = 0,
     TT_COL_INT,
     TT_COL_REAL,
-    TT_COL_JSON      /* JSON output only: a cJSON value (arrays, objects) */
+    TT_COL_JSON,     /* JSON output only: a cJSON value (arrays, objects) */
+    TT_COL_DUR       /* a duration in ns (tt_cell_int): exact in CSV and JSON;
+                      * text shows it in human units ("8.874 ms", util/num.h
+                      * tt_fmt_dur) and its title without a " (ns)" suffix */
 } tt_col_type;
 
 typedef struct tt_col {

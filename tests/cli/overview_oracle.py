@@ -7,6 +7,10 @@ standard library only (csv, json, decimal).
   timeline TRACE_VIEW.JSON     the overview computed from the Ascend
                                timeline (interval unions over the device
                                events, steps = ProfilerStep#N host spans)
+  timeline-window TRACE LO HI the same with the steps cut to [LO, HI) ns
+                               after the first step's start (--window)
+  timeline-hw TRACE            the same over the "Ascend Hardware" lanes
+                               alone (--lanes): no HCCL ops, no Bubble
   legacy STEP_TRACE_RAW.CSV    the MindSpore step_trace_raw mapping
   agree GOT.CSV WANT.CSV PCT   every number of GOT within PCT percent of WANT
                                (both lines of the form above)
@@ -90,7 +94,10 @@ BOOKKEEPING = {"EVENT_WAIT", "EVENT_RECORD", "Notify Wait", "Notify Record", "No
 COLLECTIVE = ("nccl", "rccl", "hccl", "hcom", "c10d", "gloo", "msccl", "cncl", "xccl")
 
 
-def from_timeline(path):
+def from_timeline(path, win=None, hw_only=False):
+    """win: (lo, hi) ns after the first step's start, the step cut to it
+    (report --window); hw_only: the "Ascend Hardware" lanes alone
+    (report --lanes 'Ascend Hardware*'): no HCCL lanes, so no Bubble."""
     with open(path) as f:
         data = json.load(f)
     ev = data["traceEvents"] if isinstance(data, dict) else data
@@ -109,6 +116,8 @@ def from_timeline(path):
         proc, name = procs.get(e["pid"], ""), e.get("name", "")
         if name.startswith("ProfilerStep#") and e.get("cat") == "cpu_op":
             steps.append((name[len("ProfilerStep#"):], iv))
+        elif proc == "HCCL" and hw_only:
+            continue
         elif proc == "HCCL" and threads.get((e["pid"], e["tid"]), "").endswith("Communication"):
             comm.append(iv)
             if name.startswith("hcom_receive"):
@@ -120,12 +129,20 @@ def from_timeline(path):
                 comp.append(iv)
     comp, comm, recv = union(comp), union(comm), union(recv)
     rows = []
-    for step, (a, b) in sorted(steps, key=lambda x: x[1]):
+    steps.sort(key=lambda x: x[1])
+    if win:
+        lo, hi = steps[0][1][0] + win[0], steps[0][1][0] + win[1]
+        steps = [(n, (max(a, lo), min(b, hi))) for n, (a, b) in steps if a < hi and b > lo]
+    for step, (a, b) in steps:
         c, m, r = clip(comp, a, b), clip(comm, a, b), clip(recv, a, b)
         u = union(c + m)
         ovl = overlap(c, m)
         span = u[-1][1] - u[0][0] if u else 0
         bubble = length(r)
+        if hw_only:
+            rows.append((step, [length(c), length(m) - ovl, ovl, length(m), span - length(u),
+                                span, None, u[0][0] - a if u else None]))
+            continue
         rows.append((step, [length(c), length(m) - ovl, ovl, length(m), span - length(u),
                             span - bubble, bubble, u[0][0] - a if u else None]))
     emit(rows)
@@ -199,6 +216,10 @@ if __name__ == "__main__":
         from_file(sys.argv[2])
     elif mode == "timeline":
         from_timeline(sys.argv[2])
+    elif mode == "timeline-window":   # PATH LO_NS HI_NS (after the first step's start)
+        from_timeline(sys.argv[2], (int(sys.argv[3]), int(sys.argv[4])))
+    elif mode == "timeline-hw":
+        from_timeline(sys.argv[2], hw_only=True)
     elif mode == "legacy":
         from_legacy(sys.argv[2])
     elif mode == "agree":
