@@ -360,7 +360,8 @@ static int from_timeline(const tt_trace *tr, const tt_sel *win, tt_overview **ou
     /* steps meeting the window, cut at its edges (steps.h) */
     if (tt_steps_compute(tr, &sel, NULL, &steps, err))
         goto fail;
-    if (steps->n == 0) {
+    /* no steps at all (not: none in the window): the trace is one step */
+    if (steps->n == 0 && steps->outside == 0) {
         tt_overview_step *st = add_step(o, &cap, "trace");
         if (!st || fill_step(&s, sel.from, sel.to + (sel.to_inclusive ? 1 : 0), false, st))
             goto nomem;

@@ -97,6 +97,10 @@ same_file "$TMPD/wf.got" "$TMPD/wf.want" "overview --window, file: a step meetin
 ok $? "overview --window before the step: exit 0"
 is "$(ov_columns <"$TMPD/w0.csv" | wc -l | tr -d ' ')" 0 "overview --window before the step: no rows"
 matches "$TMPD/err" 'no step meets the window' "overview --window before the step: says so"
+TRACETTY_OVERVIEW_SOURCE=timeline "$TRACETTY" report --kind overview --window 0:1ms "$r0" \
+    >"$TMPD/w1.csv" 2>/dev/null
+is "$(ov_columns <"$TMPD/w1.csv" | wc -l | tr -d ' ')" 0 \
+    "overview --window before the step, timeline: no rows (not the window as a step)"
 
 # ------------------------------------------------- overview, --lanes
 "$TRACETTY" report --kind overview --lanes 'Ascend Hardware*' "$r0" >"$TMPD/l.csv"
