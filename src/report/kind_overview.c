@@ -27,6 +27,7 @@
 
 #include "analysis/overview.h"
 #include "util/json.h"
+#include "util/num.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -69,7 +70,7 @@ static int wanted_source(tt_overview_source *out, tt_error *err)
 
 static int64_t avg_round(int64_t sum, size_t n)
 {
-    return (sum + (int64_t)(n / 2)) / (int64_t)n;
+    return tt_sat_add(sum, (int64_t)(n / 2)) / (int64_t)n;
 }
 
 /* The step's cells (optional ones empty when unknown); sum adds them up. */
@@ -82,7 +83,7 @@ static void step_cells(const tt_overview_step *s, tt_cell *c, int64_t *sum, unsi
     for (int k = 0; k < 8; k++) {
         bool known = !need[k] || (s->has & need[k]);
         c[3 + k] = known ? tt_cell_int(v[k]) : tt_cell_none();
-        sum[k] += v[k];
+        sum[k] = tt_sat_add(sum[k], v[k]);   /* the file's numbers can be anything */
     }
     *has_all &= s->has;
 }

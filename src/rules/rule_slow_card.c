@@ -17,6 +17,7 @@
 
 #include "analysis/overview.h"
 #include "rules/rules_util.h"
+#include "util/num.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,10 @@ static int flag(const tt_rule_ctx *ctx, size_t t, const card *c, tt_ns value, tt
     double min_excess = tt_rule_param_value(ctx, "min_excess");
     tt_ns min_diff = (tt_ns)tt_rule_param_value(ctx, "min_diff");
     char a[32], m[32];
-    if (value - med < min_diff || (double)(value - med) * 100.0 < min_excess * (double)med)
+    /* saturating: a side file's numbers can be anything (fuzzing found
+     * INT64_MAX values overflowing the sums) */
+    tt_ns excess = tt_sat_sub(value, med);
+    if (excess < min_diff || (double)excess * 100.0 < min_excess * (double)med)
         return 0;
     if (tt_rule_emit(ctx, (int)t, tr->t0, tr->t1, NULL, 0, NULL, 0, 0,
                      "rank %lld: %s %s per step, %.2fx the median %s of %zu ranks (slow card: %s)",
@@ -43,7 +47,9 @@ static int flag(const tt_rule_ctx *ctx, size_t t, const card *c, tt_ns value, tt
                      n_ranks, why))
         return -1;
     /* the time it adds over the median, every step (at least 1 ns) */
-    ctx->out->v[ctx->out->n - 1].cost = (value - med) * (tt_ns)c->steps;
+    ctx->out->v[ctx->out->n - 1].cost =
+        excess > INT64_MAX / (tt_ns)(c->steps ? c->steps : 1) ? INT64_MAX
+                                                               : excess * (tt_ns)c->steps;
     return 0;
 }
 
@@ -67,8 +73,8 @@ static int run(const tt_rule_ctx *ctx)
         if (tt_overview_compute(ctx->traces[t], TT_OVERVIEW_AUTO, &o, ctx->err))
             goto out;
         for (size_t i = 0; i < o->n; i++) {
-            sc += o->v[i].computing;
-            sf += o->v[i].free;
+            sc = tt_sat_add(sc, o->v[i].computing);
+            sf = tt_sat_add(sf, o->v[i].free);
         }
         c[t].steps = o->n;
         if (o->n) {
