@@ -57,6 +57,18 @@ static int type_median(const tt_comm_total *t, size_t nt, const char *tt, double
     return 0;
 }
 
+/* v (a file's us or ms) times scale as ns, when that is a time a trace
+ * can hold (model/trace.h): the files' numbers can be anything (fuzzing
+ * found a Start Timestamp of 9e18 us overflowing the span's end). */
+static bool file_ns(double v, double scale, tt_ns *out)
+{
+    double ns = v * scale;
+    if (!(ns >= -(double)TT_TIME_LIMIT && ns <= (double)TT_TIME_LIMIT))
+        return false;
+    *out = (tt_ns)llround(ns);
+    return true;
+}
+
 /* The span of the ops of the link's step and group in communication.json,
  * absolute ns; false when the file has none. */
 static bool step_span(const tt_comm *c, const tt_comm_link *g, tt_ns *s, tt_ns *e)
@@ -64,11 +76,11 @@ static bool step_span(const tt_comm *c, const tt_comm_link *g, tt_ns *s, tt_ns *
     bool any = false;
     for (size_t i = 0; i < c->n_ops; i++) {
         const tt_comm_op *o = &c->ops[i];
-        tt_ns a, b;
-        if (!o->has_start || strcmp(o->step, g->step) || strcmp(o->group, g->group))
-            continue;
-        a = (tt_ns)llround(o->start_us * 1e3);
-        b = a + (tt_ns)llround(o->elapse_ms * 1e6);
+        tt_ns a, b, d;
+        if (!o->has_start || strcmp(o->step, g->step) || strcmp(o->group, g->group) ||
+            !file_ns(o->start_us, 1e3, &a) || !file_ns(o->elapse_ms, 1e6, &d) || d < 0)
+            continue;   /* an op without a usable span */
+        b = a + d;      /* both within TT_TIME_LIMIT: no overflow */
         if (!any || a < *s)
             *s = a;
         if (!any || b > *e)
@@ -108,7 +120,8 @@ static int run(const tt_rule_ctx *ctx)
             continue;
         step_span(c, t[i].group, &s, &e);
         need_ms = t[i].size_mb / med;
-        cost = (tt_ns)llround((t[i].time_ms - need_ms) * 1e6);
+        if (!file_ns(t[i].time_ms - need_ms, 1e6, &cost))
+            cost = t[i].time_ms > need_ms ? TT_TIME_LIMIT : 1;
         if (tt_rule_emit(ctx, 0, s, e, NULL, 0, NULL, 0, 0,
                          "rank %lld, %s: link %lld->%lld (%s) ran at %.4f GB/s, %.2fx the "
                          "median %.4f GB/s of %zu %s links (%.6f MB in %.6f ms)",

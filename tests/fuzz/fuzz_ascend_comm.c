@@ -1,6 +1,7 @@
 /* fuzz_ascend_comm.c - libFuzzer target for the Ascend communication side
- * files (decode/ascend_comm.h): the input read as communication.json and
- * as communication_matrix.json (each failure one error with a message),
+ * files (decode/ascend_comm.h): the input (or, when it holds a NUL byte,
+ * the part before it and the part after it) read as communication.json
+ * and as communication_matrix.json (each failure one error with a message),
  * the matrix's link totals (every link of the file in exactly one total,
  * the bandwidth size over time), and the slow-link rule
  * (rules/rule_slow_link.c) reading both files beside a tiny trace, as
@@ -56,9 +57,15 @@ static void run_rule(const char *trace)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char trace[600], time_path[600], matrix_path[600];
+    /* the slow-link rule needs a valid pair: an input with a NUL byte is
+     * communication.json before it and the matrix after it, else both */
+    const uint8_t *nul = memchr(data, 0, size);
+    size_t n_time = nul ? (size_t)(nul - data) : size;
+    const uint8_t *mx = nul ? nul + 1 : data;
+    size_t n_mx = nul ? size - n_time - 1 : size;
     fuzz_put_file("trace.json", tiny_trace, sizeof tiny_trace - 1, trace, sizeof trace);
-    fuzz_put_file("communication.json", data, size, time_path, sizeof time_path);
-    fuzz_put_file("communication_matrix.json", data, size, matrix_path, sizeof matrix_path);
+    fuzz_put_file("communication.json", data, n_time, time_path, sizeof time_path);
+    fuzz_put_file("communication_matrix.json", mx, n_mx, matrix_path, sizeof matrix_path);
     read_as(time_path, false);
     read_as(matrix_path, true);
     run_rule(trace);

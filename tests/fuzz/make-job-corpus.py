@@ -92,6 +92,19 @@ put("ascend_comm", "time_huge_start.json",
     ' "Elapse Time(ms)": 9e18, "Transit Time(ms)": 1, "Wait Time(ms)": 0, "Synchronization '
     'Time(ms)": 0, "Idle Time(ms)": -5}}}}}')
 put("ascend_comm", "not_object.json", "[1, 2, 3]\n")
+# both files in one input (fuzz_ascend_comm.c: split at a NUL byte): the
+# real pair, and a pair where the slow-link rule fires on a link of an op
+# whose start and elapse are huge
+put("ascend_comm", "pair_real.bin", c_small + "\0" + m_small)
+link = ('"%s": {"Transport Type": "HCCS", "Transit Size(MB)": %s, "Transit Time(ms)": 1, '
+        '"Bandwidth(GB/s)": %s}')
+put("ascend_comm", "pair_slow_huge_start.bin",
+    '{"s": {"collective": {"a@g": {"Communication Time Info": {"Start Timestamp(us)": 9e18, '
+    '"Elapse Time(ms)": 9e18, "Transit Time(ms)": 1, "Wait Time(ms)": 0, '
+    '"Synchronization Time(ms)": 0, "Idle Time(ms)": 0}}}}}\0'
+    '{"s": {"collective": {"a@g": {' + ", ".join(
+        link % (k, v, v) for k, v in (("0-1", 10), ("0-2", 10), ("1-2", 10), ("2-0", 1))) +
+    '}}}}')
 
 # ---- profinfo: the real file, and broken ones
 info = read(os.path.join(job, "profiler_info_0.json")).decode()
