@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include "decode/ascend_comm.h"
+#include "decode/mindspore_hccl.h"
 #include "rules/rules_util.h"
 #include "util/sort.h"
 
@@ -83,13 +84,12 @@ static int run(const tt_rule_ctx *ctx)
     const tt_trace *tr = ctx->traces[0];
     double max_ratio = tt_rule_param_value(ctx, "max_ratio");
     size_t min_links = (size_t)tt_rule_param_value(ctx, "min_links");
-    char dir[4096];
     tt_comm *c = NULL;
     tt_comm_total *t = NULL;
     size_t nt = 0;
     int rc;
-    tt_comm_dirname(tr->source ? tr->source : ".", dir, sizeof dir);
-    rc = tt_comm_load_dir(dir, TT_COMM_TIME | TT_COMM_MATRIX, &c, ctx->err);
+    rc = tt_comm_load_beside(tr->source ? tr->source : ".", TT_COMM_TIME | TT_COMM_MATRIX, &c,
+                             ctx->err);
     if (rc <= 0)
         return rc;
     rc = -1;
