@@ -57,6 +57,37 @@ matches "$TMPD/r.csv" '^1,"step1","","Total Op Info","",,,2\.614750,333\.777640,
 matches "$TMPD/r.csv" '^0,"step1","","Total Op Info","",1,0,"SDMA",52\.706816,2\.520910,20\.9079$' \
     "comm-matrix: rank 0 step 1 link 1-0 (52706.816 KB in 2.52091 ms)"
 
+# slow-link on the hccl_raw links: a card's copies within itself (SRC ==
+# DST, SDMA in these files) are compared only with such copies
+"$TRACETTY" check --all "$ms" >"$TMPD/c.txt" 2>"$TMPD/err"
+grep -o 'rank [0-9]*, step[0-9]*: link [0-9]*->[0-9]* ([A-Z]*)' "$TMPD/c.txt" | sort >"$TMPD/got"
+python3 - "$ms" >"$TMPD/want" <<'EOF'
+import csv, json, statistics, sys
+for r in range(4):
+    tot = {}
+    for row in csv.DictReader(open("%s/hccl_raw_%d.csv" % (sys.argv[1], r), newline="")):
+        if row["step_num"] == "-":
+            continue
+        for op, v in json.loads(row["communication_operator_cost"]).items():
+            for key, types in v[3].items():
+                for typ, x in types.items():
+                    t = tot.setdefault((row["step_num"], key), [typ, 0.0, 0.0])
+                    t[0] = typ
+                    t[1] += x[1] / 1e3
+                    t[2] += x[0]
+    bw = {k: t[1] / t[2] for k, t in tot.items() if t[1] > 0 and t[2] > 0}
+    def kind(k):
+        src, dst = k[1].split("-")
+        return (tot[k][0], src == dst)
+    for k, b in bw.items():
+        same = [x for j, x in bw.items() if kind(j) == kind(k)]
+        if len(same) >= 3 and b < 0.5 * statistics.median(same):
+            src, dst = k[1].split("-")
+            print("rank %d, step%s: link %s->%s (%s)" % (r, k[0], src, dst, tot[k][0]))
+EOF
+sort -o "$TMPD/want" "$TMPD/want"
+same_file "$TMPD/got" "$TMPD/want" "slow-link: the links python finds, in-card copies apart ($(wc -l <"$TMPD/want") findings)"
+
 # a malformed hccl_raw: one positioned error, exit 2
 bad="$TMPD/bad"
 mkdir "$bad"
