@@ -26,7 +26,9 @@ REPORT_SHELL_TESTS = \
 	tests/cli/report_launch.sh \
 	tests/cli/overview.sh \
 	tests/cli/report_names_guard.sh \
-	tests/cli/comm.sh
+	tests/cli/comm.sh \
+	tests/cli/mindspore_legacy.sh
 TESTS += $(REPORT_SHELL_TESTS)
 EXTRA_DIST += $(REPORT_SHELL_TESTS) tests/data/report tests/golden/report \
-	tests/cli/steps_oracle.py tests/cli/overview_oracle.py tests/cli/comm_oracle.py
+	tests/cli/steps_oracle.py tests/cli/overview_oracle.py tests/cli/comm_oracle.py \
+	tests/cli/hccl_oracle.py

@@ -229,24 +229,42 @@ static int add_op(tt_comm *c, jctx *j, const names *nm, const cJSON *op)
     if (rc)
         return -1;
     o.has_elapse = true;
-    if (c->n_ops == c->cap_ops) {
-        size_t nc = c->cap_ops ? c->cap_ops * 2 : 64;
-        tt_comm_op *nv = realloc(c->ops, nc * sizeof *nv);
-        if (!nv)
-            return oom(j->err);
-        c->ops = nv;
-        c->cap_ops = nc;
-    }
     o.step = nm->step;
     o.type = nm->type;
     o.op = nm->op;
     o.group = nm->group;
-    c->ops[c->n_ops++] = o;
+    return tt_comm_push_op(c, &o) ? oom(j->err) : 0;
+}
+
+int tt_comm_push_op(tt_comm *c, const tt_comm_op *o)
+{
+    if (c->n_ops == c->cap_ops) {
+        size_t nc = c->cap_ops ? c->cap_ops * 2 : 64;
+        tt_comm_op *nv = realloc(c->ops, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        c->ops = nv;
+        c->cap_ops = nc;
+    }
+    c->ops[c->n_ops++] = *o;
     return 0;
 }
 
-/* "SRC-DST" as two ranks. */
-static bool link_ranks(const char *key, int64_t *src, int64_t *dst)
+int tt_comm_push_link(tt_comm *c, const tt_comm_link *l)
+{
+    if (c->n_links == c->cap_links) {
+        size_t nc = c->cap_links ? c->cap_links * 2 : 64;
+        tt_comm_link *nv = realloc(c->links, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        c->links = nv;
+        c->cap_links = nc;
+    }
+    c->links[c->n_links++] = *l;
+    return 0;
+}
+
+bool tt_comm_link_ranks(const char *key, int64_t *src, int64_t *dst)
 {
     char *end;
     long long a, b;
@@ -270,7 +288,7 @@ static int add_link(tt_comm *c, jctx *j, const names *nm, const char *key, const
     size_t mark;
     int rc;
     memset(&k, 0, sizeof k);
-    if (!link_ranks(key, &k.src, &k.dst))
+    if (!tt_comm_link_ranks(key, &k.src, &k.dst))
         return bad(j, "link \"%s\" is not SRC-DST (two ranks)", key);
     where_push(j, &mark, key);
     if (!cJSON_IsObject(l)) {
@@ -288,23 +306,12 @@ static int add_link(tt_comm *c, jctx *j, const names *nm, const char *key, const
     if (rc)
         return -1;
     on = cJSON_GetObjectItemCaseSensitive(l, "Op Name");
-    if (c->n_links == c->cap_links) {
-        size_t nc = c->cap_links ? c->cap_links * 2 : 64;
-        tt_comm_link *nv = realloc(c->links, nc * sizeof *nv);
-        if (!nv)
-            return oom(j->err);
-        c->links = nv;
-        c->cap_links = nc;
-    }
-    k.transport = strdup(tt->valuestring);
-    k.op_name = strdup(cJSON_IsString(on) ? on->valuestring : "");
-    k.step = strdup(nm->step);
-    k.type = strdup(nm->type);
-    k.op = strdup(nm->op);
-    k.group = strdup(nm->group);
-    c->links[c->n_links++] = k;   /* freed by tt_comm_free even when partial */
-    if (!k.transport || !k.op_name || !k.step || !k.type || !k.op || !k.group)
+    if (tt_comm_link_names(&k, nm->step, nm->type, nm->op, nm->group, tt->valuestring,
+                           cJSON_IsString(on) ? on->valuestring : "") ||
+        tt_comm_push_link(c, &k)) {
+        tt_comm_link_fini(&k);
         return oom(j->err);
+    }
     return 0;
 }
 
@@ -488,6 +495,28 @@ int tt_comm_link_totals(const tt_comm *cm, tt_comm_total **out, size_t *n_out)
     return 0;
 }
 
+int tt_comm_link_names(tt_comm_link *l, const char *step, const char *type, const char *op,
+                       const char *group, const char *transport, const char *op_name)
+{
+    l->step = strdup(step);
+    l->type = strdup(type);
+    l->op = strdup(op);
+    l->group = strdup(group);
+    l->transport = strdup(transport);
+    l->op_name = strdup(op_name);
+    return l->step && l->type && l->op && l->group && l->transport && l->op_name ? 0 : -1;
+}
+
+void tt_comm_link_fini(tt_comm_link *k)
+{
+    free(k->step);
+    free(k->type);
+    free(k->op);
+    free(k->group);
+    free(k->transport);
+    free(k->op_name);
+}
+
 void tt_comm_free(tt_comm *c)
 {
     if (!c)
@@ -498,15 +527,8 @@ void tt_comm_free(tt_comm *c)
         free(c->ops[i].op);
         free(c->ops[i].group);
     }
-    for (size_t i = 0; i < c->n_links; i++) {
-        tt_comm_link *k = &c->links[i];
-        free(k->step);
-        free(k->type);
-        free(k->op);
-        free(k->group);
-        free(k->transport);
-        free(k->op_name);
-    }
+    for (size_t i = 0; i < c->n_links; i++)
+        tt_comm_link_fini(&c->links[i]);
     free(c->ops);
     free(c->links);
     free(c);

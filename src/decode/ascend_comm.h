@@ -96,6 +96,21 @@ typedef struct tt_comm_total {
  * appear: *out (malloc'd, borrowing from c), *n_out. 0, or -1 (OOM). */
 int tt_comm_link_totals(const tt_comm *c, tt_comm_total **out, size_t *n_out);
 
+/* "SRC-DST" as two ranks (non-negative decimals); false when it is not. */
+bool tt_comm_link_ranks(const char *key, int64_t *src, int64_t *dst);
+
+/* Append *o (*l) to c, which then owns its strings. 0, or -1 out of
+ * memory (the caller still owns them). For the readers of other files
+ * that map onto these (decode/mindspore_hccl.h). */
+int tt_comm_push_op(tt_comm *c, const tt_comm_op *o);
+int tt_comm_push_link(tt_comm *c, const tt_comm_link *l);
+
+/* Set l's six strings to copies; 0, or -1 out of memory (those copied
+ * are then freed by tt_comm_link_fini, which frees all six). */
+int tt_comm_link_names(tt_comm_link *l, const char *step, const char *type, const char *op,
+                       const char *group, const char *transport, const char *op_name);
+void tt_comm_link_fini(tt_comm_link *l);
+
 void tt_comm_free(tt_comm *c);
 
 #endif

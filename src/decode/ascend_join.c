@@ -10,13 +10,16 @@
  * table has no Stream-and-Task-Id pair the timeline always carries in the
  * same form, and matching by order would shift every row after one
  * missing task. Each row joins at most one event (the first in lane order
- * not joined yet), so duplicated rows stay apart. Rows without an event
- * at that ns are left out of the trace and counted (`summary` shows the
- * matched and unmatched counts): a timeline cut shorter than the table,
- * and the HCCL collectives, whose start the table cuts to three decimals
- * where trace_view.json rounds it (1 ns apart in the job_level1 sample of
- * ../shared/traces-next). No tolerance is allowed for them: within 1 ns
- * the key could pick a neighbouring task of the same name.
+ * not joined yet), so duplicated rows stay apart.
+ *
+ * Then a second pass for the rows still unmatched: the HCCL collectives,
+ * whose start the table cuts to three decimals where trace_view.json
+ * rounds it (1 ns apart in the job_level1 sample of ../shared/traces-next:
+ * 3 of rank 0's 191 rows, 1 of rank 1's). Such a row joins an event of
+ * its name within +-1 ns not joined yet, only when exactly one exists:
+ * with two, the key could pick a neighbouring task of the same name, and
+ * the row stays unmatched. Rows left (a timeline cut shorter than the
+ * table) are counted; `summary` shows the matched and unmatched counts.
  *
  * Merged arguments: the event's own members, then the row's columns that
  * the event lacks (an existing key wins, so no object has a key twice),
@@ -207,6 +210,98 @@ static int record(tt_trace *tr, const char *csv_path, uint64_t rows, uint64_t ma
     return 0;
 }
 
+/* What joining one row to one event needs. */
+typedef struct joiner {
+    tt_trace       *tr;
+    tt_args_reader  ra, rr;
+    buf             out;
+    member         *ma, *mr;
+} joiner;
+
+/* Join row r to event ev: 1 joined (r used), 0 left apart (the event's
+ * arguments are no object the row can merge into), -1 out of memory. */
+static int join_one(joiner *j, tt_event *ev, row *r)
+{
+    const char *a = NULL, *ax = NULL, *b, *bx;
+    size_t an = 0, axn = 0, bn, bxn, objn;
+    uint32_t h;
+    int m;
+    if (r->args == 0 || tt_args_read(&j->rr, r->args, &b, &bn, &bx, &bxn) || bn == 0) {
+        /* a row without a column to add still matched its event */
+        r->used = true;
+        return 1;
+    }
+    if (ev->args && tt_args_read(&j->ra, ev->args, &a, &an, &ax, &axn))
+        return 0;
+    if ((m = merge(a, an, b, bn, &j->out, j->ma, j->mr)) != 0)
+        return m < 0 ? -1 : 0;
+    /* the reader's texts may point into the store's open block, which
+     * adding to it can move: the extra text is copied out first, after
+     * the merged object */
+    objn = j->out.n;
+    if (axn && put(&j->out, ax, axn))
+        return -1;
+    if (!(h = tt_args_add(j->tr->args, j->out.s, objn, axn ? j->out.s + objn : NULL, axn)))
+        return -1;
+    ev->args = h;
+    r->used = true;
+    return 1;
+}
+
+/* An event of the timeline: its lane and index, and whether a row joined it. */
+typedef struct evref {
+    tt_ns       start;
+    const char *name;
+    size_t      pos;      /* in lane order: the tie-break */
+    uint32_t    lane;
+    size_t      i;
+    bool        used;
+} evref;
+
+static int cmp_ev(const void *pa, const void *pb, void *ctx)
+{
+    const evref *a = pa, *b = pb;
+    (void)ctx;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* The second pass: each row still unmatched joins the one event of its
+ * name not joined yet whose start is within 1 ns of its own, when there
+ * is exactly one such event (two would leave the choice to chance). */
+static int join_near(joiner *j, row *v, size_t n, evref *ev, size_t ne, uint64_t *matched)
+{
+    tt_sort(ev, ne, sizeof *ev, cmp_ev, NULL);
+    for (size_t k = 0; k < n; k++) {
+        size_t lo = 0, hi = ne, pick = 0, cands = 0;
+        if (v[k].used)
+            continue;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ev[mid].start < v[k].start - 1)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < ne && ev[lo].start <= v[k].start + 1; lo++)
+            if (!ev[lo].used && strcmp(ev[lo].name, v[k].name) == 0) {
+                pick = lo;
+                cands++;
+            }
+        if (cands == 1) {
+            int rc = join_one(j, &j->tr->lanes[ev[pick].lane].ev[ev[pick].i], &v[k]);
+            if (rc < 0)
+                return -1;
+            if (rc > 0) {
+                ev[pick].used = true;
+                (*matched)++;
+            }
+        }
+    }
+    return 0;
+}
+
 int tt_ascend_join(tt_trace *tr, const char *csv_path, tt_ascend_join_stats *st,
                    tt_error *err)
 {
@@ -214,11 +309,10 @@ int tt_ascend_join(tt_trace *tr, const char *csv_path, tt_ascend_join_stats *st,
     tt_trace *t = NULL;
     tt_error e;
     row *v = NULL;
-    size_t n = 0;
+    evref *ev = NULL;
+    size_t n = 0, ne = 0;
     uint64_t matched = 0;
-    tt_args_reader ra, rr;
-    buf out = {NULL, 0, 0};
-    member *ma = NULL, *mr = NULL;
+    joiner j;
     int rc = -1;
 
     memset(&lo, 0, sizeof lo);
@@ -230,52 +324,36 @@ int tt_ascend_join(tt_trace *tr, const char *csv_path, tt_ascend_join_stats *st,
         tt_error_format(&e, csv_path, msg, sizeof msg);
         return tt_error_set(err, e.code, "%s", msg), -1;
     }
-    tt_args_reader_init(&ra, tr->args);
-    tt_args_reader_init(&rr, t->args);
+    memset(&j, 0, sizeof j);
+    j.tr = tr;
+    tt_args_reader_init(&j.ra, tr->args);
+    tt_args_reader_init(&j.rr, t->args);
     v = table_rows(t, &n);
-    ma = malloc(MAX_MEMBERS * sizeof *ma);
-    mr = malloc(MAX_MEMBERS * sizeof *mr);
-    if (!v || !ma || !mr)
+    j.ma = malloc(MAX_MEMBERS * sizeof *j.ma);
+    j.mr = malloc(MAX_MEMBERS * sizeof *j.mr);
+    ev = malloc((tr->n_events ? tr->n_events : 1) * sizeof *ev);
+    if (!v || !j.ma || !j.mr || !ev)
         goto oom;
+    /* first the exact key: each event, in lane order, takes the first
+     * unused row of its start and name */
     for (uint32_t l = 0; l < tr->n_lanes && n; l++) {
         tt_lane *ln = &tr->lanes[l];
-        for (size_t i = 0; i < ln->n; i++) {
-            tt_event *ev = &ln->ev[i];
-            row *r = find_row(v, n, ev->start, tt_str(tr, ev->name));
-            const char *a = NULL, *ax = NULL, *b, *bx;
-            size_t an = 0, axn = 0, bn, bxn;
-            uint32_t h;
-            int m;
-            if (!r)
-                continue;
-            if (r->args == 0 || tt_args_read(&rr, r->args, &b, &bn, &bx, &bxn) || bn == 0) {
-                /* a row without a column to add still matched its event */
-                r->used = true;
-                matched++;
-                continue;
-            }
-            if (ev->args && tt_args_read(&ra, ev->args, &a, &an, &ax, &axn))
-                continue;
-            if ((m = merge(a, an, b, bn, &out, ma, mr)) < 0)
+        for (size_t i = 0; i < ln->n && ne < tr->n_events; i++) {
+            row *r = find_row(v, n, ln->ev[i].start, tt_str(tr, ln->ev[i].name));
+            int got = r ? join_one(&j, &ln->ev[i], r) : 0;
+            if (got < 0)
                 goto oom;
-            if (m > 0)
-                continue;
-            /* the reader's texts may point into the store's open block,
-             * which adding to it can move: the extra text is copied out
-             * first, after the merged object */
-            {
-                size_t objn = out.n;
-                if (axn && put(&out, ax, axn))
-                    goto oom;
-                h = tt_args_add(tr->args, out.s, objn, axn ? out.s + objn : NULL, axn);
-            }
-            if (!h)
-                goto oom;
-            ev->args = h;
-            r->used = true;
-            matched++;
+            ev[ne].start = ln->ev[i].start;
+            ev[ne].name = tt_str(tr, ln->ev[i].name);
+            ev[ne].pos = ne;
+            ev[ne].lane = l;
+            ev[ne].i = i;
+            ev[ne++].used = got > 0;
+            matched += got > 0;
         }
     }
+    if (matched < n && join_near(&j, v, n, ev, ne, &matched))
+        goto oom;
     if (record(tr, csv_path, n, matched))
         goto oom;
     if (st) {
@@ -287,11 +365,12 @@ int tt_ascend_join(tt_trace *tr, const char *csv_path, tt_ascend_join_stats *st,
 oom:
     tt_error_set(err, TT_ERR_NOMEM, "out of memory");
 out:
-    tt_args_reader_fini(&ra);
-    tt_args_reader_fini(&rr);
-    free(out.s);
-    free(ma);
-    free(mr);
+    tt_args_reader_fini(&j.ra);
+    tt_args_reader_fini(&j.rr);
+    free(j.out.s);
+    free(j.ma);
+    free(j.mr);
+    free(ev);
     free(v);
     tt_trace_free(t);
     return rc;

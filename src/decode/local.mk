@@ -9,6 +9,7 @@ libtracetty_a_SOURCES += \
 	src/decode/csv_common.c src/decode/csv_common.h \
 	src/decode/csv_ascend.c src/decode/csv_nsys.c src/decode/csv_generic.c \
 	src/decode/ncu.c src/decode/mindspore_steps.c \
+	src/decode/mindspore_hccl.c src/decode/mindspore_hccl.h \
 	src/decode/neuron.c src/decode/hugectr.c src/decode/nsys_sqlite.c \
 	src/decode/nsys_flows.c src/decode/nsys_flows.h \
 	src/decode/captures.c src/decode/captures.h \

@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include "decode/csv_common.h"
+#include "decode/mindspore_hccl.h"
 #include "io/input.h"
 
 #include <stdio.h>
@@ -155,8 +156,7 @@ static int ms_row(void *ctx, const tt_csv_row *row)
     return 0;
 }
 
-/* The N of ".../step_trace_raw_N_detail_time.csv", or -1. */
-static int64_t rank_of(const char *path)
+int64_t tt_mindspore_steps_rank(const char *path)
 {
     const char *base = path ? strrchr(path, '/') : NULL;
     long long r;
@@ -181,7 +181,7 @@ static int ms_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_lo
     tt_csv_job_fini(&m.job);
     free(m.ops);
     if (rc == 0)
-        tr->rank = rank_of(tt_input_path(in));
+        tr->rank = tt_mindspore_steps_rank(tt_input_path(in));
     return rc;
 }
 

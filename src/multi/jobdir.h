@@ -11,6 +11,10 @@
  *   Kineto   tensorboard_trace_handler captures {worker}.{ts}.pt.trace.json
  *            [.gz]: a worker with several captures is one rank, named by
  *            the pattern decode/captures.h loads as one trace.
+ *   MindSpore an older cluster directory holding step_trace_raw_N_
+ *            detail_time.csv files: those are the ranks, its other files
+ *            (hccl_raw_N.csv, flops_summary_N.json, ...) side files
+ *            (jobdir_ms.c).
  *   nsys     SQLite exports name_N.sqlite (the %q{PMI_RANK} recipe): the
  *            rank from the name (tt_jobdir_rank), or from an NVTX "MPI
  *            Rank N" thread name inside (the decoder's metadata rank).
@@ -32,6 +36,12 @@
  * when a tree lacks its timeline or profiler_info, a profiler_info is
  * malformed, or two trees claim one rank. */
 int tt_jobdir_ascend(const char *dir, char ***files, size_t *n, tt_error *err);
+
+/* The ranks' files of dir when it is an older MindSpore cluster directory
+ * (it holds step_trace_raw_N_detail_time.csv files the step-trace decoder
+ * recognises): 1 with *files (those, in natural order) and *n set; 0 when
+ * it holds none; -1 (out of memory) with err set. */
+int tt_jobdir_mindspore(const char *dir, char ***files, size_t *n, tt_error *err);
 
 /* Collapse the captures among files[0..*n) (one directory's trace files,
  * in natural order): each worker with several captures becomes one entry,

@@ -253,13 +253,15 @@ int tt_rankset_expand(const char *const *paths, size_t n, char ***files, size_t 
             size_t nn = 0, ncap = 0, before = nv, nj, rest;
             char **job;
             int rj = tt_jobdir_ascend(paths[i], &job, &nj, err);
+            if (rj == 0)   /* an older MindSpore cluster directory: its step traces */
+                rj = tt_jobdir_mindspore(paths[i], &job, &nj, err);
             if (rj < 0) {
                 if (d)
                     closedir(d);
                 goto fail;
             }
             if (rj > 0) {
-                /* an Ascend job: its trees' timelines, nothing else */
+                /* a job: its trees' timelines (step traces), nothing else */
                 if (d)
                     closedir(d);
                 for (size_t k = 0; k < nj; k++)

@@ -1,6 +1,8 @@
 /* kind_comm.c - the comm and comm-matrix report kinds: an Ascend rank's
  * communication.json and communication_matrix.json (decode/ascend_comm.h),
- * read from the directory of the trace file the rank was loaded from.
+ * read from the directory of the trace file the rank was loaded from, or
+ * an older MindSpore rank's hccl_raw_N.csv (decode/mindspore_hccl.h: no
+ * Elapse, Synchronization, Idle or start there, so those cells are empty).
  *
  *   comm         Rank,Step,Type,Op,Group,Start (us),Elapse (ms),Transit (ms),
  *                Wait (ms),Synchronization (ms),Idle (ms),Wait Ratio,
@@ -20,6 +22,7 @@
 #include "config.h"
 
 #include "decode/ascend_comm.h"
+#include "decode/mindspore_hccl.h"
 #include "report/kind.h"
 #include "report/report.h"
 
@@ -68,11 +71,12 @@ static int load(const tt_kind_ctx *x, unsigned which, tt_kind_out *out, tt_comm 
     char dir[4096];
     int rc;
     tt_comm_dirname(x->tr->source ? x->tr->source : ".", dir, sizeof dir);
-    rc = tt_comm_load_dir(dir, which, c, err);
+    rc = tt_comm_load_beside(x->tr->source ? x->tr->source : ".", which, c, err);
     if (rc == TT_COMM_NONE)
         snprintf(out->note, out->note_cap, "no communication.json or communication_matrix.json "
                  "beside this trace (in %s): the Ascend profiler writes them into "
-                 "ASCEND_PROFILER_OUTPUT/ with trace_view.json", dir);
+                 "ASCEND_PROFILER_OUTPUT/ with trace_view.json (older MindSpore: "
+                 "hccl_raw_N.csv beside step_trace_raw_N_detail_time.csv)", dir);
     return rc;
 }
 
@@ -154,8 +158,9 @@ static int comm_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
 
 const tt_report_kind tt_kind_comm = {
     .name = "comm",
-    .help = "one row per communication op of each step (Ascend communication.json): "
-            "Elapse, Transit, Wait, Synchronization, Idle and their ratios, and totals",
+    .help = "one row per communication op of each step (Ascend communication.json, "
+            "MindSpore hccl_raw_N.csv): Elapse, Transit, Wait, Synchronization, Idle and "
+            "their ratios, and totals",
     .scope = TT_KIND_PER_TRACE,
     .flags = TT_KIND_RANK_COLUMN | TT_KIND_ONE_TABLE | TT_KIND_TOTALS,
     .skip = TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS,
@@ -242,7 +247,8 @@ static int matrix_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
 const tt_report_kind tt_kind_comm_matrix = {
     .name = "comm-matrix",
     .help = "one row per link of each communication op and step (Ascend "
-            "communication_matrix.json): transport, size, time, bandwidth, and totals",
+            "communication_matrix.json, MindSpore hccl_raw_N.csv): transport, size, time, "
+            "bandwidth, and totals",
     .scope = TT_KIND_PER_TRACE,
     .flags = TT_KIND_RANK_COLUMN | TT_KIND_ONE_TABLE | TT_KIND_TOTALS,
     .skip = TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS,

@@ -8,7 +8,10 @@
  * slow-link analysis reads them. For each transport type (HCCS, PCIE,
  * RDMA, SDMA, SIO, LOCAL) with at least min_links links carrying data in
  * the rank's file, a link whose bandwidth is below max_ratio times the
- * median bandwidth of that type is reported. Its span is its step's
+ * median bandwidth of that type is reported. A card's copy within itself
+ * (SRC == DST: Ascend's LOCAL links, and older MindSpore's hccl_raw_N.csv,
+ * which calls in-card copies SDMA like the copies between cards) is
+ * compared only with such copies, being no link between cards. Its span is its step's
  * communication ops (communication.json: first start to last end; the
  * whole trace without it); its cost (rules/rank.h) is the time the link
  * took beyond what the median bandwidth would have needed.
@@ -18,6 +21,7 @@
 #include "config.h"
 
 #include "decode/ascend_comm.h"
+#include "decode/mindspore_hccl.h"
 #include "rules/rules_util.h"
 #include "util/sort.h"
 
@@ -33,16 +37,19 @@ static int cmp_double(const void *pa, const void *pb, void *ctx)
     return a < b ? -1 : a > b;
 }
 
-/* Median bandwidth of the links of transport type tt carrying data; *n
- * how many there are. -1 OOM. */
-static int type_median(const tt_comm_total *t, size_t nt, const char *tt, double *med, size_t *n)
+/* Median bandwidth of the links of transport type tt carrying data,
+ * within one card (src == dst) when self, else between cards; *n how many
+ * there are. -1 OOM. */
+static int type_median(const tt_comm_total *t, size_t nt, const char *tt, bool self, double *med,
+                       size_t *n)
 {
     double *v = malloc((nt + 1) * sizeof *v);
     size_t k = 0;
     if (!v)
         return -1;
     for (size_t i = 0; i < nt; i++)
-        if (strcmp(t[i].transport, tt) == 0 && t[i].time_ms > 0 && t[i].size_mb > 0)
+        if (strcmp(t[i].transport, tt) == 0 && t[i].time_ms > 0 && t[i].size_mb > 0 &&
+            (t[i].src == t[i].dst) == self)
             v[k++] = t[i].bw_gbs;
     *n = k;
     *med = 0;
@@ -95,13 +102,12 @@ static int run(const tt_rule_ctx *ctx)
     const tt_trace *tr = ctx->traces[0];
     double max_ratio = tt_rule_param_value(ctx, "max_ratio");
     size_t min_links = (size_t)tt_rule_param_value(ctx, "min_links");
-    char dir[4096];
     tt_comm *c = NULL;
     tt_comm_total *t = NULL;
     size_t nt = 0;
     int rc;
-    tt_comm_dirname(tr->source ? tr->source : ".", dir, sizeof dir);
-    rc = tt_comm_load_dir(dir, TT_COMM_TIME | TT_COMM_MATRIX, &c, ctx->err);
+    rc = tt_comm_load_beside(tr->source ? tr->source : ".", TT_COMM_TIME | TT_COMM_MATRIX, &c,
+                             ctx->err);
     if (rc <= 0)
         return rc;
     rc = -1;
@@ -114,7 +120,8 @@ static int run(const tt_rule_ctx *ctx)
         int64_t rank = tr->rank >= 0 ? tr->rank : 0;
         if (t[i].time_ms <= 0 || t[i].size_mb <= 0)
             continue;
-        if (type_median(t, nt, t[i].transport, &med, &n))
+        bool self = t[i].src == t[i].dst;
+        if (type_median(t, nt, t[i].transport, self, &med, &n))
             goto out;
         if (n < min_links || n < 2 || med <= 0 || t[i].bw_gbs >= max_ratio * med)
             continue;
@@ -124,10 +131,11 @@ static int run(const tt_rule_ctx *ctx)
             cost = t[i].time_ms > need_ms ? TT_TIME_LIMIT : 1;
         if (tt_rule_emit(ctx, 0, s, e, NULL, 0, NULL, 0, 0,
                          "rank %lld, %s: link %lld->%lld (%s) ran at %.4f GB/s, %.2fx the "
-                         "median %.4f GB/s of %zu %s links (%.6f MB in %.6f ms)",
+                         "median %.4f GB/s of %zu %s%s links (%.6f MB in %.6f ms)",
                          (long long)rank, t[i].group->step, (long long)t[i].src,
                          (long long)t[i].dst, t[i].transport, t[i].bw_gbs, t[i].bw_gbs / med,
-                         med, n, t[i].transport, t[i].size_mb, t[i].time_ms))
+                         med, n, self ? "in-card " : "", t[i].transport, t[i].size_mb,
+                         t[i].time_ms))
             goto out;
         ctx->out->v[ctx->out->n - 1].cost = cost > 0 ? cost : 1;
     }

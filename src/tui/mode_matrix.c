@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "decode/ascend_comm.h"
+#include "decode/mindspore_hccl.h"
 #include "tui/app_impl.h"
 #include "util/text.h"
 
@@ -123,10 +124,8 @@ static int matrix_build(tt_app *a, tt_matrix_view *m, tt_error *err)
         goto out;
     }
     for (size_t i = 0; i < a->n_rk; i++) {
-        char dir[4096];
-        int got;
-        tt_comm_dirname(a->rk[i].path ? a->rk[i].path : ".", dir, sizeof dir);
-        got = tt_comm_load_dir(dir, TT_COMM_MATRIX, &cm[i], err);
+        int got = tt_comm_load_beside(a->rk[i].path ? a->rk[i].path : ".", TT_COMM_MATRIX,
+                                      &cm[i], err);
         if (got < 0)
             goto out;
         if (got == TT_COMM_NONE || !cm[i]->has_matrix)

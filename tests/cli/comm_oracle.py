@@ -128,7 +128,8 @@ def matrix_rows(rank, path, totals):
     return rows
 
 
-def main():
+def parse_args():
+    """kind, totals, OUT.csv and the RANK=PATH pairs of the command line"""
     args = sys.argv[1:]
     kind = args.pop(0)
     totals = False
@@ -136,13 +137,12 @@ def main():
         totals = True
         args.pop(0)
     out = args.pop(0)
-    want = []
-    for a in args:
-        rank, d = a.split("=", 1)
-        if kind == "comm":
-            want += comm_rows(int(rank), os.path.join(d, "communication.json"), totals)
-        else:
-            want += matrix_rows(int(rank), os.path.join(d, "communication_matrix.json"), totals)
+    return kind, totals, out, [(int(r), p) for r, p in (a.split("=", 1) for a in args)]
+
+
+def compare(out, want):
+    """tracetty's CSV at out against the rows want: exits 1 on a mismatch
+    (printing the first ones), prints the row count otherwise"""
     with open(out, newline="") as fh:
         got = list(csv.reader(fh))
     head = got.pop(0)
@@ -163,4 +163,16 @@ def main():
     print(len(want))
 
 
-main()
+def main():
+    kind, totals, out, ranks = parse_args()
+    want = []
+    for rank, d in ranks:
+        if kind == "comm":
+            want += comm_rows(rank, os.path.join(d, "communication.json"), totals)
+        else:
+            want += matrix_rows(rank, os.path.join(d, "communication_matrix.json"), totals)
+    compare(out, want)
+
+
+if __name__ == "__main__":
+    main()

@@ -140,15 +140,15 @@ matches "$TMPD/sum" '^  ForeachAddList +AI_VECTOR_CORE +1959.079$' "summary: its
 matches "$TMPD/sum" '^CANN APIs \(api_statistic.csv\): 57 rows' "summary: the api_statistic section"
 matches "$TMPD/sum" '^  aclrtSynchronizeStreamWithTimeout +acl +97887.24$' "summary: its top row"
 
-# the older MindSpore files: a directory of only these is a 4-rank job
-mkdir -p "$TMPD/ms"
-cp "$next"/mindspore_legacy_4rank/step_trace_raw_*_detail_time.csv "$TMPD/ms/"
-"$TRACETTY" report --kind overview --format csv "$TMPD/ms" >"$TMPD/ms.csv" 2>"$TMPD/err"
+# the older MindSpore folder as it is (flops_summary_N.json, hccl_raw_N.csv
+# and more beside the step traces) is a 4-rank job
+ms="$next/mindspore_legacy_4rank"
+"$TRACETTY" report --kind overview --format csv "$ms" >"$TMPD/ms.csv" 2>"$TMPD/err"
 ok $? "legacy: report --kind overview DIR exits 0"
 for r in 0 1 2 3; do
     tr -d '\r' <"$TMPD/ms.csv" | awk -F, -v r=$r 'NR > 1 && $2 == r { gsub(/"/, "")
         print $3 "," $5 "," $6 "," $7 "," $8 "," $9 "," $10 "," $11 "," $12 }' >"$TMPD/ms.got"
-    python3 "$oracle" legacy "$TMPD/ms/step_trace_raw_${r}_detail_time.csv" >"$TMPD/ms.want"
+    python3 "$oracle" legacy "$ms/step_trace_raw_${r}_detail_time.csv" >"$TMPD/ms.want"
     same_file "$TMPD/ms.got" "$TMPD/ms.want" "legacy rank $r (from the file name): 5 steps equal the python mapping"
 done
 tap_done
