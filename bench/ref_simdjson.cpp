@@ -34,8 +34,10 @@
 //     advised MADV_HUGEPAGE, one fault per 2 MiB, as tracetty's large
 //     arrays (src/util/bigalloc.c).
 // What remains of the system time is the kernel zeroing the index's fresh
-// pages. --naive keeps the old way (padded copy, 4 KiB pages) to show what
-// it cost.
+// pages. --naive keeps the old way (padded copy, 4 KiB pages): over many
+// files of tens of MB it is the cheaper one (the copy reuses one heap
+// block, while mapped files fault in every time), so bench/run.sh measures
+// both and takes the faster as the reference.
 //
 //   ref-simdjson [--naive] FILE...
 //
