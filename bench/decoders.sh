@@ -33,10 +33,10 @@ decoder() {
         status=1
         return 0
     }
-    awk -v n="$1" -v w="$wall" -v c="$cpu" -v b="$(wc -c <"$2")" 'BEGIN {
+    awk -v n="$1" -v w="$wall" -v c="$cpu" -v b="$(wc -c <"$2")" -v f="$flt" 'BEGIN {
         v = b / 1e6 / c
-        printf "  %-22s %6.1f MB %8.3f s wall %8.3f s CPU %7.1f MB/s (goal >= 100)  %s\n",
-            n, b / 1e6, w, c, v, (v >= 100 ? "PASS" : "MISS") }'
+        printf "  %-22s %6.1f MB %8.3f s wall %8.3f s CPU %7.1f MB/s %6.1fk faults (goal >= 100)  %s\n",
+            n, b / 1e6, w, c, v, f / 1000, (v >= 100 ? "PASS" : "MISS") }'
 }
 
 stale "$dir/neuron.json" && "$GEN_TRACE" neuron --layers 5000 -o "$dir/neuron.json"
