@@ -178,6 +178,19 @@ static tt_trace *load_source(void *vctx, size_t i, const char *path, unsigned sk
     return tr;
 }
 
+/* A batch, in parallel as report loads ranks (tt_cli_load_many). */
+static int load_sources(void *vctx, char *const *paths, size_t n, unsigned skip,
+                        tt_trace **out, tt_error *err)
+{
+    load_ctx *c = vctx;
+    c->lo.skip = skip;
+    if (tt_cli_load_many(paths, n, &c->lo, out)) {
+        c->failed = true;
+        return tt_error_set(err, TT_ERR_IO, "cannot load a trace"), -1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------- output */
 
 typedef struct out_ctx {
@@ -379,6 +392,7 @@ static int query_run(char **files, size_t n, const query_args *qa, load_ctx *lc)
     so.window = qa->window;
     so.lanes = qa->lanes;
     so.load = load_source;
+    so.load_many = load_sources;
     so.load_ctx = lc;
     if (!(set = tt_sql_srcset_new(files, n, &so, &err)) ||
         !(db = tt_sql_db_open(set, &query_stop, &err))) {

@@ -157,10 +157,10 @@ static int resolve(tt_sql_srcset *s, size_t i, slot *sl, tt_error *err)
     return 0;
 }
 
-/* Unload the least recently used unpinned sources beyond `keep`. */
-static void evict(tt_sql_srcset *s)
+/* Unload the least recently used unpinned sources beyond limit. */
+static void evict_to(tt_sql_srcset *s, size_t limit)
 {
-    while (s->loaded > s->o.keep) {
+    while (s->loaded > limit) {
         slot *lru = NULL;
         for (size_t i = 0; i < s->n; i++)
             if (s->v[i].tr && !s->v[i].pins && (!lru || s->v[i].used < lru->used))
@@ -171,40 +171,115 @@ static void evict(tt_sql_srcset *s)
     }
 }
 
-tt_sql_src *tt_sql_srcset_acquire(tt_sql_srcset *s, size_t i, tt_error *err)
+static void evict(tt_sql_srcset *s)
+{
+    evict_to(s, s->o.keep);
+}
+
+/* Does slot i need a load (again) for what the statements read? */
+static bool must_load(tt_sql_srcset *s, size_t i, unsigned skip)
 {
     slot *sl = &s->v[i];
-    unsigned skip = skip_of(s->needs);
     /* loaded without a part a statement reads: load it again */
     if (sl->tr && !sl->pins && (sl->skip & ~skip))
         unload(s, sl);
-    if (!sl->tr) {
-        tt_trace *tr = s->o.load(s->o.load_ctx, i, sl->path, skip, err);
-        if (!tr)
-            return NULL;
-        s->loads++;
-        s->loaded++;
-        sl->tr = tr;
-        sl->skip = skip;
-        if (tt_sql_src_init(&sl->src, tr, sl->path, err) || resolve(s, i, sl, err)) {
-            if (sl->src.cache)
-                tt_sql_src_fini(&sl->src);
-            tt_trace_free(tr);
-            free(sl->lane_on);
-            sl->tr = NULL;
-            sl->lane_on = NULL;
-            s->loaded--;
-            return NULL;
-        }
-        sl->src.ordinal = (uint32_t)i;
-        sl->src.rank = tt_report_rank(tr, sl->path, s->fallback ? s->fallback[i] : -1);
-        sl->rank = sl->src.rank;
-        sl->rank_known = true;
+    return !sl->tr;
+}
+
+/* Make tr (taken) the loaded trace of slot i. 0, or -1 with err set (tr
+ * is then freed). */
+static int adopt(tt_sql_srcset *s, size_t i, tt_trace *tr, unsigned skip, tt_error *err)
+{
+    slot *sl = &s->v[i];
+    s->loads++;
+    s->loaded++;
+    sl->tr = tr;
+    sl->skip = skip;
+    sl->used = ++s->tick;
+    if (tt_sql_src_init(&sl->src, tr, sl->path, err) || resolve(s, i, sl, err)) {
+        if (sl->src.cache)
+            tt_sql_src_fini(&sl->src);
+        tt_trace_free(tr);
+        free(sl->lane_on);
+        sl->tr = NULL;
+        sl->lane_on = NULL;
+        s->loaded--;
+        return -1;
     }
+    sl->src.ordinal = (uint32_t)i;
+    sl->src.rank = tt_report_rank(tr, sl->path, s->fallback ? s->fallback[i] : -1);
+    sl->rank = sl->src.rank;
+    sl->rank_known = true;
+    return 0;
+}
+
+/* Load source i with those of ahead[0..n) that are not loaded, in one
+ * batch of at most `keep` minus the sources in use. 0, or -1. */
+static int load_batch(tt_sql_srcset *s, size_t i, const size_t *ahead, size_t n, unsigned skip,
+                      tt_error *err)
+{
+    size_t busy = 0, m = 0, cap;
+    size_t *idx;
+    char **paths;
+    tt_trace **out;
+    int rc = 0;
+    for (size_t k = 0; k < s->n; k++)
+        busy += s->v[k].tr && s->v[k].pins;
+    cap = s->o.keep > busy + 1 ? s->o.keep - busy : 1;
+    idx = calloc(cap, sizeof *idx);
+    paths = calloc(cap, sizeof *paths);
+    out = calloc(cap, sizeof *out);
+    if (!idx || !paths || !out) {
+        free(idx);
+        free(paths);
+        free(out);
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    }
+    idx[m++] = i;
+    for (size_t k = 0; k < n && m < cap; k++)
+        if (ahead[k] != i && must_load(s, ahead[k], skip))
+            idx[m++] = ahead[k];
+    for (size_t k = 0; k < m; k++)
+        paths[k] = (char *)s->v[idx[k]].path;
+    /* room first: at most `keep` loaded once the batch is in */
+    evict_to(s, s->o.keep > m ? s->o.keep - m : 0);
+    if (m == 1) {
+        out[0] = s->o.load(s->o.load_ctx, i, paths[0], skip, err);
+        rc = out[0] ? 0 : -1;
+    } else {
+        rc = s->o.load_many(s->o.load_ctx, paths, m, skip, out, err);
+    }
+    /* adopted in reverse, so that source i is the most recently used and
+     * the batch's last the first to go */
+    for (size_t k = m; rc == 0 && k-- > 0;)
+        if (adopt(s, idx[k], out[k], skip, err)) {
+            rc = -1;
+            while (k-- > 0)
+                tt_trace_free(out[k]);
+        }
+    free(idx);
+    free(paths);
+    free(out);
+    return rc;
+}
+
+tt_sql_src *tt_sql_srcset_acquire_ahead(tt_sql_srcset *s, size_t i, const size_t *ahead,
+                                        size_t n, tt_error *err)
+{
+    slot *sl = &s->v[i];
+    unsigned skip = skip_of(s->needs);
+    if (must_load(s, i, skip) &&
+        load_batch(s, i, ahead, s->o.load_many ? n : 0, skip, err))
+        return NULL;
     sl->pins++;
     sl->used = ++s->tick;
     evict(s);
     return &sl->src;
+}
+
+tt_sql_src *tt_sql_srcset_acquire(tt_sql_srcset *s, size_t i, tt_error *err)
+{
+    return tt_sql_srcset_acquire_ahead(s, i, NULL, 0, err);
 }
 
 void tt_sql_srcset_release(tt_sql_srcset *s, size_t i)

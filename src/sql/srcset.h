@@ -7,6 +7,8 @@
  * one that no open cursor holds (tt_sql_srcset_acquire pins a source until
  * its release). A scan visits the sources in order, so each loads once
  * per scan; a join across ranks may load a source again (correct, slower).
+ * When a scan reaches a source that is not loaded, the next sources it
+ * will read load with it in one parallel batch (tt_sql_srcset_acquire_ahead).
  *
  * Each loaded source is a tt_sql_src (sql/sqltab.h) with what the command
  * asked resolved against its trace as report resolves it
@@ -48,6 +50,10 @@ struct tt_markset;
  * the trace, or NULL with err set. */
 typedef tt_trace *(*tt_sql_load_fn)(void *ctx, size_t i, const char *path, unsigned skip,
                                     tt_error *err);
+/* Load paths[0..n) together (in parallel), leaving out skip, into
+ * out[0..n) (all NULL on entry): 0, or -1 with err set and out all NULL. */
+typedef int (*tt_sql_load_many_fn)(void *ctx, char *const *paths, size_t n, unsigned skip,
+                                   tt_trace **out, tt_error *err);
 
 typedef struct tt_sql_srcset_opts {
     const tt_window_spec *window;    /* --window, or NULL */
@@ -58,6 +64,7 @@ typedef struct tt_sql_srcset_opts {
     const tt_window_spec *between;
     size_t                keep;      /* sources loaded at once; 0: 4 */
     tt_sql_load_fn        load;
+    tt_sql_load_many_fn   load_many;  /* may be NULL: one at a time */
     void                 *load_ctx;
 } tt_sql_srcset_opts;
 
@@ -82,6 +89,13 @@ void tt_sql_srcset_need(tt_sql_srcset *s, unsigned needs);
  * pinned until tt_sql_srcset_release. NULL with err set when its load or
  * resolving the window or lanes fails. */
 tt_sql_src *tt_sql_srcset_acquire(tt_sql_srcset *s, size_t i, tt_error *err);
+
+/* The same, for a scan that will go on to the sources ahead[0..n) in this
+ * order: when source i must load, those of them not loaded load with it
+ * in one parallel batch (as report loads ranks), as many as `keep`
+ * allows beside the sources in use. */
+tt_sql_src *tt_sql_srcset_acquire_ahead(tt_sql_srcset *s, size_t i, const size_t *ahead,
+                                        size_t n, tt_error *err);
 void tt_sql_srcset_release(tt_sql_srcset *s, size_t i);
 
 /* Source i when it is loaded now, else NULL (for estimates: no load). */

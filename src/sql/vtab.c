@@ -15,6 +15,8 @@
 /* What a statement's plan passes to xFilter in idxStr: per argv value its
  * column and operator, "c,o;" each (text, as EXPLAIN may print it). */
 
+#define AHEAD 16   /* sources a scan names ahead for a batch load */
+
 typedef struct vt_aux {
     const tt_sql_table *t;
     tt_sql_srcset      *set;
@@ -227,7 +229,9 @@ static int vt_close(sqlite3_vtab_cursor *base)
  * between those of the sources before and after it. */
 static bool localize(vcur *c, uint32_t ord, size_t *n_local)
 {
-    size_t k = 0;
+    size_t k = 0, nothing;
+    if (!n_local)   /* only the answer */
+        n_local = &nothing;
     for (size_t i = 0; i < c->n_cons; i++) {
         tt_sql_cons x = c->cons[i];
         if (c->v->t->cols[x.col].flags & TT_SQLCOL_ID) {
@@ -251,10 +255,23 @@ static bool localize(vcur *c, uint32_t ord, size_t *n_local)
             }
             x.v = local;
         }
-        c->local[k++] = x;
+        if (n_local != &nothing)
+            c->local[k] = x;
+        k++;
     }
     *n_local = k;
     return true;
+}
+
+/* May source i have rows for the constraints? What rules a source out
+ * without loading it: its rank, known from its name, and an id of
+ * another source (a source's ordinal is its position). */
+static bool cur_may_read(vcur *c, size_t i)
+{
+    int64_t rank;
+    if (c->by_rank && tt_sql_srcset_rank(c->v->set, i, &rank) && rank != c->rank_eq)
+        return false;
+    return localize(c, (uint32_t)i, NULL);
 }
 
 /* From source c->si on, the first source with a row: c->src and the
@@ -263,17 +280,21 @@ static int cur_seek(vcur *c)
 {
     const tt_sql_table *t = c->v->t;
     size_t n = tt_sql_srcset_count(c->v->set);
+    size_t ahead[AHEAD];
     tt_error err;
     tt_error_clear(&err);
     for (; !c->none && c->si < n; c->si++) {
-        int64_t rank;
-        size_t n_local = 0;
-        if (c->by_rank && tt_sql_srcset_rank(c->v->set, c->si, &rank) && rank != c->rank_eq)
+        size_t n_local = 0, n_ahead = 0;
+        if (!cur_may_read(c, c->si))
             continue;
-        if (!(c->src = tt_sql_srcset_acquire(c->v->set, c->si, &err)))
+        localize(c, (uint32_t)c->si, &n_local);
+        /* the sources this scan reads next load with this one */
+        for (size_t k = c->si + 1; k < n && n_ahead < AHEAD; k++)
+            if (cur_may_read(c, k))
+                ahead[n_ahead++] = k;
+        if (!(c->src = tt_sql_srcset_acquire_ahead(c->v->set, c->si, ahead, n_ahead, &err)))
             return vt_set_error(&c->v->base, &err);
-        if ((c->by_rank && c->src->rank != c->rank_eq) ||
-            !localize(c, c->src->ordinal, &n_local)) {
+        if (c->by_rank && c->src->rank != c->rank_eq) {
             cur_leave(c);
             continue;
         }

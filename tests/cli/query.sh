@@ -142,12 +142,35 @@ for t in $(sed -n 's/^\([a-z_]*\): .*/\1/p' "$TMPD/tables"); do
     ok $? "the man page describes table $t"
 done
 
+# --window, --lanes and --markers SET --between A:B are checked as report's
+cp "$T" "$TMPD/m.json.gz"
+"$TRACETTY" markers add "$TMPD/m.json.gz" --set s --at 1ms --name a >/dev/null &&
+    "$TRACETTY" markers add "$TMPD/m.json.gz" --set s --at 2ms --name b >/dev/null
+ok $? "a marker set to cut by"
+"$TRACETTY" query --quiet --markers s --between a:b "$TMPD/m.json.gz" 'SELECT count(*) FROM rank' \
+    >"$TMPD/mk.csv"
+is "$(tail -n 1 "$TMPD/mk.csv" | tr -d '\r')" 1 "--markers s --between a:b"
+"$TRACETTY" query --quiet --markers s --between a:zz "$TMPD/m.json.gz" 'SELECT 1' \
+    >/dev/null 2>"$TMPD/err"
+is $? 2 "an unknown marker: exit 2"
+matches "$TMPD/err" "zz" "the message names it"
+"$TRACETTY" query --quiet --markers nosuch --between a:b "$TMPD/m.json.gz" 'SELECT 1' \
+    >/dev/null 2>"$TMPD/err"
+matches "$TMPD/err" "no marker set named 'nosuch'" "an unknown set"
+"$TRACETTY" query --markers s "$T" 'SELECT 1' >/dev/null 2>&1
+is $? 2 "--markers without --between: exit 2"
+"$TRACETTY" query --window 5ms:1ms "$T" 'SELECT 1' >/dev/null 2>&1
+is $? 2 "a window that ends before it starts: exit 2"
+"$TRACETTY" query --quiet --window 1ms:2ms --lanes '*GPU*' "$T" 'SELECT count(*) FROM process' \
+    >"$TMPD/w.csv"
+is "$(tail -n 1 "$TMPD/w.csv" | tr -d '\r')" "$n" "--window and --lanes leave process whole"
+
 # a job: the rank column, the rank table, rank = N loads one trace
 gen="$builddir/samples/gen-trace"
 job="$TMPD/job"
 mkdir -p "$job"
-for r in 0 1 2 3; do
-    "$gen" kineto --rank $r --world 4 -o "$job/train-$r-of-4.json" || break
+for r in 0 1 2 3 4 5; do
+    "$gen" kineto --rank $r --world 6 -o "$job/train-$r-of-6.json" || break
 done
 "$TRACETTY" query --quiet "$job" 'SELECT rank, path, events, t0, t1 FROM rank ORDER BY rank' \
     >"$TMPD/r.csv"
@@ -157,8 +180,8 @@ ok $? "query over a job directory"
 python3 - "$job" >"$TMPD/rwant" <<'PY'
 import json, os, sys
 from decimal import Decimal
-for r in range(4):
-    p = os.path.join(sys.argv[1], "train-%d-of-4.json" % r)
+for r in range(6):
+    p = os.path.join(sys.argv[1], "train-%d-of-6.json" % r)
     d = json.load(open(p), parse_float=Decimal)
     evs = d["traceEvents"] if isinstance(d, dict) else d
     evs = [e for e in evs if e.get("ph") in ("X", "i", "I")]
@@ -169,7 +192,7 @@ PY
 csvcols "$TMPD/r.csv" 0 1 2 3 4 >"$TMPD/rgot"
 same_file "$TMPD/rgot" "$TMPD/rwant" "rank table: rank, path, events, t0, t1 as python reads them"
 "$TRACETTY" query --quiet "$job" 'SELECT rank, count(*) FROM process GROUP BY rank' >"$TMPD/pr.csv"
-is "$(tail -n +2 "$TMPD/pr.csv" | tr -d '\r' | cut -d, -f1 | tr '\n' ' ')" "0 1 2 3 " \
+is "$(tail -n +2 "$TMPD/pr.csv" | tr -d '\r' | cut -d, -f1 | tr '\n' ' ')" "0 1 2 3 4 5 " \
     "process has a rank column over a job"
 "$TRACETTY" query --quiet "$job" \
     'SELECT count(DISTINCT upid) = count(*) FROM process' >"$TMPD/u.csv"
@@ -177,10 +200,17 @@ is "$(tail -n 1 "$TMPD/u.csv" | tr -d '\r')" 1 "upids are unique across ranks"
 "$TRACETTY" query --quiet --timings "$job" 'SELECT rank, name FROM process WHERE rank = 2' \
     >"$TMPD/r2.csv" 2>"$TMPD/t.err"
 is "$(tail -n +2 "$TMPD/r2.csv" | tr -d '\r' | cut -d, -f1 | sort -u)" 2 "rank = 2: its rows"
-matches "$TMPD/t.err" 'query: 1 loads of 4 traces' "rank = 2 loads only that trace"
+matches "$TMPD/t.err" 'query: 1 loads of 6 traces' "rank = 2 loads only that trace"
 "$TRACETTY" query --quiet --timings "$job" 'SELECT count(*) FROM process' \
     >/dev/null 2>"$TMPD/t.err"
-matches "$TMPD/t.err" 'query: 4 loads of 4 traces' "a scan loads each trace once"
+matches "$TMPD/t.err" 'query: 6 loads of 6 traces' "a scan loads each trace once"
+# a join on ids: the inner scan skips the other ranks without loading
+# them (4 are kept loaded: reloading would show here)
+"$TRACETTY" query --quiet --timings "$job" \
+    'SELECT count(*) FROM process a JOIN process b ON a.upid = b.upid' >"$TMPD/j.csv" 2>"$TMPD/t.err"
+matches "$TMPD/t.err" 'query: 6 loads of 6 traces' "a join on upid loads each trace once"
+"$TRACETTY" query --quiet "$job" 'SELECT count(*) FROM process' >"$TMPD/all.csv"
+same_file "$TMPD/j.csv" "$TMPD/all.csv" "the join pairs each process with itself"
 
 # Ctrl-C stops a long query with a message and status 1
 "$TRACETTY" query "$T" 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c
