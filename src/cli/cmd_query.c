@@ -592,6 +592,17 @@ static int query_exec(int argc, char **argv)
         free(sql_text);
         return QUERY_SQL_ERROR;
     }
+    /* a trace loads only when a statement reads a table: one that
+     * cannot be opened is said before the query runs */
+    for (size_t i = 0; i < n_files; i++)
+        if (access(files[i], R_OK) != 0) {
+            char safe[600];
+            tt_cli_error("%s: cannot open: %s", tt_text_safe(files[i], safe, sizeof safe),
+                         strerror(errno));
+            tt_rankset_free_files(files, n_files);
+            free(sql_text);
+            return QUERY_SQL_ERROR;
+        }
     rc = query_run(files, n_files, &qa, &lc);
     tt_rankset_free_files(files, n_files);
     free(sql_text);

@@ -127,6 +127,9 @@ same_file "$TMPD/o.csv" "$TMPD/keep" "the existing file is untouched"
 ok $? "no temporary file left"
 
 # usage
+"$TRACETTY" query "$TMPD/nothere.json" 'SELECT 1' >"$TMPD/out" 2>"$TMPD/err"
+is $? 1 "a trace that does not exist: exit 1, also when no table is read"
+matches "$TMPD/err" "nothere.json: cannot open: No such file" "it says so"
 "$TRACETTY" query "$T" </dev/null >/dev/null 2>"$TMPD/err"
 is $? 1 "empty SQL on stdin: exit 1"
 "$TRACETTY" query --format xml "$T" 'SELECT 1' >/dev/null 2>&1
