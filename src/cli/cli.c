@@ -33,6 +33,7 @@ static const tt_command *const commands[] = {
     &tt_cmd_render,
     &tt_cmd_convert,
     &tt_cmd_report,
+    &tt_cmd_query,
     &tt_cmd_diff,
     &tt_cmd_check,
     &tt_cmd_markers,

@@ -136,6 +136,7 @@ extern const tt_command tt_cmd_view;
 extern const tt_command tt_cmd_render;
 extern const tt_command tt_cmd_convert;
 extern const tt_command tt_cmd_report;
+extern const tt_command tt_cmd_query;
 extern const tt_command tt_cmd_diff;
 extern const tt_command tt_cmd_check;
 extern const tt_command tt_cmd_markers;

@@ -19,5 +19,6 @@ libtracetty_a_SOURCES += \
 	src/cli/cmd_merge_reports.c \
 	src/cli/cmd_render.c \
 	src/cli/cmd_report.c \
+	src/cli/cmd_query.c \
 	src/cli/cmd_summary.c \
 	src/cli/cmd_view.c

@@ -116,7 +116,7 @@ extern const tt_decoder tt_decoder_chrome;
 extern const tt_decoder tt_decoder_ttz;        /* src/snapshot/snapshot.c */
 extern const tt_decoder tt_decoder_neuron;
 extern const tt_decoder tt_decoder_hugectr;
-extern const tt_decoder tt_decoder_nsys_sqlite;  /* stub that explains when built without SQLite */
+extern const tt_decoder tt_decoder_nsys_sqlite;
 extern const tt_decoder tt_decoder_ascend_csv;
 extern const tt_decoder tt_decoder_nsys_csv;
 extern const tt_decoder tt_decoder_ncu_csv;    /* Nsight Compute --csv */

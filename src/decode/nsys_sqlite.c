@@ -1,5 +1,5 @@
 /* nsys_sqlite.c - Nsight Systems SQLite exports (`nsys export --type
- * sqlite`), when tracetty is built with libsqlite3 (--with-sqlite).
+ * sqlite`), read with libsqlite3 (a required dependency).
  *
  * Read: kernels (CUPTI_ACTIVITY_KIND_KERNEL, names through StringIds),
  * memcpy (bytes, copy kind, source and destination memory kinds) and
@@ -39,7 +39,6 @@
 #include <string.h>
 #include <strings.h>
 
-#ifdef HAVE_SQLITE
 #include <sqlite3.h>
 
 typedef struct nsys {
@@ -872,22 +871,6 @@ out:
     return rc;
 }
 
-#else /* !HAVE_SQLITE */
-
-static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, tt_load_info *info,
-                         tt_error *err)
-{
-    (void)in;
-    (void)opts;
-    (void)tr;
-    (void)info;
-    return tt_error_set(err, TT_ERR_UNSUPPORTED,
-                        "an SQLite database (Nsight Systems export?), but this tracetty was "
-                        "built without SQLite support (configure --with-sqlite, libsqlite3-dev)"),
-           -1;
-}
-
-#endif
 
 static int sqlite_probe(const unsigned char *head, size_t n)
 {

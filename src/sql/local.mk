@@ -6,3 +6,13 @@ libtracetty_a_SOURCES += \
 	src/sql/tables.c \
 	src/sql/dump.c \
 	src/sql/tab_process.c
+# the SQLite side: sources, virtual tables, the database (only these
+# include sqlite3.h), and tracetty's own `rank` table
+libtracetty_a_SOURCES += \
+	src/sql/srcset.h \
+	src/sql/srcset.c \
+	src/sql/vtab.h \
+	src/sql/vtab.c \
+	src/sql/db.h \
+	src/sql/db.c \
+	src/sql/tab_rank.c

@@ -6,9 +6,11 @@
 #include <string.h>
 
 extern const tt_sql_table tt_sqltab_process;
+extern const tt_sql_table tt_sqltab_rank;
 
 static const tt_sql_table *const registry[] = {
     &tt_sqltab_process,
+    &tt_sqltab_rank,
 };
 
 const tt_sql_table *const *tt_sql_tables(size_t *n)

@@ -30,7 +30,7 @@ is "$(cat err)" "tracetty: nothere.json: cannot open: No such file or directory"
 
 # ------------------------------------------------ mistyped options
 
-for c in summary view render convert report diff check markers merge-reports; do
+for c in summary view render convert report diff check markers merge-reports query; do
     "$TRACETTY" "$c" --hepl t.json >out 2>err
     is "$?" 2 "$c --hepl: exit 2"
     is "$(cat err)" \

@@ -19,9 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifdef HAVE_SQLITE
 #include <sqlite3.h>
-#endif
 
 static tt_trace *load_mem(const char *text, size_t n, const char *format, bool lenient,
                           const char *map, tt_error *err)
@@ -651,7 +649,6 @@ static void test_hugectr_detect(void)
 
 /* ---------------------------------------------------------------- SQLite */
 
-#ifdef HAVE_SQLITE
 static bool exec(sqlite3 *db, const char *sql)
 {
     char *msg = NULL;
@@ -764,7 +761,6 @@ static void test_sqlite(void)
     }
     unlink(path);
 }
-#endif
 
 int main(void)
 {
@@ -778,10 +774,6 @@ int main(void)
     test_neuron_detect();
     test_hugectr();
     test_hugectr_detect();
-#ifdef HAVE_SQLITE
     test_sqlite();
-#else
-    ok(1, "# SKIP built without SQLite");
-#endif
     return tap_done();
 }
