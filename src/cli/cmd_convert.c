@@ -11,6 +11,7 @@
 #include "cli/opts.h"
 
 #include "snapshot/snapshot.h"
+#include "util/memkeep.h"
 #include "util/num.h"
 #include "util/text.h"
 
@@ -88,6 +89,9 @@ static int convert_exec(int argc, char **argv)
         }
     }
 
+    /* the encode needs about as much memory again as the load freed:
+     * reuse those pages rather than fault fresh ones in (memkeep.h) */
+    tt_mem_keep_freed();
     tr = tt_cli_load_trace(op.operands[0], &lo);
     if (!tr)
         return TT_EXIT_ERROR;

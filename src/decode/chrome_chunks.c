@@ -18,10 +18,9 @@
 
 #include "decode/chrome_chunks.h"
 
+#include "util/memkeep.h"
+
 #include <fcntl.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -636,11 +635,10 @@ out:
     free(d.carry);
     if (d.map)
         munmap((void *)d.map, d.map_size);
-#ifdef __GLIBC__
     /* the workers' fragments were freed into their threads' malloc
      * arenas, which glibc keeps: give that memory back before finalize
-     * needs its own (1M events: 10 MB less at the peak) */
-    malloc_trim(0);
-#endif
+     * needs its own (1M events: 10 MB less at the peak), unless the
+     * command keeps it for work after the load (util/memkeep.h) */
+    tt_mem_trim();
     return rc;
 }

@@ -1,6 +1,7 @@
 libtracetty_a_SOURCES += \
 	src/util/arena.c src/util/arena.h \
 	src/util/bigalloc.c src/util/bigalloc.h \
+	src/util/memkeep.c src/util/memkeep.h \
 	src/util/error.c src/util/error.h \
 	src/util/grow.h \
 	src/util/hash.c src/util/hash.h \
