@@ -4,3 +4,11 @@ check_PROGRAMS += tests/unit/sqltab_dump
 tests_unit_sqltab_dump_LDADD = $(TT_TEST_LDADD)
 TESTS += tests/cli/sql_tables.sh
 EXTRA_DIST += tests/cli/sql_tables.sh
+# the event tables (slice, instant) and the track tables: the ranged walk
+# against brute force, and each table against a python3 oracle over the
+# shared traces
+check_PROGRAMS += tests/unit/test_sql_slice
+TESTS += tests/unit/test_sql_slice
+tests_unit_test_sql_slice_LDADD = $(TT_TEST_LDADD)
+TESTS += tests/cli/sql_slice.sh
+EXTRA_DIST += tests/cli/sql_slice.sh tests/cli/sql_slice_oracle.py
