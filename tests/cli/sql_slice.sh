@@ -10,8 +10,9 @@
 #   Catapult B/E nesting and async b/e, S/F), and on the nsys exports
 #   runtime calls, NVTX ranges and GPU work.
 # instant: the instant events with their scope.
-# track, thread_track, thread: one row per lane (and counter series),
-#   ids matching slice.track_id, tids and thread names from the JSON.
+# track, thread_track, thread: one row per lane, then per counter series
+#   (named as the JSON's C events), ids matching slice.track_id, tids and
+#   thread names from the JSON.
 . "$srcdir/tests/lib.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is absent"
@@ -32,7 +33,8 @@ for f in "$traces/pytorch/resnet50_workers0.pt.trace.json.gz" \
          "$traces/chrome-edge/catapult_tall_trace.json" \
          "$traces/chrome-edge/catapult_async_begin_end.json" \
          "$traces/chrome-edge/catapult_nestable_async.json" \
-         "$traces/chrome-edge/catapult_instant_events.json"; do
+         "$traces/chrome-edge/catapult_instant_events.json" \
+         "$traces/chrome-edge/catapult_instance_counters.json"; do
     [ -f "$f" ] || continue
     b=$(basename "$f")
     tables "$f"
@@ -94,6 +96,17 @@ for r, t in zip(th, threads):
         bad.append("thread name of %s: want %r" % (r, want))
 if {s["track_id"] for s in sl} - {t["id"] for t in lanes}:
     bad.append("slice.track_id outside the lanes")
+# counter tracks: one per (pid, C event name and id, args key), named
+# "name key" ("name[id] key" with an id)
+want = set()
+for e in evs:
+    if e.get("ph") == "C":
+        n = e.get("name", "") + ("[%s]" % e["id"] if "id" in e else "")
+        for k in e.get("args") or {}:
+            want.add((str(e.get("pid")), n + " " + k, k))
+got = {(pid_of[t["upid"]], t["name"], t["key"]) for t in track if t["type"] == "counter"}
+if got != want:
+    bad.append("counter tracks %s, python %s" % (sorted(got), sorted(want)))
 print("\n".join(bad) or "ok")
 PY
     matches "$TMPD/out" '^ok$' "track, thread_track, thread of $b agree with the lanes and thread_name metadata"
