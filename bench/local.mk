@@ -46,6 +46,10 @@ BENCH_PROGS += bench/bench-attrib
 bench_bench_attrib_SOURCES = bench/bench_attrib.c
 bench_bench_attrib_LDADD = libtracetty.a $(TT_DEPLIBS)
 
+BENCH_PROGS += bench/bench-sql
+bench_bench_sql_SOURCES = bench/bench_sql.c
+bench_bench_sql_LDADD = libtracetty.a $(TT_DEPLIBS)
+
 # fork/exec/wait4 timer: wall time, CPU time and peak RSS of a command
 bench_measure_SOURCES = bench/measure.c
 

@@ -7,3 +7,11 @@ EXTRA_DIST += tests/cli/sql_tables.sh
 # tracetty query: the adapter, the database and the command
 TESTS += tests/cli/query.sh
 EXTRA_DIST += tests/cli/query.sh
+# the event tables (slice, instant) and the track tables: the ranged walk
+# against brute force, and each table against a python3 oracle over the
+# shared traces
+check_PROGRAMS += tests/unit/test_sql_slice
+TESTS += tests/unit/test_sql_slice
+tests_unit_test_sql_slice_LDADD = $(TT_TEST_LDADD)
+TESTS += tests/cli/sql_slice.sh
+EXTRA_DIST += tests/cli/sql_slice.sh tests/cli/sql_slice_oracle.py

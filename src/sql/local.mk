@@ -5,7 +5,15 @@ libtracetty_a_SOURCES += \
 	src/sql/src.c \
 	src/sql/tables.c \
 	src/sql/dump.c \
-	src/sql/tab_process.c
+	src/sql/tab_process.c \
+	src/sql/evwalk.h \
+	src/sql/evwalk.c \
+	src/sql/lanewalk.h \
+	src/sql/tab_slice.c \
+	src/sql/tab_instant.c \
+	src/sql/tab_track.c \
+	src/sql/tab_thread_track.c \
+	src/sql/tab_thread.c
 # the SQLite side: sources, virtual tables, the database (only these
 # include sqlite3.h), and tracetty's own `rank` table
 libtracetty_a_SOURCES += \

@@ -68,6 +68,9 @@ void tt_sql_set_text(tt_sql_val *v, const char *s);           /* NULL: SQL NULL 
 void tt_sql_set_textn(tt_sql_val *v, const char *s, size_t n);
 /* A string id of tr: NULL for id 0 when null0, else its text. */
 void tt_sql_set_str(tt_sql_val *v, const tt_trace *tr, uint32_t id, bool null0);
+/* A source key (a pid, a tid) as an integer when the whole of it is one
+ * ("1234"), else NULL. */
+void tt_sql_set_intkey(tt_sql_val *v, const char *s);
 
 /* ------------------------------------------------------------------- ids */
 

@@ -6,6 +6,7 @@
  */
 #include "sql/sqltab.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,17 @@ void tt_sql_set_str(tt_sql_val *v, const tt_trace *tr, uint32_t id, bool null0)
         return;
     }
     tt_sql_set_textn(v, tt_str(tr, id), tt_strtab_len(tr->strings, id));
+}
+
+void tt_sql_set_intkey(tt_sql_val *v, const char *s)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (*s && !*end && errno == 0)
+        tt_sql_set_int(v, x);
+    else
+        tt_sql_set_null(v);
 }
 
 bool tt_sql_src_keeps(const tt_sql_src *s, uint32_t lane, const tt_event *e)

@@ -9,8 +9,6 @@
  */
 #include "sql/sqltab.h"
 
-#include <errno.h>
-#include <stdlib.h>
 
 typedef struct process_cur {
     const tt_sql_src *s;
@@ -59,18 +57,6 @@ static bool process_eof(const void *vc)
     return c->g >= c->end;
 }
 
-/* The key as an integer when the whole of it is one (pid 1234), else NULL. */
-static void set_int_key(tt_sql_val *v, const char *s)
-{
-    char *end;
-    errno = 0;
-    long long x = strtoll(s, &end, 10);
-    if (*s && !*end && errno == 0)
-        tt_sql_set_int(v, x);
-    else
-        tt_sql_set_null(v);
-}
-
 static int process_column(void *vc, int col, tt_sql_val *v, tt_error *err)
 {
     (void)err;
@@ -79,7 +65,7 @@ static int process_column(void *vc, int col, tt_sql_val *v, tt_error *err)
     const tt_group *g = &tr->groups[c->g];
     switch (col) {
     case 0: tt_sql_set_int(v, tt_sql_id(c->s, c->g)); break;
-    case 1: set_int_key(v, tt_str(tr, g->key)); break;
+    case 1: tt_sql_set_intkey(v, tt_str(tr, g->key)); break;
     case 2: tt_sql_set_str(v, tr, g->name, true); break;
     case 3: tt_sql_set_str(v, tr, g->labels, true); break;
     default: tt_sql_set_null(v); break;

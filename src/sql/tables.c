@@ -6,9 +6,19 @@
 #include <string.h>
 
 extern const tt_sql_table tt_sqltab_process;
+extern const tt_sql_table tt_sqltab_thread;
+extern const tt_sql_table tt_sqltab_track;
+extern const tt_sql_table tt_sqltab_thread_track;
+extern const tt_sql_table tt_sqltab_slice;
+extern const tt_sql_table tt_sqltab_instant;
 extern const tt_sql_table tt_sqltab_rank;
 
 static const tt_sql_table *const registry[] = {
+    &tt_sqltab_slice,
+    &tt_sqltab_instant,
+    &tt_sqltab_track,
+    &tt_sqltab_thread_track,
+    &tt_sqltab_thread,
     &tt_sqltab_process,
     &tt_sqltab_rank,
 };
