@@ -5,4 +5,6 @@ libtracetty_a_SOURCES += \
 	src/sql/src.c \
 	src/sql/tables.c \
 	src/sql/dump.c \
-	src/sql/tab_process.c
+	src/sql/tab_process.c \
+	src/sql/tab_counter_track.c \
+	src/sql/tab_counter.c

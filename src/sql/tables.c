@@ -6,9 +6,13 @@
 #include <string.h>
 
 extern const tt_sql_table tt_sqltab_process;
+extern const tt_sql_table tt_sqltab_counter_track;
+extern const tt_sql_table tt_sqltab_counter;
 
 static const tt_sql_table *const registry[] = {
     &tt_sqltab_process,
+    &tt_sqltab_counter_track,
+    &tt_sqltab_counter,
 };
 
 const tt_sql_table *const *tt_sql_tables(size_t *n)
