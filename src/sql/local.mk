@@ -7,4 +7,5 @@ libtracetty_a_SOURCES += \
 	src/sql/dump.c \
 	src/sql/tab_process.c \
 	src/sql/tab_counter_track.c \
-	src/sql/tab_counter.c
+	src/sql/tab_counter.c \
+	src/sql/tab_flow.c

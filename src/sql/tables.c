@@ -8,11 +8,13 @@
 extern const tt_sql_table tt_sqltab_process;
 extern const tt_sql_table tt_sqltab_counter_track;
 extern const tt_sql_table tt_sqltab_counter;
+extern const tt_sql_table tt_sqltab_flow;
 
 static const tt_sql_table *const registry[] = {
     &tt_sqltab_process,
     &tt_sqltab_counter_track,
     &tt_sqltab_counter,
+    &tt_sqltab_flow,
 };
 
 const tt_sql_table *const *tt_sql_tables(size_t *n)
