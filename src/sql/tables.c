@@ -9,12 +9,14 @@ extern const tt_sql_table tt_sqltab_process;
 extern const tt_sql_table tt_sqltab_counter_track;
 extern const tt_sql_table tt_sqltab_counter;
 extern const tt_sql_table tt_sqltab_flow;
+extern const tt_sql_table tt_sqltab_args;
 
 static const tt_sql_table *const registry[] = {
     &tt_sqltab_process,
     &tt_sqltab_counter_track,
     &tt_sqltab_counter,
     &tt_sqltab_flow,
+    &tt_sqltab_args,
 };
 
 const tt_sql_table *const *tt_sql_tables(size_t *n)
