@@ -14,4 +14,6 @@ libtracetty_a_SOURCES += \
 	src/sql/tab_counter_track.c \
 	src/sql/tab_counter.c \
 	src/sql/tab_flow.c \
-	src/sql/tab_args.c
+	src/sql/tab_args.c \
+	src/sql/tab_finding.c \
+	src/sql/tab_marker.c

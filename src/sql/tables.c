@@ -10,6 +10,8 @@ extern const tt_sql_table tt_sqltab_counter_track;
 extern const tt_sql_table tt_sqltab_counter;
 extern const tt_sql_table tt_sqltab_flow;
 extern const tt_sql_table tt_sqltab_args;
+extern const tt_sql_table tt_sqltab_finding;
+extern const tt_sql_table tt_sqltab_marker;
 
 static const tt_sql_table *const registry[] = {
     &tt_sqltab_process,
@@ -17,6 +19,8 @@ static const tt_sql_table *const registry[] = {
     &tt_sqltab_counter,
     &tt_sqltab_flow,
     &tt_sqltab_args,
+    &tt_sqltab_finding,
+    &tt_sqltab_marker,
 };
 
 const tt_sql_table *const *tt_sql_tables(size_t *n)
