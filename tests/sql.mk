@@ -4,6 +4,8 @@ check_PROGRAMS += tests/unit/sqltab_dump
 tests_unit_sqltab_dump_LDADD = $(TT_TEST_LDADD)
 TESTS += tests/cli/sql_tables.sh
 EXTRA_DIST += tests/cli/sql_tables.sh
+TESTS += tests/cli/sql_more.sh
+EXTRA_DIST += tests/cli/sql_more.sh tests/cli/sql_more_oracle.py
 # argflat/argfind and EXTRACT_ARG (with SQLite) on records built in memory
 check_PROGRAMS += tests/unit/test_argflat
 TESTS += tests/unit/test_argflat
