@@ -181,10 +181,13 @@ static int settle(args_cur *c, tt_error *err)
     return 0;
 }
 
+static void args_close(void *vc);
+
 static int args_first(void *vc, const tt_sql_src *s, const tt_sql_cons *cons, size_t n,
                       tt_error *err)
 {
     args_cur *c = vc;
+    args_close(c);   /* a cursor filtered again keeps nothing of the last walk */
     c->s = s;
     c->sets = tt_sql_src_cache(s, &tt_sqltab_args, sets_build, sets_free, err);
     if (!c->sets)

@@ -114,6 +114,24 @@ if [ -f "$f" ]; then
     same_rows flow "slice_in = $in" "$TMPD/f.csv" "$TMPD/n.csv" "r['slice_in'] == $in"
     "$dump" --where id = 42 "$f" flow > "$TMPD/n.csv"
     same_rows flow "id = 42" "$TMPD/f.csv" "$TMPD/n.csv" "r['id'] == 42"
+    # a window keeps the flows whose both slices meet it
+    from=$(sed -n 5000p "$TMPD/s-$(basename "$f").csv" | cut -d, -f4)
+    to=$((from + 50000000))
+    "$dump" --window "$from:$to" "$f" flow > "$TMPD/n.csv"
+    python3 - "$TMPD/f.csv" "$TMPD/n.csv" "$TMPD/s-$(basename "$f").csv" "$from" "$to" > "$TMPD/w" <<'PY'
+import csv, sys
+rd = lambda p: list(csv.DictReader(open(p, newline="")))
+lo, hi = int(sys.argv[4]), int(sys.argv[5])
+sl = {r["id"]: (int(r["ts"]), int(r["dur"])) for r in rd(sys.argv[3])}
+def meets(i):
+    ts, dur = sl[i]
+    return lo <= ts < hi if dur == 0 else ts < hi and ts + dur > lo
+want = [r for r in rd(sys.argv[1]) if meets(r["slice_out"]) and meets(r["slice_in"])]
+got = rd(sys.argv[2])
+print("ok" if got == want and 0 < len(want) < len(rd(sys.argv[1])) else
+      "got %d rows, want %d" % (len(got), len(want)))
+PY
+    is "$(cat "$TMPD/w")" ok "flow: a window keeps the flows whose both ends meet it"
 fi
 f="$traces/chrome-edge/catapult_flow_simple.json"
 if [ -f "$f" ]; then
