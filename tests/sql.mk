@@ -15,3 +15,9 @@ TESTS += tests/unit/test_sql_slice
 tests_unit_test_sql_slice_LDADD = $(TT_TEST_LDADD)
 TESTS += tests/cli/sql_slice.sh
 EXTRA_DIST += tests/cli/sql_slice.sh tests/cli/sql_slice_oracle.py
+TESTS += tests/cli/sql_more.sh
+EXTRA_DIST += tests/cli/sql_more.sh tests/cli/sql_more_oracle.py
+# argflat/argfind and EXTRACT_ARG (with SQLite) on records built in memory
+check_PROGRAMS += tests/unit/test_argflat
+TESTS += tests/unit/test_argflat
+tests_unit_test_argflat_LDADD = $(TT_TEST_LDADD)

@@ -37,13 +37,19 @@ static void put_val(FILE *f, const tt_sql_val *v)
 
 int tt_sqltab_dump(const tt_sql_table *t, const tt_sql_src *s, FILE *f, tt_error *err)
 {
+    return tt_sqltab_dump_where(t, s, NULL, 0, f, err);
+}
+
+int tt_sqltab_dump_where(const tt_sql_table *t, const tt_sql_src *s, const tt_sql_cons *cons,
+                         size_t n_cons, FILE *f, tt_error *err)
+{
     for (size_t c = 0; c < t->n_cols; c++)
         fprintf(f, "%s,", t->cols[c].name);
     fputs("rank\n", f);
     void *cur = calloc(1, t->cur_size ? t->cur_size : 1);
     if (!cur)
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-    int rc = t->first(cur, s, NULL, 0, err);
+    int rc = t->first(cur, s, cons, n_cons, err);
     while (rc == 0 && !t->eof(cur)) {
         for (size_t c = 0; c < t->n_cols && rc == 0; c++) {
             tt_sql_val v = {0};

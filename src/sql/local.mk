@@ -13,7 +13,18 @@ libtracetty_a_SOURCES += \
 	src/sql/tab_instant.c \
 	src/sql/tab_track.c \
 	src/sql/tab_thread_track.c \
-	src/sql/tab_thread.c
+	src/sql/tab_thread.c \
+	src/sql/argflat.h \
+	src/sql/argflat.c \
+	src/sql/argfind.h \
+	src/sql/argfind.c \
+	src/sql/fn_extract_arg.c \
+	src/sql/tab_counter_track.c \
+	src/sql/tab_counter.c \
+	src/sql/tab_flow.c \
+	src/sql/tab_args.c \
+	src/sql/tab_finding.c \
+	src/sql/tab_marker.c
 # the SQLite side: sources, virtual tables, the database (only these
 # include sqlite3.h), and tracetty's own `rank` table
 libtracetty_a_SOURCES += \

@@ -161,6 +161,13 @@ typedef struct tt_sql_cons {
     int64_t   v;
 } tt_sql_cons;
 
+/* For tables whose rows are positions [*pos, *end) of an array (row id =
+ * base + position): narrow them to the one row an `col = v` constraint
+ * names, or to none when v is outside them. Other constraints are left
+ * to SQLite. */
+void tt_sql_cons_narrow_eq(const tt_sql_cons *cons, size_t n, int col, int64_t base,
+                           size_t *pos, size_t *end);
+
 /* ---------------------------------------------------------------- tables */
 
 enum {
@@ -220,6 +227,12 @@ const tt_sql_table *tt_sql_table_find(const char *name, size_t *row);
  * it holds a comma, quote or line break; reals with %.17g), without
  * SQLite: the unit tests of the tables use it. 0, or -1 with err set. */
 int tt_sqltab_dump(const tt_sql_table *t, const tt_sql_src *s, FILE *f, tt_error *err);
+/* The same with the constraints cons[0..n_cons) handed to first() (on
+ * TT_SQLCOL_KEY columns; TT_SQLCOL_ID values local), as the adapter hands
+ * them: the rows first() narrows to, without SQLite's second check, so
+ * that tests can compare them with the rows the constraints allow. */
+int tt_sqltab_dump_where(const tt_sql_table *t, const tt_sql_src *s, const tt_sql_cons *cons,
+                         size_t n_cons, FILE *f, tt_error *err);
 
 /* A source over one trace with no window, no lane filter, no markers,
  * ordinal 0, for tt_sqltab_dump and the unit tests; its cache is freed by

@@ -106,6 +106,23 @@ int tt_sql_src_init(tt_sql_src *s, const tt_trace *tr, const char *path, tt_erro
     return 0;
 }
 
+void tt_sql_cons_narrow_eq(const tt_sql_cons *cons, size_t n, int col, int64_t base,
+                           size_t *pos, size_t *end)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (cons[i].col != col || cons[i].op != TT_SQLOP_EQ)
+            continue;
+        /* v - base without overflow: v below base is no row */
+        if (cons[i].v < base || (uint64_t)(cons[i].v - base) < *pos ||
+            (uint64_t)(cons[i].v - base) >= *end) {
+            *pos = *end;
+        } else {
+            *pos = (size_t)(cons[i].v - base);
+            *end = *pos + 1;
+        }
+    }
+}
+
 bool tt_sql_slice_ref(const tt_sql_src *s, int64_t v, tt_evref *out)
 {
     uint32_t n = s->tr->n_lanes;

@@ -12,6 +12,12 @@ extern const tt_sql_table tt_sqltab_thread_track;
 extern const tt_sql_table tt_sqltab_slice;
 extern const tt_sql_table tt_sqltab_instant;
 extern const tt_sql_table tt_sqltab_rank;
+extern const tt_sql_table tt_sqltab_counter_track;
+extern const tt_sql_table tt_sqltab_counter;
+extern const tt_sql_table tt_sqltab_flow;
+extern const tt_sql_table tt_sqltab_args;
+extern const tt_sql_table tt_sqltab_finding;
+extern const tt_sql_table tt_sqltab_marker;
 
 static const tt_sql_table *const registry[] = {
     &tt_sqltab_slice,
@@ -21,6 +27,12 @@ static const tt_sql_table *const registry[] = {
     &tt_sqltab_thread,
     &tt_sqltab_process,
     &tt_sqltab_rank,
+    &tt_sqltab_counter_track,
+    &tt_sqltab_counter,
+    &tt_sqltab_flow,
+    &tt_sqltab_args,
+    &tt_sqltab_finding,
+    &tt_sqltab_marker,
 };
 
 const tt_sql_table *const *tt_sql_tables(size_t *n)
