@@ -36,6 +36,11 @@ static int reserve(tt_ivals *a, size_t want)
     return 0;
 }
 
+int tt_ivals_reserve(tt_ivals *a, size_t n)
+{
+    return reserve(a, n);
+}
+
 int tt_ivals_push(tt_ivals *a, tt_ns s, tt_ns e)
 {
     if (e <= s)
