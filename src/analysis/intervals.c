@@ -2,7 +2,9 @@
 #include "config.h"
 
 #include "analysis/intervals.h"
+#include "util/bigalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +36,24 @@ static int reserve(tt_ivals *a, size_t want)
         a->cap = nc;
     }
     return 0;
+}
+
+int tt_ivals_reserve(tt_ivals *a, size_t n)
+{
+    if (n > SIZE_MAX / sizeof(tt_ival))
+        return -1;
+    if (a->n == 0 && n > a->cap) {
+        /* an empty list: on huge pages when large (util/bigalloc.h), as
+         * first touches of 4 KiB pages cost more than the pushes */
+        tt_ival *nv = tt_bigalloc(n * sizeof *nv);
+        if (!nv)
+            return -1;
+        free(a->v);
+        a->v = nv;
+        a->cap = n;
+        return 0;
+    }
+    return reserve(a, n);
 }
 
 int tt_ivals_push(tt_ivals *a, tt_ns s, tt_ns e)

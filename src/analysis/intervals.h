@@ -29,6 +29,10 @@ typedef struct tt_ivals {
 void tt_ivals_init(tt_ivals *a);
 void tt_ivals_fini(tt_ivals *a);
 
+/* Room for n intervals in all, so that that many pushes do not move the
+ * list (untouched room costs address space only). 0, or -1 on OOM. */
+int tt_ivals_reserve(tt_ivals *a, size_t n);
+
 /* Append [s, e); empty intervals (e <= s) are ignored. 0, or -1 on OOM. */
 int tt_ivals_push(tt_ivals *a, tt_ns s, tt_ns e);
 

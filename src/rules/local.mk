@@ -2,6 +2,7 @@
 libtracetty_a_SOURCES += \
 	src/rules/rules.c src/rules/rules.h \
 	src/rules/rules_util.c src/rules/rules_util.h \
+	src/rules/devwork.c src/rules/devwork.h \
 	src/rules/rank.c src/rules/rank.h \
 	src/rules/rule_host_calls.c src/rules/rule_host_calls.h \
 	src/rules/rule_device_idle.c \

@@ -36,6 +36,7 @@
 
 #include "analysis/intervals.h"
 #include "index/index.h"
+#include "rules/devwork.h"
 #include "rules/rule_host_calls.h"
 #include "rules/rules_util.h"
 #include "util/sort.h"
@@ -167,12 +168,12 @@ out:
 }
 
 static int idle_device(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, const rule_lanes *rl,
-                       uint32_t group, tt_classifier *cls, host_work *hw)
+                       uint32_t group, host_work *hw)
 {
     tt_ns min_gap = (tt_ns)tt_rule_param_value(ctx, "min_gap");
     double factor = tt_rule_param_value(ctx, "gap_factor");
     double host_pct = tt_rule_param_value(ctx, "host_busy");
-    tt_ivals iv;
+    const tt_ivals *iv;   /* shared with other rules (rules/devwork.h) */
     tt_ns *gaps = NULL, median;
     size_t ng = 0;
     uint32_t lanes[64];
@@ -180,22 +181,22 @@ static int idle_device(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, const
     int rc = -1;
     char gname[128], a[32], b[32], d[32], m[32], tt[32];
 
-    tt_ivals_init(&iv);
-    if (rule_device_work(tr, rl, cls, group, &iv, lanes, sizeof lanes / sizeof lanes[0], &nl))
+    if (rule_devwork_group(ctx, (size_t)ti, group, &iv, lanes, sizeof lanes / sizeof lanes[0],
+                           &nl))
         goto out;
-    if (iv.n < 2) {
+    if (iv->n < 2) {
         rc = 0;
         goto out;
     }
-    gaps = malloc((iv.n - 1) * sizeof *gaps);
+    gaps = malloc((iv->n - 1) * sizeof *gaps);
     if (!gaps)
         goto out;
-    for (size_t i = 1; i < iv.n; i++)
-        gaps[ng++] = iv.v[i].s - iv.v[i - 1].e;
+    for (size_t i = 1; i < iv->n; i++)
+        gaps[ng++] = iv->v[i].s - iv->v[i - 1].e;
     median = rule_median(gaps, ng);
     tt_group_label(tr, &tr->groups[group], gname, sizeof gname);
-    for (size_t i = 1; i < iv.n; i++) {
-        tt_ns s = iv.v[i - 1].e, e = iv.v[i].s, gap = e - s;
+    for (size_t i = 1; i < iv->n; i++) {
+        tt_ns s = iv->v[i - 1].e, e = iv->v[i].s, gap = e - s;
         gap_host gh;
         if (gap < min_gap || (double)gap < factor * (double)median)
             continue;
@@ -217,7 +218,6 @@ out:
     if (rc && ctx->err->code == TT_OK)
         tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
     free(gaps);
-    tt_ivals_fini(&iv);
     return rc;
 }
 
@@ -225,17 +225,12 @@ static int run(const tt_rule_ctx *ctx)
 {
     for (size_t t = 0; t < ctx->n_traces; t++) {
         const tt_trace *tr = ctx->traces[t];
-        tt_classifier cls;
-        rule_lanes rl;
+        const rule_lanes *rl = rule_devwork_lanes(ctx, t);
         host_work hw;
         bool *seen;
         int rc = 0;
-        if (tt_classifier_init(&cls, tr))
-            return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
-        if (rule_lanes_init(&rl, tr, &cls)) {
-            tt_classifier_fini(&cls);
-            return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
-        }
+        if (!rl)
+            return -1;
         memset(&hw, 0, sizeof hw);
         hw.trace_cat = tt_strtab_find(tr->strings, "Trace", 5);
         hw.overlap = tt_strtab_find(tr->strings, "Overlap Analysis", 16);
@@ -244,19 +239,17 @@ static int run(const tt_rule_ctx *ctx)
             rule_names_init(&hw.steps, tr, rule_is_step_name) ||
             rule_names_init(&hw.syncs, tr, rule_is_sync_call))
             rc = tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
-        for (size_t k = 0; rc == 0 && k < rl.n_dev; k++) {
-            uint32_t g = tr->lanes[rl.dev[k]].group;
+        for (size_t k = 0; rc == 0 && k < rl->n_dev; k++) {
+            uint32_t g = tr->lanes[rl->dev[k]].group;
             if (seen[g])
                 continue;
             seen[g] = true;
-            rc = idle_device(ctx, (int)t, tr, &rl, g, &cls, &hw);
+            rc = idle_device(ctx, (int)t, tr, rl, g, &hw);
         }
         free(seen);
         rule_names_fini(&hw.cats);
         rule_names_fini(&hw.steps);
         rule_names_fini(&hw.syncs);
-        rule_lanes_fini(&rl);
-        tt_classifier_fini(&cls);
         if (rc)
             return -1;
     }

@@ -22,6 +22,7 @@
  */
 #include "config.h"
 
+#include "rules/devwork.h"
 #include "rules/rules_util.h"
 
 #include <stdlib.h>
@@ -109,25 +110,24 @@ static int emit_share(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, uint32
 }
 
 /* The busy-share half for one device (see the top of the file). */
-static int from_busy_share(const tt_rule_ctx *ctx, int ti, const tt_trace *tr,
-                           const rule_lanes *rl, tt_classifier *cls, uint32_t group)
+static int from_busy_share(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, uint32_t group)
 {
     double threshold = tt_rule_param_value(ctx, "threshold");
     tt_ns w = (tt_ns)tt_rule_param_value(ctx, "window");
     size_t min_windows = (size_t)tt_rule_param_value(ctx, "min_windows");
     uint32_t lanes[MAX_LANES];
     size_t nl, nw, run = 0, j = 0;
+    const tt_ivals *dw;   /* shared with other rules (rules/devwork.h) */
     tt_ivals iv;
     tt_ns t0, run_busy = 0;
-    int rc = -1;
+    int rc = 0;
     if (min_windows < 1)
         min_windows = 1;
-    tt_ivals_init(&iv);
-    if (rule_device_work(tr, rl, cls, group, &iv, lanes, MAX_LANES, &nl))
-        goto out;
-    rc = 0;
+    if (rule_devwork_group(ctx, (size_t)ti, group, &dw, lanes, MAX_LANES, &nl))
+        return -1;
+    iv = *dw;   /* a read-only view: not finished here */
     if (iv.n == 0 || (iv.v[iv.n - 1].e - iv.v[0].s) / w < (tt_ns)min_windows)
-        goto out;
+        return 0;
     t0 = iv.v[0].s;
     nw = (size_t)((iv.v[iv.n - 1].e - t0) / w);   /* whole windows only */
     /* Windows that no interval touches (busy 0) or that one interval covers
@@ -166,23 +166,17 @@ static int from_busy_share(const tt_rule_ctx *ctx, int ti, const tt_trace *tr,
     }
     if (rc == 0 && run >= min_windows)
         rc = emit_share(ctx, ti, tr, group, lanes, nl, t0, w, nw - run, nw, run_busy);
-out:
-    tt_ivals_fini(&iv);
     return rc;
 }
 
 static int run_trace(const tt_rule_ctx *ctx, int ti, const tt_trace *tr)
 {
     tt_classifier cls;
-    rule_lanes rl;
+    const rule_lanes *rl = NULL;
     bool *counted = NULL;    /* per group: has a utilization counter, or is done */
     int rc = -1;
     if (tt_classifier_init(&cls, tr))
         return -1;
-    if (rule_lanes_init(&rl, tr, &cls)) {
-        tt_classifier_fini(&cls);
-        return -1;
-    }
     if (!(counted = calloc(tr->n_groups + 1, sizeof *counted)))
         goto out;
     for (uint32_t c = 0; c < tr->n_counters; c++) {
@@ -192,19 +186,21 @@ static int run_trace(const tt_rule_ctx *ctx, int ti, const tt_trace *tr)
         if (from_counter(ctx, ti, tr, c, &cls))
             goto out;
     }
-    if (tt_rule_param_value(ctx, "window") >= 1)
-        for (size_t k = 0; k < rl.n_dev; k++) {
-            uint32_t g = tr->lanes[rl.dev[k]].group;
+    if (tt_rule_param_value(ctx, "window") >= 1) {
+        if (!(rl = rule_devwork_lanes(ctx, (size_t)ti)))
+            goto out;
+        for (size_t k = 0; k < rl->n_dev; k++) {
+            uint32_t g = tr->lanes[rl->dev[k]].group;
             if (counted[g])
                 continue;
             counted[g] = true;
-            if (from_busy_share(ctx, ti, tr, &rl, &cls, g))
+            if (from_busy_share(ctx, ti, tr, g))
                 goto out;
         }
+    }
     rc = 0;
 out:
     free(counted);
-    rule_lanes_fini(&rl);
     tt_classifier_fini(&cls);
     return rc;
 }

@@ -4,6 +4,7 @@
 
 #include "rules/rules.h"
 
+#include "rules/devwork.h"
 #include "rules/rank.h"
 
 #include "util/num.h"
@@ -428,6 +429,7 @@ typedef struct rules_job {
     const tt_rules_config *cfg;
     const tt_trace *const *traces;
     rule_run              *runs;
+    rule_devwork          *devwork;   /* one per trace */
 } rules_job;
 
 static void rule_run_one(void *ctx, size_t job)
@@ -441,6 +443,7 @@ static void rule_run_one(void *ctx, size_t job)
     rc.n_traces = r->n;
     rc.out = &r->out;
     rc.err = &r->err;
+    rc.devwork = rule_devwork_at(j->devwork, r->trace);
     r->rc = rule_table[r->rule]->run(&rc);
     for (size_t k = 0; k < r->out.n; k++)
         r->out.v[k].trace += (int)r->trace;
@@ -482,8 +485,11 @@ int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size
             n_runs += rule_table[i]->multi ? 1 : n_traces;
     if (n_runs == 0)
         goto rank;
-    if (!(j.runs = calloc(n_runs, sizeof *j.runs)))
+    if (!(j.runs = calloc(n_runs, sizeof *j.runs)) ||
+        !(j.devwork = rule_devwork_new(traces, n_traces))) {
+        free(j.runs);
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    }
     for (size_t i = 0; rule_table[i]; i++) {
         if (!cfg->enabled[i] || (rule_table[i]->multi && n_traces < 2))
             continue;
@@ -509,6 +515,7 @@ int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size
         tt_annotations_fini(&j.runs[k].out);
     }
     free(j.runs);
+    rule_devwork_free(j.devwork, n_traces);
     if (rc)
         return -1;
 rank:

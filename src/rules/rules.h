@@ -100,6 +100,9 @@ typedef struct tt_rule_ctx {
     size_t                 n_traces;
     tt_annotations        *out;
     tt_error              *err;
+    /* per trace of traces[]: its device work, built once and shared by
+     * the rules (rules/devwork.h) */
+    struct rule_devwork   *devwork;
 } tt_rule_ctx;
 
 struct tt_rule {

@@ -8,25 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-int rule_device_work(const tt_trace *tr, const rule_lanes *rl, tt_classifier *cls,
-                     uint32_t group, tt_ivals *iv, uint32_t *lanes, size_t cap,
-                     size_t *n_lanes)
-{
-    *n_lanes = 0;
-    for (size_t k = 0; k < rl->n_dev; k++) {
-        const tt_lane *l = &tr->lanes[rl->dev[k]];
-        if (l->group != group)
-            continue;
-        if (*n_lanes < cap)
-            lanes[(*n_lanes)++] = rl->dev[k];
-        for (size_t i = 0; i < l->n; i++)
-            if (tt_classifier_gpu(cls, &l->ev[i]) != TT_GPU_NONE &&
-                tt_ivals_push(iv, l->ev[i].start, tt_event_end(&l->ev[i])))
-                return -1;
-    }
-    return tt_ivals_normalize(iv);
-}
-
 /* The lane holds kernels, copies, memsets, instructions or collectives. */
 static bool lane_has_device_work(const tt_lane *ln, tt_classifier *cls)
 {

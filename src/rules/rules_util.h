@@ -28,14 +28,6 @@ typedef struct rule_lanes {
 int rule_lanes_init(rule_lanes *rl, const tt_trace *tr, tt_classifier *cls);
 void rule_lanes_fini(rule_lanes *rl);
 
-/* The work of one device: the union (normalized) of the kernels, copies,
- * memsets, instructions and collectives on the device lanes of group, into
- * iv (initialized by the caller), and those lanes into lanes[0..*n_lanes),
- * at most cap of them. 0, or -1 (OOM). */
-int rule_device_work(const tt_trace *tr, const rule_lanes *rl, tt_classifier *cls,
-                     uint32_t group, tt_ivals *iv, uint32_t *lanes, size_t cap,
-                     size_t *n_lanes);
-
 /* The lanes a counter speaks for, sorted, at most cap: the lane of the
  * counter's group whose name is the first word(s) of the counter's name
  * ("TensorMatrix" for "TensorMatrix Utilization"), else the group's lanes

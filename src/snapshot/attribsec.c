@@ -11,6 +11,7 @@
 
 #include "analysis/attrib.h"
 #include "analysis/attrib_store.h"
+#include "util/bigalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,8 +121,8 @@ int tt_attribsec_encode(const tt_trace *tr, tt_wbuf *b, tt_error *err)
     return 0;
 }
 
-/* A copy of the next count elements of `size` bytes into *dst (malloc'ed;
- * room for one when count is 0). 0; -1 when the section is too short
+/* A copy of the next count elements of `size` bytes into *dst (malloc'ed,
+ * on huge pages when large: tt_bigalloc(); room for one when count is 0). 0; -1 when the section is too short
  * (c->bad); -2 out of memory. */
 static int take(tt_rd *c, void *dst, uint64_t count, size_t size)
 {
@@ -129,7 +130,7 @@ static int take(tt_rd *c, void *dst, uint64_t count, size_t size)
     void *q;
     if (!p)
         return -1;
-    if (!(q = malloc(count ? (size_t)count * size : 1)))
+    if (!(q = tt_bigalloc((size_t)count * size)))
         return -2;
     memcpy(q, p, (size_t)count * size);
     memcpy(dst, &q, sizeof q);
@@ -151,7 +152,7 @@ static int take_planes(tt_rd *c, void *dst, uint64_t count, size_t size)
     unsigned char *q;
     if (!p)
         return -1;
-    if (!(q = malloc(count ? (size_t)count * size : 1)))
+    if (!(q = tt_bigalloc((size_t)count * size)))
         return -2;
     for (size_t byte = 0; byte < size; byte++)
         for (size_t i = 0; i < (size_t)count; i++)
@@ -180,7 +181,7 @@ static int read_lane(tt_rd *c, const tt_lane *ln, tt_attrib_lane_store *l, const
     }
     if (flags & LF_LAUNCH) {
         int64_t prev = 0;
-        if (!(l->launch = malloc((n ? n : 1) * sizeof *l->launch)))
+        if (!(l->launch = tt_bigalloc(n * sizeof *l->launch)))
             return *why = "launchers", -2;
         for (size_t i = 0; i < n; i++) {
             uint64_t z = tt_rd_varint(c);
@@ -207,7 +208,7 @@ static int read_lane(tt_rd *c, const tt_lane *ln, tt_attrib_lane_store *l, const
             (rc = take(c, &l->xs_val, l->n_xs, sizeof *l->xs_val)))
             return *why = "device time", rc;
         /* the rank words are computed by the adoption, not stored */
-        if (!(l->rank = malloc((words_of(n) ? words_of(n) : 1) * sizeof *l->rank)))
+        if (!(l->rank = tt_bigalloc(words_of(n) * sizeof *l->rank)))
             return *why = "device time", -2;
     }
     return 0;

@@ -1,0 +1,166 @@
+/* devwork.c - each trace's device work, built once and shared by the
+ * rules (see devwork.h). */
+#include "config.h"
+
+#include "rules/devwork.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+struct rule_devwork {
+    const tt_trace *tr;
+    pthread_mutex_t lock;
+    int             state;   /* 0 not built, 1 built, -1 out of memory */
+    rule_lanes      rl;
+    tt_ivals       *work;    /* per group: the union of its device work */
+};
+
+rule_devwork *rule_devwork_new(const tt_trace *const *traces, size_t n)
+{
+    rule_devwork *dw = calloc(n ? n : 1, sizeof *dw);
+    if (!dw)
+        return NULL;
+    for (size_t t = 0; t < n; t++) {
+        dw[t].tr = traces[t];
+        pthread_mutex_init(&dw[t].lock, NULL);
+    }
+    return dw;
+}
+
+void rule_devwork_free(rule_devwork *dw, size_t n)
+{
+    if (!dw)
+        return;
+    for (size_t t = 0; t < n; t++) {
+        if (dw[t].work)
+            for (uint32_t g = 0; g < dw[t].tr->n_groups; g++)
+                tt_ivals_fini(&dw[t].work[g]);
+        free(dw[t].work);
+        rule_lanes_fini(&dw[t].rl);
+        pthread_mutex_destroy(&dw[t].lock);
+    }
+    free(dw);
+}
+
+rule_devwork *rule_devwork_at(rule_devwork *dw, size_t k)
+{
+    return dw ? dw + k : NULL;
+}
+
+/* The union of the kernels, copies, memsets, instructions and
+ * collectives on the device lanes of group into iv (empty). The lanes'
+ * events are taken in one merged start order (each lane is sorted by
+ * start), so each push either extends the last interval or starts one
+ * past its end, and the list comes out normalized with no sort: the same
+ * list tt_ivals_normalize() makes of them in any order, as a union's
+ * normalized form is unique. 0, or -1 (OOM). */
+static int group_work(const tt_trace *tr, const rule_lanes *rl, tt_classifier *cls,
+                      uint32_t group, tt_ivals *iv)
+{
+    size_t room = 0, nl = 0, *pos;
+    const tt_lane **lanes;
+    int rc = -1;
+    for (size_t k = 0; k < rl->n_dev; k++)
+        if (tr->lanes[rl->dev[k]].group == group) {
+            room += tr->lanes[rl->dev[k]].n;
+            nl++;
+        }
+    lanes = malloc((nl ? nl : 1) * sizeof *lanes);
+    pos = calloc(nl ? nl : 1, sizeof *pos);
+    if (!lanes || !pos || tt_ivals_reserve(iv, room))
+        goto out;
+    nl = 0;
+    for (size_t k = 0; k < rl->n_dev; k++)
+        if (tr->lanes[rl->dev[k]].group == group)
+            lanes[nl++] = &tr->lanes[rl->dev[k]];
+    for (;;) {
+        const tt_event *e = NULL;
+        size_t best = 0;
+        /* the earliest next device event over the lanes (a device has a
+         * few streams or engines: a scan beats a heap) */
+        for (size_t k = 0; k < nl; k++) {
+            const tt_lane *l = lanes[k];
+            while (pos[k] < l->n && tt_classifier_gpu(cls, &l->ev[pos[k]]) == TT_GPU_NONE)
+                pos[k]++;
+            if (pos[k] < l->n && (!e || l->ev[pos[k]].start < e->start)) {
+                e = &l->ev[pos[k]];
+                best = k;
+            }
+        }
+        if (!e)
+            break;
+        pos[best]++;
+        if (tt_ivals_push(iv, e->start, tt_event_end(e)))
+            goto out;
+    }
+    rc = tt_ivals_normalize(iv);   /* one run: a check, no sort */
+out:
+    free(lanes);
+    free(pos);
+    return rc;
+}
+
+/* Everything for one trace: its lanes, then each device group's union.
+ * 0, or -1 when out of memory. */
+static int build(rule_devwork *d)
+{
+    const tt_trace *tr = d->tr;
+    tt_classifier cls;
+    int rc = -1;
+    if (tt_classifier_init(&cls, tr))
+        return -1;
+    if (rule_lanes_init(&d->rl, tr, &cls))
+        goto out;
+    if (!(d->work = calloc((size_t)tr->n_groups + 1, sizeof *d->work)))
+        goto out;
+    for (uint32_t g = 0; g < tr->n_groups; g++)
+        tt_ivals_init(&d->work[g]);
+    for (size_t k = 0; k < d->rl.n_dev; k++) {
+        uint32_t g = tr->lanes[d->rl.dev[k]].group;
+        if (d->work[g].n)
+            continue;   /* built with an earlier lane of its group */
+        if (group_work(tr, &d->rl, &cls, g, &d->work[g]))
+            goto out;
+    }
+    rc = 0;
+out:
+    tt_classifier_fini(&cls);
+    return rc;
+}
+
+/* The built entry of ctx->traces[t], or NULL (ctx->err set). */
+static rule_devwork *get(const tt_rule_ctx *ctx, size_t t)
+{
+    rule_devwork *d = rule_devwork_at(ctx->devwork, t);
+    int state;
+    pthread_mutex_lock(&d->lock);
+    if (d->state == 0)
+        d->state = build(d) ? -1 : 1;
+    state = d->state;
+    pthread_mutex_unlock(&d->lock);
+    if (state < 0) {
+        tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    return d;
+}
+
+const rule_lanes *rule_devwork_lanes(const tt_rule_ctx *ctx, size_t t)
+{
+    rule_devwork *d = get(ctx, t);
+    return d ? &d->rl : NULL;
+}
+
+int rule_devwork_group(const tt_rule_ctx *ctx, size_t t, uint32_t group, const tt_ivals **work,
+                       uint32_t *lanes, size_t cap, size_t *n_lanes)
+{
+    rule_devwork *d = get(ctx, t);
+    if (!d)
+        return -1;
+    *n_lanes = 0;
+    for (size_t k = 0; k < d->rl.n_dev; k++)
+        if (d->tr->lanes[d->rl.dev[k]].group == group && *n_lanes < cap)
+            lanes[(*n_lanes)++] = d->rl.dev[k];
+    *work = &d->work[group];
+    return 0;
+}
