@@ -14,7 +14,10 @@
 #include <string.h>
 
 /* The SQL functions: a row per function file (see db.h). */
+int tt_sql_fn_extract_arg_register(sqlite3 *db, tt_sql_srcset *set);
+
 static const tt_sql_fn_register fn_hooks[] = {
+    tt_sql_fn_extract_arg_register,   /* fn_extract_arg.c */
     NULL,   /* the end; function files go above */
 };
 
@@ -91,6 +94,9 @@ static int authorize(void *ctx, int code, const char *a1, const char *a2, const 
             d->refused = "load_extension()";
             return SQLITE_DENY;
         }
+        /* EXTRACT_ARG reads arguments: load them with the sources */
+        if (a2 && sqlite3_stricmp(a2, "extract_arg") == 0)
+            tt_sql_srcset_need(d->set, TT_SQLNEED_ARGS);
         return SQLITE_OK;
     case SQLITE_PRAGMA:
         if (pragma_reads(a1, a2))

@@ -15,10 +15,13 @@
 #include <string.h>
 
 #include "sql/argfind.h"
+#include "sql/srcset.h"
 
-int tt_sql_fn_extract_arg_register(sqlite3 *db, void *sources);
+int tt_sql_fn_extract_arg_register(sqlite3 *db, tt_sql_srcset *set);
 
 typedef struct extract_state {
+    tt_sql_argsrcs        srcs_own;  /* over the query's source set */
+    tt_sql_srcset        *set;
     const tt_sql_argsrcs *srcs;
     const tt_args        *store;   /* the store rd reads, NULL: none yet */
     tt_args_reader        rd;
@@ -83,15 +86,36 @@ static void extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     }
 }
 
-/* Register EXTRACT_ARG(arg_set_id, key) on db. sources is h-sqlcore's
- * source set, seen here as the tt_sql_argsrcs it provides (argfind.h),
- * valid as long as db. SQLITE_OK or an SQLite error code. */
-int tt_sql_fn_extract_arg_register(sqlite3 *db, void *sources)
+/* Source `ordinal` of the set, loaded (with its arguments: the database's
+ * authorizer asked for them when a statement names EXTRACT_ARG) and
+ * released at once: it stays loaded until another source is acquired,
+ * which nothing does while one call of extract_arg reads it. NULL when
+ * there is no such source or it cannot load (the value is then NULL). */
+static const tt_sql_src *set_get(void *ctx, uint32_t ordinal)
+{
+    tt_sql_srcset *set = ctx;
+    if (ordinal >= tt_sql_srcset_count(set))
+        return NULL;
+    tt_error err;
+    tt_error_clear(&err);
+    const tt_sql_src *s = tt_sql_srcset_acquire(set, ordinal, &err);
+    if (s)
+        tt_sql_srcset_release(set, ordinal);
+    return s;
+}
+
+/* Register EXTRACT_ARG(arg_set_id, key) on db over the query's source set
+ * (a row of sql/db.c's function hooks), valid as long as db. SQLITE_OK or
+ * an SQLite error code. */
+int tt_sql_fn_extract_arg_register(sqlite3 *db, tt_sql_srcset *set)
 {
     extract_state *st = calloc(1, sizeof *st);
     if (!st)
         return SQLITE_NOMEM;
-    st->srcs = sources;
+    st->set = set;
+    st->srcs_own.get = set_get;
+    st->srcs_own.ctx = set;
+    st->srcs = &st->srcs_own;
     tt_argflat_init(&st->flat);
     /* not SQLITE_DETERMINISTIC: the same id names another record once
      * another batch of ranks is loaded */

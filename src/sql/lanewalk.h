@@ -1,7 +1,7 @@
 /* lanewalk.h - the walk over the thread lanes of one source that the SQL
  * tables of threads share (thread, thread_track): lanes in order, async
- * lanes skipped (Perfetto puts async slices on process tracks, not on
- * threads), narrowed to one lane by `id = v` on the table's id column.
+ * lanes and the lanes of process and global instants skipped (Perfetto
+ * puts those on tracks of their own, not on threads), narrowed to one lane by `id = v` on the table's id column.
  *
  * Ownership: lives inside a table's cursor, borrows the source, allocates
  * nothing. Library code: no I/O.
@@ -16,10 +16,29 @@ typedef struct tt_sql_lanewalk {
     uint32_t          lane, end;   /* the current lane; lanes [.., end) */
 } tt_sql_lanewalk;
 
+/* What Perfetto would call lane l's track: "async" for async lanes;
+ * "global" / "process" for the lane a decoder makes (with an empty thread
+ * key) for instants of the whole trace (Chrome's s "g") or of one process
+ * (s "p"), which Perfetto puts on tracks of their own, not a thread's;
+ * "thread" for every other lane. */
+static inline const char *tt_sql_lane_type(const tt_trace *tr, uint32_t l)
+{
+    const tt_lane *ln = &tr->lanes[l];
+    if (ln->kind == TT_LANE_ASYNC)
+        return "async";
+    if (ln->key == TT_STR_NONE && ln->n > 0) {
+        if (ln->ev[0].kind == TT_EV_INSTANT_GLOBAL)
+            return "global";
+        if (ln->ev[0].kind == TT_EV_INSTANT_PROCESS)
+            return "process";
+    }
+    return "thread";
+}
+
 /* Skip to the first thread lane at or after the current one. */
 static inline void tt_sql_lanewalk_settle(tt_sql_lanewalk *w)
 {
-    while (w->lane < w->end && w->s->tr->lanes[w->lane].kind != TT_LANE_THREAD)
+    while (w->lane < w->end && tt_sql_lane_type(w->s->tr, w->lane)[0] != 't')
         w->lane++;
 }
 

@@ -8,7 +8,8 @@
  *          without one: the key it groups by, e.g. its category); a
  *          counter's name, then a space and its series key when it has
  *          one, as Perfetto names the series of a Chrome counter event
- *   type   'thread', 'async' or 'counter'
+ *   type   'thread', 'async', 'process' or 'global' (instants of a process
+ *          or of the whole trace: sql/lanewalk.h), or 'counter'
  *   upid   the process (`process`) the track belongs to
  * then tracetty's:
  *   key    the lane's source key (a tid, a stream, a category), or the
@@ -19,6 +20,7 @@
  */
 #include "config.h"
 
+#include "sql/lanewalk.h"
 #include "sql/sqltab.h"
 
 #include <stdlib.h>
@@ -114,7 +116,7 @@ static int track_column(void *vc, int col, tt_sql_val *v, tt_error *err)
         case C_NAME:
             tt_sql_set_str(v, tr, l->name != TT_STR_NONE || !async ? l->name : l->key, true);
             break;
-        case C_TYPE: tt_sql_set_text(v, async ? "async" : "thread"); break;
+        case C_TYPE: tt_sql_set_text(v, tt_sql_lane_type(tr, (uint32_t)c->t)); break;
         case C_UPID: tt_sql_set_int(v, tt_sql_id(s, l->group)); break;
         case C_KEY: tt_sql_set_str(v, tr, l->key, false); break;
         default: tt_sql_set_null(v); break;

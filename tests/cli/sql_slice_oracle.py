@@ -95,8 +95,10 @@ def load_chrome(path):
         elif ph in ("i", "I", "R"):
             s = "process" if ph == "R" or e.get("s") == "p" else "global" if e.get("s") == "g" \
                 else "thread"
-            lane = {"thread": thread, "process": ("thread", pid, ""),
-                    "global": ("thread", "", "")}[s]
+            # process and global instants: a lane of their own, a track
+            # of type "process" / "global" (not a thread's: sql/lanewalk.h)
+            lane = {"thread": thread, "process": ("process", pid, ""),
+                    "global": ("global", "", "")}[s]
             out.append(Ev(lane, ts, 0, name, cat, has_args(e), True, seq, s))
         else:
             lane = ("async", pid, cat)
