@@ -21,3 +21,6 @@ EXTRA_DIST += tests/cli/sql_more.sh tests/cli/sql_more_oracle.py
 check_PROGRAMS += tests/unit/test_argflat
 TESTS += tests/unit/test_argflat
 tests_unit_test_argflat_LDADD = $(TT_TEST_LDADD)
+# Perfetto-style queries run unchanged, against a python model of the trace
+TESTS += tests/cli/sql_perfetto.sh
+EXTRA_DIST += tests/cli/sql_perfetto.sh tests/cli/sql_perfetto.sql tests/cli/sql_perfetto_oracle.py

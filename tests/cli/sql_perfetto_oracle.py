@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""sql_perfetto_oracle.py - an independent model of a Kineto/Chrome JSON
+trace in Perfetto's table shapes, built with python's json and sqlite3
+modules, to check `tracetty query` (tests/cli/sql_perfetto.sh).
+
+  sql_perfetto_oracle.py TRACE QUERIES.sql OUTDIR
+
+builds an in-memory SQLite database from TRACE with the tables process,
+thread, thread_track, track, slice, counter_track, counter and flow, runs
+every query of QUERIES.sql (queries separated by lines "-- name: NAME")
+and writes OUTDIR/NAME.csv for each (a header line, then rows; NULL as
+the empty field, integers as integers, reals with repr()).
+
+What it models (the events real Kineto and Chrome exporters write):
+X complete events, B/E pairs (matched per thread in time order, the
+traces used have no unmatched ones), instants (i/I) as dur-0 slices (of a thread; with s "p" on
+their process's track, with s "g" on one global track, neither a thread
+track), C counters (one track per pid, name and argument key; "name" when
+the key is "value", else "name key"), M metadata (process_name,
+thread_name), flows s -> f bound as Kineto binds them (the start to the
+slice enclosing it on its thread, the end to the slice enclosing it, or
+with bp "e" absent, to the next slice starting at or after it). Times are
+exact: ts and dur in microseconds as decimal text, times 1000 to ns.
+Ids are this model's own: queries compared with tracetty must not print
+ids, only what they join.
+"""
+import csv
+import gzip
+import json
+import os
+import re
+import sqlite3
+import sys
+from decimal import Decimal
+
+
+def ns(v):
+    return int(Decimal(str(v)) * 1000)
+
+
+def load(path):
+    op = gzip.open if path.endswith(".gz") else open
+    with op(path, "rt", encoding="utf-8") as f:
+        d = json.load(f, parse_float=Decimal)
+    return d["traceEvents"] if isinstance(d, dict) else d
+
+
+def key_int(v):
+    """Perfetto's pid/tid are integers; string ids become NULL."""
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str) and re.fullmatch(r"-?[0-9]+", v):
+        return int(v)
+    return None
+
+
+def build(events):
+    db = sqlite3.connect(":memory:")
+    db.executescript("""
+        CREATE TABLE process(upid INTEGER PRIMARY KEY, pid INTEGER, name TEXT);
+        CREATE TABLE thread(utid INTEGER PRIMARY KEY, tid INTEGER, name TEXT, upid INTEGER);
+        CREATE TABLE thread_track(id INTEGER PRIMARY KEY, utid INTEGER);
+        CREATE TABLE track(id INTEGER PRIMARY KEY, name TEXT, type TEXT);
+        CREATE TABLE slice(id INTEGER PRIMARY KEY, ts INTEGER, dur INTEGER,
+            track_id INTEGER, category TEXT, name TEXT, depth INTEGER, parent_id INTEGER);
+        CREATE TABLE counter_track(id INTEGER PRIMARY KEY, name TEXT);
+        CREATE TABLE counter(id INTEGER PRIMARY KEY, ts INTEGER, track_id INTEGER, value REAL);
+        CREATE TABLE flow(id INTEGER PRIMARY KEY, slice_out INTEGER, slice_in INTEGER);
+    """)
+    pnames, tnames = {}, {}
+    for e in events:
+        if e.get("ph") != "M":
+            continue
+        a = e.get("args") or {}
+        if e.get("name") == "process_name":
+            pnames[str(e.get("pid"))] = a.get("name")
+        elif e.get("name") == "thread_name":
+            tnames[(str(e.get("pid")), str(e.get("tid")))] = a.get("name")
+
+    procs, threads = {}, {}
+
+    def upid_of(pid):
+        k = str(pid)
+        if k not in procs:
+            procs[k] = len(procs)
+            db.execute("INSERT INTO process VALUES (?,?,?)",
+                       (procs[k], key_int(pid), pnames.get(k)))
+        return procs[k]
+
+    def track_of(pid, tid):
+        k = (str(pid), str(tid))
+        if k not in threads:
+            u = upid_of(pid)
+            t = len(threads)
+            threads[k] = t
+            name = tnames.get(k)
+            db.execute("INSERT INTO thread VALUES (?,?,?,?)", (t, key_int(tid), name, u))
+            db.execute("INSERT INTO thread_track VALUES (?,?)", (t, t))
+            db.execute("INSERT INTO track VALUES (?,?,?)", (t, name, "thread"))
+        return threads[k]
+
+    # instants of a process (s "p") and of the whole trace (s "g") are
+    # slices on a track of their own, not a thread's
+    other_tracks = {}
+
+    def other_track(kind, pid):
+        k = (kind, str(pid) if kind == "process" else "")
+        if k not in other_tracks:
+            t = 1000000 + len(other_tracks)
+            other_tracks[k] = t
+            db.execute("INSERT INTO track VALUES (?,?,?)", (t, None, kind))
+        return other_tracks[k]
+
+    # slices per track, nested as a call stack: sorted by start, longer first
+    per_track = {}
+    open_b = {}
+    for e in sorted((e for e in events if e.get("ph") in ("B", "E")),
+                    key=lambda e: ns(e["ts"])):
+        t = track_of(e.get("pid"), e.get("tid"))
+        if e["ph"] == "B":
+            open_b.setdefault(t, []).append(e)
+        elif open_b.get(t):
+            b = open_b[t].pop()
+            per_track.setdefault(t, []).append(
+                (ns(b["ts"]), ns(e["ts"]) - ns(b["ts"]), b.get("cat"), b.get("name", "")))
+    for e in events:
+        ph = e.get("ph")
+        if ph == "X":
+            dur = ns(e.get("dur", 0))
+        elif ph in ("i", "I"):
+            dur = 0
+        else:
+            continue
+        scope = e.get("s", "t") if ph in ("i", "I") else "t"
+        if scope == "g":
+            t = other_track("global", None)
+        elif scope == "p":
+            t = other_track("process", e.get("pid"))
+        else:
+            t = track_of(e.get("pid"), e.get("tid"))
+        per_track.setdefault(t, []).append((ns(e["ts"]), dur, e.get("cat"), e.get("name", "")))
+    sid = 0
+    spans = {}   # track -> [(ts, dur, id, depth)] in order
+    for t in sorted(per_track):
+        rows = sorted(per_track[t], key=lambda r: (r[0], -r[1]))
+        stack, out = [], []
+        for ts, dur, cat, name in rows:
+            # a parent holds what starts before its end (a zero-length
+            # event at its end is outside it)
+            while stack and ts >= stack[-1][0] + stack[-1][1]:
+                stack.pop()
+            depth = len(stack)
+            parent = stack[-1][2] if stack else None
+            db.execute("INSERT INTO slice VALUES (?,?,?,?,?,?,?,?)",
+                       (sid, ts, dur, t, cat, name, depth, parent))
+            out.append((ts, dur, sid, depth))
+            if dur > 0:
+                stack.append((ts, dur, sid))
+            sid += 1
+        spans[t] = out
+
+    # counters
+    ctracks, cid = {}, 0
+    next_track = len(threads)
+    for e in events:
+        if e.get("ph") != "C":
+            continue
+        for k, v in (e.get("args") or {}).items():
+            tname = e.get("name", "") if k == "value" else "%s %s" % (e.get("name", ""), k)
+            key = (str(e.get("pid")), tname)
+            if key not in ctracks:
+                ctracks[key] = next_track
+                db.execute("INSERT INTO counter_track VALUES (?,?)", (next_track, tname))
+                db.execute("INSERT INTO track VALUES (?,?,?)", (next_track, tname, "counter"))
+                next_track += 1
+            db.execute("INSERT INTO counter VALUES (?,?,?,?)",
+                       (cid, ns(e["ts"]), ctracks[key], float(v)))
+            cid += 1
+
+    # flows: s binds to the deepest slice enclosing it; f with bp "e" too,
+    # else to the first slice starting at or after it
+    def enclosing(t, ts):
+        best = None
+        for s_ts, s_dur, s_id, s_depth in spans.get(t, []):
+            if s_ts > ts:
+                break
+            if s_ts <= ts < s_ts + s_dur or (s_dur == 0 and s_ts == ts):
+                if best is None or s_depth >= best[1]:
+                    best = (s_id, s_depth)
+        return best[0] if best else None
+
+    def following(t, ts):
+        for s_ts, s_dur, s_id, s_depth in spans.get(t, []):
+            if s_ts >= ts:
+                return s_id
+        return None
+
+    starts = {}
+    fid = 0
+    for e in sorted((e for e in events if e.get("ph") in ("s", "f")),
+                    key=lambda e: (ns(e["ts"]), e["ph"] == "f")):
+        ph = e["ph"]
+        t = track_of(e.get("pid"), e.get("tid"))
+        key = (str(e.get("id")), e.get("cat"))
+        ts = ns(e["ts"])
+        if ph == "s":
+            starts[key] = enclosing(t, ts)
+        else:
+            dst = enclosing(t, ts) if e.get("bp") == "e" else following(t, ts)
+            src = starts.get(key)
+            if src is not None and dst is not None:
+                db.execute("INSERT INTO flow VALUES (?,?,?)", (fid, src, dst))
+                fid += 1
+    return db
+
+
+def queries(path):
+    text = open(path, encoding="utf-8").read()
+    out, name, buf = [], None, []
+    for line in text.splitlines():
+        m = re.match(r"--\s*name:\s*(\S+)", line)
+        if m:
+            if name:
+                out.append((name, "\n".join(buf)))
+            name, buf = m.group(1), []
+        elif name:
+            buf.append(line)
+    if name:
+        out.append((name, "\n".join(buf)))
+    return out
+
+
+def main():
+    trace, qfile, outdir = sys.argv[1:4]
+    db = build(load(trace))
+    os.makedirs(outdir, exist_ok=True)
+    for name, sql in queries(qfile):
+        cur = db.execute(sql)
+        with open(os.path.join(outdir, name + ".csv"), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow([c[0] for c in cur.description])
+            for row in cur:
+                w.writerow(["" if v is None else repr(v) if isinstance(v, float) else v
+                            for v in row])
+
+
+if __name__ == "__main__":
+    main()
