@@ -143,7 +143,7 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
     sqlite3_str *idx = sqlite3_str_new(NULL);
     tt_sql_cons known[32];
     size_t n_known = 0, n_unpriced = 0;
-    bool by_rank = false;
+    bool by_rank = false, unique = false;
     /* this statement reads the table: load what it needs */
     tt_sql_srcset_need(v->set, v->t->needs);
     for (int i = 0; i < info->nConstraint; i++) {
@@ -161,6 +161,11 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
         by_rank |= rank;
         if (rank)
             continue;
+        /* `id = x` on a table's own id (its first column, an ID): one row
+         * at most, whatever x is; the planner must know it, or a join on
+         * slice ids scans the slices once per row of the other side */
+        if (c->iColumn == 0 && op == '=' && (v->t->cols[0].flags & TT_SQLCOL_ID))
+            unique = true;
         /* ID columns' values are global: price them as unknown */
         if (!(v->t->cols[c->iColumn].flags & TT_SQLCOL_ID) && n_known < 32 &&
             sqlite3_vtab_rhs_value(info, i, &rhs) == SQLITE_OK && rhs &&
@@ -178,6 +183,10 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
         return SQLITE_NOMEM;
     info->needToFreeIdxStr = 1;
     double rows = plan_rows(v, known, n_known, n_unpriced, by_rank);
+    if (unique) {
+        rows = 1;
+        info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+    }
     info->estimatedRows = (sqlite3_int64)rows;
     info->estimatedCost = rows;
     return SQLITE_OK;
