@@ -18,10 +18,10 @@
 #include "sql/srcset.h"
 
 int tt_sql_fn_extract_arg_register(sqlite3 *db, tt_sql_srcset *set);
+int tt_sql_fn_extract_arg_register_srcs(sqlite3 *db, const tt_sql_argsrcs *srcs);
 
 typedef struct extract_state {
-    tt_sql_argsrcs        srcs_own;  /* over the query's source set */
-    tt_sql_srcset        *set;
+    tt_sql_argsrcs        srcs_own;  /* where records are found */
     const tt_sql_argsrcs *srcs;
     const tt_args        *store;   /* the store rd reads, NULL: none yet */
     tt_args_reader        rd;
@@ -104,23 +104,29 @@ static const tt_sql_src *set_get(void *ctx, uint32_t ordinal)
     return s;
 }
 
-/* Register EXTRACT_ARG(arg_set_id, key) on db over the query's source set
- * (a row of sql/db.c's function hooks), valid as long as db. SQLITE_OK or
- * an SQLite error code. */
-int tt_sql_fn_extract_arg_register(sqlite3 *db, tt_sql_srcset *set)
+/* Register EXTRACT_ARG(arg_set_id, key) on db reading the sources srcs
+ * gives (copied; what it points to must outlive db): the unit tests hand
+ * a source of their own. SQLITE_OK or an SQLite error code. */
+int tt_sql_fn_extract_arg_register_srcs(sqlite3 *db, const tt_sql_argsrcs *srcs)
 {
     extract_state *st = calloc(1, sizeof *st);
     if (!st)
         return SQLITE_NOMEM;
-    st->set = set;
-    st->srcs_own.get = set_get;
-    st->srcs_own.ctx = set;
+    st->srcs_own = *srcs;
     st->srcs = &st->srcs_own;
     tt_argflat_init(&st->flat);
     /* not SQLITE_DETERMINISTIC: the same id names another record once
      * another batch of ranks is loaded */
     return sqlite3_create_function_v2(db, "EXTRACT_ARG", 2, SQLITE_UTF8, st, extract_arg, NULL,
                                       NULL, extract_free);
+}
+
+/* Register EXTRACT_ARG on db over the query's source set (a row of
+ * sql/db.c's function hooks), valid as long as db. */
+int tt_sql_fn_extract_arg_register(sqlite3 *db, tt_sql_srcset *set)
+{
+    tt_sql_argsrcs srcs = {set_get, set};
+    return tt_sql_fn_extract_arg_register_srcs(db, &srcs);
 }
 
 #endif /* HAVE_SQLITE */

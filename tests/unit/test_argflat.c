@@ -16,7 +16,7 @@
 
 #ifdef HAVE_SQLITE
 #include <sqlite3.h>
-int tt_sql_fn_extract_arg_register(sqlite3 *db, void *sources);
+int tt_sql_fn_extract_arg_register_srcs(sqlite3 *db, const tt_sql_argsrcs *srcs);
 #endif
 
 /* Every leaf as one line "key|flat_key|type|value" appended to a buffer. */
@@ -162,7 +162,7 @@ int main(void)
     ok(tt_sql_src_init(&src, tr, "mem", &err) == 0, "a source over the store");
     tt_sql_argsrcs srcs = {one_src, &src};
     ok(sqlite3_open(":memory:", &db) == SQLITE_OK &&
-           tt_sql_fn_extract_arg_register(db, &srcs) == SQLITE_OK,
+           tt_sql_fn_extract_arg_register_srcs(db, &srcs) == SQLITE_OK,
        "EXTRACT_ARG registered");
     extract_is(db, h1, "args.name", "text gemm");
     extract_is(db, h1, "args.grid[0]", "int 4");
