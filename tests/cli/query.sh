@@ -28,25 +28,7 @@ for r in rows:
 PY
 }
 csvcols "$TMPD/p.csv" 1 2 | sort >"$TMPD/got"
-python3 - "$T" >"$TMPD/want" <<'PY'
-import json, sys, gzip
-op = gzip.open if sys.argv[1].endswith(".gz") else open
-d = json.load(op(sys.argv[1], "rt"))
-evs = d["traceEvents"] if isinstance(d, dict) else d
-names, pids = {}, set()
-for e in evs:
-    if e.get("ph") == "M":
-        if e.get("name") == "process_name":
-            names[e.get("pid")] = e.get("args", {}).get("name", "")
-        continue
-    glob = e.get("ph") in ("i", "I") and e.get("s") == "g"
-    pids.add(None if glob else e.get("pid"))
-for p in pids:
-    pid = p if isinstance(p, int) else (int(p) if str(p).lstrip("-").isdigit() else "")
-    if p is None:
-        pid = ""
-    print("%s,%s" % (pid, names.get(p, "")))
-PY
+python3 "$srcdir/tests/cli/sql_process_oracle.py" "$T" > "$TMPD/want"
 sort "$TMPD/want" >"$TMPD/want.s"
 same_file "$TMPD/got" "$TMPD/want.s" "process: pid and name as python reads them"
 # the upids are 0..n-1 and a lone trace without a rank has rank NULL
