@@ -7,6 +7,14 @@
 #include "util/grow.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/* Kineto's span of the whole capture: category "Trace" on the "Spans"
+ * process (see operators.h). */
+static bool is_capture_span(const tt_trace *tr, const tt_event *e)
+{
+    return e->cat && !strcmp(tt_str(tr, e->cat), "Trace");
+}
 
 int tt_operators_collect(const tt_trace *tr, const tt_attrib *a, const tt_sel *sel,
                          tt_evref **out, size_t *n, tt_error *err)
@@ -26,7 +34,8 @@ int tt_operators_collect(const tt_trace *tr, const tt_attrib *a, const tt_sel *s
         for (size_t k = 0; k < buf.n; k++) {
             tt_evref r = {lane, buf.v[k]};
             const tt_event *e = &ln->ev[r.idx];
-            if ((e->kind != TT_EV_SLICE && e->kind != TT_EV_ASYNC) || tt_attrib_is_python(a, r))
+            if ((e->kind != TT_EV_SLICE && e->kind != TT_EV_ASYNC) || tt_attrib_is_python(a, r) ||
+                is_capture_span(tr, e))
                 continue;
             if (tt_grow_one((void **)out, &cap, *n, sizeof **out))
                 goto oom;

@@ -4,11 +4,17 @@
  * (analysis/diff.h) sums per name, one computation for both.
  *
  * Operators: every event of a host lane (a lane with no device event,
- * attrib.h) that is not an instant and not a Python frame (category
- * python_function). An instance counts when the selection holds it (its
- * lane selected, overlapping the window); its times are its own, whole:
- * host self and total, device self (device events it is the launch op of)
- * and total (launched anywhere under it).
+ * attrib.h) that is not an instant, not a Python frame (category
+ * python_function) and not Kineto's span of the whole capture (category
+ * "Trace", "PyTorch Profiler (0)": PyTorch's key_averages() leaves it out,
+ * and its self time would double the "Self CPU time total"). An instance
+ * counts when the selection holds it (its lane selected, overlapping the
+ * window); its times are its own, whole: host self and total, device self
+ * (device events it is the launch op of) and total (launched anywhere
+ * under it). A runtime or driver call (cudaLaunchKernel) has no device
+ * time of its own: its kernels count for the operator that made it, as in
+ * key_averages(), where such a row's "CUDA total" is 0. Checked against
+ * PyTorch's own table of a real capture (tests/cli/torch_capture.sh).
  *
  * Library code: no I/O. Ownership: the caller frees what it is given.
  */
@@ -42,7 +48,8 @@ static inline void tt_op_times_add(tt_op_times *t, const tt_trace *tr, const tt_
     t->hself += tt_attrib_self(a, r);
     t->htotal += tt_trace_event(tr, r)->dur;
     t->dself += tt_attrib_device_self(a, r);
-    t->dtotal += tt_attrib_device_total(a, r);
+    if (!tt_attrib_is_runtime(a, r))
+        t->dtotal += tt_attrib_device_total(a, r);
 }
 
 #endif

@@ -185,11 +185,16 @@ def compute(path, by_module=False):
             kernels[e.name].append((e, op))
 
     want = collections.OrderedDict()
+    # The operators' table as PyTorch's key_averages() has it: Kineto's
+    # span of the capture (category "Trace") is no operator, and a runtime
+    # call's kernels count for its operator, not for the call (its "CUDA
+    # total" is 0).
     for e in evs:
-        if e.lane in device_lanes or e.python():
+        if e.lane in device_lanes or e.python() or e.cat == "Trace":
             continue
         r = want.setdefault(module_of(e) if by_module else e.name, [0, 0, 0, 0, 0])
-        for i, v in enumerate((1, e.self_ns, e.dur, e.dself, e.dtotal)):
+        dtotal = 0 if e.runtime() else e.dtotal
+        for i, v in enumerate((1, e.self_ns, e.dur, e.dself, dtotal)):
             r[i] += v
     return want, links, kernels, sms
 
