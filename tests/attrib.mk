@@ -9,6 +9,12 @@ TESTS += $(ATTRIB_UNIT_TESTS)
 tests_unit_test_attrib_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_attribsec_LDADD = $(TT_TEST_LDADD)
 
-ATTRIB_SHELL_TESTS = tests/cli/report_operators.sh tests/cli/snapshot_attrib.sh
+ATTRIB_SHELL_TESTS = tests/cli/report_operators.sh tests/cli/snapshot_attrib.sh \
+	tests/cli/torch_capture.sh
 TESTS += $(ATTRIB_SHELL_TESTS)
-EXTRA_DIST += $(ATTRIB_SHELL_TESTS) tests/cli/attrib_oracle.py
+EXTRA_DIST += $(ATTRIB_SHELL_TESTS) tests/cli/attrib_oracle.py \
+	tests/cli/torch_capture_oracle.py tests/data/torch/README \
+	tests/data/torch/capture.py tests/data/torch/capture.sh \
+	tests/data/torch/env.json tests/data/torch/key_averages.json \
+	tests/data/torch/key_averages.txt tests/data/torch/ncu_raw.csv \
+	tests/data/torch/train.pt.trace.json.gz
