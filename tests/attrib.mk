@@ -17,4 +17,7 @@ EXTRA_DIST += $(ATTRIB_SHELL_TESTS) tests/cli/attrib_oracle.py \
 	tests/data/torch/capture.py tests/data/torch/capture.sh \
 	tests/data/torch/env.json tests/data/torch/key_averages.json \
 	tests/data/torch/key_averages.txt tests/data/torch/ncu_raw.csv \
-	tests/data/torch/train.pt.trace.json.gz
+	tests/data/torch/train.pt.trace.json.gz \
+	tests/data/torch/amp/env.json tests/data/torch/amp/key_averages.json \
+	tests/data/torch/amp/key_averages.txt \
+	tests/data/torch/amp/train.pt.trace.json.gz

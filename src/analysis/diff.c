@@ -210,7 +210,7 @@ static int side_kernels(const tt_trace *tr, const tt_sel *sel, tt_diff_side *s, 
 static int side_operators(const tt_trace *tr, const tt_sel *sel, tt_diff_side *s, tt_error *err)
 {
     const tt_attrib *a = tt_attrib_get(tr, err);
-    tt_evref *ops = NULL;
+    tt_op_inst *ops = NULL;
     tt_op_times *t = NULL;
     uint32_t *seen = NULL;
     size_t n = 0, n_seen = 0;
@@ -227,10 +227,10 @@ static int side_operators(const tt_trace *tr, const tt_sel *sel, tt_diff_side *s
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
-        uint32_t name = tt_trace_event(tr, ops[i])->name;
+        uint32_t name = tt_trace_event(tr, ops[i].ev)->name;
         if (!t[name].calls)
             seen[n_seen++] = name;
-        tt_op_times_add(&t[name], tr, a, ops[i]);
+        tt_op_times_add(&t[name], tr, a, &ops[i]);
     }
     rc = 0;
     for (size_t i = 0; i < n_seen && !rc; i++) {

@@ -13,8 +13,16 @@
  * (device events it is the launch op of) and total (launched anywhere
  * under it). A runtime or driver call (cudaLaunchKernel) has no device
  * time of its own: its kernels count for the operator that made it, as in
- * key_averages(), where such a row's "CUDA total" is 0. Checked against
- * PyTorch's own table of a real capture (tests/cli/torch_capture.sh).
+ * key_averages(), where such a row's "CUDA total" is 0.
+ *
+ * Redispatches are one call, as PyTorch's EventList._remove_dup_nodes
+ * makes them: an operator that is the only child of a parent of the same
+ * name (autocast's aten::layer_norm calling aten::layer_norm) is no
+ * instance of its own; its host self and device self time count for the
+ * parent (whose children become its own: its self grows by the child's),
+ * chains collapsing into the outermost. Checked against PyTorch's own
+ * tables of two real captures, fp32 and bf16 autocast
+ * (tests/cli/torch_capture.sh).
  *
  * Library code: no I/O. Ownership: the caller frees what it is given.
  */
@@ -29,10 +37,17 @@
 #include "model/trace.h"
 #include "util/error.h"
 
-/* The operator events of the selection, lane by lane in start order:
+/* One operator instance: the event, and the self times of the
+ * redispatched children it absorbed (see above). */
+typedef struct tt_op_inst {
+    tt_evref ev;
+    tt_ns    hself_more, dself_more;
+} tt_op_inst;
+
+/* The operator instances of the selection, lane by lane in start order:
  * *out is malloc'ed (NULL when none). 0, or -1 with err set. */
 int tt_operators_collect(const tt_trace *tr, const tt_attrib *a, const tt_sel *sel,
-                         tt_evref **out, size_t *n, tt_error *err);
+                         tt_op_inst **out, size_t *n, tt_error *err);
 
 /* The sums of a group of operator instances. */
 typedef struct tt_op_times {
@@ -40,14 +55,15 @@ typedef struct tt_op_times {
     tt_ns    hself, htotal, dself, dtotal;
 } tt_op_times;
 
-/* Add instance r (an operator) to t. */
+/* Add instance o to t. */
 static inline void tt_op_times_add(tt_op_times *t, const tt_trace *tr, const tt_attrib *a,
-                                   tt_evref r)
+                                   const tt_op_inst *o)
 {
+    tt_evref r = o->ev;
     t->calls++;
-    t->hself += tt_attrib_self(a, r);
+    t->hself += tt_attrib_self(a, r) + o->hself_more;
     t->htotal += tt_trace_event(tr, r)->dur;
-    t->dself += tt_attrib_device_self(a, r);
+    t->dself += tt_attrib_device_self(a, r) + o->dself_more;
     if (!tt_attrib_is_runtime(a, r))
         t->dtotal += tt_attrib_device_total(a, r);
 }

@@ -438,7 +438,7 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
     const tt_report_opts *o = x->o;
     const tt_trace *tr = x->tr;
     const tt_attrib *a = tt_attrib_get(tr, err);
-    tt_evref *ops = NULL;
+    tt_op_inst *ops = NULL;
     size_t n = 0, n_rows = 0;
     op_table t;
     op_row **sorted = NULL;
@@ -467,7 +467,7 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
             goto out;
         }
         for (size_t i = 0; i < n; i++)
-            evs[i] = tt_trace_event(tr, ops[i]);
+            evs[i] = tt_trace_event(tr, ops[i].ev);
         if (tt_argvals_fetch(tr, evs, n, &key, 1, true, &av, err))
             goto out;
     }
@@ -478,11 +478,11 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
         op_row *r;
         if (o->by_module) {
             /* the innermost module: one row per module call name */
-            tt_evref m = tt_module_of(tr, a, ops[i]);
+            tt_evref m = tt_module_of(tr, a, ops[i].ev);
             gid = tt_evref_ok(m) ? tt_trace_event(tr, m)->name : 0;
             label = tt_evref_ok(m) ? tt_module_name(tr, m) : NULL;
             shape = NULL;
-        } else if (group_of(tr, o, &av, &t, i, ops[i], &gid, &label, &shape, err)) {
+        } else if (group_of(tr, o, &av, &t, i, ops[i].ev, &gid, &label, &shape, err)) {
             goto out;
         }
         if (!(r = row_at(&t, gid, &fresh))) {
@@ -493,7 +493,7 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
             r->label = label;
             r->shape = shape;
         }
-        tt_op_times_add(&r->t, tr, a, ops[i]);
+        tt_op_times_add(&r->t, tr, a, &ops[i]);
     }
     n_rows = t.n_used;
     if (!(sorted = malloc((n_rows ? n_rows : 1) * sizeof *sorted))) {

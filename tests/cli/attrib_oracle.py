@@ -186,15 +186,29 @@ def compute(path, by_module=False):
 
     want = collections.OrderedDict()
     # The operators' table as PyTorch's key_averages() has it: Kineto's
-    # span of the capture (category "Trace") is no operator, and a runtime
+    # span of the capture (category "Trace") is no operator, a runtime
     # call's kernels count for its operator, not for the call (its "CUDA
-    # total" is 0).
+    # total" is 0), and a redispatch (the only child of a parent of its
+    # name, as EventList._remove_dup_nodes finds them) is one call with its
+    # parent: its self times go to the outermost of the chain.
+    def is_op(e):
+        return not (e.lane in device_lanes or e.python() or e.cat == "Trace")
+    children = collections.Counter(id(e.parent) for e in evs if e.parent is not None)
+    into, more = {}, collections.defaultdict(lambda: [0, 0])
+    for e in sorted((e for e in evs if is_op(e)), key=depth):
+        p = e.parent
+        if p is not None and is_op(p) and p.name == e.name and children[id(p)] == 1:
+            top = into.get(id(p), p)
+            into[id(e)] = top
+            more[id(top)][0] += e.self_ns + more[id(e)][0]
+            more[id(top)][1] += e.dself + more[id(e)][1]
     for e in evs:
-        if e.lane in device_lanes or e.python() or e.cat == "Trace":
+        if not is_op(e) or id(e) in into:
             continue
         r = want.setdefault(module_of(e) if by_module else e.name, [0, 0, 0, 0, 0])
         dtotal = 0 if e.runtime() else e.dtotal
-        for i, v in enumerate((1, e.self_ns, e.dur, e.dself, dtotal)):
+        m = more[id(e)]
+        for i, v in enumerate((1, e.self_ns + m[0], e.dur, e.dself + m[1], dtotal)):
             r[i] += v
     return want, links, kernels, sms
 

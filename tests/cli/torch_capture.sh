@@ -49,6 +49,25 @@ ok $? "python counts the kernels of the trace ($nk)"
 is "$("$TRACETTY" query "$T" "SELECT count(*) FROM slice WHERE category = 'kernel'" | tr -d '\r' | sed -n 2p)" \
     "$nk" "query: the kernels of the trace, as python counts them"
 
+# The same model in bf16 autocast (tests/data/torch/amp/): autocast
+# redispatches (aten::layer_norm calling aten::layer_norm) are one call in
+# key_averages(), and the diff of the two runs is PyTorch's two tables'.
+A="$D/amp/train.pt.trace.json.gz"
+"$TRACETTY" report --kind operators "$A" >amp.csv 2>amp.err
+ok $? "report --kind operators of the bf16 autocast capture"
+"$py" "$oracle" operators "$D/amp/key_averages.json" amp.csv >amp.out
+ok $? "autocast: every row as key_averages() has it, redispatches folded ($(tail -1 amp.out))"
+sed '$d' amp.out | head -5 | sed 's/^/# /'
+"$TRACETTY" report --kind operators --format text "$A" 2>/dev/null |
+    grep '^Self C[PU]*[A-Z]* time total: ' >amp_totals.got
+grep '^Self C[PU]*[A-Z]* time total: ' "$D/amp/key_averages.txt" >amp_totals.want
+same_file amp_totals.got amp_totals.want "autocast text: the totals as PyTorch prints them"
+"$TRACETTY" diff --kind operators "$T" "$A" >diff.csv 2>diff.err
+ok $? "diff --kind operators of the fp32 and the autocast run"
+"$py" "$oracle" diff "$D/key_averages.json" "$D/amp/key_averages.json" diff.csv >diff.out
+ok $? "diff: counts and device totals of both sides as the two key_averages() ($(tail -1 diff.out))"
+sed '$d' diff.out | head -5 | sed 's/^/# /'
+
 "$TRACETTY" report --kind kernels "$D/ncu_raw.csv" >ncu.csv 2>ncu.err
 ok $? "report --kind kernels of the ncu CSV"
 "$py" "$oracle" ncu "$D/ncu_raw.csv" ncu.csv >ncu.out

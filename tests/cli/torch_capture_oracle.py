@@ -18,6 +18,10 @@ key_averages() of ONE profiler session).
       cpu_time_total (and self_cpu_time_total for cpu_op), per kernel /
       memcpy / memset name the count and device_time_total of its device
       row.
+  torch_capture_oracle.py diff KEY_AVERAGES_A.json KEY_AVERAGES_B.json DIFF.csv
+      `diff --kind operators A B` against the two key_averages(): per name
+      Count A/B and Total A/B (device total; empty where a side lacks the
+      name) and the delta, within 1 ns per call.
   torch_capture_oracle.py ncu NCU_RAW.csv KERNELS.csv
       `report --kind kernels` of the ncu CSV alone: per kernel name the
       number of profiled launches and mean/min/max gpu__time_duration.sum
@@ -100,6 +104,33 @@ def operators(ka_path, ops_csv):
     return c.done()
 
 
+def diff(ka_a, ka_b, diff_csv):
+    cpu_a, _ = key_averages(ka_a)
+    cpu_b, _ = key_averages(ka_b)
+    got = {}
+    with open(diff_csv, newline="") as f:
+        for row in csv.DictReader(f):
+            g = got.setdefault(key_of(unguard(row["Name"])), [0, 0, 0, 0])
+            for i, col in enumerate(("Count A", "Count B", "Total A (ns)", "Total B (ns)")):
+                g[i] += int(row[col] or 0)
+    c = Check()
+    for k in set(cpu_a) | set(cpu_b) | set(got):
+        wa, wb, g = cpu_a.get(k), cpu_b.get(k), got.get(k)
+        if not (wa and wa["device_time_total"]) and not (wb and wb["device_time_total"]) \
+                and (g is None or not (g[2] or g[3])):
+            continue   # no device time on either side: diff's Total is device time
+        c.rows += 1
+        if g is None:
+            c.fail("%r: not in the diff" % k)
+            continue
+        for i, w in enumerate((wa, wb)):
+            side = "AB"[i]
+            c.equal("%s count %s" % (k, side), g[i], w["count"] if w else 0)
+            c.near("%s total %s" % (k, side), g[2 + i], w["device_time_total"] if w else 0,
+                   w["count"] if w else 0)
+    return c.done()
+
+
 DEVICE_CATS = {"kernel", "gpu_memcpy", "gpu_memset"}
 HOST_CATS = {"cpu_op", "user_annotation", "cuda_runtime", "cuda_driver"}
 
@@ -165,4 +196,4 @@ def ncu(raw_csv, kernels_csv):
 
 if __name__ == "__main__":
     mode = sys.argv[1]
-    sys.exit({"operators": operators, "slices": slices, "ncu": ncu}[mode](*sys.argv[2:]))
+    sys.exit({"operators": operators, "slices": slices, "diff": diff, "ncu": ncu}[mode](*sys.argv[2:]))

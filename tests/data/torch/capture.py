@@ -2,6 +2,8 @@
 """Capture a small real training run on a CUDA GPU for tracetty's tests.
 
   python3 capture.py OUTDIR            # torch.profiler run: trace + PyTorch's tables
+  python3 capture.py --amp OUTDIR      # the same in bf16 autocast (a second run
+                                       # for diff: other kernels, other times)
   python3 capture.py --plain N         # the same steps unprofiled (under ncu)
 
 What it writes in OUTDIR, all from ONE profiler session (one schedule cycle,
@@ -75,11 +77,15 @@ def make():
     return model, opt, data
 
 
+AMP = False
+
+
 def step(model, opt, data):
     batch = data.to(DEV, non_blocking=False)
     idx, tgt = batch[:, :-1], batch[:, 1:]
-    logits = model(idx)
-    loss = F.cross_entropy(logits.reshape(-1, VOCAB), tgt.reshape(-1))
+    with torch.autocast(DEV, dtype=torch.bfloat16, enabled=AMP):
+        logits = model(idx)
+        loss = F.cross_entropy(logits.reshape(-1, VOCAB), tgt.reshape(-1))
     opt.zero_grad(set_to_none=True)
     loss.backward()
     opt.step()
@@ -133,6 +139,7 @@ def profiled(out):
         "model": dict(vocab=VOCAB, dim=DIM, heads=HEADS, seq=SEQ,
                       batch=BATCH, layers=LAYERS),
         "schedule": "wait=1 warmup=2 active=2 repeat=1, 6 steps",
+        "amp": "bf16 autocast" if AMP else "off",
     }
     with open(os.path.join(out, "env.json"), "w") as f:
         json.dump(env, f, indent=1)
@@ -141,7 +148,10 @@ def profiled(out):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--plain":
         plain(int(sys.argv[2]))
+    elif len(sys.argv) == 3 and sys.argv[1] == "--amp":
+        AMP = True
+        profiled(sys.argv[2])
     elif len(sys.argv) == 2:
         profiled(sys.argv[1])
     else:
-        sys.exit("usage: capture.py OUTDIR | --plain N")
+        sys.exit("usage: capture.py [--amp] OUTDIR | --plain N")
