@@ -24,3 +24,7 @@ tests_unit_test_argflat_LDADD = $(TT_TEST_LDADD)
 # Perfetto-style queries run unchanged, against a python model of the trace
 TESTS += tests/cli/sql_perfetto.sh
 EXTRA_DIST += tests/cli/sql_perfetto.sh tests/cli/sql_perfetto.sql tests/cli/sql_perfetto_oracle.py
+# tracetty's launch table: every kernel's launching call and operator chain
+# against attrib_oracle.py's links
+TESTS += tests/cli/sql_launch.sh
+EXTRA_DIST += tests/cli/sql_launch.sh tests/cli/sql_launch_oracle.py

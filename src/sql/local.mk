@@ -24,7 +24,8 @@ libtracetty_a_SOURCES += \
 	src/sql/tab_flow.c \
 	src/sql/tab_args.c \
 	src/sql/tab_finding.c \
-	src/sql/tab_marker.c
+	src/sql/tab_marker.c \
+	src/sql/tab_launch.c
 # the SQLite side: sources, virtual tables, the database (only these
 # include sqlite3.h), and tracetty's own `rank` table
 libtracetty_a_SOURCES += \

@@ -18,6 +18,7 @@ extern const tt_sql_table tt_sqltab_flow;
 extern const tt_sql_table tt_sqltab_args;
 extern const tt_sql_table tt_sqltab_finding;
 extern const tt_sql_table tt_sqltab_marker;
+extern const tt_sql_table tt_sqltab_launch;
 
 static const tt_sql_table *const registry[] = {
     &tt_sqltab_slice,
@@ -33,6 +34,7 @@ static const tt_sql_table *const registry[] = {
     &tt_sqltab_args,
     &tt_sqltab_finding,
     &tt_sqltab_marker,
+    &tt_sqltab_launch,
 };
 
 const tt_sql_table *const *tt_sql_tables(size_t *n)

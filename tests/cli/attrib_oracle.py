@@ -30,12 +30,12 @@ def ns(v):
 
 class Ev:
     __slots__ = ("lane", "name", "cat", "start", "dur", "corr", "args", "parent", "seq",
-                 "self_ns", "dself", "dtotal")
+                 "self_ns", "dself", "dtotal", "launcher")
 
     def __init__(self, lane, name, cat, start, dur, corr, args, seq):
         self.lane, self.name, self.cat = lane, name, (cat or "")
         self.start, self.dur, self.corr, self.args, self.seq = start, dur, corr, args, seq
-        self.parent = None
+        self.parent = self.launcher = None
         self.dself = self.dtotal = 0
 
     def device(self):
@@ -171,6 +171,7 @@ def compute(path, by_module=False):
         op = None
         if h is not None:
             links += 1
+            e.launcher = h
             op = h
             while op is not None and (op.runtime() or op.python()):
                 op = op.parent
