@@ -20,4 +20,8 @@ EXTRA_DIST += $(ATTRIB_SHELL_TESTS) tests/cli/attrib_oracle.py \
 	tests/data/torch/train.pt.trace.json.gz \
 	tests/data/torch/amp/env.json tests/data/torch/amp/key_averages.json \
 	tests/data/torch/amp/key_averages.txt \
-	tests/data/torch/amp/train.pt.trace.json.gz
+	tests/data/torch/amp/train.pt.trace.json.gz \
+	tests/data/torch/stack/env.json tests/data/torch/stack/key_averages.json \
+	tests/data/torch/stack/key_averages.txt \
+	tests/data/torch/stack/known_differences.txt \
+	tests/data/torch/stack/train.pt.trace.json.gz

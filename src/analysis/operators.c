@@ -37,6 +37,21 @@ static bool only_child(const tt_lane *ln, uint32_t p, uint32_t r)
     return true;
 }
 
+/* The instance of lane event idx among out[from..n) (sorted by idx), or
+ * SIZE_MAX. */
+static size_t inst_find(const tt_op_inst *out, size_t from, size_t n, uint32_t idx)
+{
+    size_t lo = from, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (out[mid].ev.idx < idx)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && out[lo].ev.idx == idx ? lo : SIZE_MAX;
+}
+
 /* Fold the redispatched operators of one lane (out[from..n), in lane
  * order) into their parents (operators.h), compacting the array; *n is
  * updated. into[] is scratch of n - from entries. */
@@ -48,20 +63,14 @@ static void fold_redispatches(const tt_trace *tr, const tt_attrib *a, tt_op_inst
     for (size_t i = 0; i < m; i++) {
         tt_op_inst *o = &out[from + i];
         tt_evref p = tt_attrib_parent(a, o->ev);
-        size_t lo = 0, hi = i;
+        size_t lo, hi = i;
         into[i] = SIZE_MAX;
         if (!tt_evref_ok(p) || ln->ev[p.idx].name != ln->ev[o->ev.idx].name || !only_child(ln, p.idx, o->ev.idx))
             continue;
         /* the parent's instance: the lane's instances are sorted by idx */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (out[from + mid].ev.idx < p.idx)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo == i || out[from + lo].ev.idx != p.idx)
+        if ((lo = inst_find(out, from, from + hi, p.idx)) == SIZE_MAX)
             continue;   /* the parent is no operator (or not selected) */
+        lo -= from;
         into[i] = into[lo] != SIZE_MAX ? into[lo] : lo;
         out[from + into[i]].hself_more += tt_attrib_self(a, o->ev) + o->hself_more;
         out[from + into[i]].dself_more += tt_attrib_device_self(a, o->ev) + o->dself_more;

@@ -4,6 +4,9 @@
   python3 capture.py OUTDIR            # torch.profiler run: trace + PyTorch's tables
   python3 capture.py --amp OUTDIR      # the same in bf16 autocast (a second run
                                        # for diff: other kernels, other times)
+  python3 capture.py --stack OUTDIR    # the same with with_stack, with_modules and
+                                       # profile_memory: Python frames, nn.Module
+                                       # calls and [memory] events in the trace
   python3 capture.py --plain N         # the same steps unprofiled (under ncu)
 
 What it writes in OUTDIR, all from ONE profiler session (one schedule cycle,
@@ -78,6 +81,7 @@ def make():
 
 
 AMP = False
+STACK = False
 
 
 def step(model, opt, data):
@@ -127,7 +131,8 @@ def profiled(out):
 
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
                  schedule=schedule(wait=1, warmup=2, active=2, repeat=1),
-                 on_trace_ready=ready, record_shapes=True) as p:
+                 on_trace_ready=ready, record_shapes=True, with_stack=STACK,
+                 with_modules=STACK, profile_memory=STACK) as p:
         for _ in range(6):
             step(model, opt, data)
             p.step()
@@ -140,6 +145,7 @@ def profiled(out):
                       batch=BATCH, layers=LAYERS),
         "schedule": "wait=1 warmup=2 active=2 repeat=1, 6 steps",
         "amp": "bf16 autocast" if AMP else "off",
+        "with_stack, with_modules, profile_memory": STACK,
     }
     with open(os.path.join(out, "env.json"), "w") as f:
         json.dump(env, f, indent=1)
@@ -151,7 +157,10 @@ if __name__ == "__main__":
     elif len(sys.argv) == 3 and sys.argv[1] == "--amp":
         AMP = True
         profiled(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--stack":
+        STACK = True
+        profiled(sys.argv[2])
     elif len(sys.argv) == 2:
         profiled(sys.argv[1])
     else:
-        sys.exit("usage: capture.py [--amp] OUTDIR | --plain N")
+        sys.exit("usage: capture.py [--amp | --stack] OUTDIR | --plain N")
