@@ -11,6 +11,11 @@
  *   string_value  strings
  *   real_value    reals
  *   value_type    'int', 'real', 'string' or 'bool'
+ *   display_value the value as text, as Perfetto's args view writes it
+ *                 for every type: ints in decimal, bools 'true'/'false',
+ *                 strings as they are, reals as SQLite's CAST(real AS
+ *                 TEXT) writes them (printf "%!.15g": 15 significant
+ *                 digits, always with a '.': "1.0", "2.5e-07", "1.0e+20")
  *
  * Records are those of the events the source keeps (window, lanes),
  * each once, walked in storage order (handle order) so that every
@@ -23,6 +28,7 @@
 
 #include "sql/sqltab.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +60,7 @@ typedef struct args_cur {
     size_t            n_rows, cap_rows, row;
     char             *text;       /* their keys and strings */
     size_t            n_text, cap_text;
+    char              disp[40];   /* the display_value of a number */
 } args_cur;
 
 static const tt_sql_col cols[] = {
@@ -64,6 +71,7 @@ static const tt_sql_col cols[] = {
     {"string_value", "TEXT", 0},
     {"real_value", "REAL", 0},
     {"value_type", "TEXT", 0},
+    {"display_value", "TEXT", 0},
 };
 
 extern const tt_sql_table tt_sqltab_args;
@@ -229,6 +237,33 @@ static bool args_eof(const void *vc)
     return c->k >= c->k_end;
 }
 
+/* Perfetto's display_value of row r (see the top of this file) into the
+ * cursor's own buffer: valid until the next call on the cursor. */
+static void display_value(args_cur *c, const args_row *r, tt_sql_val *v)
+{
+    switch (r->type) {
+    case TT_ARGT_STRING: tt_sql_set_textn(v, c->text + r->s, r->sn); return;
+    case TT_ARGT_BOOL: tt_sql_set_text(v, r->i ? "true" : "false"); return;
+    case TT_ARGT_INT:
+        snprintf(c->disp, sizeof c->disp, "%" PRId64, r->i);
+        break;
+    case TT_ARGT_REAL: {
+        /* SQLite's "%!.15g": C's "%.15g", then ".0" where it wrote no
+         * point, before the exponent if any ("1e+20" -> "1.0e+20");
+         * JSON has no inf or nan to except */
+        int n = snprintf(c->disp, sizeof c->disp - 2, "%.15g", r->d);
+        if (n > 0 && (size_t)n < sizeof c->disp - 2 && !strchr(c->disp, '.')) {
+            char *e = strchr(c->disp, 'e');
+            size_t at = e ? (size_t)(e - c->disp) : (size_t)n;
+            memmove(c->disp + at + 2, c->disp + at, (size_t)n - at + 1);
+            memcpy(c->disp + at, ".0", 2);
+        }
+        break;
+    }
+    }
+    tt_sql_set_text(v, c->disp);
+}
+
 static int args_column(void *vc, int col, tt_sql_val *v, tt_error *err)
 {
     (void)err;
@@ -252,6 +287,7 @@ static int args_column(void *vc, int col, tt_sql_val *v, tt_error *err)
             tt_sql_set_real(v, r->d);
         break;
     case 6: tt_sql_set_text(v, tt_argtype_name(r->type)); break;
+    case 7: display_value(c, r, v); break;
     default: break;
     }
     return 0;
@@ -279,7 +315,7 @@ static double args_estimate(const tt_sql_src *s, const tt_sql_cons *cons, size_t
 const tt_sql_table tt_sqltab_args = {
     .name = "args",
     .help = "one row per argument of an event: arg_set_id, flat_key, key (\"args.NAME\"), "
-            "int_value, string_value, real_value, value_type",
+            "int_value, string_value, real_value, value_type, display_value",
     .cols = cols,
     .n_cols = sizeof cols / sizeof cols[0],
     .needs = TT_SQLNEED_ARGS,

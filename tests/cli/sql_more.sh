@@ -11,7 +11,9 @@
 #   - flow: Kineto's s/f pairs bound to their enclosing slices; a flow of
 #     slice_out = v / slice_in = v; the count `summary` gives;
 #   - args: every X event's args flattened as Perfetto's JSON importer
-#     does ("args.a.b", "args.l[0]", nulls left out); arg_set_id = v;
+#     does ("args.a.b", "args.l[0]", nulls left out), display_value as
+#     Perfetto's args view writes it (reals: SQLite's CAST AS TEXT);
+#     arg_set_id = v;
 #   - finding: check's CSV rows, in order (ts on the trace's clock);
 #   - marker: a set made with `tracetty markers add`, ts = start + offset.
 . "$srcdir/tests/lib.sh"

@@ -13,6 +13,7 @@ import bisect
 import csv
 import gzip
 import json
+import sqlite3
 import sys
 from collections import Counter
 from decimal import Decimal, ROUND_HALF_UP
@@ -150,6 +151,13 @@ def flows(trace, f_csv, sl_csv):
     return report(sorted(got), sorted(want), "flows")
 
 
+_db = sqlite3.connect(":memory:")
+
+
+def cast_text(x):
+    return _db.execute("SELECT CAST(? AS TEXT)", (x,)).fetchone()[0]
+
+
 def flatten(v, flat, key, out, idx):
     """Perfetto's flattening of a JSON value (src/sql/argflat.h)."""
     if v is None:
@@ -166,14 +174,16 @@ def flatten(v, flat, key, out, idx):
             flatten(x, flat, "%s[%d]" % (key, i), out, idx)
             i += 1
         return
+    # the last field: display_value as Perfetto's args view computes it,
+    # reals by this python's own SQLite (CAST(real AS TEXT))
     if isinstance(v, bool):
-        out.append((flat, key, "bool", str(int(v)), "", ""))
+        out.append((flat, key, "bool", str(int(v)), "", "", "true" if v else "false"))
     elif isinstance(v, int) and -2**63 <= v < 2**63:
-        out.append((flat, key, "int", str(v), "", ""))
+        out.append((flat, key, "int", str(v), "", "", str(v)))
     elif isinstance(v, (int, Decimal)):
-        out.append((flat, key, "real", "", "", real(v)))
+        out.append((flat, key, "real", "", "", real(v), cast_text(float(v))))
     else:
-        out.append((flat, key, "string", "", v, ""))
+        out.append((flat, key, "string", "", v, "", v))
 
 
 def args(trace, a_csv, sl_csv):
@@ -194,7 +204,7 @@ def args(trace, a_csv, sl_csv):
     for r in rows(a_csv):
         by_set.setdefault(r["arg_set_id"], []).append(
             (r["flat_key"], r["key"], r["value_type"], r["int_value"], r["string_value"],
-             "" if r["real_value"] == "" else real(r["real_value"])))
+             "" if r["real_value"] == "" else real(r["real_value"]), r["display_value"]))
     got = []
     for r in rows(sl_csv):
         k = (r["pid"], r["tid"], int(r["ts"]), r["name"])

@@ -54,11 +54,18 @@ PY
 }
 
 names=$(sed -n 's/^-- name: *//p' "$queries")
-# A real Kineto trace (slices, instants of three scopes, flows). Other
-# traces differ from this model where the model is simpler than tracetty
-# (instance counters with ids, flow steps "t", sub-ns durations' rounding):
-# see the closing notes of issue 17.
-for t in pytorch/resnet50_workers0.pt.trace.json.gz; do
+# Real Kineto traces (slices, instants of three scopes, flows, NCCL
+# kernels) and Chrome ones: catapult's B/E over and under an X of the same
+# span (the first read encloses), instants of every scope, "displayTimeUnit"
+# ns, a tall stack; viztracer's fractional-us times (each rounded to the
+# nearest ns, as Perfetto's importer does). The model is simpler than
+# tracetty where other traces differ (async b/e and S/F slices, unclosed
+# B, instance counters' ids, flow steps "t"): see issue 17's notes.
+for t in pytorch/resnet50_workers0.pt.trace.json.gz pytorch/nccl_data.json.gz \
+    chrome-edge/catapult_simple_trace.json chrome-edge/catapult_instant_events.json \
+    chrome-edge/catapult_nanoseconds.json chrome-edge/catapult_tall_trace.json \
+    chrome-edge/catapult_trivial_trace.json chrome-edge/viztracer_multithread.json \
+    chrome-edge/viztracer_old.json; do
     f="$traces/$t"
     [ -f "$f" ] || continue
     b=$(basename "$t")

@@ -20,7 +20,8 @@ the key is "value", else "name key"), M metadata (process_name,
 thread_name), flows s -> f bound as Kineto binds them (the start to the
 slice enclosing it on its thread, the end to the slice enclosing it, or
 with bp "e" absent, to the next slice starting at or after it). Times are
-exact: ts and dur in microseconds as decimal text, times 1000 to ns.
+exact: ts and dur in microseconds as decimal text, times 1000 to the
+nearest ns (each on its own, as Perfetto rounds them).
 Ids are this model's own: queries compared with tracetty must not print
 ids, only what they join.
 """
@@ -31,11 +32,14 @@ import os
 import re
 import sqlite3
 import sys
-from decimal import Decimal
+from decimal import Decimal, ROUND_HALF_UP
 
 
 def ns(v):
-    return int(Decimal(str(v)) * 1000)
+    """us to ns as Perfetto's JSON importer converts a fractional time:
+    llround(us * 1000), the nearest ns, halves away from zero (here on
+    the exact decimal, not a double)."""
+    return int((Decimal(str(v)) * 1000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 def load(path):
@@ -114,6 +118,10 @@ def build(events):
     # slices per track, nested as a call stack: sorted by start, longer first
     per_track = {}
     open_b = {}
+    # (a slice's place in the file breaks ties of start and length: the
+    # one read first encloses the others, as Perfetto's stable sort reads
+    # them)
+    order = {id(e): i for i, e in enumerate(events)}
     for e in sorted((e for e in events if e.get("ph") in ("B", "E")),
                     key=lambda e: ns(e["ts"])):
         t = track_of(e.get("pid"), e.get("tid"))
@@ -122,7 +130,8 @@ def build(events):
         elif open_b.get(t):
             b = open_b[t].pop()
             per_track.setdefault(t, []).append(
-                (ns(b["ts"]), ns(e["ts"]) - ns(b["ts"]), b.get("cat"), b.get("name", "")))
+                (ns(b["ts"]), ns(e["ts"]) - ns(b["ts"]), b.get("cat"), b.get("name", ""),
+                 order[id(b)]))
     for e in events:
         ph = e.get("ph")
         if ph == "X":
@@ -138,13 +147,14 @@ def build(events):
             t = other_track("process", e.get("pid"))
         else:
             t = track_of(e.get("pid"), e.get("tid"))
-        per_track.setdefault(t, []).append((ns(e["ts"]), dur, e.get("cat"), e.get("name", "")))
+        per_track.setdefault(t, []).append((ns(e["ts"]), dur, e.get("cat"), e.get("name", ""),
+                                            order[id(e)]))
     sid = 0
     spans = {}   # track -> [(ts, dur, id, depth)] in order
     for t in sorted(per_track):
-        rows = sorted(per_track[t], key=lambda r: (r[0], -r[1]))
+        rows = sorted(per_track[t], key=lambda r: (r[0], -r[1], r[4]))
         stack, out = [], []
-        for ts, dur, cat, name in rows:
+        for ts, dur, cat, name, _ in rows:
             # a parent holds what starts before its end (a zero-length
             # event at its end is outside it)
             while stack and ts >= stack[-1][0] + stack[-1][1]:
