@@ -339,6 +339,29 @@ bench_row all "tracetty report --kind gpu DIR" "$rbytes" \
 rp_wall=$wall
 echo
 
+# -------------------------------------------------------------- query
+# issue 17: `tracetty query` against report on the same input (pinned
+# CPU: both load on one core, the ratio is the query's own cost), and
+# over the 64 ranks its peak RSS beside report's (ranks load in batches)
+echo "== SQL: tracetty query against report (issue 17)"
+sqlq='SELECT name, sum(dur) FROM slice GROUP BY 1'
+# sql_vs_report MODE WHAT BYTES INPUT: report --kind ops, then the query,
+# on INPUT; $sql_cpu and $sql_rss: the query's CPU and peak RSS over
+# report's
+sql_vs_report() {
+    bench_row "$1" "report --kind ops, $2" "$3" "$TRACETTY" report --quiet --kind ops "$4"
+    rep_cpu=$cpu rep_rss=$rss_kb
+    bench_row "$1" "query GROUP BY name, $2" "$3" "$TRACETTY" query --quiet "$4" "$sqlq"
+    sql_cpu=$(ratio "$cpu" "$rep_cpu") sql_rss=$(ratio "$rss_kb" "$rep_rss")
+}
+sql_vs_report pinned "1M .ttz (pinned)" "$bytes" "$out/kineto-1m-shuffled.ttz"
+sql_ttz=$sql_cpu
+sql_vs_report pinned "1M JSON (pinned)" "$bytes" "$trace"
+sql_json=$sql_cpu
+sql_vs_report all "DIR, 64 ranks" "$rbytes" "$ranks"
+sql_ranks_rss=$sql_rss
+echo
+
 # -------------------------------------------------------- other programs
 echo "== Other JSON readers, 1M shuffled (one run each)"
 BENCH_RUNS_SAVED=$BENCH_RUNS
@@ -427,6 +450,9 @@ if [ -n "$ranks_ref" ]; then
 else
     goal "check, 64 ranks / simdjson over the files" - "" le 1.5 "no simdjson reference"
 fi
+goal "budget: query GROUP BY name / report ops, 1M .ttz CPU" "$sql_ttz" x le 2
+goal "budget: query GROUP BY name / report ops, 1M JSON CPU" "$sql_json" x le 2
+goal "budget: query peak RSS / report's, 64 ranks" "$sql_ranks_rss" x le 1.5
 awk -v w="$tt_wall" -v b="$bytes" 'BEGIN {
     v = b / 1e6 / w
     printf "  %-52s %9.1f MB/s (goal > 200)  %s\n", "DESIGN.md: load, 1M shuffled, all cores",

@@ -7,6 +7,12 @@ EXTRA_DIST += tests/cli/sql_tables.sh tests/cli/sql_process_oracle.py
 # tracetty query: the adapter, the database and the command
 TESTS += tests/cli/query.sh
 EXTRA_DIST += tests/cli/query.sh
+# Ctrl-C during the load, a statement and -o output: status 130, no files
+TESTS += tests/cli/query_sigint.sh
+EXTRA_DIST += tests/cli/query_sigint.sh
+# GROUP BY name without SQLite's sort, against python over the plain scan
+TESTS += tests/cli/sql_group.sh
+EXTRA_DIST += tests/cli/sql_group.sh
 # the event tables (slice, instant) and the track tables: the ranged walk
 # against brute force, and each table against a python3 oracle over the
 # shared traces

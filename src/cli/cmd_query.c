@@ -9,9 +9,12 @@
  * a usage error or a failed write.
  *
  * Ctrl-C: a SIGINT handler sets a flag (and nothing else); the database's
- * progress handler stops the statement at its next check, and the query
- * ends with "interrupted" and status 1 (-o leaves no file). The handler
- * is reset by the first SIGINT, so a second one ends the process.
+ * progress handler stops the statement at its next check, a load that is
+ * running finishes (the decoders cannot be stopped midway) but no further
+ * one starts, and the query ends with "interrupted" and status 130 (as a
+ * shell reports a process ended by SIGINT); -o leaves neither the file
+ * nor its temporary. A second SIGINT ends the process at once, removing
+ * the temporary file first (as tt_cli_catch_fatal_signals would).
  */
 #include "config.h"
 
@@ -39,6 +42,7 @@
 #include <unistd.h>
 
 #define QUERY_SQL_ERROR 1
+#define QUERY_INTERRUPTED 130   /* 128 + SIGINT */
 
 enum {
     OPT_WINDOW = TT_OPT__NEXT,
@@ -52,8 +56,15 @@ static volatile sig_atomic_t query_stop;
 
 static void on_sigint(int sig)
 {
-    (void)sig;
-    query_stop = 1;
+    if (!query_stop) {
+        query_stop = 1;
+        return;
+    }
+    /* the second one: die of it, as the user asked (async-signal-safe:
+     * unlink, signal, raise) */
+    tt_atomic_signal_cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 static int usage_error(const char *what)
@@ -170,6 +181,8 @@ static tt_trace *load_source(void *vctx, size_t i, const char *path, unsigned sk
     load_ctx *c = vctx;
     tt_trace *tr;
     (void)i;
+    if (query_stop)   /* Ctrl-C: start no other load */
+        return tt_error_set(err, TT_ERR_IO, "interrupted"), NULL;
     c->lo.skip = skip;
     if (!(tr = tt_cli_load_trace(path, &c->lo))) {
         c->failed = true;
@@ -183,6 +196,8 @@ static int load_sources(void *vctx, char *const *paths, size_t n, unsigned skip,
                         tt_trace **out, tt_error *err)
 {
     load_ctx *c = vctx;
+    if (query_stop)
+        return tt_error_set(err, TT_ERR_IO, "interrupted"), -1;
     c->lo.skip = skip;
     if (tt_cli_load_many(paths, n, &c->lo, out)) {
         c->failed = true;
@@ -319,6 +334,8 @@ static int put_row(out_ctx *o, sqlite3_stmt *st)
 static int on_row(void *ctx, sqlite3_stmt *st, long long row)
 {
     out_ctx *o = ctx;
+    if (query_stop)   /* Ctrl-C came during a load: write no row after it */
+        return -1;
     if ((row < 0 ? start_output(o, st) : put_row(o, st)) != 0) {
         o->failed = true;
         return -2;
@@ -427,12 +444,17 @@ static int query_run(char **files, size_t n, const query_args *qa, load_ctx *lc)
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_sigint;
-        sa.sa_flags = SA_RESETHAND;
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, NULL);
     }
     r = tt_sql_db_run(db, on_row, &oc, &err);
-    if (r == -1 && !lc->failed) {   /* a failed load said why already */
+    if (query_stop) {
+        /* whatever the statement said (a load or a statement stopped, or
+         * it ended just before the check): the user asked to stop, and
+         * -o must not be left with a result they think was cut */
+        tt_cli_error("query: interrupted");
+        rc = QUERY_INTERRUPTED;
+    } else if (r == -1 && !lc->failed) {   /* a failed load said why already */
         tt_cli_error("%s", tt_text_safe(err.what, msg, sizeof msg));
         rc = QUERY_SQL_ERROR;
     } else if (r == -1) {

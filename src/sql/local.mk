@@ -8,6 +8,8 @@ libtracetty_a_SOURCES += \
 	src/sql/tab_process.c \
 	src/sql/evwalk.h \
 	src/sql/evwalk.c \
+	src/sql/evgroup.h \
+	src/sql/evgroup.c \
 	src/sql/lanewalk.h \
 	src/sql/tab_slice.c \
 	src/sql/tab_instant.c \

@@ -174,7 +174,8 @@ enum {
     TT_SQLCOL_KEY = 1u << 0,    /* first() can narrow rows by an integer
                                    constraint on it (ts, dur, track_id, id) */
     TT_SQLCOL_ID = 1u << 1,     /* holds tt_sql_id() values */
-    TT_SQLCOL_HIDDEN = 1u << 2  /* not in SELECT * */
+    TT_SQLCOL_HIDDEN = 1u << 2, /* not in SELECT * */
+    TT_SQLCOL_GROUP = 1u << 3   /* first_grouped() can group rows by it */
 };
 
 typedef struct tt_sql_col {
@@ -195,7 +196,11 @@ typedef struct tt_sql_table {
     const char       *help;     /* one line for `query --tables` and the man page */
     const tt_sql_col *cols;     /* without `rank`: the adapter appends it */
     size_t            n_cols;
-    unsigned          needs;    /* TT_SQLNEED_* */
+    unsigned          needs;    /* TT_SQLNEED_* any query of it reads */
+    /* NULL, or n_cols entries: what reading column k needs beyond
+     * `needs` (slice's arg_set_id: the arguments), so that a query that
+     * does not read it loads without it (vtab.c: SQLite's colUsed). */
+    const unsigned   *col_needs;
     size_t            cur_size; /* bytes of the table's cursor */
 
     /* Position cur (zeroed, cur_size bytes) on the first row of s that
@@ -214,6 +219,13 @@ typedef struct tt_sql_table {
     /* May be NULL: the rows first() would visit for cons, estimated, for
      * SQLite's planner (NULL: every row). */
     double (*estimate)(const tt_sql_src *s, const tt_sql_cons *cons, size_t n);
+    /* May be NULL: position cur (zeroed) on the first of the same rows
+     * as first() without constraints, in ascending order of column col
+     * (a TT_SQLCOL_GROUP one; text: SQLite's BINARY collation); next()
+     * and eof() then follow that order. The adapter uses it for a GROUP
+     * BY col over one source, which SQLite then need not sort. 0, or -1
+     * with err set. */
+    int (*first_grouped)(void *cur, const tt_sql_src *s, int col, tt_error *err);
 } tt_sql_table;
 
 /* The registry, in the order of `query --tables`: n rows. */

@@ -33,6 +33,9 @@ static const tt_sql_col cols[] = {
     [C_SLICE] = {"slice_id", "INTEGER", TT_SQLCOL_ID | TT_SQLCOL_KEY},
 };
 
+/* only arg_set_id reads the arguments: other queries load without them */
+static const unsigned col_needs[sizeof cols / sizeof cols[0]] = {[C_ARGS] = TT_SQLNEED_ARGS};
+
 static const tt_sql_evkeys keys = {.id = C_SLICE, .ts = C_TS, .dur = -1, .track = C_TRACK};
 
 static int instant_first(void *vc, const tt_sql_src *s, const tt_sql_cons *cons, size_t n,
@@ -82,7 +85,8 @@ const tt_sql_table tt_sqltab_instant = {
     .help = "the instant events: ts, track_id, name, arg_set_id, scope, slice_id",
     .cols = cols,
     .n_cols = sizeof cols / sizeof cols[0],
-    .needs = TT_SQLNEED_ARGS,
+    .needs = 0,
+    .col_needs = col_needs,
     .cur_size = sizeof(instant_cur),
     .first = instant_first,
     .next = tt_sql_evcur_next,

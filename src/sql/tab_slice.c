@@ -22,17 +22,25 @@
  * `ts BETWEEN a AND b` costs binary searches per lane plus the rows.
  * parent_id and self_dur come from the trace's attribution, built on the
  * first read of either (O(n) once per trace), not for queries that do not
- * read them.
+ * read them; likewise the arguments load only for a query that reads
+ * arg_set_id (col_needs). A GROUP BY name over one source walks the rows
+ * grouped by name (sql/evgroup.h, first_grouped): SQLite then sorts
+ * nothing, which was most of the cost of such a query over 1M slices.
  */
 #include "config.h"
 
 #include "analysis/attrib.h"
+#include "sql/evgroup.h"
 #include "sql/evwalk.h"
 #include "sql/sqltab.h"
 
+extern const tt_sql_table tt_sqltab_slice;
+
 typedef struct slice_cur {
-    tt_sql_evwalk    w;   /* first: tt_sql_evcur_next() */
-    const tt_attrib *a;   /* on first use */
+    tt_sql_evwalk         w;   /* its s, lane and idx name the current row */
+    const tt_attrib      *a;   /* on first use */
+    const tt_sql_evgroup *g;   /* grouped by name: the rows in g's order */
+    size_t                gi;  /* the current row's position in g */
 } slice_cur;
 
 enum { C_ID, C_TS, C_DUR, C_TRACK, C_CAT, C_NAME, C_DEPTH, C_PARENT, C_ARGS, C_SELF,
@@ -44,7 +52,7 @@ static const tt_sql_col cols[] = {
     [C_DUR] = {"dur", "INTEGER", TT_SQLCOL_KEY},
     [C_TRACK] = {"track_id", "INTEGER", TT_SQLCOL_ID | TT_SQLCOL_KEY},
     [C_CAT] = {"category", "TEXT", 0},
-    [C_NAME] = {"name", "TEXT", 0},
+    [C_NAME] = {"name", "TEXT", TT_SQLCOL_GROUP},
     [C_DEPTH] = {"depth", "INTEGER", 0},
     [C_PARENT] = {"parent_id", "INTEGER", TT_SQLCOL_ID},
     [C_ARGS] = {"arg_set_id", "INTEGER", TT_SQLCOL_ID},
@@ -52,6 +60,9 @@ static const tt_sql_col cols[] = {
     [C_BYTES] = {"bytes", "INTEGER", 0},
     [C_CORR] = {"corr", "INTEGER", 0},
 };
+
+/* only arg_set_id reads the arguments: other queries load without them */
+static const unsigned col_needs[sizeof cols / sizeof cols[0]] = {[C_ARGS] = TT_SQLNEED_ARGS};
 
 static const tt_sql_evkeys keys = {.id = C_ID, .ts = C_TS, .dur = C_DUR, .track = C_TRACK};
 
@@ -62,6 +73,48 @@ static int slice_first(void *vc, const tt_sql_src *s, const tt_sql_cons *cons, s
     slice_cur *c = vc;
     tt_sql_evwalk_first(&c->w, s, &keys, cons, n, TT_SQL_EVKINDS_ALL);
     return 0;
+}
+
+/* GROUP BY name: every row the source keeps, by name (sql/evgroup.h) */
+static void *group_build(const tt_sql_src *s, tt_error *err)
+{
+    return tt_sql_evgroup_build(s, TT_SQL_EVKINDS_ALL, err);
+}
+
+static void group_at(slice_cur *c)
+{
+    if (c->gi < c->g->n) {
+        c->w.lane = c->g->v[c->gi].lane;
+        c->w.idx = c->g->v[c->gi].idx;
+    }
+}
+
+static int slice_first_grouped(void *vc, const tt_sql_src *s, int col, tt_error *err)
+{
+    slice_cur *c = vc;
+    (void)col;   /* name: the one TT_SQLCOL_GROUP column */
+    c->w.s = s;
+    if (!(c->g = tt_sql_src_cache(s, &tt_sqltab_slice, group_build, tt_sql_evgroup_free, err)))
+        return -1;
+    c->gi = 0;
+    group_at(c);
+    return 0;
+}
+
+static int slice_next(void *vc, tt_error *err)
+{
+    slice_cur *c = vc;
+    if (!c->g)
+        return tt_sql_evcur_next(&c->w, err);
+    c->gi++;
+    group_at(c);
+    return 0;
+}
+
+static bool slice_eof(const void *vc)
+{
+    const slice_cur *c = vc;
+    return c->g ? c->gi >= c->g->n : tt_sql_evwalk_eof(&c->w);
 }
 
 static int slice_column(void *vc, int col, tt_sql_val *v, tt_error *err)
@@ -119,11 +172,13 @@ const tt_sql_table tt_sqltab_slice = {
             "name, depth, parent_id, arg_set_id, self_dur, bytes, corr",
     .cols = cols,
     .n_cols = sizeof cols / sizeof cols[0],
-    .needs = TT_SQLNEED_ARGS,
+    .needs = 0,
+    .col_needs = col_needs,
     .cur_size = sizeof(slice_cur),
     .first = slice_first,
-    .next = tt_sql_evcur_next,
-    .eof = tt_sql_evcur_eof,
+    .next = slice_next,
+    .eof = slice_eof,
     .column = slice_column,
     .estimate = slice_estimate,
+    .first_grouped = slice_first_grouped,
 };

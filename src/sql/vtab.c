@@ -41,6 +41,7 @@ typedef struct vcur {
     bool                by_rank;   /* rank = rank_eq */
     int64_t             rank_eq;
     bool                none;      /* a constraint no row can meet */
+    int                 group_col; /* >= 0: rows grouped by it (first_grouped) */
     sqlite3_int64       rowid;
 } vcur;
 
@@ -136,6 +137,37 @@ static double plan_rows(const vt *v, const tt_sql_cons *known, size_t n_known, s
     return per * (by_rank ? 1.0 : (double)n) + 1;
 }
 
+/* What a statement reading the columns in used (SQLite's colUsed: bit k
+ * for column k < 63, bit 63 for every column from 63 on) of t needs. */
+static unsigned needs_of(const tt_sql_table *t, sqlite3_uint64 used)
+{
+    unsigned needs = t->needs;
+    for (size_t k = 0; t->col_needs && k < t->n_cols; k++)
+        if (used & ((sqlite3_uint64)1 << (k < 63 ? k : 63)))
+            needs |= t->col_needs[k];
+    return needs;
+}
+
+/* The column a plan can hand SQLite its rows grouped by, or -1: a GROUP
+ * BY on one TT_SQLCOL_GROUP column (sqlite3_vtab_distinct 1: the rows
+ * need only be grouped) of a table that can group, over one source
+ * (groups cannot span sources), with no constraint used (the grouped walk
+ * is a full one; a ranged walk and a sort is cheaper). Ascending only:
+ * SQLite may also take the groups' order for an ORDER BY on the same
+ * column (GROUP BY 1 ORDER BY 1 DESC is planned as one descending
+ * GROUP BY), and first_grouped's groups come in ascending BINARY order. */
+static int group_col(const vt *v, sqlite3_index_info *info, int n_args)
+{
+    int col;
+    if (!v->t->first_grouped || n_args || tt_sql_srcset_count(v->set) != 1 ||
+        info->nOrderBy != 1 || info->aOrderBy[0].desc || sqlite3_vtab_distinct(info) != 1)
+        return -1;
+    col = info->aOrderBy[0].iColumn;
+    if (col < 0 || col >= (int)v->t->n_cols || !(v->t->cols[col].flags & TT_SQLCOL_GROUP))
+        return -1;
+    return col;
+}
+
 static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
 {
     vt *v = (vt *)base;
@@ -144,8 +176,9 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
     tt_sql_cons known[32];
     size_t n_known = 0, n_unpriced = 0;
     bool by_rank = false, unique = false;
-    /* this statement reads the table: load what it needs */
-    tt_sql_srcset_need(v->set, v->t->needs);
+    /* this statement reads the table: load what it and the columns the
+     * statement reads need */
+    tt_sql_srcset_need(v->set, needs_of(v->t, info->colUsed));
     for (int i = 0; i < info->nConstraint; i++) {
         const struct sqlite3_index_constraint *c = &info->aConstraint[i];
         char op = op_char(c->op);
@@ -182,6 +215,12 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
     if (!info->idxStr && argv_i)
         return SQLITE_NOMEM;
     info->needToFreeIdxStr = 1;
+    /* idxNum: 1 + the column the rows come grouped by, 0: none */
+    int gc = group_col(v, info, argv_i);
+    if (gc >= 0) {
+        info->orderByConsumed = 1;
+        info->idxNum = 1 + gc;
+    }
     double rows = plan_rows(v, known, n_known, n_unpriced, by_rank);
     if (unique) {
         rows = 1;
@@ -308,7 +347,8 @@ static int cur_seek(vcur *c)
             continue;
         }
         c->topen = true;
-        if (t->first(c->tcur, c->src, c->local, n_local, &err))
+        if (c->group_col >= 0 ? t->first_grouped(c->tcur, c->src, c->group_col, &err)
+                              : t->first(c->tcur, c->src, c->local, n_local, &err))
             return vt_set_error(&c->v->base, &err);
         if (!t->eof(c->tcur))
             return SQLITE_OK;
@@ -322,8 +362,8 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str
 {
     vcur *c = (vcur *)base;
     const char *p = idx_str ? idx_str : "";
-    (void)idx_num;
     cur_leave(c);
+    c->group_col = idx_num - 1;
     free(c->cons);
     free(c->local);
     c->cons = calloc(argc ? (size_t)argc : 1, sizeof *c->cons);

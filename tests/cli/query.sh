@@ -197,7 +197,7 @@ matches "$TMPD/t.err" 'query: 6 loads of 6 traces' "a join on upid loads each tr
 "$TRACETTY" query --quiet "$job" 'SELECT count(*) FROM process' >"$TMPD/all.csv"
 same_file "$TMPD/j.csv" "$TMPD/all.csv" "the join pairs each process with itself"
 
-# Ctrl-C stops a long query with a message and status 1
+# Ctrl-C stops a long query with a message and status 130
 "$TRACETTY" query "$T" 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c
     WHERE x < 1000000000) SELECT count(*) FROM c' >/dev/null 2>"$TMPD/int.err" &
 pid=$!
@@ -208,7 +208,7 @@ while kill -0 $pid 2>/dev/null && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); don
 kill -0 $pid 2>/dev/null
 is $? 1 "SIGINT stopped the query within 5 s"
 wait $pid
-is $? 1 "an interrupted query exits 1"
+is $? 130 "an interrupted query exits 130"
 matches "$TMPD/int.err" '^tracetty: query: interrupted' "it says it was interrupted"
 
 tap_done
