@@ -19,6 +19,10 @@ EXTRA_DIST += tests/cli/sql_group.sh
 check_PROGRAMS += tests/unit/test_sql_slice
 TESTS += tests/unit/test_sql_slice
 tests_unit_test_sql_slice_LDADD = $(TT_TEST_LDADD)
+# sql/result.h over traces already loaded (the view's :sql)
+check_PROGRAMS += tests/unit/test_sql_result
+TESTS += tests/unit/test_sql_result
+tests_unit_test_sql_result_LDADD = $(TT_TEST_LDADD)
 TESTS += tests/cli/sql_slice.sh
 EXTRA_DIST += tests/cli/sql_slice.sh tests/cli/sql_slice_oracle.py
 TESTS += tests/cli/sql_more.sh

@@ -58,7 +58,8 @@ TUI_SH_TESTS = \
 	tests/tui/details_launch.sh \
 	tests/tui/compare_render.sh \
 	tests/tui/tmux_compare.sh \
-	tests/tui/tmux_matrix.sh
+	tests/tui/tmux_matrix.sh \
+	tests/tui/tmux_sql.sh
 TESTS += $(TUI_SH_TESTS)
 EXTRA_DIST += $(TUI_SH_TESTS) tests/tui/tmux_lib.sh tests/tui/ttfmt.py tests/tui/calltree_oracle.py \
 	tests/data/tui/basic.json \

@@ -27,6 +27,7 @@
 #include "report/report.h"
 #include "report/writer.h"
 #include "sql/db.h"
+#include "sql/result.h"
 #include "util/json.h"
 #include "util/text.h"
 #include "util/timings.h"
@@ -220,7 +221,7 @@ typedef struct out_ctx {
     bool           failed;    /* out of memory or the writer failed */
 } out_ctx;
 
-#define NUM_CAP 40
+#define NUM_CAP TT_SQL_NUM_CAP
 
 static int start_output(out_ctx *o, sqlite3_stmt *st)
 {
@@ -285,38 +286,19 @@ static int put_row(out_ctx *o, sqlite3_stmt *st)
         return -1;
     for (int c = 0; c < o->n; c++) {
         char *num = o->nums + (size_t)c * NUM_CAP;
+        const char *text = tt_sql_cell_text(st, c, num, NUM_CAP, &hex[c]);
         switch (sqlite3_column_type(st, c)) {
-        case SQLITE_INTEGER:
-            snprintf(num, NUM_CAP, "%lld", (long long)sqlite3_column_int64(st, c));
-            o->cells[c] = tt_cell_number_text(num);
-            break;
-        case SQLITE_FLOAT: {
-            double d = sqlite3_column_double(st, c);
-            snprintf(num, NUM_CAP, "%.17g", d);
+        case SQLITE_INTEGER: o->cells[c] = tt_cell_number_text(num); break;
+        case SQLITE_FLOAT:
             /* JSON has no infinity: a text cell */
-            o->cells[c] = isfinite(d) ? tt_cell_number_text(num) : tt_cell_text(num);
+            o->cells[c] = isfinite(sqlite3_column_double(st, c)) ? tt_cell_number_text(num)
+                                                                 : tt_cell_text(num);
             break;
-        }
-        case SQLITE_TEXT:
-            o->cells[c] = tt_cell_text((const char *)sqlite3_column_text(st, c));
-            break;
-        case SQLITE_BLOB: {
-            /* as SQL writes a blob: X'0A1B' */
-            const unsigned char *p = sqlite3_column_blob(st, c);
-            size_t len = (size_t)sqlite3_column_bytes(st, c);
-            if (!(hex[c] = malloc(2 * len + 4))) {
-                rc = -1;
-                break;
-            }
-            strcpy(hex[c], "X'");
-            for (size_t k = 0; k < len; k++)
-                snprintf(hex[c] + 2 + 2 * k, 3, "%02X", p[k]);
-            strcpy(hex[c] + 2 + 2 * len, "'");
-            o->cells[c] = tt_cell_text(hex[c]);
-            break;
-        }
+        case SQLITE_NULL: o->cells[c] = tt_cell_none(); break;
         default:
-            o->cells[c] = tt_cell_none();
+            if (!text)
+                rc = -1;   /* a blob's text: out of memory */
+            o->cells[c] = tt_cell_text(text);
             break;
         }
     }

@@ -37,4 +37,6 @@ libtracetty_a_SOURCES += \
 	src/sql/vtab.c \
 	src/sql/db.h \
 	src/sql/db.c \
+	src/sql/result.h \
+	src/sql/result.c \
 	src/sql/tab_rank.c

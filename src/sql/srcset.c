@@ -26,6 +26,7 @@ typedef struct slot {
     uint64_t       used;        /* tick of its last acquire (LRU) */
     int64_t        rank;
     bool           rank_known;
+    bool           borrowed;    /* the caller's trace: never unloaded */
 } slot;
 
 struct tt_sql_srcset {
@@ -65,7 +66,8 @@ static void unload(tt_sql_srcset *s, slot *sl)
     if (!sl->tr)
         return;
     tt_sql_src_fini(&sl->src);
-    tt_trace_free(sl->tr);
+    if (!sl->borrowed)
+        tt_trace_free(sl->tr);
     free(sl->lane_on);
     sl->tr = NULL;
     sl->lane_on = NULL;
@@ -163,7 +165,7 @@ static void evict_to(tt_sql_srcset *s, size_t limit)
     while (s->loaded > limit) {
         slot *lru = NULL;
         for (size_t i = 0; i < s->n; i++)
-            if (s->v[i].tr && !s->v[i].pins && (!lru || s->v[i].used < lru->used))
+            if (s->v[i].tr && !s->v[i].pins && !s->v[i].borrowed && (!lru || s->v[i].used < lru->used))
                 lru = &s->v[i];
         if (!lru)
             return;   /* every loaded source is in use: go beyond keep */
@@ -181,7 +183,7 @@ static bool must_load(tt_sql_srcset *s, size_t i, unsigned skip)
 {
     slot *sl = &s->v[i];
     /* loaded without a part a statement reads: load it again */
-    if (sl->tr && !sl->pins && (sl->skip & ~skip))
+    if (sl->tr && !sl->pins && !sl->borrowed && (sl->skip & ~skip))
         unload(s, sl);
     return !sl->tr;
 }
@@ -199,7 +201,8 @@ static int adopt(tt_sql_srcset *s, size_t i, tt_trace *tr, unsigned skip, tt_err
     if (tt_sql_src_init(&sl->src, tr, sl->path, err) || resolve(s, i, sl, err)) {
         if (sl->src.cache)
             tt_sql_src_fini(&sl->src);
-        tt_trace_free(tr);
+        if (!sl->borrowed)
+            tt_trace_free(tr);
         free(sl->lane_on);
         sl->tr = NULL;
         sl->lane_on = NULL;
@@ -261,6 +264,36 @@ static int load_batch(tt_sql_srcset *s, size_t i, const size_t *ahead, size_t n,
     free(paths);
     free(out);
     return rc;
+}
+
+tt_sql_srcset *tt_sql_srcset_new_loaded(const tt_sql_loaded *v, size_t n,
+                                        const tt_sql_srcset_opts *o, tt_error *err)
+{
+    tt_sql_srcset_opts lo = *o;
+    tt_sql_srcset *s;
+    lo.keep = n;   /* nothing is ever unloaded */
+    lo.load = NULL;
+    lo.load_many = NULL;
+    if (!(s = calloc(1, sizeof *s)) || !(s->v = calloc(n ? n : 1, sizeof *s->v))) {
+        tt_sql_srcset_free(s);
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    s->n = n;
+    s->o = lo;
+    for (size_t i = 0; i < n; i++) {
+        slot *sl = &s->v[i];
+        sl->path = v[i].path;
+        sl->borrowed = true;
+        /* the trace is the caller's; a slot only frees it when not
+         * borrowed, so dropping const here is safe */
+        if (adopt(s, i, (tt_trace *)v[i].tr, 0, err)) {
+            tt_sql_srcset_free(s);
+            return NULL;
+        }
+        sl->src.rank = sl->rank = v[i].rank;
+    }
+    return s;
 }
 
 tt_sql_src *tt_sql_srcset_acquire_ahead(tt_sql_srcset *s, size_t i, const size_t *ahead,

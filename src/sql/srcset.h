@@ -29,7 +29,8 @@
  * `needs`); a source loaded without a part a later statement needs loads
  * again.
  *
- * Ownership: the set owns its sources and traces; paths and marker sets
+ * Ownership: the set owns its sources and the traces it loaded (not
+ * those given to tt_sql_srcset_new_loaded); paths and marker sets
  * are borrowed and must outlive it. Library code: loading goes through
  * the caller's load function; nothing here prints.
  */
@@ -75,6 +76,22 @@ typedef struct tt_sql_srcset tt_sql_srcset;
 tt_sql_srcset *tt_sql_srcset_new(char *const *paths, size_t n, const tt_sql_srcset_opts *o,
                                  tt_error *err);
 void tt_sql_srcset_free(tt_sql_srcset *s);   /* NULL is a no-op */
+
+/* A trace the caller has loaded already (the view's ranks): borrowed, it
+ * must outlive the set; rank is its rank column (-1: NULL). */
+typedef struct tt_sql_loaded {
+    const tt_trace *tr;
+    const char     *path;   /* as the user named it, or NULL */
+    int64_t         rank;
+} tt_sql_loaded;
+
+/* A set over v[0..n) (n >= 1), all loaded from the start and never
+ * unloaded or loaded again: the parts a trace was loaded without (its
+ * arguments, flows or counters) read as empty. o's window, lanes and
+ * markers apply as for paths; its keep and load functions are ignored.
+ * NULL with err set (out of memory, a --lanes pattern error). */
+tt_sql_srcset *tt_sql_srcset_new_loaded(const tt_sql_loaded *v, size_t n,
+                                        const tt_sql_srcset_opts *o, tt_error *err);
 
 size_t tt_sql_srcset_count(const tt_sql_srcset *s);
 

@@ -604,6 +604,11 @@ static void goto_submit(tt_app *a, const char *text)
     size_t seplen = 2;
     tt_ns x, y;
     snprintf(a->last_goto, sizeof a->last_goto, "%s", text);
+    /* ":sql SELECT ...": a query over the loaded traces (sqlpanel.c) */
+    if (strncmp(text, "sql", 3) == 0 && (text[3] == ' ' || text[3] == '\0')) {
+        tt_app_sql(a, text + 3);
+        return;
+    }
     if (!sep) {
         /* "10ms-20ms": a '-' after the first character that is not the
          * sign of an exponent */
@@ -1003,8 +1008,8 @@ const tt_binding tt_bindings[] = {
     {K('G'), "G", "go to the end of the trace", TT_SEC_ZOOM, TT_IN_MAIN, act_end},
     {K('0'), "0", "show the whole trace", TT_SEC_ZOOM, TT_IN_MAIN, act_all},
     {K('f'), "f", "zoom to the selected event", TT_SEC_ZOOM, TT_IN_MAIN, act_fit},
-    {K(':'), ":", "go to a time (:12.5ms) or zoom to a range (:10ms..12ms)", TT_SEC_ZOOM,
-     TT_IN_MAIN, act_goto},
+    {K(':'), ":", "go to a time (:12.5ms), zoom to a range (:10ms..12ms), or :sql SELECT ...",
+     TT_SEC_ZOOM, TT_IN_MAIN, act_goto},
 
     {K(TT_KEY_TAB), "Tab", "next event at the same depth", TT_SEC_FIND, TT_IN_MAIN,
      act_next_ev},

@@ -139,6 +139,7 @@ void tt_app_free(tt_app *a)
     tt_ms_fini(&a->mst);
     tt_collview_fini(&a->cv);
     tt_matrix_view_free(a);
+    tt_app_sql_free(a);
     tt_plist_fini(&a->rpl);
     tt_plist_fini(&a->cpl);
     tt_app_info_fini(a);

@@ -66,7 +66,8 @@ typedef enum tt_panel {
     TT_PANEL_COLL,      /* Enter in the collectives view: one collective */
     TT_PANEL_MSTATS,    /* a box over several ranks or over collectives */
     TT_PANEL_INFO,      /* I: the trace's metadata; F: the selected event's full name */
-    TT_PANEL_CALLTREE   /* c in a box's statistics: its call tree (ctpanel.c) */
+    TT_PANEL_CALLTREE,  /* c in a box's statistics: its call tree (ctpanel.c) */
+    TT_PANEL_SQL        /* :sql SELECT ...: the query's rows (sqlpanel.c) */
 } tt_panel;
 
 /* What the info panel shows. */
@@ -84,6 +85,7 @@ typedef enum tt_view {
 } tt_view;
 
 typedef struct tt_matrix_view tt_matrix_view;   /* mode_matrix.c's state */
+typedef struct tt_sqlview tt_sqlview;           /* sqlpanel.c's state */
 
 /* What a TT_MODE_TEXT line or a TT_MODE_CONFIRM question is for. */
 typedef enum tt_ask {
@@ -253,6 +255,7 @@ struct tt_app {
     tt_ns            mk_tcur;
     char             mk_name[TT_MARK_NAME_MAX + 1];
     tt_annview       an;
+    tt_sqlview      *sq;           /* :sql (sqlpanel.c), built by the first query */
 };
 
 typedef int (*tt_action_fn)(tt_app *a);
@@ -436,6 +439,12 @@ const tt_panel_def *tt_panel_at(size_t i);
 /* ctpanel.c: the call tree panel's row, and c in a box's statistics */
 extern const tt_panel_def tt_ct_panel;
 int tt_act_sp_calltree(tt_app *a);
+
+/* sqlpanel.c: the :sql panel's row, `:sql SELECT ...` typed at the :
+ * prompt (the text after "sql"), freeing its state */
+extern const tt_panel_def tt_sql_panel;
+int tt_app_sql(tt_app *a, const char *sql);
+void tt_app_sql_free(tt_app *a);
 
 /* actions.c */
 extern const tt_binding tt_bindings[];

@@ -36,6 +36,7 @@ static const help_line extra[] = {
     {"12.5ms", "a time from the trace start: ns us ms s, a bare number is ns"},
     {"1ms..2ms", "zoom to a range (also 1ms-2ms)"},
     {"box edge", ":TIME then v, or :TIME while stretching: exactly that time"},
+    {"sql SELECT", "SQL over the loaded traces (tracetty query's tables): rows in a panel"},
     {NULL, "In a prompt"},
     {"Enter Esc", "accept, cancel"},
     {"BS C-w C-u", "delete a character, a word, everything"},

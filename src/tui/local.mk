@@ -33,6 +33,8 @@ libtracetty_a_SOURCES += \
 	src/tui/actions.c \
 	src/tui/panels.c \
 	src/tui/ctpanel.c \
+	src/tui/sqlpanel.c \
+	src/tui/jobstop.c src/tui/jobstop.h \
 	src/tui/boxact.c \
 	src/tui/markact.c \
 	src/tui/annotact.c \

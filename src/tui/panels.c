@@ -118,6 +118,7 @@ static const tt_panel_def info = {TT_PANEL_INFO, TT_IN_INFOP, NULL, NULL, 0,
 /* The panels; a panel kept in a file of its own exports its row. */
 static const tt_panel_def *const panels[] = {
     &details, &stats, &marks, &annots, &ranks, &coll, &mstats, &info, &tt_ct_panel,
+    &tt_sql_panel,
 };
 
 const tt_panel_def *tt_panel_get(tt_panel p)

@@ -4,6 +4,7 @@
 #include "tui/term.h"
 
 #include "tui/grid.h"
+#include "tui/jobstop.h"
 #include "tui/theme.h"
 
 #include <curses.h>
@@ -79,6 +80,9 @@ static void restore_tty_now(void);
 static void on_quit(int sig)
 {
     bool again = quit_sig != 0;
+    /* Ctrl-C during a `:sql` query stops the query, not the view */
+    if (sig == SIGINT && tt_jobstop_sigint())
+        return;
     quit_sig = sig;
     wake();
     /* the loop has been working for a while, or has not acted on an
@@ -733,6 +737,7 @@ static int term_loop(session *t, const term_view *v, tt_grid *g, int *sig, tt_er
     clicker clk = {false, 0, 0, 0};
     mouse_mode(t, true);
     busy_since = mono_s();
+    tt_jobstop_attach(STDIN_FILENO);   /* a key press stops a long query */
     while (!done) {
         struct pollfd pf[2];
         int n, pr;
@@ -821,6 +826,7 @@ static int term_loop(session *t, const term_view *v, tt_grid *g, int *sig, tt_er
     if (quit_sig)
         *sig = quit_sig;
     busy_since = 0;
+    tt_jobstop_attach(-1);
     return rc;
 }
 
