@@ -24,6 +24,7 @@
 
 #include "analysis/attrib_store.h"
 #include "analysis/classify.h"
+#include "util/bigalloc.h"
 #include "util/grow.h"
 #include "util/sort.h"
 #include "util/u64map.h"
@@ -837,8 +838,9 @@ static int build(tt_attrib *a, tt_error *err)
             l->launch[i] = (uint32_t)(a->base[h.lane] + h.idx + 1);
             a->st.n_links++;
             if (!dself[h.lane]) {
-                dself[h.lane] = calloc(tr->lanes[h.lane].n, sizeof **dself);
-                dtotal[h.lane] = calloc(tr->lanes[h.lane].n, sizeof **dtotal);
+                /* touched at random over the whole lane: huge pages */
+                dself[h.lane] = tt_bigcalloc(tr->lanes[h.lane].n * sizeof **dself);
+                dtotal[h.lane] = tt_bigcalloc(tr->lanes[h.lane].n * sizeof **dtotal);
                 if (!dself[h.lane] || !dtotal[h.lane])
                     goto oom;
             }

@@ -9,6 +9,15 @@
  * A block is compressed once it reaches BLOCK_TARGET raw bytes; blocks that
  * do not shrink are kept raw.
  *
+ * The stored bytes of the blocks are packed into slabs the store owns
+ * (64 KiB, doubling to 2 MiB huge-page blocks): a malloc() per block put
+ * them among everything else on the heap, each new 4 KiB page of it a
+ * fault (1M events: 2k of the load's 8k); in the parallel load they were
+ * the workers' fragments' blocks, kept alive in the workers' malloc
+ * arenas, so that the arenas' scratch could never be reused and grew
+ * into fresh pages instead. tt_args_append() copies a fragment's bytes
+ * into the trace's slabs and frees its own.
+ *
  * A store with a source holds no blocks of its own: its parts are stores
  * of their own, made by the source on first read and kept sorted by first
  * handle. A reader remembers the part it read last, so reading records
@@ -18,6 +27,8 @@
 
 #include "model/args.h"
 
+#include "util/bigalloc.h"
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -26,13 +37,16 @@
 
 #define BLOCK_TARGET ((size_t)64 << 10)
 #define ARGS_ZSTD_LEVEL 1
+#define SLAB_FIRST ((size_t)64 << 10)
+#define SLAB_MAX TT_BIGALLOC_FROM
 
 typedef struct args_block {
     uint32_t       first;      /* handle of the first record */
     uint32_t       count;      /* records */
     uint32_t       raw_size;
     uint32_t       stored;     /* bytes in data */
-    unsigned char *data;       /* zstd frame, or raw when stored == raw_size */
+    unsigned char *data;       /* zstd frame, or raw when stored == raw_size;
+                                * in one of the store's slabs */
     uint32_t       kbase;      /* added to the key set ids of its keyed rows:
                                 * non-zero for blocks moved by tt_args_append */
 } args_block;
@@ -75,6 +89,11 @@ struct tt_args {
     int            level;         /* zstd level (ARGS_ZSTD_LEVEL) */
     args_keyset   *keysets;       /* id k at keysets[k - 1] */
     uint32_t       n_keysets, cap_keysets;
+    unsigned char **slabs;        /* the blocks' bytes; the last is filled */
+    uint32_t       n_slabs, cap_slabs;
+    size_t         slab_used, slab_cap;   /* of the last slab */
+    unsigned char *zbuf;          /* compression output, copied to a slab */
+    size_t         zbuf_cap;
 };
 
 tt_args *tt_args_new(void)
@@ -106,8 +125,10 @@ void tt_args_free(tt_args *a)
         return;
     if (a->lazy)
         lazy_free(a->lazy);
-    for (uint32_t i = 0; i < a->n_blocks; i++)
-        free(a->blocks[i].data);
+    for (uint32_t i = 0; i < a->n_slabs; i++)
+        free(a->slabs[i]);
+    free(a->slabs);
+    free(a->zbuf);
     free(a->blocks);
     free(a->cur);
     ZSTD_freeCCtx(a->cctx);
@@ -138,30 +159,73 @@ static int args_reserve_blocks(tt_args *a, uint32_t more)
     return 0;
 }
 
+/* Room for `need` bytes in the last slab: a new slab when it lacks them,
+ * twice as long as the last (at most SLAB_MAX, at least need). 0, or -1
+ * when out of memory. */
+static int args_slab_room(tt_args *a, size_t need)
+{
+    size_t cap;
+    unsigned char *slab;
+    if (a->n_slabs && a->slab_cap - a->slab_used >= need)
+        return 0;
+    cap = a->slab_cap ? a->slab_cap * 2 : SLAB_FIRST;
+    if (cap > SLAB_MAX)
+        cap = SLAB_MAX;
+    if (cap < need)
+        cap = need;
+    if (a->n_slabs == a->cap_slabs) {
+        uint32_t nc = a->cap_slabs ? a->cap_slabs * 2 : 16;
+        unsigned char **ns;
+        if (nc <= a->cap_slabs || !(ns = realloc(a->slabs, nc * sizeof *ns)))
+            return -1;
+        a->slabs = ns;
+        a->cap_slabs = nc;
+    }
+    if (!(slab = tt_bigalloc(cap)))
+        return -1;
+    a->slabs[a->n_slabs++] = slab;
+    a->slab_used = 0;
+    a->slab_cap = cap;
+    return 0;
+}
+
+/* p[0..n) copied into the last slab, which has room (args_slab_room()). */
+static unsigned char *args_slab_put(tt_args *a, const unsigned char *p, size_t n)
+{
+    unsigned char *at = a->slabs[a->n_slabs - 1] + a->slab_used;
+    memcpy(at, p, n);
+    a->slab_used += n;
+    return at;
+}
+
 /* Compress raw[0..len) holding `count` records into a new block whose
  * first handle is a->cur_first; advance cur_first past it. */
 static int args_store_block(tt_args *a, const unsigned char *raw, size_t len, uint32_t count)
 {
     args_block b;
     size_t bound, csize;
+    const unsigned char *from;
     if (args_reserve_blocks(a, 1))
         return -1;
     if (!a->cctx && !(a->cctx = ZSTD_createCCtx()))
         return -1;
     bound = ZSTD_compressBound(len);
-    b.data = malloc(bound);
-    if (!b.data)
-        return -1;
-    csize = ZSTD_compressCCtx(a->cctx, b.data, bound, raw, len, a->level);
+    if (bound > a->zbuf_cap) {
+        unsigned char *nz = realloc(a->zbuf, bound);
+        if (!nz)
+            return -1;
+        a->zbuf = nz;
+        a->zbuf_cap = bound;
+    }
+    csize = ZSTD_compressCCtx(a->cctx, a->zbuf, bound, raw, len, a->level);
+    from = a->zbuf;
     if (ZSTD_isError(csize) || csize >= len) {
-        memcpy(b.data, raw, len);
+        from = raw;   /* kept raw */
         csize = len;
     }
-    {
-        unsigned char *shrunk = realloc(b.data, csize ? csize : 1);
-        if (shrunk)
-            b.data = shrunk;
-    }
+    if (args_slab_room(a, csize))
+        return -1;
+    b.data = args_slab_put(a, from, csize);
     b.first = a->cur_first;
     b.count = count;
     b.raw_size = (uint32_t)len;
@@ -764,7 +828,8 @@ int tt_args_append(tt_args *dst, tt_args *src)
     uint32_t kb = dst->n_keysets;
     if (dst->lazy || src->lazy || args_flush(dst) || args_flush(src) ||
         n > UINT32_MAX - dst->next || src->n_keysets > UINT32_MAX / 4 - kb ||
-        args_reserve_blocks(dst, src->n_blocks))
+        args_reserve_blocks(dst, src->n_blocks) ||
+        (src->held && args_slab_room(dst, src->held)))
         goto out;
     if (src->n_keysets > dst->cap_keysets - kb) {
         /* src's key sets follow dst's: its blocks' keyed rows find theirs
@@ -783,9 +848,10 @@ int tt_args_append(tt_args *dst, tt_args *src)
         args_block b = src->blocks[i];
         b.first += base;
         b.kbase += kb;
+        b.data = args_slab_put(dst, b.data, b.stored);   /* src's slabs go with src */
         dst->blocks[dst->n_blocks++] = b;
     }
-    src->n_blocks = 0;   /* the data is dst's now */
+    src->n_blocks = 0;
     dst->next += n;
     dst->cur_first = dst->next;
     dst->raw_total += src->raw_total;

@@ -3,6 +3,8 @@
 
 #include "model/merge.h"
 
+#include "util/bigalloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,7 +94,9 @@ static int merge_lanes(tt_trace *tr, const tt_trace *frag, tt_merge_map *m, cons
             tt_event *ne;
             while (cap < l->n + fl->n)
                 cap *= 2;
-            if (l->n + fl->n >= UINT32_MAX - 1 || !(ne = realloc(l->ev, cap * sizeof *ne)))
+            /* onto huge pages once big: util/bigalloc.h */
+            if (l->n + fl->n >= UINT32_MAX - 1 ||
+                !(ne = tt_bigrealloc(l->ev, l->n * sizeof *ne, cap * sizeof *ne)))
                 return -1;
             l->ev = ne;
             l->cap = cap;
@@ -155,7 +159,8 @@ static int merge_flow_points(tt_trace *tr, const tt_trace *frag, const tt_merge_
         tt_flow_point *np;
         while (cap < n)
             cap *= 2;
-        if (!(np = realloc(tr->flow_points, cap * sizeof *np)))
+        if (!(np = tt_bigrealloc(tr->flow_points, tr->n_flow_points * sizeof *np,
+                                 cap * sizeof *np)))
             return -1;
         tr->flow_points = np;
         tr->cap_flow_points = cap;

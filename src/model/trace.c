@@ -5,6 +5,7 @@
 
 #include "index/index.h"
 #include "model/laneix.h"
+#include "util/bigalloc.h"
 #include "util/hash.h"
 #include "util/natcmp.h"
 #include "util/parallel.h"
@@ -73,7 +74,9 @@ void tt_trace_free(tt_trace *tr)
     free(tr);
 }
 
-/* Grow *arr (element size sz) so that index n is valid. */
+/* Grow *arr (element size sz) so that index n is valid. Big arrays (the
+ * lanes' events, the flow points) move to huge pages as they grow:
+ * tt_bigrealloc(). */
 static int grow(void **arr, size_t sz, size_t n, size_t *cap, size_t min_cap)
 {
     size_t nc;
@@ -83,7 +86,7 @@ static int grow(void **arr, size_t sz, size_t n, size_t *cap, size_t min_cap)
     nc = *cap ? *cap * 2 : min_cap;
     while (nc <= n)
         nc *= 2;
-    na = realloc(*arr, nc * sz);
+    na = tt_bigrealloc(*arr, *cap * sz, nc * sz);
     if (!na)
         return -1;
     *arr = na;
@@ -145,8 +148,7 @@ int64_t tt_trace_push_event(tt_trace *tr, uint32_t lane)
     tt_lane *l = &tr->lanes[lane];
     tt_event *e;
     if (l->n == l->cap) {
-        /* Geometric growth; glibc moves big blocks with mremap, so growing
-         * a 64 MB lane does not copy it. */
+        /* Geometric growth, onto huge pages once big (see grow()). */
         if (l->n >= UINT32_MAX - 1 ||
             grow((void **)&l->ev, sizeof *l->ev, l->n, &l->cap, 64))
             return -1;
@@ -562,7 +564,7 @@ static int lane_sort_events(tt_lane *l)
     }
     if (sorted)
         return 0;
-    keys = malloc(n * sizeof *keys);
+    keys = tt_bigalloc(n * sizeof *keys);
     if (!keys)
         return -1;
     smin = l->ev[0].start;
@@ -779,8 +781,8 @@ static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t 
         return 0;
     if (n > UINT32_MAX)
         return -1;   /* indexes are 32-bit below (seq is, too) */
-    by_time = malloc(n * sizeof *by_time);
-    order = malloc(n * sizeof *order);
+    by_time = tt_bigalloc(n * sizeof *by_time);
+    order = tt_bigalloc(n * sizeof *order);
     start = calloc((size_t)tr->n_lanes + 2, sizeof *start);
     if (!by_time || !order || !start)
         goto oom;
@@ -863,8 +865,8 @@ static uint64_t evref_key(tt_evref r)
 static int index_flows(tt_trace *tr)
 {
     size_t n = tr->n_flows;
-    tt_kv *kv = malloc((n ? n : 1) * sizeof *kv);
-    tr->flows_by_to = malloc((n + 1) * sizeof *tr->flows_by_to);
+    tt_kv *kv = tt_bigalloc(n * sizeof *kv);
+    tr->flows_by_to = tt_bigalloc((n + 1) * sizeof *tr->flows_by_to);
     if (!kv || !tr->flows_by_to)
         goto oom;
     for (size_t k = 0; k < n; k++)
@@ -879,7 +881,7 @@ static int index_flows(tt_trace *tr)
         /* flows are found in id order, which is random in from order: a
          * copy read ahead costs less than moving them in place (and the
          * flow points, larger, are gone by now) */
-        tt_flow *sorted = malloc((n ? n : 1) * sizeof *sorted);
+        tt_flow *sorted = tt_bigalloc(n * sizeof *sorted);
         if (!sorted)
             goto oom;
         for (size_t k = 0; k < n; k++) {
@@ -918,7 +920,7 @@ static int cmp_point_at(const void *pa, const void *pb, void *ctx)
  * than reading them there, ahead of need. */
 static int sort_flow_points(const tt_flow_point *fp, size_t n, tt_kv **out)
 {
-    tt_kv *kv = malloc((n ? n : 1) * sizeof *kv);
+    tt_kv *kv = tt_bigalloc(n * sizeof *kv);
     if (!kv)
         return -1;
     for (size_t k = 0; k < n; k++)
@@ -971,7 +973,7 @@ static int resolve_flows(tt_trace *tr, unsigned threads)
     tt_kv *ord;   /* the points in resolving order; ord[k].key is the id */
     int64_t *bound;
     /* binding first: its scratch is gone before the sort's is taken */
-    if (!(bound = malloc((n ? n : 1) * sizeof *bound)) || bind_flow_points(tr, fp, n, bound, threads) ||
+    if (!(bound = tt_bigalloc(n * sizeof *bound)) || bind_flow_points(tr, fp, n, bound, threads) ||
         sort_flow_points(fp, n, &ord)) {
         free(bound);
         return -1;

@@ -36,3 +36,19 @@ void tt_mem_trim(void)
         (void)malloc_trim(0);
 #endif
 }
+
+void tt_mem_map_big(size_t from)
+{
+#ifdef __GLIBC__
+    static atomic_bool done;
+    if (atomic_load(&keep) || atomic_exchange(&done, true))
+        return;
+    /* a fixed threshold also ends glibc's adjustment of the trim
+     * threshold, which would have followed it to twice its value: keep
+     * that much free heap top (no release and refault for each chunk) */
+    (void)mallopt(M_MMAP_THRESHOLD, (int)from);
+    (void)mallopt(M_TRIM_THRESHOLD, (int)(2 * from));
+#else
+    (void)from;
+#endif
+}

@@ -17,6 +17,8 @@
 #ifndef TT_UTIL_MEMKEEP_H
 #define TT_UTIL_MEMKEEP_H
 
+#include <stddef.h>
+
 /* From now on, keep freed memory in the process: blocks below 32 MB come
  * from the heap rather than from a mapping of their own, the heap is not
  * shrunk when its top is freed, and tt_mem_trim() does nothing. Call it
@@ -26,5 +28,16 @@ void tt_mem_keep_freed(void);
 /* Give free memory back to the kernel (malloc_trim(0)), unless
  * tt_mem_keep_freed() was called. */
 void tt_mem_trim(void);
+
+/* Unless keeping: blocks of `from` bytes and more get mappings of their
+ * own from now on, whatever was freed before. Why: glibc raises its mmap
+ * threshold to the size of each mapped block freed (up to 32 MB), after
+ * which big blocks come from the heap; a huge-page block there
+ * (util/bigalloc.h) leaves its range advised after it is freed, and the
+ * heap's next small block or free-list pointer written into that range
+ * makes a whole 2 MiB page resident (1M-event JSON summary: peak 104 MB
+ * instead of 94). A block of its own is unmapped when freed. Blocks below
+ * `from` keep coming from the heap, reused. Called by tt_bigalloc(). */
+void tt_mem_map_big(size_t from);
 
 #endif

@@ -3,6 +3,8 @@
 
 #include "util/sort.h"
 
+#include "util/bigalloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,7 +98,7 @@ int tt_radix_sort(tt_kv *a, size_t n)
     if (sorted)
         return 0;
     count = calloc(RADIX_DIGITS, sizeof *count);
-    buf = malloc(n * sizeof *buf);
+    buf = tt_bigalloc(n * sizeof *buf);   /* on huge pages when big: fresh scratch */
     if (!count || !buf) {
         free(count);
         free(buf);
