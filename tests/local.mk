@@ -24,7 +24,8 @@ UNIT_TESTS = \
 	tests/unit/test_bigalloc \
 	tests/unit/test_index \
 	tests/unit/test_chrome \
-	tests/unit/test_json_scan
+	tests/unit/test_json_scan \
+	tests/unit/test_strmemo
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_num_LDADD = $(TT_TEST_LDADD)
@@ -35,3 +36,4 @@ tests_unit_test_bigalloc_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_index_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_chrome_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_json_scan_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_strmemo_LDADD = $(TT_TEST_LDADD)

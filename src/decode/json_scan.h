@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum js_status {
     JS_OK = 0,
@@ -76,6 +77,15 @@ const char *js_scan_number(js_scanner *sc, const char *p, const char *end, bool 
 /* Whether [s, s+n) is exactly one number in the strict JSON grammar
  * (js_scan_number only finds a number's span). */
 bool js_is_number(const char *s, size_t n);
+
+/* The common shape of a JSON number, -?(0|[1-9][0-9]*)(.[0-9]+)? with at
+ * most 18 digits, times 10^scale (0 <= scale <= 9), rounded half away from
+ * zero as tt_parse_decimal_scaled() rounds, in one pass: true with *out
+ * set; false for anything else (an exponent, more digits, a result past
+ * int64, bad syntax), where the caller takes js_is_number() and
+ * tt_parse_decimal_scaled(), which give the same value for every string
+ * this accepts (tests/unit/test_json_scan.c checks it). */
+bool js_number_scaled(const char *s, size_t n, int scale, int64_t *out);
 
 /* Skip one complete value of any type, validating its structure. */
 const char *js_skip_value(js_scanner *sc, const char *p, const char *end, bool at_eof);

@@ -5,6 +5,7 @@ libtracetty_a_SOURCES += \
 	src/decode/json_scan.c src/decode/json_scan.h \
 	src/decode/json_window.c src/decode/json_window.h \
 	src/decode/chrome.c src/decode/chrome_chunks.c src/decode/chrome_chunks.h \
+	src/decode/strmemo.h \
 	src/decode/argjson.c src/decode/argjson.h \
 	src/decode/csv_common.c src/decode/csv_common.h \
 	src/decode/csv_ascend.c src/decode/csv_nsys.c src/decode/csv_generic.c \

@@ -7,6 +7,7 @@
 
 #include "../tap.h"
 #include "decode/json_scan.h"
+#include "util/num.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,62 @@ static void test_container_vs_skip_value(void)
     }
 }
 
+/* js_number_scaled(), the decoder's one-pass time parse, agrees with the
+ * strict grammar and the general decimal parser on every string it takes,
+ * and takes the usual timestamps. */
+static void test_number_scaled(void)
+{
+    static const struct {
+        const char *s;
+        int         scale;
+        int64_t     want;
+    } take[] = {
+        {"3712845164726.318", 3, 3712845164726318LL}, {"1.555", 3, 1555}, {"0", 3, 0},
+        {"-0", 3, 0}, {"0.5", 0, 1}, {"-0.5", 0, -1}, {"0.0004", 3, 0}, {"0.0005", 3, 1},
+        {"1.5555", 3, 1556}, {"-1.5555", 3, -1556}, {"25", 3, 25000}, {"-7.25", 9, -7250000000LL},
+        {"999999999999999999", 0, 999999999999999999LL},
+    };
+    static const char *const refuse[] = {
+        "", "-", "01", "-01", "1.", ".5", "1e3", "1E3", "+1", "0x1", "1.2.3", "1 ", " 1",
+        "1234567890123456789", "999999999999999999", /* at scale 3: past int64 */
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof take / sizeof take[0]; i++) {
+        int64_t v = -42;
+        if (!js_number_scaled(take[i].s, strlen(take[i].s), take[i].scale, &v) || v != take[i].want) {
+            diag("js_number_scaled(\"%s\", %d): %lld", take[i].s, take[i].scale, (long long)v);
+            bad++;
+        }
+    }
+    for (size_t i = 0; i < sizeof refuse / sizeof refuse[0]; i++) {
+        int64_t v;
+        if (js_number_scaled(refuse[i], strlen(refuse[i]), 3, &v)) {
+            diag("js_number_scaled(\"%s\", 3) took it", refuse[i]);
+            bad++;
+        }
+    }
+    ok(bad == 0, "js_number_scaled takes the usual shapes and leaves the rest");
+    bad = 0;
+    int took = 0;
+    for (int k = 0; k < 200000; k++) {
+        size_t n = (size_t)(rnd() % 24);
+        char *b = random_buf(n, k % 2 ? "0123456789." : "0123456789.-eE+");
+        int scale = (int)(rnd() % 10);
+        int64_t fast, slow;
+        bool fast_ok = js_number_scaled(b, n, scale, &fast);
+        took += fast_ok;
+        if (fast_ok &&
+            (!js_is_number(b, n) || tt_parse_decimal_scaled(b, n, scale, &slow) != TT_NUM_OK ||
+             slow != fast)) {
+            diag("js_number_scaled(\"%.*s\", %d) = %lld", (int)n, b, scale, (long long)fast);
+            bad++;
+        }
+        free(b);
+    }
+    ok(bad == 0 && took > 1000,
+       "js_number_scaled agrees with js_is_number and tt_parse_decimal_scaled (%d taken)", took);
+}
+
 int main(void)
 {
     int best = js_simd_level();
@@ -275,5 +332,6 @@ int main(void)
     }
     js_simd_use(best);
     test_container_vs_skip_value();
+    test_number_scaled();
     return tap_done();
 }
