@@ -23,6 +23,11 @@
  * busy_upto) and every other derived value (group lane ranges, counter
  * min/max) are recomputed on reading instead of being trusted.
  *
+ * The writer hands each finished section to a helper thread that
+ * compresses it (secpipe.h) while it builds the next ones, in an order
+ * that lets the big compressions overlap the serial work; the sections
+ * keep their places in the file, which stays the same byte for byte.
+ *
  * Decoding bounds every allocation by data that is really present: a zstd
  * frame cannot expand by more than ZSTD_MAX_RATIO, and every count is
  * checked against the bytes its section holds before anything is
@@ -37,6 +42,7 @@
 #include "snapshot/argtmplsec.h"
 #include "snapshot/attribsec.h"
 #include "snapshot/evblocks.h"
+#include "snapshot/secpipe.h"
 #include "snapshot/wire.h"
 
 #include "index/index.h"
@@ -313,52 +319,67 @@ static int check_events(const tt_trace *tr, tt_error *err)
     return 0;
 }
 
+/* The sections' places in the file, in the order the format has always
+ * had (the writer builds them in another order, see enc_sections). */
+enum {
+    P_META, P_STRINGS, P_ATTRS, P_ARGS, P_ARGTMPL, P_GROUPS, P_LANES, P_EVENTS, P_INDEX,
+    P_COUNTERS, P_FLOWS, P_ATTRIB, P__COUNT
+};
+
+/* section_zstd() at the level chosen by the writer, for the pipe. */
+static int sec_compress(void *dst, uint32_t id, const tt_wbuf *raw, int level, tt_error *err)
+{
+    return section_zstd(dst, id, raw, level, err);
+}
+
 static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, section *sec,
                         uint32_t *n_sec, tt_error *err)
 {
     tt_wbuf b = {0}, tb = {0};
+    tt_secpipe *pipe = tt_secpipe_start(sec_compress);
     uint64_t n_samples = 0, string_bytes = 0;
     uint32_t ns = tt_strtab_count(tr->strings), n_args = 0;
     uint32_t *arg_map = NULL;
     tt_argcols_hint *arg_hint = NULL;
-    int k = 0, rc = -1, tmpl;
+    uint32_t k = 0;
+    int rc = -1, tmpl;
 
-    if (check_events(tr, err))
-        return -1;
-    if (args_order(tr, &arg_map, &arg_hint, &n_args))
+    if (!pipe)
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
+    if (check_events(tr, err) ||
+        (args_order(tr, &arg_map, &arg_hint, &n_args) &&
+         tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot"))) {
+        tt_secpipe_finish(pipe, err);
+        return -1;
+    }
     for (uint32_t i = 1; i < ns; i++)
         string_bytes += tt_strtab_len(tr->strings, i);
     for (uint32_t i = 0; i < tr->n_counters; i++)
         n_samples += tr->counters[i].n;
 
-#define FINISH(id)                                                        \
-    do {                                                                  \
-        if (b.oom) {                                                      \
-            tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot"); \
-            goto out;                                                     \
-        }                                                                 \
-        if (section_zstd(&sec[k], (id), &b, section_level(b.n), err)) \
-            goto out;                                                     \
-        k++;                                                              \
-        b.n = 0;                                                          \
+    /* each finished section goes to the pipe, into its place in the file
+     * (pos), and b starts afresh in a recycled buffer */
+#define FINISH(pos, id)                                                           \
+    do {                                                                          \
+        if (tt_secpipe_submit(pipe, &sec[(pos)], (id), &b, section_level(b.n), err)) \
+            goto out;                                                             \
     } while (0)
 
     enc_meta(&b, tr, src, n_samples, string_bytes, n_args);
-    FINISH(SEC_META);
+    FINISH(P_META, SEC_META);
 
     for (uint32_t i = 1; i < ns; i++)
         tt_wbuf_varint(&b, tt_strtab_len(tr->strings, i));
     for (uint32_t i = 1; i < ns; i++)
         tt_wbuf_put(&b, tt_strtab_get(tr->strings, i), tt_strtab_len(tr->strings, i));
-    FINISH(SEC_STRINGS);
+    FINISH(P_STRINGS, SEC_STRINGS);
 
     for (uint32_t i = 1; i < tr->attrs->count; i++) {
         tt_wbuf_varint(&b, tr->attrs->tuple[i].opcode);
         tt_wbuf_varint(&b, tr->attrs->tuple[i].layer);
         tt_wbuf_varint(&b, tr->attrs->tuple[i].operand);
     }
-    FINISH(SEC_ATTRS);
+    FINISH(P_ATTRS, SEC_ATTRS);
 
     switch (tt_argcols_encode(tr->args, arg_map, n_args, arg_hint, ns, LEVEL_TRIAL, 0, &b)) {
     case 0:
@@ -374,11 +395,11 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
     tmpl = b.oom ? 1 : tt_argtmplsec_encode(b.p, b.n, n_args, &tb);
     if (tmpl < 0)
         b.oom = true;   /* the payload is the encoder's own: only memory fails */
-    FINISH(SEC_ARGS);
+    FINISH(P_ARGS, SEC_ARGS);
     if (tmpl == 0) {
         tt_wbuf_put(&b, tb.p, tb.n);
         b.oom |= tb.oom;
-        FINISH(SEC_ARGTMPL);
+        FINISH(P_ARGTMPL, SEC_ARGTMPL);
     }
 
     for (uint32_t i = 0; i < tr->n_groups; i++) {
@@ -390,7 +411,7 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
         tt_wbuf_svarint(&b, g->sort_index);
         tt_wbuf_varint(&b, g->first_lane);
     }
-    FINISH(SEC_GROUPS);
+    FINISH(P_GROUPS, SEC_GROUPS);
 
     for (uint32_t i = 0; i < tr->n_lanes; i++) {
         const tt_lane *l = &tr->lanes[i];
@@ -402,26 +423,14 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
         tt_wbuf_varint(&b, l->kind);
         tt_wbuf_varint(&b, l->n);
     }
-    FINISH(SEC_LANES);
+    FINISH(P_LANES, SEC_LANES);
 
-    {
-        /* the events in blocks (evblocks.h): stored as they come, each
-         * block compressed on its own */
-        tt_wbuf index = {0};
-        int level = section_level((size_t)(tr->n_events * 12 < SIZE_MAX ? tr->n_events * 12 : SIZE_MAX));
-        if (tt_evb_encode(tr, arg_map, level, 0, &b, &index))
-            b.oom = true;
-        if (b.oom || index.oom) {
-            tt_wbuf_free(&index);
-            tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
-            goto out;
-        }
-        section_blocks(&sec[k++], SEC_EVENTS, &b);
-        memset(&b, 0, sizeof b);
-        b = index;
-        FINISH(SEC_INDEX);
-    }
-
+    /* The attribution, counters and flows before the events: the helper
+     * compresses the arguments while the attribution is built (on one
+     * core), and those three while the events are encoded. */
+    if (tt_attribsec_encode(tr, &b, err))
+        goto out;
+    FINISH(P_ATTRIB, SEC_ATTRIB);
     for (uint32_t i = 0; i < tr->n_counters; i++) {
         const tt_counter *c = &tr->counters[i];
         tt_wbuf_varint(&b, c->group);
@@ -442,7 +451,7 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
     }
     for (uint32_t i = 0; i < tr->n_counters; i++)
         tt_wbuf_put(&b, tr->counters[i].v, tr->counters[i].n * sizeof(double));
-    FINISH(SEC_COUNTERS);
+    FINISH(P_COUNTERS, SEC_COUNTERS);
 
     {
         /* flows are sorted by source event: delta-code the endpoints */
@@ -468,17 +477,41 @@ static int enc_sections(const tt_trace *tr, const tt_snapshot_source *src, secti
             pk = kk;
         }
     }
-    FINISH(SEC_FLOWS);
-    if (tt_attribsec_encode(tr, &b, err))
-        goto out;
-    FINISH(SEC_ATTRIB);
+    FINISH(P_FLOWS, SEC_FLOWS);
+    {
+        /* the events in blocks (evblocks.h): stored as they come, each
+         * block compressed on its own */
+        tt_wbuf index = {0};
+        int level = section_level((size_t)(tr->n_events * 12 < SIZE_MAX ? tr->n_events * 12 : SIZE_MAX));
+        if (tt_evb_encode(tr, arg_map, level, 0, &b, &index))
+            b.oom = true;
+        if (b.oom || index.oom) {
+            tt_wbuf_free(&index);
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
+            goto out;
+        }
+        section_blocks(&sec[P_EVENTS], SEC_EVENTS, &b);
+        b = index;
+        FINISH(P_INDEX, SEC_INDEX);
+    }
+
 #undef FINISH
     rc = 0;
 out:
+    /* every section compressed (or failed) before they are laid out */
+    if (tt_secpipe_finish(pipe, err))
+        rc = -1;
     tt_wbuf_free(&b);
     tt_wbuf_free(&tb);
     free(arg_map);
     free(arg_hint);
+    /* the places left empty (no templates section) close up */
+    for (uint32_t i = 0; i < P__COUNT; i++)
+        if (sec[i].id) {
+            section t = sec[i];
+            sec[i] = sec[k];
+            sec[k++] = t;
+        }
     *n_sec = (uint32_t)k;
     return rc;
 }
