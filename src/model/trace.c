@@ -865,7 +865,9 @@ static uint64_t evref_key(tt_evref r)
 static int index_flows(tt_trace *tr)
 {
     size_t n = tr->n_flows;
-    tt_kv *kv = tt_bigalloc(n * sizeof *kv);
+    /* fresh arrays of n: huge pages fault once per 2 MiB (bigalloc.h;
+     * half of a 1M-call nsys export's faults were these three) */
+    tt_kv *kv = tt_bigalloc((n ? n : 1) * sizeof *kv);
     tr->flows_by_to = tt_bigalloc((n + 1) * sizeof *tr->flows_by_to);
     if (!kv || !tr->flows_by_to)
         goto oom;
@@ -881,7 +883,7 @@ static int index_flows(tt_trace *tr)
         /* flows are found in id order, which is random in from order: a
          * copy read ahead costs less than moving them in place (and the
          * flow points, larger, are gone by now) */
-        tt_flow *sorted = tt_bigalloc(n * sizeof *sorted);
+        tt_flow *sorted = tt_bigalloc((n ? n : 1) * sizeof *sorted);
         if (!sorted)
             goto oom;
         for (size_t k = 0; k < n; k++) {

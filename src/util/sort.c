@@ -81,49 +81,66 @@ int tt_sort(void *base, size_t n, size_t size, tt_cmp_fn cmp, void *ctx)
 
 /* ------------------------------------------------------------ radix sort */
 
-#define RADIX_BITS 8
-#define RADIX_BUCKETS (1u << RADIX_BITS)
-#define RADIX_DIGITS (64 / RADIX_BITS)
+/* Digits of up to 11 bits (2048 buckets: the counts of one digit stay in
+ * L1, and 30-bit keys such as a second of nanoseconds take 3 passes, not
+ * 4; 8 bits below RADIX_WIDE_FROM pairs, where clearing and summing 2048
+ * counts per digit would cost more than the pairs), each placed at the
+ * lowest key bit not yet covered that differs between two keys: bits
+ * every key shares cannot reorder anything, so a key of a lane index in
+ * its high half and an event index in its low one costs a pass for each
+ * part, not for the zeros between them. Any digits covering every bit
+ * that differs give the same stable order. */
+#define RADIX_BITS 11
+#define RADIX_MAX_DIGITS 8     /* 64 bits in digits of 8 */
+#define RADIX_WIDE_FROM 4096
 
 int tt_radix_sort(tt_kv *a, size_t n)
 {
-    size_t (*count)[RADIX_BUCKETS];
+    size_t *count;
     tt_kv *buf, *src = a, *dst;
-    int sorted = 1;
+    uint64_t diff = 0, left;
+    int shift[RADIX_MAX_DIGITS], nd = 0, bits = n < RADIX_WIDE_FROM ? 8 : RADIX_BITS;
+    size_t i = 1, mask = ((size_t)1 << bits) - 1, nb = mask + 1;
     if (n < 2)
         return 0;
-    for (size_t i = 1; i < n && sorted; i++)
-        if (a[i].key < a[i - 1].key)
-            sorted = 0;
-    if (sorted)
-        return 0;
-    count = calloc(RADIX_DIGITS, sizeof *count);
-    buf = tt_bigalloc(n * sizeof *buf);   /* on huge pages when big: fresh scratch */
+    while (i < n && a[i].key >= a[i - 1].key)
+        i++;
+    if (i == n)
+        return 0;   /* sorted: one pass */
+    /* the bits that differ between keys: those of the first key that some
+     * key does not share */
+    for (i = 1; i < n; i++)
+        diff |= a[i].key ^ a[0].key;
+    for (left = diff; left; nd++) {
+        shift[nd] = __builtin_ctzll(left);
+        left &= shift[nd] + bits >= 64 ? 0 : ~(uint64_t)0 << (shift[nd] + bits);
+    }
+    count = calloc((size_t)nd * nb, sizeof *count);
+    /* fresh memory of n pairs: huge pages fault once per 2 MiB, not once
+     * per 4 KiB (see bigalloc.h) */
+    buf = tt_bigalloc(n * sizeof *buf);
     if (!count || !buf) {
         free(count);
         free(buf);
         return -1;
     }
     /* every digit's histogram in one pass */
-    for (size_t i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) {
         uint64_t k = a[i].key;
-        for (int d = 0; d < RADIX_DIGITS; d++, k >>= RADIX_BITS)
-            count[d][k & (RADIX_BUCKETS - 1)]++;
+        for (int d = 0; d < nd; d++)
+            count[d * nb + ((k >> shift[d]) & mask)]++;
     }
     dst = buf;
-    for (int d = 0; d < RADIX_DIGITS; d++) {
-        size_t *c = count[d], sum = 0;
-        int shift = d * RADIX_BITS;
-        /* a digit every key shares does not reorder anything */
-        if (c[(src[0].key >> shift) & (RADIX_BUCKETS - 1)] == n)
-            continue;
-        for (unsigned b = 0; b < RADIX_BUCKETS; b++) {
+    for (int d = 0; d < nd; d++) {
+        size_t *c = count + d * nb, sum = 0;
+        int sh = shift[d];
+        for (size_t b = 0; b < nb; b++) {
             size_t k = c[b];
             c[b] = sum;
             sum += k;
         }
-        for (size_t i = 0; i < n; i++)
-            dst[c[(src[i].key >> shift) & (RADIX_BUCKETS - 1)]++] = src[i];
+        for (i = 0; i < n; i++)
+            dst[c[(src[i].key >> sh) & mask]++] = src[i];
         {
             tt_kv *t = src;
             src = dst;

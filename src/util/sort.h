@@ -25,10 +25,10 @@ typedef struct tt_kv {
     uint64_t val;
 } tt_kv;
 
-/* Stable sort of n pairs by key, ascending, in O(n) per 8 bits of key
- * range: a least-significant-digit radix sort that skips the digits all
- * keys share (keys relative to their minimum, such as times within a
- * trace, span far fewer than 64 bits). For the big sorts of finalize,
+/* Stable sort of n pairs by key, ascending, in O(n) per 11 bits of key
+ * that differ between keys: a least-significant-digit radix sort that
+ * skips the bits all keys share (keys relative to their minimum, such as
+ * times within a trace, span far fewer than 64 bits). For the big sorts of finalize,
  * where tt_sort's comparisons through a function pointer dominate. Sorted
  * input costs one pass. Returns 0, or -1 when its n-pair scratch buffer
  * cannot be allocated (the array is then left as it was). */

@@ -369,6 +369,29 @@ static void test_radix_sort(void)
     is_i64(bad, 0, "radix sort: keys of 1 to 64 bits, sizes 0..200000: same order as the stable tt_sort");
     is_i64(bad_apply, 0, "apply order: records moved in place to where the radix sort put their keys");
     {
+        /* keys whose differing bits are apart, as (lane << 32 | index)
+         * keys are, under a bit every key shares: digits start at the
+         * differing bits, and none may be left out */
+        static const size_t ns[] = {100, 5000, 65537};
+        int bad_sparse = 0;
+        for (size_t si = 0; si < sizeof ns / sizeof ns[0]; si++) {
+            size_t n = ns[si];
+            tt_kv *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+            for (size_t i = 0; i < n; i++) {
+                a[i].key = (rnd() & 0xfffff) | (rnd() % 5) << 32 | (rnd() & 1) << 52 |
+                           (uint64_t)1 << 62;
+                a[i].val = i;
+            }
+            memcpy(b, a, n * sizeof *a);
+            if (tt_radix_sort(a, n) != 0 || tt_sort(b, n, sizeof *b, cmp_pair_key, NULL) != 0 ||
+                memcmp(a, b, n * sizeof *a) != 0)
+                bad_sparse++;
+            free(a);
+            free(b);
+        }
+        is_i64(bad_sparse, 0, "radix sort: keys differing in bits far apart: same order as tt_sort");
+    }
+    {
         enum { N = 1000 };
         tt_kv a[N];
         int moved = 0;
