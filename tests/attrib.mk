@@ -23,5 +23,4 @@ EXTRA_DIST += $(ATTRIB_SHELL_TESTS) tests/cli/attrib_oracle.py \
 	tests/data/torch/amp/train.pt.trace.json.gz \
 	tests/data/torch/stack/env.json tests/data/torch/stack/key_averages.json \
 	tests/data/torch/stack/key_averages.txt \
-	tests/data/torch/stack/known_differences.txt \
 	tests/data/torch/stack/train.pt.trace.json.gz

@@ -230,7 +230,7 @@ static int side_operators(const tt_trace *tr, const tt_sel *sel, tt_diff_side *s
         uint32_t name = tt_trace_event(tr, ops[i].ev)->name;
         if (!t[name].calls)
             seen[n_seen++] = name;
-        tt_op_times_add(&t[name], tr, a, &ops[i]);
+        tt_op_times_add(&t[name], tr, &ops[i]);
     }
     rc = 0;
     for (size_t i = 0; i < n_seen && !rc; i++) {

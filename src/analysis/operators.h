@@ -24,6 +24,15 @@
  * tables of two real captures, fp32 and bf16 autocast
  * (tests/cli/torch_capture.sh).
  *
+ * Python frames (with_stack traces) are no events of key_averages(), and
+ * they nest badly with ops (ProfilerStep#N starts inside one frame and
+ * ends outside it). On a lane that holds any, the times come from
+ * PyTorch's own op tree (_populate_cpu_children): the lane's operators
+ * without the frames, in start order, each the child of the innermost
+ * open one that wholly contains it; host self is the duration minus the
+ * children's, device total the device self plus the children's device
+ * totals, redispatches folded in that tree.
+ *
  * Library code: no I/O. Ownership: the caller frees what it is given.
  */
 #ifndef TT_ANALYSIS_OPERATORS_H
@@ -37,11 +46,11 @@
 #include "model/trace.h"
 #include "util/error.h"
 
-/* One operator instance: the event, and the self times of the
- * redispatched children it absorbed (see above). */
+/* One operator instance: the event and its times (the self times
+ * include those of the redispatched children it absorbed, see above). */
 typedef struct tt_op_inst {
     tt_evref ev;
-    tt_ns    hself_more, dself_more;
+    tt_ns    hself, dself, dtotal;
 } tt_op_inst;
 
 /* The operator instances of the selection, lane by lane in start order:
@@ -56,16 +65,13 @@ typedef struct tt_op_times {
 } tt_op_times;
 
 /* Add instance o to t. */
-static inline void tt_op_times_add(tt_op_times *t, const tt_trace *tr, const tt_attrib *a,
-                                   const tt_op_inst *o)
+static inline void tt_op_times_add(tt_op_times *t, const tt_trace *tr, const tt_op_inst *o)
 {
-    tt_evref r = o->ev;
     t->calls++;
-    t->hself += tt_attrib_self(a, r) + o->hself_more;
-    t->htotal += tt_trace_event(tr, r)->dur;
-    t->dself += tt_attrib_device_self(a, r) + o->dself_more;
-    if (!tt_attrib_is_runtime(a, r))
-        t->dtotal += tt_attrib_device_total(a, r);
+    t->hself += o->hself;
+    t->htotal += tt_trace_event(tr, o->ev)->dur;
+    t->dself += o->dself;
+    t->dtotal += o->dtotal;
 }
 
 #endif

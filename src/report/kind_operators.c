@@ -493,7 +493,7 @@ static int operators_rows(const tt_kind_ctx *x, tt_kind_out *out, tt_error *err)
             r->label = label;
             r->shape = shape;
         }
-        tt_op_times_add(&r->t, tr, a, &ops[i]);
+        tt_op_times_add(&r->t, tr, &ops[i]);
     }
     n_rows = t.n_used;
     if (!(sorted = malloc((n_rows ? n_rows : 1) * sizeof *sorted))) {

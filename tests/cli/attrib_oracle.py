@@ -192,24 +192,50 @@ def compute(path, by_module=False):
     # total" is 0), and a redispatch (the only child of a parent of its
     # name, as EventList._remove_dup_nodes finds them) is one call with its
     # parent: its self times go to the outermost of the chain.
+    # On a lane holding Python frames (with_stack), PyTorch's own op tree
+    # (_populate_cpu_children): the ops alone, by (start, -end), each the
+    # child of the innermost open op wholly containing it; self = duration
+    # minus the children's, device total = device self plus the children's.
     def is_op(e):
         return not (e.lane in device_lanes or e.python() or e.cat == "Trace")
-    children = collections.Counter(id(e.parent) for e in evs if e.parent is not None)
-    into, more = {}, collections.defaultdict(lambda: [0, 0])
+    tparent, times = {}, {}
+    for lane in lanes.values():
+        if not any(e.python() for e in lane):
+            for e in lane:
+                tparent[id(e)] = e.parent
+                times[id(e)] = [e.self_ns, e.dself, e.dtotal]
+            continue
+        ops = sorted((e for e in lane if is_op(e)), key=lambda e: (e.start, -(e.start + e.dur), e.seq))
+        stack = []
+        for e in ops:
+            while stack and (e.start >= stack[-1].start + stack[-1].dur or
+                             e.start + e.dur > stack[-1].start + stack[-1].dur):
+                stack.pop()
+            tparent[id(e)] = stack[-1] if stack else None
+            times[id(e)] = [e.dur, e.dself, e.dself]
+            stack.append(e)
+        for e in reversed(ops):
+            p = tparent[id(e)]
+            if p is not None:
+                times[id(p)][0] -= e.dur
+                times[id(p)][2] += times[id(e)][2]
+    children = collections.Counter(id(p) for p in tparent.values() if p is not None)
+    into = {}
     for e in sorted((e for e in evs if is_op(e)), key=depth):
-        p = e.parent
+        p = tparent.get(id(e))
         if p is not None and is_op(p) and p.name == e.name and children[id(p)] == 1:
             top = into.get(id(p), p)
             into[id(e)] = top
-            more[id(top)][0] += e.self_ns + more[id(e)][0]
-            more[id(top)][1] += e.dself + more[id(e)][1]
+            times[id(top)][0] += times[id(e)][0]
+            times[id(top)][1] += times[id(e)][1]
     for e in evs:
         if not is_op(e) or id(e) in into:
             continue
         r = want.setdefault(module_of(e) if by_module else e.name, [0, 0, 0, 0, 0])
-        dtotal = 0 if e.runtime() else e.dtotal
-        m = more[id(e)]
-        for i, v in enumerate((1, e.self_ns + m[0], e.dur, e.dself + m[1], dtotal)):
+        hself, dself, dtotal = times[id(e)]
+        if e.runtime():
+            dtotal = 0
+        for i, v in enumerate((1, hself, e.dur, dself, dtotal)):
             r[i] += v
     return want, links, kernels, sms
 
