@@ -34,7 +34,10 @@ static long minor_faults(void)
     return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_minflt : -1;
 }
 
-/* Whether advised memory gets huge pages: THP "always" or "madvise". */
+#if defined(__GLIBC__) && !defined(TT_OTHER_ALLOCATOR)
+/* Whether advised memory gets huge pages: THP "always" or "madvise".
+ * (Only the fault count needs it: not built under a sanitizer's own
+ * allocator, where the count is not checked.) */
 static int thp_advised(void)
 {
     char buf[128] = "";
@@ -46,6 +49,7 @@ static int thp_advised(void)
     fclose(f);
     return strstr(buf, "[always]") || strstr(buf, "[madvise]");
 }
+#endif
 
 /* Grow an array of uint64_t one element at a time by doubling, as the
  * trace's lanes do, to FINAL bytes, element i holding i * 2654435761.
