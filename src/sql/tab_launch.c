@@ -37,6 +37,8 @@ typedef struct launch_cur {
     const tt_attrib *a;
     char            *chain;   /* op_chain of the current row */
     size_t           chain_cap;
+    tt_evref        *stack;   /* scratch of chain_of(), kept across rows */
+    size_t           stack_cap;
 } launch_cur;
 
 enum { C_SLICE, C_TS, C_DUR, C_TRACK, C_NAME, C_LAUNCHER, C_DELAY, C_OP, C_OP_NAME, C_CHAIN };
@@ -111,23 +113,24 @@ static int chain_of(launch_cur *c, tt_evref op, tt_sql_val *v, tt_error *err)
 {
     const tt_trace *tr = c->w.s->tr;
     size_t depth = 0, len = 0;
-    tt_evref *stack = NULL;
     for (tt_evref x = op; tt_evref_ok(x); x = tt_attrib_parent(c->a, x))
         depth++;
-    if (!(stack = malloc(depth * sizeof *stack)))
-        return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+    if (depth > c->stack_cap) {
+        tt_evref *p = realloc(c->stack, depth * sizeof *p);
+        if (!p)
+            return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
+        c->stack = p;
+        c->stack_cap = depth;
+    }
     depth = 0;
     for (tt_evref x = op; tt_evref_ok(x); x = tt_attrib_parent(c->a, x))
-        stack[depth++] = x;
+        c->stack[depth++] = x;
     for (size_t i = depth; i-- > 0;) {
-        const char *name = tt_str(tr, tt_trace_event(tr, stack[i])->name);
+        const char *name = tt_str(tr, tt_trace_event(tr, c->stack[i])->name);
         if ((i + 1 < depth && !chain_put(c, &len, " > ", 3)) ||
-            !chain_put(c, &len, name, strlen(name))) {
-            free(stack);
+            !chain_put(c, &len, name, strlen(name)))
             return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
-        }
     }
-    free(stack);
     tt_sql_set_textn(v, c->chain, len);
     return 0;
 }
@@ -175,8 +178,10 @@ static void launch_close(void *vc)
 {
     launch_cur *c = vc;
     free(c->chain);
+    free(c->stack);
     c->chain = NULL;
-    c->chain_cap = 0;
+    c->stack = NULL;
+    c->chain_cap = c->stack_cap = 0;
 }
 
 static double launch_estimate(const tt_sql_src *s, const tt_sql_cons *cons, size_t n)
