@@ -3,7 +3,8 @@
  *
  * The watcher thread only polls the keyboard's descriptor (it reads
  * nothing, so curses' state is untouched); at the end a key that stopped
- * the job is flushed from the terminal's input queue with tcflush.
+ * the job is flushed from the terminal's input queue with tcflush (a
+ * key that came as the job finished on its own stays for the view).
  * Ownership: the state below is the module's; the flag the caller's.
  */
 #include "config.h"
@@ -61,7 +62,7 @@ void tt_jobstop_begin(volatile sig_atomic_t *flag)
     watching = kb_fd >= 0 && pthread_create(&watcher, NULL, watch, NULL) == 0;
 }
 
-bool tt_jobstop_end(void)
+bool tt_jobstop_end(bool stopped)
 {
     bool key;
     job_done = 1;
@@ -69,7 +70,7 @@ bool tt_jobstop_end(void)
         pthread_join(watcher, NULL);
     watching = false;
     job_flag = NULL;
-    key = key_seen != 0;
+    key = stopped && key_seen != 0;
     if (key)
         tcflush(kb_fd, TCIFLUSH);
     return key;

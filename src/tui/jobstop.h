@@ -5,8 +5,9 @@
  * the time of a session and asks, in its SIGINT handler, whether a job
  * takes the signal. Between tt_jobstop_begin and tt_jobstop_end, SIGINT
  * sets the job's flag instead of quitting, and a thread waits for input
- * on the keyboard and sets the flag when a key arrives (the key is
- * discarded at the end: it meant "stop", not a command). Without an
+ * on the keyboard and sets the flag when a key arrives (when that stopped
+ * the job, the key is discarded at the end: it meant "stop", not a
+ * command). Without an
  * attached keyboard (`render --keys`, tests) only the flag is set up.
  *
  * Ownership: the flag is the caller's and must outlive the job. Library
@@ -28,7 +29,9 @@ bool tt_jobstop_sigint(void);
 /* Start a job: *flag is cleared, then set by Ctrl-C or a key press. */
 void tt_jobstop_begin(volatile sig_atomic_t *flag);
 
-/* End it; true when a key press stopped it (the input was discarded). */
-bool tt_jobstop_end(void);
+/* End it; stopped: the job ended because its flag was set. True when a
+ * key press set it; that input is then discarded (it meant "stop"). A
+ * key that came while a job finished anyway is kept for the view. */
+bool tt_jobstop_end(bool stopped);
 
 #endif

@@ -176,13 +176,13 @@ int tt_app_sql(tt_app *a, const char *sql)
     }
     tt_jobstop_begin(&stop);
     rc = tt_sql_result_collect(db, SQL_MAX_ROWS, &v->res, &err);
-    key = tt_jobstop_end();
+    key = tt_jobstop_end(rc != 0 && stop);
     tt_sql_db_close(db);
     if (rc) {
         v->valid = false;
         if (a->panel == TT_PANEL_SQL)
             a->panel = TT_PANEL_NONE;
-        if (key && strstr(err.what, "interrupted"))
+        if (key)
             tt_app_message(a, false, "query: stopped by a key press");
         else
             tt_app_message(a, true, "%s", tt_text_safe(err.what, msg, sizeof msg));
