@@ -27,6 +27,8 @@ TESTS += tests/cli/sql_slice.sh
 EXTRA_DIST += tests/cli/sql_slice.sh tests/cli/sql_slice_oracle.py
 TESTS += tests/cli/sql_more.sh
 EXTRA_DIST += tests/cli/sql_more.sh tests/cli/sql_more_oracle.py
+TESTS += tests/cli/sql_finding_job.sh
+EXTRA_DIST += tests/cli/sql_finding_job.sh tests/cli/sql_finding_job_cmp.py
 # argflat/argfind and EXTRACT_ARG (with SQLite) on records built in memory
 check_PROGRAMS += tests/unit/test_argflat
 TESTS += tests/unit/test_argflat

@@ -4,6 +4,8 @@ libtracetty_a_SOURCES += \
 	src/rules/rules_util.c src/rules/rules_util.h \
 	src/rules/devwork.c src/rules/devwork.h \
 	src/rules/rank.c src/rules/rank.h \
+	src/rules/jobfacts.c src/rules/jobfacts.h \
+	src/rules/jobrules.c src/rules/jobrules.h \
 	src/rules/rule_host_calls.c src/rules/rule_host_calls.h \
 	src/rules/rule_device_idle.c \
 	src/rules/rule_host_sync.c \

@@ -13,14 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Reference time of one trace: its training steps, else its span. */
-typedef struct rank_base {
-    tt_ivals steps;   /* normalized union of the ProfilerStep spans */
-    tt_ns    len;
-    bool     by_steps;
-} rank_base;
-
-static int base_init(rank_base *b, const tt_trace *tr)
+int tt_rank_base_init(tt_rank_base *b, const tt_trace *tr)
 {
     rule_names sn;
     tt_ivals_init(&b->steps);
@@ -89,6 +82,11 @@ static int cmp_group(const void *pa, const void *pb, void *vctx)
     return x->trace < y->trace ? -1 : x->trace > y->trace;
 }
 
+void tt_rank_base_fini(tt_rank_base *b)
+{
+    tt_ivals_fini(&b->steps);
+}
+
 tt_severity tt_rules_impact_severity(const tt_rules_config *cfg, size_t rule, double share)
 {
     if (rule < 32 && cfg->severity_set[rule])
@@ -120,7 +118,7 @@ const char *tt_rank_impact(const tt_rank_group *g, char *buf, size_t n)
 }
 
 /* Cost, share and severity of one group whose items are filled in. */
-static int group_measure(tt_rank_group *g, const tt_annotations *a, const rank_base *b,
+static int group_measure(tt_rank_group *g, const tt_annotations *a, const tt_rank_base *b,
                          const tt_rules_config *cfg)
 {
     tt_ivals spans;
@@ -160,12 +158,16 @@ static int group_measure(tt_rank_group *g, const tt_annotations *a, const rank_b
     return 0;
 }
 
-int tt_ranking_build(tt_ranking *r, const tt_annotations *a, const tt_trace *const *traces,
-                     size_t n_traces, const tt_rules_config *cfg, tt_error *err)
+/* The ranking over the annotations a about n_traces traces, with bases[t]
+ * the reference time of trace t, or NULL: traces[t]'s, computed here for
+ * the traces that have findings. */
+static int ranking_build(tt_ranking *r, const tt_annotations *a, const tt_trace *const *traces,
+                         const tt_rank_base *given, size_t n_traces, const tt_rules_config *cfg,
+                         tt_error *err)
 {
     size_t nr = tt_rules_count(), ng = 0, pos = 0;
     size_t *slot = NULL;   /* (trace, rule) -> group index + 1 */
-    rank_base *bases = NULL;
+    tt_rank_base *bases = NULL;
     sort_ctx sc;
     memset(r, 0, sizeof *r);
     r->n_ann = a->n;
@@ -173,12 +175,12 @@ int tt_ranking_build(tt_ranking *r, const tt_annotations *a, const tt_trace *con
         return 0;
     /* (+ 1: no traces still gives a pointer to tell from a failure) */
     slot = calloc(n_traces * nr + 1, sizeof *slot);
-    bases = calloc(n_traces + 1, sizeof *bases);
+    bases = given ? NULL : calloc(n_traces + 1, sizeof *bases);
     r->order = calloc(a->n, sizeof *r->order);
     r->groups = calloc(a->n, sizeof *r->groups);   /* at most one per finding */
-    if (!slot || !bases || !r->order || !r->groups)
+    if (!slot || (!given && !bases) || !r->order || !r->groups)
         goto oom;
-    for (size_t t = 0; t < n_traces; t++)
+    for (size_t t = 0; !given && t < n_traces; t++)
         tt_ivals_init(&bases[t].steps);
     /* count the findings of each group, then fill */
     for (size_t i = 0; i < a->n; i++) {
@@ -210,17 +212,17 @@ int tt_ranking_build(tt_ranking *r, const tt_annotations *a, const tt_trace *con
         g->items[g->n++] = i;
     }
     sc.a = a;
-    for (size_t t = 0; t < n_traces; t++) {
+    for (size_t t = 0; !given && t < n_traces; t++) {
         bool used = false;
         for (size_t k = 0; k < nr; k++)
             used |= slot[t * nr + k] != 0;
-        if (used && base_init(&bases[t], traces[t]))
+        if (used && tt_rank_base_init(&bases[t], traces[t]))
             goto oom;
     }
     for (size_t g = 0; g < ng; g++) {
         tt_rank_group *gr = &r->groups[g];
         if (tt_sort(gr->items, gr->n, sizeof *gr->items, cmp_item, &sc) ||
-            group_measure(gr, a, &bases[gr->trace], cfg))
+            group_measure(gr, a, given ? &given[gr->trace] : &bases[gr->trace], cfg))
             goto oom;
     }
     if (tt_sort(r->groups, ng, sizeof *r->groups, cmp_group, NULL))
@@ -228,26 +230,45 @@ int tt_ranking_build(tt_ranking *r, const tt_annotations *a, const tt_trace *con
     for (size_t g = 0; g < ng; g++)
         for (size_t k = 0; k < r->groups[g].n; k++)
             r->order[r->groups[g].items[k]] = ++pos;
-    for (size_t t = 0; t < n_traces; t++)
-        tt_ivals_fini(&bases[t].steps);
+    for (size_t t = 0; bases && t < n_traces; t++)
+        tt_rank_base_fini(&bases[t]);
     free(bases);
     free(slot);
     return 0;
 oom:
     if (bases)
         for (size_t t = 0; t < n_traces; t++)
-            tt_ivals_fini(&bases[t].steps);
+            tt_rank_base_fini(&bases[t]);
     free(bases);
     free(slot);
     tt_ranking_fini(r);
     return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
 }
 
+int tt_ranking_build(tt_ranking *r, const tt_annotations *a, const tt_trace *const *traces,
+                     size_t n_traces, const tt_rules_config *cfg, tt_error *err)
+{
+    return ranking_build(r, a, traces, NULL, n_traces, cfg, err);
+}
+
+int tt_ranking_build_bases(tt_ranking *r, const tt_annotations *a, const tt_rank_base *bases,
+                           size_t n_traces, const tt_rules_config *cfg, tt_error *err)
+{
+    return ranking_build(r, a, NULL, bases, n_traces, cfg, err);
+}
+
 int tt_rank_apply_severity(tt_annotations *a, const tt_trace *const *traces, size_t n_traces,
                            const tt_rules_config *cfg, tt_error *err)
 {
+    return tt_rank_apply_severity_bases(a, traces, NULL, n_traces, cfg, err);
+}
+
+int tt_rank_apply_severity_bases(tt_annotations *a, const tt_trace *const *traces,
+                                 const tt_rank_base *bases, size_t n_traces,
+                                 const tt_rules_config *cfg, tt_error *err)
+{
     tt_ranking r;
-    if (tt_ranking_build(&r, a, traces, n_traces, cfg, err))
+    if (ranking_build(&r, a, traces, bases, n_traces, cfg, err))
         return -1;
     for (size_t g = 0; g < r.n_groups; g++)
         for (size_t k = 0; k < r.groups[g].n; k++)

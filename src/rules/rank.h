@@ -38,6 +38,21 @@
 #include "rules/rules.h"
 #include "util/error.h"
 
+#include "analysis/intervals.h"
+
+/* Reference time of one trace: its training steps, else its span. Small
+ * (one interval per step), so a job keeps one per rank after freeing the
+ * rank's trace. */
+typedef struct tt_rank_base {
+    tt_ivals steps;   /* normalized union of the ProfilerStep spans (else [t0, t1)) */
+    tt_ns    len;
+    bool     by_steps;
+} tt_rank_base;
+
+/* b from tr; 0, or -1 when out of memory (b is then to be finied). */
+int tt_rank_base_init(tt_rank_base *b, const tt_trace *tr);
+void tt_rank_base_fini(tt_rank_base *b);
+
 typedef struct tt_rank_group {
     const char *rule;       /* static rule id */
     int         trace;      /* index of the trace (rank) the findings are about */
@@ -69,6 +84,11 @@ typedef struct tt_ranking {
 int tt_ranking_build(tt_ranking *r, const tt_annotations *a, const tt_trace *const *traces,
                      size_t n_traces, const tt_rules_config *cfg, tt_error *err);
 
+/* The same with the reference times given (bases[t] for trace t),
+ * without the traces: for a job whose ranks are no longer loaded. */
+int tt_ranking_build_bases(tt_ranking *r, const tt_annotations *a, const tt_rank_base *bases,
+                           size_t n_traces, const tt_rules_config *cfg, tt_error *err);
+
 /* What one finding costs, ns: its stated cost, else its span. */
 tt_ns tt_annotation_cost(const tt_annotation *an);
 
@@ -89,5 +109,10 @@ tt_severity tt_rules_impact_severity(const tt_rules_config *cfg, size_t rule, do
  * 0, or -1 with err set. */
 int tt_rank_apply_severity(tt_annotations *a, const tt_trace *const *traces, size_t n_traces,
                            const tt_rules_config *cfg, tt_error *err);
+
+/* The same with bases (non-NULL: traces is then unused, may be NULL). */
+int tt_rank_apply_severity_bases(tt_annotations *a, const tt_trace *const *traces,
+                                 const tt_rank_base *bases, size_t n_traces,
+                                 const tt_rules_config *cfg, tt_error *err);
 
 #endif

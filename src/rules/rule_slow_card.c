@@ -11,26 +11,22 @@
  * Computing means a slower device (or more work given to it), more Free
  * means it waits on its host (launches, data loading). With two ranks the
  * median is their mean. The finding spans the rank's trace; its cost
- * (rules/rank.h) is the excess over the median, times the steps.
+ * (rules/rank.h) is the excess over the median, times the steps. The means
+ * are the ranks' facts (rules/jobfacts.h), taken as each rank loads.
  */
 #include "config.h"
 
-#include "analysis/overview.h"
+#include "rules/jobfacts.h"
 #include "rules/rules_util.h"
 #include "util/num.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct card {
-    tt_ns computing, free;   /* means per step */
-    size_t steps;
-} card;
-
-static int flag(const tt_rule_ctx *ctx, size_t t, const card *c, tt_ns value, tt_ns med,
+static int flag(const tt_rule_ctx *ctx, size_t t, const rule_card *c, tt_ns value, tt_ns med,
                 size_t n_ranks, const char *what, const char *why)
 {
-    const tt_trace *tr = ctx->traces[t];
+    const rule_rankinfo *tr = &ctx->facts->info[t];
     double min_excess = tt_rule_param_value(ctx, "min_excess");
     tt_ns min_diff = (tt_ns)tt_rule_param_value(ctx, "min_diff");
     char a[32], m[32];
@@ -55,35 +51,19 @@ static int flag(const tt_rule_ctx *ctx, size_t t, const card *c, tt_ns value, tt
 
 static int run(const tt_rule_ctx *ctx)
 {
-    card *c;
+    const rule_card *c = ctx->facts->cards;
     tt_ns *v;
     size_t n = 0;
     int rc = -1;
-    if (ctx->n_traces < 2)
+    if (ctx->n_traces < 2 || !c)
         return 0;
-    c = calloc(ctx->n_traces, sizeof *c);
     v = malloc(ctx->n_traces * sizeof *v);
-    if (!c || !v) {
+    if (!v) {
         tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
         goto out;
     }
-    for (size_t t = 0; t < ctx->n_traces; t++) {
-        tt_overview *o;
-        tt_ns sc = 0, sf = 0;
-        if (tt_overview_compute(ctx->traces[t], TT_OVERVIEW_AUTO, &o, ctx->err))
-            goto out;
-        for (size_t i = 0; i < o->n; i++) {
-            sc = tt_sat_add(sc, o->v[i].computing);
-            sf = tt_sat_add(sf, o->v[i].free);
-        }
-        c[t].steps = o->n;
-        if (o->n) {
-            c[t].computing = sc / (tt_ns)o->n;
-            c[t].free = sf / (tt_ns)o->n;
-            n++;
-        }
-        tt_overview_free(o);
-    }
+    for (size_t t = 0; t < ctx->n_traces; t++)
+        n += c[t].steps != 0;
     if (n >= 2) {
         tt_ns med_c, med_f;
         size_t k = 0;
@@ -108,7 +88,6 @@ static int run(const tt_rule_ctx *ctx)
     }
     rc = 0;
 out:
-    free(c);
     free(v);
     return rc;
 }

@@ -14,6 +14,9 @@
  * rank, so the finding's cost (rules/rank.h) is what the job lost to it:
  * at each collective it arrived last at, the others' median wait, summed.
  *
+ * Both read the ranks' facts (rules/jobfacts.h: collectives matched, steps
+ * listed), not the traces, so a job's ranks need not be loaded together.
+ *
  * Steps: the same step (events named ProfilerStep#N) taking step_factor
  * times the median step of all ranks or more is reported on that rank;
  * its cost is its excess over the median.
@@ -21,8 +24,8 @@
 #include "config.h"
 
 #include "multi/collectives.h"
+#include "rules/jobfacts.h"
 #include "rules/rules_util.h"
-#include "util/hash.h"
 #include "util/sort.h"
 
 #include <stdlib.h>
@@ -42,34 +45,28 @@ static int collectives(const tt_rule_ctx *ctx)
 {
     double min_share = tt_rule_param_value(ctx, "min_share");
     tt_ns min_wait = (tt_ns)tt_rule_param_value(ctx, "min_wait");
-    tt_colls cl;
+    const tt_colls *cl = &ctx->facts->colls;
     rank_late *rk = calloc(ctx->n_traces, sizeof *rk);
     tt_ns *w = malloc(ctx->n_traces * sizeof *w);
     int rc = -1;
-    tt_colls_init(&cl);
     if (!rk || !w)
         goto out;
-    for (size_t t = 0; t < ctx->n_traces; t++)
-        if (tt_colls_add(&cl, ctx->traces[t], t, 0, ctx->err))
-            goto out;
-    if (tt_colls_match(&cl, ctx->err))
-        goto out;
-    for (size_t i = 0; i < cl.n;) {
+    for (size_t i = 0; i < cl->n;) {
         size_t j = i, late = i, nw = 0;
-        while (j < cl.n && cl.v[j].name == cl.v[i].name && cl.v[j].seq == cl.v[i].seq)
+        while (j < cl->n && cl->v[j].name == cl->v[i].name && cl->v[j].seq == cl->v[i].seq)
             j++;
-        if (j - i >= 2 && !tt_coll_name_is_p2p(tt_coll_name(&cl, &cl.v[i]))) {
+        if (j - i >= 2 && !tt_coll_name_is_p2p(tt_coll_name(cl, &cl->v[i]))) {
             for (size_t k = i; k < j; k++) {
-                rk[cl.v[k].rank].matched++;
-                if (cl.v[k].last)
+                rk[cl->v[k].rank].matched++;
+                if (cl->v[k].last)
                     late = k;
             }
             for (size_t k = i; k < j; k++)
                 if (k != late)
-                    w[nw++] = cl.v[k].wait;
+                    w[nw++] = cl->v[k].wait;
             {
-                rank_late *r = &rk[cl.v[late].rank];
-                const tt_coll *x = &cl.v[late];
+                rank_late *r = &rk[cl->v[late].rank];
+                const tt_coll *x = &cl->v[late];
                 if (r->n_waits == r->cap_waits) {
                     size_t nc = r->cap_waits ? r->cap_waits * 2 : 64;
                     tt_ns *nwv = realloc(r->waits, nc * sizeof *nwv);
@@ -91,7 +88,7 @@ static int collectives(const tt_rule_ctx *ctx)
     }
     for (size_t t = 0; t < ctx->n_traces; t++) {
         rank_late *r = &rk[t];
-        const tt_trace *tr = ctx->traces[t];
+        const rule_rankinfo *tr = &ctx->facts->info[t];
         tt_ns med, lost = 0;
         char a[32], b[32], d[32], l[32];
         uint32_t lanes[16];
@@ -111,8 +108,8 @@ static int collectives(const tt_rule_ctx *ctx)
                          (long long)(tr->rank >= 0 ? tr->rank : (int64_t)t),
                          (unsigned long long)r->late, (unsigned long long)r->matched,
                          tt_fmt_dur(d, sizeof d, med, 3), tt_fmt_dur(l, sizeof l, lost, 3),
-                         tt_rule_time(tr, r->first, a, sizeof a),
-                         tt_rule_time(tr, r->last, b, sizeof b)))
+                         tt_fmt_dur(a, sizeof a, r->first - tr->t0, 3),
+                         tt_fmt_dur(b, sizeof b, r->last - tr->t0, 3)))
             goto out;
         /* (at least 1 ns: 0 would mean "the span") */
         ctx->out->v[ctx->out->n - 1].cost = lost > 0 ? lost : 1;
@@ -126,22 +123,14 @@ out:
             free(rk[t].waits);
     free(rk);
     free(w);
-    tt_colls_fini(&cl);
     return rc;
 }
 
 /* ---------------------------------------------------------------- steps */
 
-typedef struct step {
-    uint64_t key;      /* hash of the step name */
-    uint32_t trace;
-    tt_ns    start, dur;
-    tt_evref ev;
-} step;
-
 static int cmp_step(const void *pa, const void *pb, void *ctx)
 {
-    const step *a = pa, *b = pb;
+    const rule_step *a = pa, *b = pb;
     (void)ctx;
     if (a->key != b->key)
         return a->key < b->key ? -1 : 1;
@@ -151,44 +140,15 @@ static int cmp_step(const void *pa, const void *pb, void *ctx)
 static int steps(const tt_rule_ctx *ctx)
 {
     double factor = tt_rule_param_value(ctx, "step_factor");
-    step *v = NULL;
-    size_t n = 0, cap = 0;
+    size_t n = ctx->facts->n_steps;
+    /* sorted here: the facts are the job's, read-only */
+    rule_step *v = malloc((n ? n : 1) * sizeof *v);
     tt_ns *d = malloc(ctx->n_traces * sizeof *d);
     int rc = -1;
-    if (!d)
+    if (!d || !v)
         goto out;
-    for (size_t t = 0; t < ctx->n_traces; t++) {
-        const tt_trace *tr = ctx->traces[t];
-        rule_names sn;
-        if (rule_names_init(&sn, tr, rule_is_step_name))
-            goto out;
-        for (uint32_t l = 0; l < tr->n_lanes; l++) {
-            const tt_lane *ln = &tr->lanes[l];
-            for (size_t i = 0; i < ln->n; i++) {
-                const char *name = tt_str(tr, ln->ev[i].name);
-                if (!rule_names_match(&sn, ln->ev[i].name))
-                    continue;
-                if (n == cap) {
-                    size_t nc = cap ? cap * 2 : 64;
-                    step *nv = realloc(v, nc * sizeof *nv);
-                    if (!nv) {
-                        rule_names_fini(&sn);
-                        goto out;
-                    }
-                    v = nv;
-                    cap = nc;
-                }
-                v[n].key = tt_hash_bytes(name, strlen(name), 7);
-                v[n].trace = (uint32_t)t;
-                v[n].start = ln->ev[i].start;
-                v[n].dur = ln->ev[i].dur;
-                v[n].ev.lane = l;
-                v[n].ev.idx = (uint32_t)i;
-                n++;
-            }
-        }
-        rule_names_fini(&sn);
-    }
+    if (n)
+        memcpy(v, ctx->facts->steps, n * sizeof *v);
     if (tt_sort(v, n, sizeof *v, cmp_step, NULL))
         goto out;
     for (size_t i = 0; i < n;) {
@@ -201,7 +161,7 @@ static int steps(const tt_rule_ctx *ctx)
                 d[nd++] = v[k].dur;
             med = rule_median(d, nd);
             for (size_t k = i; k < j; k++) {
-                const tt_trace *tr = ctx->traces[v[k].trace];
+                const rule_rankinfo *tr = &ctx->facts->info[v[k].trace];
                 char a[32], m[32];
                 if (med <= 0 || (double)v[k].dur < factor * (double)med)
                     continue;
@@ -209,7 +169,7 @@ static int steps(const tt_rule_ctx *ctx)
                                  &v[k].ev.lane, 1, &v[k].ev, 1, 1,
                                  "rank %lld: %s took %s, %.2fx the median %s of %zu ranks",
                                  (long long)(tr->rank >= 0 ? tr->rank : (int64_t)v[k].trace),
-                                 tt_str(tr, tt_trace_event(tr, v[k].ev)->name),
+                                 v[k].name,
                                  tt_fmt_dur(a, sizeof a, v[k].dur, 3),
                                  (double)v[k].dur / (double)med, tt_fmt_dur(m, sizeof m, med, 3),
                                  j - i))

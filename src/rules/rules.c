@@ -5,6 +5,7 @@
 #include "rules/rules.h"
 
 #include "rules/devwork.h"
+#include "rules/jobfacts.h"
 #include "rules/rank.h"
 
 #include "util/num.h"
@@ -412,10 +413,10 @@ double tt_rule_param_value(const tt_rule_ctx *ctx, const char *name)
 
 /* ------------------------------------------------------------------ run */
 
-/* One run of a rule: over every trace (a multi rule), or over one trace
- * (the others: each walks its traces one by one and emits with the
- * trace's index, so one trace alone gives the same findings, with index
- * 0, to be shifted to `trace`). */
+/* One run of a rule over one trace (the multi rules run apart, over the
+ * ranks' facts: rules/jobfacts.h). A rule walks its traces one by one and
+ * emits with the trace's index, so one trace alone gives the same
+ * findings, with index 0, to be shifted to `trace`. */
 typedef struct rule_run {
     size_t         rule;
     size_t         trace;   /* first trace given */
@@ -449,8 +450,7 @@ static void rule_run_one(void *ctx, size_t job)
         r->out.v[k].trace += (int)r->trace;
 }
 
-/* Move the annotations of src to the end of dst (src is left empty). */
-static int annotations_take(tt_annotations *dst, tt_annotations *src)
+int tt_annotations_take(tt_annotations *dst, tt_annotations *src)
 {
     if (dst->n + src->n > dst->cap) {
         size_t nc = dst->cap ? dst->cap : 32;
@@ -481,22 +481,22 @@ int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size
     size_t n_runs = 0, k = 0;
     int rc = 0;
     for (size_t i = 0; rule_table[i]; i++)
-        if (cfg->enabled[i] && !(rule_table[i]->multi && n_traces < 2))
-            n_runs += rule_table[i]->multi ? 1 : n_traces;
+        if (cfg->enabled[i] && !rule_table[i]->multi)
+            n_runs += n_traces;
     if (n_runs == 0)
-        goto rank;
+        goto multi;
     if (!(j.runs = calloc(n_runs, sizeof *j.runs)) ||
         !(j.devwork = rule_devwork_new(traces, n_traces))) {
         free(j.runs);
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; rule_table[i]; i++) {
-        if (!cfg->enabled[i] || (rule_table[i]->multi && n_traces < 2))
+        if (!cfg->enabled[i] || rule_table[i]->multi)
             continue;
-        for (size_t t = 0; t < (rule_table[i]->multi ? 1 : n_traces); t++) {
+        for (size_t t = 0; t < n_traces; t++) {
             j.runs[k].rule = i;
-            j.runs[k].trace = rule_table[i]->multi ? 0 : t;
-            j.runs[k].n = rule_table[i]->multi ? n_traces : 1;
+            j.runs[k].trace = t;
+            j.runs[k].n = 1;
             tt_annotations_init(&j.runs[k].out);
             tt_error_clear(&j.runs[k].err);
             k++;
@@ -510,7 +510,7 @@ int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size
             *err = j.runs[k].err;   /* the first failure in the serial order */
             rc = -1;
         }
-        if (rc == 0 && annotations_take(out, &j.runs[k].out))
+        if (rc == 0 && tt_annotations_take(out, &j.runs[k].out))
             rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory");
         tt_annotations_fini(&j.runs[k].out);
     }
@@ -518,7 +518,23 @@ int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size
     rule_devwork_free(j.devwork, n_traces);
     if (rc)
         return -1;
-rank:
+multi:
+    /* the rules across ranks read each rank's facts, as a job loaded in
+     * batches gives them (rules/jobrules.h) */
+    if (n_traces >= 2 && rule_jobfacts_wanted(cfg)) {
+        rule_jobfacts f;
+        if (rule_jobfacts_init(&f, n_traces, cfg, err))
+            return -1;
+        for (size_t t = 0; rc == 0 && t < n_traces; t++)
+            rc = rule_jobfacts_add(&f, t, traces[t], err);
+        if (rc == 0)
+            rc = rule_jobfacts_finish(&f, err);
+        if (rc == 0)
+            rc = rule_run_multi(cfg, &f, out, err);
+        rule_jobfacts_fini(&f);
+        if (rc)
+            return -1;
+    }
     if (tt_rank_apply_severity(out, traces, n_traces, cfg, err))
         return -1;
     tt_annotations_sort(out);

@@ -62,6 +62,10 @@ typedef struct tt_annotations {
 void tt_annotations_init(tt_annotations *a);
 void tt_annotations_fini(tt_annotations *a);
 
+/* Move the annotations of src to the end of dst (src is left empty).
+ * 0, or -1 when out of memory (both unchanged). */
+int tt_annotations_take(tt_annotations *dst, tt_annotations *src);
+
 /* Sort by severity (highest first), then trace, start, rule. */
 void tt_annotations_sort(tt_annotations *a);
 
@@ -103,18 +107,22 @@ typedef struct tt_rule_ctx {
     /* per trace of traces[]: its device work, built once and shared by
      * the rules (rules/devwork.h) */
     struct rule_devwork   *devwork;
+    /* multi rules: what they read of each rank (rules/jobfacts.h), taken
+     * one rank at a time; traces is then NULL (the ranks may be freed) */
+    const struct rule_jobfacts *facts;
 } tt_rule_ctx;
 
 struct tt_rule {
     const char   *id;          /* "device-idle" */
-    bool          multi;       /* needs several traces (straggler) */
+    bool          multi;       /* compares ranks (straggler, slow-card): runs
+                                * once over ctx->facts, not over traces */
     bool          ranks_first; /* its findings are listed before costlier ones
                                 * (the straggler explains the other ranks' waits) */
     const char   *summary;     /* one line for --help and the man page */
     tt_rule_param params[TT_RULE_MAX_PARAMS];
     size_t        n_params;
-    /* Find annotations in traces[i] (or across all of them for multi
-     * rules). 0, or -1 with ctx->err set. */
+    /* Find annotations in traces[i] (or across the ranks' facts for
+     * multi rules). 0, or -1 with ctx->err set. */
     int (*run)(const tt_rule_ctx *ctx);
     /* NULL: it looks at every trace; else whether it can find anything in
      * tr (a rule of joined ncu metrics: only with --metrics), so that

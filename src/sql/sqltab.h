@@ -42,6 +42,7 @@
 
 struct tt_markset;
 struct tt_sql_src;
+struct tt_sql_srcset;
 struct tt_sql_table;
 
 /* ---------------------------------------------------------------- values */
@@ -94,6 +95,9 @@ typedef struct tt_sql_src {
     const unsigned char *lane_on; /* NULL: every lane */
     /* The saved marker set the command named (--markers SET), or NULL. */
     const struct tt_markset *markers;
+    /* The query's sources this one belongs to (sql/srcset.h): for a table
+     * whose rows need every source (the rules across a job's ranks). */
+    struct tt_sql_srcset *set;
     /* Per-source state a table builds once and keeps while this source
      * is loaded (e.g. a lane's first slice id, the rules' findings): see
      * tt_sql_src_cache. Owned by the adapter. */

@@ -37,6 +37,8 @@ struct tt_sql_srcset {
     unsigned           needs;
     uint64_t           tick;
     size_t             loaded, loads;
+    void             **cache;        /* per registry row: a table's whole-set state */
+    void            (**cache_free)(void *);
 };
 
 tt_sql_srcset *tt_sql_srcset_new(char *const *paths, size_t n, const tt_sql_srcset_opts *o,
@@ -80,6 +82,15 @@ void tt_sql_srcset_free(tt_sql_srcset *s)
         return;
     for (size_t i = 0; s->v && i < s->n; i++)
         unload(s, &s->v[i]);
+    if (s->cache) {
+        size_t n;
+        tt_sql_tables(&n);
+        for (size_t i = 0; i < n; i++)
+            if (s->cache[i])
+                s->cache_free[i](s->cache[i]);
+    }
+    free(s->cache);
+    free(s->cache_free);
     free(s->v);
     free(s->fallback);
     free(s);
@@ -104,6 +115,38 @@ void tt_sql_srcset_need(tt_sql_srcset *s, unsigned needs)
 size_t tt_sql_srcset_loads(const tt_sql_srcset *s)
 {
     return s->loads;
+}
+
+void *tt_sql_srcset_cache(tt_sql_srcset *s, const tt_sql_table *t,
+                          void *(*build)(tt_sql_srcset *s, tt_error *err),
+                          void (*free_fn)(void *state), tt_error *err)
+{
+    size_t row, n;
+    void *state;
+    if (!tt_sql_table_find(t->name, &row)) {
+        tt_error_set(err, TT_ERR_USAGE, "sql: table %s is not registered", t->name);
+        return NULL;
+    }
+    tt_sql_tables(&n);
+    if (!s->cache) {
+        s->cache = calloc(n ? n : 1, sizeof *s->cache);
+        s->cache_free = calloc(n ? n : 1, sizeof *s->cache_free);
+        if (!s->cache || !s->cache_free) {
+            free(s->cache);
+            free(s->cache_free);
+            s->cache = NULL;
+            s->cache_free = NULL;
+            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+            return NULL;
+        }
+    }
+    if (s->cache[row])
+        return s->cache[row];
+    if (!(state = build(s, err)))
+        return NULL;
+    s->cache[row] = state;
+    s->cache_free[row] = free_fn;
+    return state;
 }
 
 const tt_sql_src *tt_sql_srcset_peek(const tt_sql_srcset *s, size_t i)
@@ -210,6 +253,7 @@ static int adopt(tt_sql_srcset *s, size_t i, tt_trace *tr, unsigned skip, tt_err
         return -1;
     }
     sl->src.ordinal = (uint32_t)i;
+    sl->src.set = s;
     sl->src.rank = tt_report_rank(tr, sl->path, s->fallback ? s->fallback[i] : -1);
     sl->rank = sl->src.rank;
     sl->rank_known = true;

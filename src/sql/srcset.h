@@ -29,8 +29,9 @@
  * `needs`); a source loaded without a part a later statement needs loads
  * again.
  *
- * Ownership: the set owns its sources and the traces it loaded (not
- * those given to tt_sql_srcset_new_loaded); paths and marker sets
+ * Ownership: the set owns its sources, the traces it loaded (not
+ * those given to tt_sql_srcset_new_loaded) and the tables' whole-set
+ * states (tt_sql_srcset_cache); paths and marker sets
  * are borrowed and must outlive it. Library code: loading goes through
  * the caller's load function; nothing here prints.
  */
@@ -114,6 +115,13 @@ tt_sql_src *tt_sql_srcset_acquire(tt_sql_srcset *s, size_t i, tt_error *err);
 tt_sql_src *tt_sql_srcset_acquire_ahead(tt_sql_srcset *s, size_t i, const size_t *ahead,
                                         size_t n, tt_error *err);
 void tt_sql_srcset_release(tt_sql_srcset *s, size_t i);
+
+/* The state of table t over the whole set, built by build(s, err) on
+ * first use (it may acquire and release any source, in batches) and freed
+ * with free_fn with the set. NULL with err set when build fails. */
+void *tt_sql_srcset_cache(tt_sql_srcset *s, const struct tt_sql_table *t,
+                          void *(*build)(tt_sql_srcset *s, tt_error *err),
+                          void (*free_fn)(void *state), tt_error *err);
 
 /* Source i when it is loaded now, else NULL (for estimates: no load). */
 const tt_sql_src *tt_sql_srcset_peek(const tt_sql_srcset *s, size_t i);

@@ -1,9 +1,10 @@
 /* tab_finding.c - SQL table `finding` (tracetty's own): the warning
- * rules' findings about the source's trace, as `tracetty check` finds
- * them with the default configuration (every rule enabled, default
+ * rules' findings, as `tracetty check` finds them over the same traces
+ * with the default configuration (every rule enabled, default
  * thresholds, severity from the impact), in check's CSV order.
  *
- *   id        the finding's position in that order, 0..
+ *   id        the finding's position in that order, 0.. (over a job: in
+ *             the job's order, as check lists the findings of all ranks)
  *   rule      the rule's id ("device-idle")
  *   severity  "info", "warning" or "error"
  *   ts, dur   its span, ns on the trace's clock
@@ -13,14 +14,24 @@
  *   cost      the time it costs, ns: its stated cost, else its span
  *             (rules/rank.h)
  *   position  its place in check's ranked listing, 1.. (check's Rank
- *             column; named so as not to clash with the job's `rank`)
+ *             column, over all the ranks of a job; named so as not to
+ *             clash with the job's `rank`)
  *   message   its one line, raw: whoever shows it escapes it
  *
- * Only findings the source keeps: spans meeting the window, and, with a
- * lane filter, about a lane it keeps (or about no lane). Rules that
- * compare ranks (the straggler) look at one source at a time here, so
- * they find nothing. The findings are built once per source
- * (tt_sql_src_cache) and owned by that cache.
+ * Several sources (a job directory, several traces) are one job, as check
+ * takes them: the per-trace rules run on each rank and the rules across
+ * ranks (straggler, slow-card) over all of them (rules/jobrules.h), the
+ * ranks loaded in the set's batches and freed again, so no more of them
+ * are held at once than any query holds. A finding is a row of the rank
+ * it is about (its `rank` column; for a cross-rank finding the rank at
+ * fault: the straggler, the slow card). These are built once per query
+ * (tt_sql_srcset_cache) and owned by the set; a lone trace's once per
+ * source (tt_sql_src_cache), owned by its cache.
+ *
+ * The rules look at whole traces: --window and --lanes only choose which
+ * findings are shown (spans meeting the window; with a lane filter, those
+ * about a lane it keeps, or about no lane: a slow card, a slow link),
+ * cross-rank ones as the others, each by its own rank's window.
  */
 #include "config.h"
 
@@ -29,18 +40,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/jobrules.h"
 #include "rules/rank.h"
 #include "rules/rules.h"
+#include "sql/srcset.h"
 
+/* A lone trace's findings. */
 typedef struct findings {
     tt_annotations ann;
     size_t        *order;   /* per finding: check's Rank, 1.. */
 } findings;
 
 typedef struct finding_cur {
-    const tt_sql_src *s;
-    const findings   *f;
-    size_t            i, end;
+    const tt_sql_src     *s;
+    const tt_annotations *ann;
+    const size_t         *order;   /* per finding: check's Rank, 1.. */
+    bool                  job;     /* ann holds every rank's: show s's */
+    size_t                i, end;
 } finding_cur;
 
 static const tt_sql_col cols[] = {
@@ -101,8 +117,52 @@ static void *findings_build(const tt_sql_src *s, tt_error *err)
     return f;
 }
 
-static bool kept(const tt_sql_src *s, const tt_annotation *an)
+static void job_free(void *v)
 {
+    tt_rules_job_free(v);
+}
+
+/* The job's findings: each rank in turn, in the set's batches. */
+static void *job_build(tt_sql_srcset *set, tt_error *err)
+{
+    tt_rules_config cfg;
+    size_t n = tt_sql_srcset_count(set);
+    size_t *ahead = malloc(n * sizeof *ahead);
+    tt_rules_job *j;
+    tt_rules_config_defaults(&cfg);
+    if (!ahead) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (!(j = tt_rules_job_new(&cfg, n, err))) {
+        free(ahead);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        ahead[i] = i;
+    for (size_t i = 0; i < n; i++) {
+        tt_sql_src *src = tt_sql_srcset_acquire_ahead(set, i, ahead + i + 1, n - i - 1, err);
+        int rc = src ? tt_rules_job_add(j, i, src->tr, err) : -1;
+        if (src)
+            tt_sql_srcset_release(set, i);
+        if (rc)
+            goto fail;
+    }
+    if (tt_rules_job_finish(j, err))
+        goto fail;
+    free(ahead);
+    return j;
+fail:
+    free(ahead);
+    tt_rules_job_free(j);
+    return NULL;
+}
+
+static bool kept(const finding_cur *c, const tt_annotation *an)
+{
+    const tt_sql_src *s = c->s;
+    if (c->job && an->trace != (int)s->ordinal)
+        return false;
     if (an->start == an->end ? an->start < s->from || an->start >= s->to
                              : an->start >= s->to || an->end <= s->from)
         return false;
@@ -116,7 +176,7 @@ static bool kept(const tt_sql_src *s, const tt_annotation *an)
 
 static void settle(finding_cur *c)
 {
-    while (c->i < c->end && !kept(c->s, &c->f->ann.v[c->i]))
+    while (c->i < c->end && !kept(c, &c->ann->v[c->i]))
         c->i++;
 }
 
@@ -125,11 +185,24 @@ static int finding_first(void *vc, const tt_sql_src *s, const tt_sql_cons *cons,
 {
     finding_cur *c = vc;
     c->s = s;
-    c->f = tt_sql_src_cache(s, &tt_sqltab_finding, findings_build, findings_free, err);
-    if (!c->f)
-        return -1;
+    c->job = s->set && tt_sql_srcset_count(s->set) > 1;
+    if (c->job) {
+        const tt_rules_job *j =
+            tt_sql_srcset_cache(s->set, &tt_sqltab_finding, job_build, job_free, err);
+        if (!j)
+            return -1;
+        c->ann = tt_rules_job_findings(j);
+        c->order = tt_rules_job_ranking(j)->order;
+    } else {
+        const findings *f =
+            tt_sql_src_cache(s, &tt_sqltab_finding, findings_build, findings_free, err);
+        if (!f)
+            return -1;
+        c->ann = &f->ann;
+        c->order = f->order;
+    }
     c->i = 0;
-    c->end = c->f->ann.n;
+    c->end = c->ann->n;
     tt_sql_cons_narrow_eq(cons, n, 0, 0, &c->i, &c->end);   /* id = v */
     settle(c);
     return 0;
@@ -154,7 +227,7 @@ static int finding_column(void *vc, int col, tt_sql_val *v, tt_error *err)
 {
     (void)err;
     finding_cur *c = vc;
-    const tt_annotation *an = &c->f->ann.v[c->i];
+    const tt_annotation *an = &c->ann->v[c->i];
     tt_sql_set_null(v);
     switch (col) {
     case 0: tt_sql_set_int(v, (int64_t)c->i); break;
@@ -173,7 +246,7 @@ static int finding_column(void *vc, int col, tt_sql_val *v, tt_error *err)
         break;
     case 7: tt_sql_set_int(v, (int64_t)an->n_events_total); break;
     case 8: tt_sql_set_int(v, tt_annotation_cost(an)); break;
-    case 9: tt_sql_set_int(v, (int64_t)c->f->order[c->i]); break;
+    case 9: tt_sql_set_int(v, (int64_t)(c->order ? c->order[c->i] : 0)); break;
     case 10: tt_sql_set_text(v, an->msg); break;
     default: break;
     }
@@ -182,8 +255,9 @@ static int finding_column(void *vc, int col, tt_sql_val *v, tt_error *err)
 
 const tt_sql_table tt_sqltab_finding = {
     .name = "finding",
-    .help = "tracetty's: the rules' findings as check finds them: rule, severity, ts, dur, "
-            "track_id, slice_id, cost, message",
+    .help = "tracetty's: the rules' findings as check finds them (over a job: across its "
+            "ranks, each on the rank it is about): rule, severity, ts, dur, track_id, slice_id, "
+            "cost, position, message",
     .cols = cols,
     .n_cols = sizeof cols / sizeof cols[0],
     .needs = TT_SQLNEED_ARGS | TT_SQLNEED_FLOWS | TT_SQLNEED_COUNTERS,
