@@ -584,6 +584,23 @@ static void put_residual(tt_wbuf *b, int64_t v, int64_t ref)
     tt_wbuf_varint(b, tt_zigzag((int64_t)((uint64_t)v - (uint64_t)ref)));
 }
 
+/* The records are walked in snapshot order, but their values lie where
+ * the cut put them, in argument-store order: in a trace whose events come
+ * out of order, each record's values are a cache miss (perf on a 1M-event
+ * convert: most of enc_columns' time on the first load of a record's
+ * value). So the values of the record this many ahead are fetched early. */
+#define PREFETCH_RECORDS 16
+
+static inline void prefetch_values(const int64_t *v)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(v);
+    __builtin_prefetch(v + 8);   /* the next line: a record rarely starts on one */
+#else
+    (void)v;
+#endif
+}
+
 /* Columns and templates numbered by first use, in record order. */
 typedef struct numbering {
     uint32_t *ct, *tord, ntc;  /* template -> number, number -> template */
@@ -649,6 +666,8 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
         const int64_t *v = e->rv[i];
         int64_t prev = 0;
         bool have_prev = false;
+        if (i + PREFETCH_RECORDS < lo + n)
+            prefetch_values(e->rv[i + PREFETCH_RECORDS]);
         for (uint32_t s = 0; s < t->nslots && ok; s++) {
             uint32_t c = nb->cc[e->tslot[t->slot0 + s]];
             tt_wbuf *b = &col[(size_t)c * PM__COUNT];

@@ -516,15 +516,14 @@ out:
     return rc;
 }
 
-/* Lay out sec[0..n_sec) as one snapshot file: header, section table with
- * offsets and checksums, then the section bytes. The sections stay owned
- * by the caller. */
-static int write_container(const section *sec, uint32_t n_sec, unsigned char **out, size_t *n,
-                           tt_error *err)
+/* The head of a snapshot file: header, then the section table with
+ * offsets and checksums; the section bytes follow it in table order.
+ * *total: the whole file's size. The sections stay owned by the caller. */
+static int container_head(const section *sec, uint32_t n_sec, tt_wbuf *head, uint64_t *total,
+                          tt_error *err)
 {
-    tt_wbuf hdr = {0}, table = {0};
-    uint64_t off = HEADER_SIZE + (uint64_t)ENTRY_SIZE * n_sec, total;
-    int rc = -1;
+    tt_wbuf table = {0};
+    uint64_t off = HEADER_SIZE + (uint64_t)ENTRY_SIZE * n_sec;
 
     for (uint32_t i = 0; i < n_sec; i++) {
         bb_u32le(&table, sec[i].id);
@@ -535,20 +534,36 @@ static int write_container(const section *sec, uint32_t n_sec, unsigned char **o
         bb_u32le(&table, sec[i].flags & SECF_BLOCKS ? 0 : crc(sec[i].data, sec[i].stored));
         off += sec[i].stored;
     }
-    total = off;
-    tt_wbuf_put(&hdr, TT_SNAPSHOT_MAGIC, TT_SNAPSHOT_MAGIC_LEN);
-    bb_u32le(&hdr, TT_SNAPSHOT_VERSION);
-    bb_u32le(&hdr, n_sec);
-    bb_u64le(&hdr, total);
-    bb_u32le(&hdr, crc(table.p, table.n));
-    bb_u32le(&hdr, crc(hdr.p, hdr.n));
-    if (hdr.oom || table.oom || total > SIZE_MAX || !(*out = malloc((size_t)total))) {
+    *total = off;
+    tt_wbuf_put(head, TT_SNAPSHOT_MAGIC, TT_SNAPSHOT_MAGIC_LEN);
+    bb_u32le(head, TT_SNAPSHOT_VERSION);
+    bb_u32le(head, n_sec);
+    bb_u64le(head, off);
+    bb_u32le(head, crc(table.p, table.n));
+    bb_u32le(head, crc(head->p, head->n));
+    tt_wbuf_put(head, table.p, table.n);
+    tt_wbuf_free(&table);
+    if (head->oom || off > SIZE_MAX)
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
+    return 0;
+}
+
+/* Lay out sec[0..n_sec) as one snapshot file in memory. */
+static int write_container(const section *sec, uint32_t n_sec, unsigned char **out, size_t *n,
+                           tt_error *err)
+{
+    tt_wbuf head = {0};
+    uint64_t total, off;
+    int rc = -1;
+
+    if (container_head(sec, n_sec, &head, &total, err))
+        goto out;
+    if (!(*out = malloc((size_t)total))) {
         tt_error_set(err, TT_ERR_NOMEM, "out of memory writing the snapshot");
         goto out;
     }
-    memcpy(*out, hdr.p, hdr.n);
-    memcpy(*out + hdr.n, table.p, table.n);
-    off = hdr.n + table.n;
+    memcpy(*out, head.p, head.n);
+    off = head.n;
     for (uint32_t i = 0; i < n_sec; i++) {
         if (sec[i].stored)   /* an empty section may have no buffer */
             memcpy(*out + off, sec[i].data, sec[i].stored);
@@ -557,8 +572,7 @@ static int write_container(const section *sec, uint32_t n_sec, unsigned char **o
     *n = (size_t)total;
     rc = 0;
 out:
-    tt_wbuf_free(&hdr);
-    tt_wbuf_free(&table);
+    tt_wbuf_free(&head);
     return rc;
 }
 
@@ -566,6 +580,25 @@ static void free_sections(section sec[SEC__END])
 {
     for (uint32_t i = 0; i < SEC__END; i++)
         free(sec[i].data);
+}
+
+/* The sections of tr's snapshot, into sec (zeroed first; the caller frees
+ * them with free_sections(), also on failure). */
+static int encode_sections(const tt_trace *tr, const tt_snapshot_source *src,
+                           section sec[SEC__END], uint32_t *n_sec, tt_error *err)
+{
+    memset(sec, 0, sizeof(section) * SEC__END);
+    *n_sec = 0;
+    if (!tr->finalized)
+        return tt_error_set(err, TT_ERR_USAGE, "only a finalized trace can be saved as a snapshot");
+    if (tr->lacks)
+        return tt_error_set(err, TT_ERR_USAGE,
+                            "a trace loaded %s cannot be saved as a snapshot",
+                            tr->lacks & TT_TRACE_PARTIAL    ? "in part (a window or some lanes)"
+                            : tr->lacks & TT_TRACE_NO_ARGS  ? "without its arguments"
+                            : tr->lacks & TT_TRACE_NO_FLOWS ? "without its flows"
+                                                            : "without its counters");
+    return enc_sections(tr, src, sec, n_sec, err);
 }
 
 int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
@@ -577,44 +610,45 @@ int tt_snapshot_encode(const tt_trace *tr, const tt_snapshot_source *src,
 
     *out = NULL;
     *n = 0;
-    if (!tr->finalized)
-        return tt_error_set(err, TT_ERR_USAGE, "only a finalized trace can be saved as a snapshot");
-    if (tr->lacks)
-        return tt_error_set(err, TT_ERR_USAGE,
-                            "a trace loaded %s cannot be saved as a snapshot",
-                            tr->lacks & TT_TRACE_PARTIAL    ? "in part (a window or some lanes)"
-                            : tr->lacks & TT_TRACE_NO_ARGS  ? "without its arguments"
-                            : tr->lacks & TT_TRACE_NO_FLOWS ? "without its flows"
-                                                            : "without its counters");
-    memset(sec, 0, sizeof sec);
-    if (enc_sections(tr, src, sec, &n_sec, err) == 0)
+    if (encode_sections(tr, src, sec, &n_sec, err) == 0)
         rc = write_container(sec, n_sec, out, n, err);
     free_sections(sec);
     return rc;
 }
 
+/* The file is written section by section from the writer's own buffers,
+ * not assembled in memory first: at 10M events that copy was 39 MB of
+ * fresh pages (~9.5k page faults, ~0.2 s of CPU on the VMs this runs on)
+ * on the serial end of `convert`. The bytes are the same as
+ * tt_snapshot_encode()'s. */
 int tt_snapshot_write(const tt_trace *tr, const char *path, const tt_snapshot_source *src,
                       tt_error *err)
 {
-    unsigned char *buf;
-    size_t n;
-    int rc;
-    if (tt_snapshot_encode(tr, src, &buf, &n, err))
-        return -1;
-    {
-        /* temporary file beside the target, fsync, rename: a failed or
-         * interrupted write never leaves a truncated snapshot behind */
-        tt_atomic a;
-        memset(&a, 0, sizeof a);
-        rc = tt_atomic_open(&a, path, err);
-        if (rc == 0 && tt_atomic_write(&a, buf, n, err) != 0) {
-            tt_atomic_abort(&a);
-            rc = -1;
-        } else if (rc == 0) {
-            rc = tt_atomic_commit(&a, err) ? -1 : 0;
-        }
-    }
-    free(buf);
+    section sec[SEC__END];
+    uint32_t n_sec = 0;
+    tt_wbuf head = {0};
+    uint64_t total;
+    tt_atomic a;
+    int rc = -1;
+
+    memset(&a, 0, sizeof a);
+    if (encode_sections(tr, src, sec, &n_sec, err) ||
+        container_head(sec, n_sec, &head, &total, err))
+        goto out;
+    /* temporary file beside the target, fsync, rename: a failed or
+     * interrupted write never leaves a truncated snapshot behind */
+    if (tt_atomic_open(&a, path, err))
+        goto out;
+    rc = tt_atomic_write(&a, head.p, head.n, err);
+    for (uint32_t i = 0; i < n_sec && rc == 0; i++)
+        rc = tt_atomic_write(&a, sec[i].data, sec[i].stored, err);
+    if (rc != 0)
+        tt_atomic_abort(&a);
+    else
+        rc = tt_atomic_commit(&a, err) ? -1 : 0;
+out:
+    tt_wbuf_free(&head);
+    free_sections(sec);
     return rc;
 }
 

@@ -13,7 +13,8 @@
  * a full one in those only, and says so. Format 3's blocks: whole decodes
  * of many small blocks on one thread or several, partial loads of windows
  * and lanes holding every event that meets them, and a bad index or block
- * refused with a positioned error.
+ * refused with a positioned error. The file tt_snapshot_write() streams
+ * is the in-memory snapshot byte for byte.
  */
 #include "config.h"
 
@@ -965,6 +966,42 @@ static void test_probe_and_decoder(void)
 }
 
 
+/* tt_snapshot_write() streams the sections to the file instead of laying
+ * them out in memory first: the file holds exactly the bytes
+ * tt_snapshot_encode() gives, and a write that cannot start leaves
+ * nothing behind. */
+static void test_write_file(void)
+{
+    tt_trace *a = random_trace(5, 3000);
+    unsigned char *buf = NULL, *got = NULL;
+    size_t n = 0, m = 0;
+    tt_error err;
+    char dir[] = "/tmp/tt_snapshot_write_XXXXXX", path[128], bad[160];
+    FILE *f;
+    long len;
+    ok(mkdtemp(dir) != NULL, "temporary directory");
+    snprintf(path, sizeof path, "%s/t.ttz", dir);
+    snprintf(bad, sizeof bad, "%s/missing/t.ttz", dir);
+    ok(a && tt_snapshot_encode(a, NULL, &buf, &n, &err) == 0, "encode in memory");
+    tt_error_clear(&err);
+    ok(a && tt_snapshot_write(a, path, NULL, &err) == 0, "write the file");
+    if ((f = fopen(path, "rb")) && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
+        fseek(f, 0, SEEK_SET) == 0 && (got = malloc((size_t)len + 1)))
+        m = fread(got, 1, (size_t)len, f);
+    if (f)
+        fclose(f);
+    ok(got && m == n && memcmp(got, buf, n) == 0, "the file is the in-memory snapshot, byte for byte");
+    tt_error_clear(&err);
+    ok(tt_snapshot_write(a, bad, NULL, &err) != 0 && err.code == TT_ERR_IO,
+       "a directory that does not exist: an I/O error");
+    ok(access(bad, F_OK) != 0, "and no file");
+    unlink(path);
+    rmdir(dir);
+    free(got);
+    free(buf);
+    tt_trace_free(a);
+}
+
 /* ------------------------------------------------------ format 3 blocks */
 
 /* Encode a with blocks of `per` events (the test knob of evblocks.c). */
@@ -1257,6 +1294,7 @@ int main(void)
     test_args_threads();
     test_round_trips();
     test_probe_and_decoder();
+    test_write_file();
     test_partial();
     test_corruption();
     test_other_version();
