@@ -28,6 +28,7 @@
 #include "decode/argjson.h"
 #include "decode/json_scan.h"
 #include "util/grow.h"
+#include "util/num.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -279,8 +280,13 @@ static const jnode *jt_get(const jtree *t, const jnode *o, const char *key)
 static double jt_number(const jtree *t, const jnode *v)
 {
     char buf[64];
+    double d;
     if (t->cj)
         return t->cj[v - t->nd]->valuedouble;
+    /* strtod()'s double, most often without it (its fast path); a value
+     * past the doubles (inf) from strtod() itself */
+    if (tt_parse_double(v->s, v->n, &d) == TT_NUM_OK)
+        return d;
     memcpy(buf, v->s, v->n);   /* under 60 bytes (plain_value) */
     buf[v->n] = '\0';
     return strtod(buf, NULL);
