@@ -5,6 +5,7 @@
 #include "util/num.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,22 +87,28 @@ static int differs_from_general(const char *s, size_t n, int scale, size_t bad_s
     return 1;
 }
 
+/* Edge cases of number text, for both parsers' fast paths. */
+static const char *const edge[] = {
+    "", "-", "+", ".", "-.", "0", "-0", "+0", "0.", ".0", "-0.000", "00", "01", "1.",
+    ".5", "5.", "-.5", "1..2", "1.2.3", "--1", "+-1", "1e", "1e+", "1e5", "1E-3",
+    "3712845164726.318", "-3712845164726.318", "3712845164726.3185", "3712845164726.3175",
+    "999999999999999.9995", "999999999999999999", "9999999999999999999",
+    "999999999999999.999", "9223372036854775.807", "9223372036854775.808",
+    "-9223372036854775.808", "-9223372036854775.809", "9223372036854775807",
+    "9223372036854775808", "-9223372036854775808", "0.0005", "0.0004999", "0.00050",
+    "123456789012345678", "1234567890123456789", "12345678901234567.8",
+    "000000000000000000001", "00000000000000000.1", "3000000000000000.000",
+    "1704161511420306.491", "1704161511420306.4915", " 1", "1 ", "0x10", "inf", "nan",
+    /* tt_parse_double's fast path: at and past 2^53, 10^22, 10^-22 */
+    "9007199254740992", "9007199254740993", "900719925474099.3", "-9007199254740991e-22",
+    "1e22", "1e23", "1e-22", "1e-23", "4.9e-324", "1.7976931348623157e308", "1e309",
+    "0e999", "-0.0e-30", "123456.789e-3", "0.1", "0.3", "2.675", "1e+0022", "1e-0",
+};
+
 /* The fast path for the common timestamp shape against the general
  * parser (the whole of tt_parse_decimal_scaled before the fast path). */
 static void test_against_general(void)
 {
-    static const char *const edge[] = {
-        "", "-", "+", ".", "-.", "0", "-0", "+0", "0.", ".0", "-0.000", "00", "01", "1.",
-        ".5", "5.", "-.5", "1..2", "1.2.3", "--1", "+-1", "1e", "1e+", "1e5", "1E-3",
-        "3712845164726.318", "-3712845164726.318", "3712845164726.3185", "3712845164726.3175",
-        "999999999999999.9995", "999999999999999999", "9999999999999999999",
-        "999999999999999.999", "9223372036854775.807", "9223372036854775.808",
-        "-9223372036854775.808", "-9223372036854775.809", "9223372036854775807",
-        "9223372036854775808", "-9223372036854775808", "0.0005", "0.0004999", "0.00050",
-        "123456789012345678", "1234567890123456789", "12345678901234567.8",
-        "000000000000000000001", "00000000000000000.1", "3000000000000000.000",
-        "1704161511420306.491", "1704161511420306.4915", " 1", "1 ", "0x10", "inf", "nan",
-    };
     static const int scales[] = {0, 3, 6, 9, 1, 2, -1, -3, -10, 12, 18, 19, 20, -19, -20};
     size_t bad = 0, cases = 0;
     char b[96];
@@ -114,6 +121,41 @@ static void test_against_general(void)
         bad += differs_from_general(b, n, scale, bad);
     }
     ok(bad == 0, "%zu edge and random inputs: the fast path converts as the general parser does (%zu differ)",
+       cases, bad);
+}
+
+/* tt_parse_double() (its fast path included) against strtod(): the same
+ * result code and, when a number, the same double bit for bit. */
+static int differs_from_strtod(const char *s, size_t n, size_t bad_so_far)
+{
+    char buf[64], *endp;
+    double got = -777, want;
+    int rg = tt_parse_double(s, n, &got), rw = TT_NUM_SYNTAX;
+    if (n > 0 && n < sizeof buf && strspn(s, "0123456789+-.eE") >= n) {
+        memcpy(buf, s, n);
+        buf[n] = '\0';
+        want = strtod(buf, &endp);
+        rw = endp != buf + n ? TT_NUM_SYNTAX : isfinite(want) ? TT_NUM_OK : TT_NUM_RANGE;
+    }
+    if (rg == rw && (rg != TT_NUM_OK || memcmp(&got, &want, sizeof got) == 0))
+        return 0;
+    if (bad_so_far < 5)
+        diag("\"%.*s\": rc %d value %.17g, strtod rc %d value %.17g", (int)n, s, rg, got, rw,
+             rw == TT_NUM_OK ? want : 0.0);
+    return 1;
+}
+
+static void test_double_against_strtod(void)
+{
+    size_t bad = 0, cases = 0;
+    char b[96];
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++, cases++)
+        bad += differs_from_strtod(edge[i], strlen(edge[i]), bad);
+    for (int i = 0; i < 400000; i++, cases++) {
+        size_t n = random_number(b);
+        bad += differs_from_strtod(b, n, bad);
+    }
+    ok(bad == 0, "%zu edge and random inputs: tt_parse_double reads what strtod reads, bit for bit (%zu differ)",
        cases, bad);
 }
 
@@ -162,6 +204,7 @@ int main(void)
     dec(".5", 3, 0, 500);
     dec("5.", 3, 0, 5000);
     test_against_general();
+    test_double_against_strtod();
 
     /* random round trips: integer ns printed as us with 3 decimals */
     srand(12345);
