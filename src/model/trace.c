@@ -9,6 +9,7 @@
 #include "util/hash.h"
 #include "util/natcmp.h"
 #include "util/parallel.h"
+#include "util/scratch.h"
 #include "util/sort.h"
 #include "util/text.h"
 
@@ -551,7 +552,7 @@ static int sort_equal_starts(const tt_lane *l, tt_kv *keys, size_t k)
     return 0;
 }
 
-static int lane_sort_events(tt_lane *l)
+static int lane_sort_events(tt_lane *l, tt_scratch *pool)
 {
     size_t n = l->n, i;
     tt_kv *keys;
@@ -564,7 +565,7 @@ static int lane_sort_events(tt_lane *l)
     }
     if (sorted)
         return 0;
-    keys = tt_bigalloc(n * sizeof *keys);
+    keys = tt_scratch_get(pool, n * sizeof *keys);
     if (!keys)
         return -1;
     smin = l->ev[0].start;
@@ -577,8 +578,8 @@ static int lane_sort_events(tt_lane *l)
         keys[i].key = (uint64_t)(l->ev[i].start - smin);
         keys[i].val = i;
     }
-    if (tt_radix_sort(keys, n)) {
-        free(keys);
+    if (tt_radix_sort_in(keys, n, pool)) {
+        tt_scratch_put(pool, keys, n * sizeof *keys);
         return -1;
     }
     for (i = 0; i < n;) {
@@ -586,16 +587,16 @@ static int lane_sort_events(tt_lane *l)
         while (j < n && keys[j].key == keys[i].key)
             j++;
         if (j - i > 1 && sort_equal_starts(l, keys + i, j - i)) {
-            free(keys);
+            tt_scratch_put(pool, keys, n * sizeof *keys);
             return -1;
         }
         i = j;
     }
     if (tt_apply_order(l->ev, n, sizeof *l->ev, keys)) {
-        free(keys);
+        tt_scratch_put(pool, keys, n * sizeof *keys);
         return -1;
     }
-    free(keys);
+    tt_scratch_put(pool, keys, n * sizeof *keys);
     return 0;
 }
 
@@ -770,7 +771,7 @@ static void bind_piece(void *ctx, size_t job)
  * each search starting where the previous one ended, in pieces on up to
  * `threads` threads (each point's binding depends on nothing else). */
 static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t n, int64_t *pos,
-                            unsigned threads)
+                            unsigned threads, tt_scratch *pool)
 {
     tt_kv *by_time;
     uint32_t *order;
@@ -781,8 +782,8 @@ static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t 
         return 0;
     if (n > UINT32_MAX)
         return -1;   /* indexes are 32-bit below (seq is, too) */
-    by_time = tt_bigalloc(n * sizeof *by_time);
-    order = tt_bigalloc(n * sizeof *order);
+    by_time = tt_scratch_get(pool, n * sizeof *by_time);
+    order = tt_scratch_get(pool, n * sizeof *order);
     start = calloc((size_t)tr->n_lanes + 2, sizeof *start);
     if (!by_time || !order || !start)
         goto oom;
@@ -796,7 +797,7 @@ static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t 
         by_time[k].key = (uint64_t)fp[k].ts - (uint64_t)tmin;
         by_time[k].val = (uint64_t)(fp[k].lane < tr->n_lanes ? fp[k].lane : tr->n_lanes) << 32 | k;
     }
-    if (tt_radix_sort(by_time, n))
+    if (tt_radix_sort_in(by_time, n, pool))
         goto oom;
     /* stable counting sort by lane; points of no lane (n_lanes) last */
     for (size_t k = 0; k < n; k++)
@@ -805,7 +806,7 @@ static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t 
         start[l + 1] += start[l];
     for (size_t k = 0; k < n; k++)
         order[start[by_time[k].val >> 32]++] = (uint32_t)by_time[k].val;
-    free(by_time);
+    tt_scratch_put(pool, by_time, n * sizeof *by_time);
     by_time = NULL;
     j.tr = tr;
     j.fp = fp;
@@ -818,12 +819,12 @@ static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t 
     if (j.piece < 4096)
         j.piece = 4096;
     tt_parallel_run((n + j.piece - 1) / j.piece, threads, bind_piece, &j);
-    free(order);
+    tt_scratch_put(pool, order, n * sizeof *order);
     free(start);
     return 0;
 oom:
-    free(by_time);
-    free(order);
+    tt_scratch_put(pool, by_time, n * sizeof *by_time);
+    tt_scratch_put(pool, order, n * sizeof *order);
     free(start);
     return -1;
 }
@@ -862,22 +863,23 @@ static uint64_t evref_key(tt_evref r)
  * (to, from); equal pairs keep the order they were found in. The first is
  * two stable radix sorts, by to and then by from; the flows are then in
  * from order, so one more by to gives the second. */
-static int index_flows(tt_trace *tr)
+static int index_flows(tt_trace *tr, tt_scratch *pool)
 {
     size_t n = tr->n_flows;
     /* fresh arrays of n: huge pages fault once per 2 MiB (bigalloc.h;
-     * half of a 1M-call nsys export's faults were these three) */
-    tt_kv *kv = tt_bigalloc((n ? n : 1) * sizeof *kv);
+     * half of a 1M-call nsys export's faults were these three); the
+     * scratch one from the pool, where resolve_flows() left its own */
+    tt_kv *kv = tt_scratch_get(pool, (n ? n : 1) * sizeof *kv);
     tr->flows_by_to = tt_bigalloc((n + 1) * sizeof *tr->flows_by_to);
     if (!kv || !tr->flows_by_to)
         goto oom;
     for (size_t k = 0; k < n; k++)
         kv[k] = (tt_kv){evref_key(tr->flows[k].to), k};
-    if (tt_radix_sort(kv, n))
+    if (tt_radix_sort_in(kv, n, pool))
         goto oom;
     for (size_t k = 0; k < n; k++)
         kv[k].key = evref_key(tr->flows[kv[k].val].from);
-    if (tt_radix_sort(kv, n))
+    if (tt_radix_sort_in(kv, n, pool))
         goto oom;
     {
         /* flows are found in id order, which is random in from order: a
@@ -898,14 +900,14 @@ static int index_flows(tt_trace *tr)
     /* the flows are in from order now: one stable pass by to */
     for (size_t k = 0; k < n; k++)
         kv[k] = (tt_kv){evref_key(tr->flows[k].to), k};
-    if (tt_radix_sort(kv, n))
+    if (tt_radix_sort_in(kv, n, pool))
         goto oom;
     for (size_t k = 0; k < n; k++)
         tr->flows_by_to[k] = (uint32_t)kv[k].val;
-    free(kv);
+    tt_scratch_put(pool, kv, (n ? n : 1) * sizeof *kv);
     return 0;
 oom:
-    free(kv);
+    tt_scratch_put(pool, kv, (n ? n : 1) * sizeof *kv);
     return -1;
 }
 
@@ -920,14 +922,14 @@ static int cmp_point_at(const void *pa, const void *pb, void *ctx)
  * phase and source order. The points themselves stay where they are:
  * moving 48-byte records to an order that is random in memory cost more
  * than reading them there, ahead of need. */
-static int sort_flow_points(const tt_flow_point *fp, size_t n, tt_kv **out)
+static int sort_flow_points(const tt_flow_point *fp, size_t n, tt_scratch *pool, tt_kv **out)
 {
-    tt_kv *kv = tt_bigalloc(n * sizeof *kv);
+    tt_kv *kv = tt_scratch_get(pool, n * sizeof *kv);
     if (!kv)
         return -1;
     for (size_t k = 0; k < n; k++)
         kv[k] = (tt_kv){fp[k].key, k};
-    if (tt_radix_sort(kv, n))
+    if (tt_radix_sort_in(kv, n, pool))
         goto oom;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
@@ -952,7 +954,7 @@ static int sort_flow_points(const tt_flow_point *fp, size_t n, tt_kv **out)
     *out = kv;
     return 0;
 oom:
-    free(kv);
+    tt_scratch_put(pool, kv, n * sizeof *kv);
     return -1;
 }
 
@@ -962,24 +964,35 @@ static void flow_no_start(tt_trace *tr, const tt_flow_point *p)
                      tt_str(tr, p->name), (double)(p->ts - tr->t0) / 1e6);
 }
 
+/* resolve_flows()'s order and bindings of n points back to the pool. */
+static void put_resolve_scratch(tt_scratch *pool, tt_kv *ord, int64_t *bound, size_t n)
+{
+    tt_scratch_put(pool, ord, n * sizeof *ord);
+    tt_scratch_put(pool, bound, n * sizeof *bound);
+}
+
 /* Points of one id are visited in time order: s (t...) f, possibly
  * repeated. An end stamped before its start is real data, not a broken
  * flow: Ascend stamps HostToDevice ends with the device clock, often
  * microseconds before the host-side start. Such an end is held back and
  * closes the next chain that would otherwise stay open, so the flow is
  * kept as stamped (a negative lag) instead of counted as unresolved. */
-static int resolve_flows(tt_trace *tr, unsigned threads)
+static int resolve_flows(tt_trace *tr, unsigned threads, tt_scratch *pool)
 {
     size_t i = 0, n = tr->n_flow_points;
     const tt_flow_point *fp = tr->flow_points;
     tt_kv *ord;   /* the points in resolving order; ord[k].key is the id */
     int64_t *bound;
     /* binding first: its scratch is gone before the sort's is taken */
-    if (!(bound = tt_bigalloc(n * sizeof *bound)) || bind_flow_points(tr, fp, n, bound, threads) ||
-        sort_flow_points(fp, n, &ord)) {
-        free(bound);
+    if (!(bound = tt_scratch_get(pool, n * sizeof *bound)) ||
+        bind_flow_points(tr, fp, n, bound, threads, pool) || sort_flow_points(fp, n, pool, &ord)) {
+        tt_scratch_put(pool, bound, n * sizeof *bound);
         return -1;
     }
+    /* the sort's buffer, kept, would sit resident beside the flows that
+     * grow below and add to the load's peak; ord and bound come back for
+     * index_flows() */
+    tt_scratch_trim(pool);
     while (i < n) {
         size_t j = i;
         int have_prev = 0;
@@ -1001,8 +1014,7 @@ static int resolve_flows(tt_trace *tr, unsigned threads)
             if ((k == j || p->phase == TT_FLOW_START) && have_prev && early_end) {
                 if (cmp_evref(prev, early_at) != 0 &&
                     push_flow(tr, prev, early_at, early_end->name, early_end->cat)) {
-                    free(ord);
-                    free(bound);
+                    put_resolve_scratch(pool, ord, bound, n);
                     return -1;
                 }
                 early_end = NULL;
@@ -1026,8 +1038,7 @@ static int resolve_flows(tt_trace *tr, unsigned threads)
                 if (have_prev) {
                     if (cmp_evref(prev, here) != 0 &&
                         push_flow(tr, prev, here, p->name, p->cat)) {
-                        free(ord);
-                        free(bound);
+                        put_resolve_scratch(pool, ord, bound, n);
                         return -1;
                     }
                 } else if (p->phase == TT_FLOW_END) {
@@ -1052,13 +1063,12 @@ static int resolve_flows(tt_trace *tr, unsigned threads)
             flow_no_start(tr, early_end);
         i = j;
     }
-    free(ord);
-    free(bound);
+    put_resolve_scratch(pool, ord, bound, n);
     free(tr->flow_points);
     tr->flow_points = NULL;
     tr->n_flow_points = tr->cap_flow_points = 0;
 
-    return index_flows(tr);
+    return index_flows(tr, pool);
 }
 
 size_t tt_trace_flows_from(const tt_trace *tr, tt_evref ev, size_t *first)
@@ -1250,6 +1260,7 @@ static int scan_events(const tt_trace *tr, unsigned threads, tt_ns *t0, tt_ns *t
 typedef struct lanes_job {
     tt_lane    *lanes;
     uint32_t   *order;   /* lane indexes, biggest first */
+    tt_scratch *pool;    /* the sorts' scratch, shared by the threads */
     atomic_int  failed;
 } lanes_job;
 
@@ -1260,7 +1271,7 @@ static void finish_lane(void *ctx, size_t job)
     tt_lane *l = &j->lanes[j->order[job]];
     if (atomic_load(&j->failed))
         return;
-    if (lane_sort_events(l) || tt_lane_nest(l)) {
+    if (lane_sort_events(l, j->pool) || tt_lane_nest(l)) {
         atomic_store(&j->failed, 1);
         return;
     }
@@ -1284,7 +1295,7 @@ static int cmp_lane_size(const void *pa, const void *pb, void *ctx)
 
 /* finish_lane() of every lane, the biggest handed out first so that the
  * threads end together. 0, or -1 out of memory. */
-static int finish_lanes(tt_trace *tr, unsigned threads)
+static int finish_lanes(tt_trace *tr, unsigned threads, tt_scratch *pool)
 {
     lanes_job j;
     if (tr->n_lanes == 0)
@@ -1298,6 +1309,7 @@ static int finish_lanes(tt_trace *tr, unsigned threads)
         return -1;
     }
     j.lanes = tr->lanes;
+    j.pool = pool;
     atomic_init(&j.failed, 0);
     tt_parallel_run(tr->n_lanes, threads, finish_lane, &j);
     free(j.order);
@@ -1313,6 +1325,7 @@ int tt_trace_finalize_threads(tt_trace *tr, unsigned threads, tt_error *err)
 {
     tt_ns t0, t1;
     uint64_t total = 0;
+    tt_scratch *pool;
     int rc;
 
     if (tr->finalized)
@@ -1371,7 +1384,12 @@ int tt_trace_finalize_threads(tt_trace *tr, unsigned threads, tt_error *err)
     }
 
     tt_laneix_free(tr);   /* order_lanes() renumbers lanes and groups */
-    if (order_lanes(tr) || finish_lanes(tr, threads) || resolve_flows(tr, threads))
+    /* the sorts' scratch is reused from lane to lane and by the flows
+     * (util/scratch.h), and unmapped before the load returns */
+    pool = tt_scratch_new();
+    rc = order_lanes(tr) || finish_lanes(tr, threads, pool) || resolve_flows(tr, threads, pool);
+    tt_scratch_free(pool);
+    if (rc)
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     tr->finalized = true;
     return 0;

@@ -9,6 +9,7 @@ libtracetty_a_SOURCES += \
 	src/util/natcmp.c src/util/natcmp.h \
 	src/util/num.c src/util/num.h \
 	src/util/parallel.c src/util/parallel.h \
+	src/util/scratch.c src/util/scratch.h \
 	src/util/sort.c src/util/sort.h \
 	src/util/strtab.c src/util/strtab.h \
 	src/util/suggest.c src/util/suggest.h \

@@ -4,6 +4,7 @@
 #include "util/sort.h"
 
 #include "util/bigalloc.h"
+#include "util/scratch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,11 @@ int tt_sort(void *base, size_t n, size_t size, tt_cmp_fn cmp, void *ctx)
 
 int tt_radix_sort(tt_kv *a, size_t n)
 {
+    return tt_radix_sort_in(a, n, NULL);
+}
+
+int tt_radix_sort_in(tt_kv *a, size_t n, tt_scratch *pool)
+{
     size_t *count;
     tt_kv *buf, *src = a, *dst;
     uint64_t diff = 0, left;
@@ -116,12 +122,12 @@ int tt_radix_sort(tt_kv *a, size_t n)
         left &= shift[nd] + bits >= 64 ? 0 : ~(uint64_t)0 << (shift[nd] + bits);
     }
     count = calloc((size_t)nd * nb, sizeof *count);
-    /* fresh memory of n pairs: huge pages fault once per 2 MiB, not once
-     * per 4 KiB (see bigalloc.h) */
-    buf = tt_bigalloc(n * sizeof *buf);
+    /* n pairs: a pool's resident block, else fresh memory on huge pages,
+     * which fault once per 2 MiB, not once per 4 KiB (see bigalloc.h) */
+    buf = tt_scratch_get(pool, n * sizeof *buf);
     if (!count || !buf) {
         free(count);
-        free(buf);
+        tt_scratch_put(pool, buf, n * sizeof *buf);
         return -1;
     }
     /* every digit's histogram in one pass */
@@ -149,7 +155,7 @@ int tt_radix_sort(tt_kv *a, size_t n)
     }
     if (src != a)
         memcpy(a, src, n * sizeof *a);
-    free(buf);
+    tt_scratch_put(pool, buf, n * sizeof *buf);
     free(count);
     return 0;
 }

@@ -34,6 +34,12 @@ typedef struct tt_kv {
  * cannot be allocated (the array is then left as it was). */
 int tt_radix_sort(tt_kv *a, size_t n);
 
+/* tt_radix_sort() with its buffer taken from and handed back to a
+ * scratch pool (util/scratch.h; NULL: a block of its own), so that the
+ * sorts of one phase reuse memory that is resident already. */
+struct tt_scratch;
+int tt_radix_sort_in(tt_kv *a, size_t n, struct tt_scratch *pool);
+
 /* Reorder n elements of `size` bytes in place so that position i receives
  * the element that was at order[i].val (a permutation of 0..n-1, such as
  * tt_radix_sort() leaves in the vals): each element moves once, and no
