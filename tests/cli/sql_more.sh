@@ -5,7 +5,8 @@
 # same real trace: python3's json module (tests/cli/sql_more_oracle.py),
 # `tracetty check --format csv`, `tracetty markers export`, `summary`.
 #   - counter_track/counter: every sample of every series (pid, track name
-#     as the timeline shows it, ts in ns, value) of the Chrome C events;
+#     as the timeline shows it, Perfetto's for a counter with an id, ts in
+#     ns, value) of the Chrome C events;
 #     track_id = v, ts ranges, id = v and a window narrow exactly to the
 #     rows they allow;
 #   - flow: Kineto's s/f pairs bound to their enclosing slices; a flow of
