@@ -21,6 +21,8 @@ libtracetty_a_SOURCES += \
 	src/sql/argfind.h \
 	src/sql/argfind.c \
 	src/sql/fn_extract_arg.c \
+	src/sql/ctrname.h \
+	src/sql/ctrname.c \
 	src/sql/tab_counter_track.c \
 	src/sql/tab_counter.c \
 	src/sql/tab_flow.c \

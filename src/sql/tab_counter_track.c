@@ -6,7 +6,9 @@
  *            TT_SQLCOL_ID), what counter.track_id holds
  *   name     the track's name as the timeline labels it: the series name,
  *            plus " KEY" when the series key is not "value" (a Chrome C
- *            event with several keys is several series)
+ *            event with several keys is several series); a Chrome
+ *            counter with an id: Perfetto's "NAME id: ID KEY"
+ *            (sql/ctrname.h)
  *   unit     "%", "B/s", ...; NULL when unknown
  *   upid     the group (process, device) it belongs to (TT_SQLCOL_ID)
  *   key      tracetty's: the series key inside the track ("value", ...)
@@ -16,6 +18,7 @@
  */
 #include "config.h"
 
+#include "sql/ctrname.h"
 #include "sql/sqltab.h"
 
 #include <stdlib.h>
@@ -70,30 +73,10 @@ static int ctrack_column(void *vc, int col, tt_sql_val *v, tt_error *err)
     const tt_counter *k = &tr->counters[c->c];
     switch (col) {
     case 0: tt_sql_set_int(v, tt_sql_id(c->s, tt_sql_counter_track_id(c->s, (uint32_t)c->c))); break;
-    case 1: {
-        /* as the timeline's label (tui/bars.c): the key only when it says
-         * more than "value" */
-        const char *name = tt_str(tr, k->name), *key = tt_str(tr, k->key);
-        size_t nn = tt_strtab_len(tr->strings, k->name), kn = tt_strtab_len(tr->strings, k->key);
-        if (!kn || strcmp(key, "value") == 0) {
-            tt_sql_set_textn(v, name, nn);
-            break;
-        }
-        if (nn + kn + 2 > c->cap) {
-            char *p = realloc(c->name, nn + kn + 2);
-            if (!p) {
-                tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-                return -1;
-            }
-            c->name = p;
-            c->cap = nn + kn + 2;
-        }
-        memcpy(c->name, name, nn);
-        c->name[nn] = ' ';
-        memcpy(c->name + nn + 1, key, kn + 1);
-        tt_sql_set_textn(v, c->name, nn + 1 + kn);
-        break;
-    }
+    case 1:
+        /* as the timeline's label, with Perfetto's name for a series of
+         * a counter with an id (sql/ctrname.h) */
+        return tt_sql_counter_name(tr, k, false, &c->name, &c->cap, v, err);
     case 2: tt_sql_set_str(v, tr, k->unit, true); break;
     case 3: tt_sql_set_int(v, tt_sql_id(c->s, k->group)); break;
     case 4: tt_sql_set_str(v, tr, k->key, true); break;

@@ -8,6 +8,7 @@
  *          without one: the key it groups by, e.g. its category); a
  *          counter's name, then a space and its series key when it has
  *          one, as Perfetto names the series of a Chrome counter event
+ *          ("NAME id: ID KEY" for a counter with an id: sql/ctrname.h)
  *   type   'thread', 'async', 'process' or 'global' (instants of a process
  *          or of the whole trace: sql/lanewalk.h), or 'counter'
  *   upid   the process (`process`) the track belongs to
@@ -20,6 +21,7 @@
  */
 #include "config.h"
 
+#include "sql/ctrname.h"
 #include "sql/lanewalk.h"
 #include "sql/sqltab.h"
 
@@ -78,31 +80,6 @@ static bool track_eof(const void *vc)
     return c->t >= c->end;
 }
 
-/* "name key" of counter series ct (its name alone without a key). */
-static int counter_name(track_cur *c, const tt_counter *ct, tt_sql_val *v, tt_error *err)
-{
-    const tt_trace *tr = c->s->tr;
-    size_t nn = tt_strtab_len(tr->strings, ct->name), nk = tt_strtab_len(tr->strings, ct->key);
-    if (nk == 0) {
-        tt_sql_set_str(v, tr, ct->name, false);
-        return 0;
-    }
-    if (nn + nk + 2 > c->cap) {
-        char *b = realloc(c->buf, nn + nk + 2);
-        if (!b) {
-            tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-            return -1;
-        }
-        c->buf = b;
-        c->cap = nn + nk + 2;
-    }
-    memcpy(c->buf, tt_str(tr, ct->name), nn);
-    c->buf[nn] = ' ';
-    memcpy(c->buf + nn + 1, tt_str(tr, ct->key), nk);
-    tt_sql_set_textn(v, c->buf, nn + 1 + nk);
-    return 0;
-}
-
 static int track_column(void *vc, int col, tt_sql_val *v, tt_error *err)
 {
     track_cur *c = vc;
@@ -126,7 +103,7 @@ static int track_column(void *vc, int col, tt_sql_val *v, tt_error *err)
     const tt_counter *ct = &tr->counters[c->t - tr->n_lanes];
     switch (col) {
     case C_ID: tt_sql_set_int(v, tt_sql_id(s, c->t)); break;
-    case C_NAME: return counter_name(c, ct, v, err);
+    case C_NAME: return tt_sql_counter_name(tr, ct, true, &c->buf, &c->cap, v, err);
     case C_TYPE: tt_sql_set_text(v, "counter"); break;
     case C_UPID: tt_sql_set_int(v, tt_sql_id(s, ct->group)); break;
     case C_KEY: tt_sql_set_str(v, tr, ct->key, false); break;

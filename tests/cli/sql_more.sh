@@ -5,7 +5,8 @@
 # same real trace: python3's json module (tests/cli/sql_more_oracle.py),
 # `tracetty check --format csv`, `tracetty markers export`, `summary`.
 #   - counter_track/counter: every sample of every series (pid, track name
-#     as the timeline shows it, ts in ns, value) of the Chrome C events;
+#     as the timeline shows it, Perfetto's for a counter with an id, ts in
+#     ns, value) of the Chrome C events;
 #     track_id = v, ts ranges, id = v and a window narrow exactly to the
 #     rows they allow;
 #   - flow: Kineto's s/f pairs bound to their enclosing slices; a flow of
@@ -69,8 +70,8 @@ f="$traces/chrome-edge/catapult_instance_counters.json"
 if [ -f "$f" ]; then
     "$dump" "$f" counter > "$TMPD/c.csv"
     "$dump" "$f" counter_track > "$TMPD/ct.csv"
-    is "$(col "$TMPD/ct.csv" name | sort | tr '\n' ' ')" "counter[123] counter[b] " \
-        "instance counters: one track per id, named as the timeline names them"
+    is "$(col "$TMPD/ct.csv" name | sort | tr '\n' '|')" "counter id: 123 value|counter id: b value|" \
+        "instance counters: one track per id, named as Perfetto names them"
     is "$(col "$TMPD/c.csv" id | tr '\n' ' ')" "0 1 2 3 4 5 6 7 " "sample ids run 0.. in row order"
     t2=$(sed -n 2p "$TMPD/ct.csv" | cut -d, -f1)
     "$dump" --where track_id = "$t2" "$f" counter > "$TMPD/n.csv"

@@ -71,19 +71,22 @@ def numeric(v):
 
 def counters(trace, ct_csv, c_csv, p_csv):
     """Every sample of every counter series: (process pid, track name as
-    the timeline shows it, ts ns, value); and the tracks' names."""
+    the timeline shows it, or Perfetto's "NAME id: ID KEY" for a counter
+    with an id, ts ns, value); and the tracks' names."""
     want, want_tracks = [], set()
     for e in load(trace):
         if e.get("ph") != "C" or not isinstance(e.get("args"), dict):
             continue
         track = e.get("name", "")
-        if "id" in e:
-            track += "[%s]" % e["id"]
         for k, v in e["args"].items():
             x = numeric(v)
             if x is None:
                 continue
-            name = track if k == "value" else track + " " + k
+            if "id" in e:
+                # a counter with an id: Perfetto's name, key always there
+                name = "%s id: %s %s" % (track, e["id"], k)
+            else:
+                name = track if k == "value" else track + " " + k
             want.append((str(e.get("pid")), name, ns(e["ts"]), real(x)))
             want_tracks.add((str(e.get("pid")), name))
     pid = {r["upid"]: r["pid"] for r in rows(p_csv)}

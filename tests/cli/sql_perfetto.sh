@@ -57,15 +57,19 @@ names=$(sed -n 's/^-- name: *//p' "$queries")
 # Real Kineto traces (slices, instants of three scopes, flows, NCCL
 # kernels) and Chrome ones: catapult's B/E over and under an X of the same
 # span (the first read encloses), instants of every scope, "displayTimeUnit"
-# ns, a tall stack; viztracer's fractional-us times (each rounded to the
-# nearest ns, as Perfetto's importer does). The model is simpler than
-# tracetty where other traces differ (async b/e and S/F slices, unclosed
-# B, instance counters' ids, flow steps "t"): see issue 17's notes.
+# ns, a tall stack, legacy (S/T/F) and nestable (b/e/n) async events with
+# unmatched begins and ends, flow steps "t", counters with ids, X events
+# among object (D/N) events; viztracer's fractional-us times (each rounded
+# to the nearest ns, as Perfetto's importer does). Where tracetty differs
+# from Perfetto on purpose, the model follows tracetty; each difference:
+python3 "$oracle" --differences | sed 's/^/# differs from Perfetto on purpose: /'
 for t in pytorch/resnet50_workers0.pt.trace.json.gz pytorch/nccl_data.json.gz \
     chrome-edge/catapult_simple_trace.json chrome-edge/catapult_instant_events.json \
     chrome-edge/catapult_nanoseconds.json chrome-edge/catapult_tall_trace.json \
     chrome-edge/catapult_trivial_trace.json chrome-edge/viztracer_multithread.json \
-    chrome-edge/viztracer_old.json; do
+    chrome-edge/viztracer_old.json chrome-edge/catapult_async_begin_end.json \
+    chrome-edge/catapult_nestable_async.json chrome-edge/catapult_flow_simple.json \
+    chrome-edge/catapult_instance_counters.json chrome-edge/catapult_x_event_trace.json; do
     f="$traces/$t"
     [ -f "$f" ] || continue
     b=$(basename "$t")
