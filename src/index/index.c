@@ -283,10 +283,10 @@ tt_ns tt_index_prefix_max_end(const tt_event *ev, size_t n, size_t j)
     return acc;
 }
 
-/* Length of the union of events clipped to (-inf, t). */
-static tt_ns busy_before(const tt_event *ev, size_t n, tt_ns t)
+/* Length of the union of events clipped to (-inf, t), given j, the upper
+ * bound of t. */
+static tt_ns busy_before_at(const tt_event *ev, size_t n, size_t j, tt_ns t)
 {
-    size_t j = tt_index_upper_bound(ev, n, t);
     tt_ns m, b;
     if (j == 0)
         return 0;
@@ -299,11 +299,21 @@ static tt_ns busy_before(const tt_event *ev, size_t n, tt_ns t)
     return b;
 }
 
+static tt_ns busy_before(const tt_event *ev, size_t n, tt_ns t)
+{
+    return busy_before_at(ev, n, tt_index_upper_bound(ev, n, t), t);
+}
+
 tt_ns tt_index_busy(const tt_event *ev, size_t n, tt_ns from, tt_ns to)
 {
     if (n == 0 || from >= to)
         return 0;
     return busy_before(ev, n, to) - busy_before(ev, n, from);
+}
+
+tt_ns tt_index_busy_before(const tt_event *ev, size_t n, tt_ns t)
+{
+    return busy_before(ev, n, t);
 }
 
 int64_t tt_index_next_after(const tt_event *ev, size_t n, tt_ns t)

@@ -59,6 +59,11 @@ tt_ns tt_index_prefix_max_end(const tt_event *ev, size_t n, size_t i);
 /* Length of the union of all events, clipped to [from, to). O(log n). */
 tt_ns tt_index_busy(const tt_event *ev, size_t n, tt_ns from, tt_ns to);
 
+/* Length of the union of the events clipped to (-inf, t): tt_index_busy
+ * (from, to) is its value at to minus its value at from, so a caller that
+ * needs many adjacent windows computes each boundary once. O(log n). */
+tt_ns tt_index_busy_before(const tt_event *ev, size_t n, tt_ns t);
+
 /* Navigation: position of the first event starting after t, or -1. */
 int64_t tt_index_next_after(const tt_event *ev, size_t n, tt_ns t);
 

@@ -98,10 +98,143 @@ static bool event_name(const tt_cell *c)
 
 /* ---------------------------------------------------------------- rows */
 
+/* One annotation over one lane row at y: its glyphs in the span's
+ * empty cells, its color on the event glyphs, its mark before the label.
+ * Doing it twice for the same row changes nothing. */
+static void annot_row(tt_app *a, tt_grid *g, const tt_annotation *an, int y, int64_t c0,
+                      int64_t c1, tt_ns ws)
+{
+    const tt_screen *s = &a->scr;
+    for (int64_t c = c0; c <= c1; c++) {
+        int x = s->tl_x + (int)c;
+        tt_cell *cell;
+        if (x >= g->cols)
+            break;
+        cell = tt_grid_at(g, x, y);
+        if (c == c0 && an->start >= ws && blank(cell))
+            tt_grid_set(g, x, y, a->gl->ann_mark, sev_role(an->sev), 0);
+        else if (blank(cell))
+            tt_grid_set(g, x, y, a->gl->ann_fill, TT_R_ANN_SPAN, 0);
+        else if (cell->role == TT_R_EV)
+            tt_grid_restyle(g, x, y, TT_R_EV_ANN, cell->color);
+    }
+    /* lane labels start in column 2: column 1 is free */
+    if (s->label_w > 2)
+        tt_grid_set(g, 1, y, a->gl->ann_mark, sev_role(an->sev), 0);
+}
+
+/* A lane row on screen that annotations mark: its lane, rank and line. */
+typedef struct ann_row {
+    uint32_t lane, rank;
+    int      y;
+} ann_row;
+
+static int ann_row_by_lane(const void *x, const void *y)
+{
+    uint32_t p = ((const ann_row *)x)->lane, q = ((const ann_row *)y)->lane;
+    return p < q ? -1 : p > q;
+}
+
+/* The rows of q (sorted by lane) that annotation an marks, painted. The
+ * rows an annotation lists are found from its (few, sorted) lanes rather
+ * than by asking each row whether it is listed: with tens of thousands
+ * of annotations in a zoomed-out window this is most of the frame. Rows
+ * are independent, so their order does not change the picture. */
+static void annot_rows_of(tt_app *a, tt_grid *g, const tt_annotation *an, const ann_row *q,
+                          size_t nq, int64_t c0, int64_t c1, tt_ns ws)
+{
+    size_t j = 0;
+    for (size_t k = 0; k < an->n_lanes && j < nq; k++) {
+        uint32_t lane = an->lanes[k];
+        size_t lo = j, hi = nq;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (q[mid].lane < lane)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (j = lo; j < nq && q[j].lane == lane; j++)
+            if (a->view != TT_VIEW_JOB || (int)q[j].rank == an->trace)
+                annot_row(a, g, an, q[j].y, c0, c1, ws);
+    }
+    /* a row without a lane is every annotation's (tt_annview_has_lane) */
+    for (j = nq; j > 0 && q[j - 1].lane == TT_NO_LANE; j--)
+        if (a->view != TT_VIEW_JOB || (int)q[j - 1].rank == an->trace)
+            annot_row(a, g, an, q[j - 1].y, c0, c1, ws);
+}
+
+enum { ANN_ROWS_MAX = 512 };
+
+/* annots_rows' fast path: the window's annotations read once and split by
+ * severity (each list in the window's order), then painted lowest
+ * severity first, as the pass per severity did. 0, or -1 when out of
+ * memory (nothing painted; the caller takes the slow path). */
+static int annots_by_sev(tt_app *a, tt_grid *g, const ann_row *q, size_t nq, tt_ns ws,
+                         tt_ns we)
+{
+    size_t first = tt_annview_first(&a->an, ws), n = 0, at[TT_SEV_ERROR + 2] = {0};
+    const tt_annotation **v;
+    for (size_t i = first; i < a->an.a.n && tt_annview_get(&a->an, i)->start < we; i++)
+        n++;
+    v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    /* count per severity, then place: a stable split */
+    for (size_t i = first; i < first + n; i++) {
+        const tt_annotation *an = tt_annview_get(&a->an, i);
+        if ((int)an->sev >= TT_SEV_INFO && (int)an->sev <= TT_SEV_ERROR && an->n_lanes)
+            at[an->sev + 1]++;
+    }
+    for (int sev = TT_SEV_INFO; sev <= TT_SEV_ERROR; sev++)
+        at[sev + 1] += at[sev];
+    for (size_t i = first; i < first + n; i++) {
+        const tt_annotation *an = tt_annview_get(&a->an, i);
+        if ((int)an->sev >= TT_SEV_INFO && (int)an->sev <= TT_SEV_ERROR && an->n_lanes)
+            v[at[an->sev]++] = an;
+    }
+    /* at[sev] is now the end of sev's list, the start of the next one */
+    for (size_t k = 0, end = at[TT_SEV_ERROR]; k < end; k++) {
+        const tt_annotation *an = v[k];
+        int64_t c0, c1;
+        if (tt_app_ann_in_view(a, an, false) &&
+            span_cols(a, an->start - a->off, an->end - a->off, &c0, &c1))
+            annot_rows_of(a, g, an, q, nq, c0, c1, ws);
+    }
+    free(v);
+    return 0;
+}
+
 static void annots_rows(tt_app *a, tt_grid *g, int lh)
 {
     const tt_screen *s = &a->scr;
     tt_ns ws = a->vp.start + a->off, we = ws + a->vp.span;
+    ann_row q[ANN_ROWS_MAX];
+    size_t nq = 0;
+    bool fast = true;
+    /* the lane rows at depth 0 on screen, the only ones marked */
+    for (int r = 0; r < lh; r++) {
+        size_t ri = a->top + (size_t)r;
+        const tt_row *row;
+        if (ri >= a->list.n)
+            break;
+        row = &a->list.v[ri];
+        if (row->kind != TT_ROW_LANE || row->depth != 0)
+            continue;
+        if (nq == ANN_ROWS_MAX) {
+            fast = false;
+            break;
+        }
+        q[nq].lane = row->lane;
+        q[nq].rank = row->rank;
+        q[nq].y = s->area_y + r;
+        nq++;
+    }
+    if (fast) {
+        qsort(q, nq, sizeof *q, ann_row_by_lane);
+        if (annots_by_sev(a, g, q, nq, ws, we) == 0)
+            return;
+    }
     /* lowest severity first, so the worst one's mark is the one left */
     for (int sev = TT_SEV_INFO; sev <= TT_SEV_ERROR; sev++) {
         for (size_t i = tt_annview_first(&a->an, ws); i < a->an.a.n; i++) {
@@ -115,7 +248,6 @@ static void annots_rows(tt_app *a, tt_grid *g, int lh)
             for (int r = 0; r < lh; r++) {
                 size_t ri = a->top + (size_t)r;
                 const tt_row *row;
-                int y = s->area_y + r;
                 if (ri >= a->list.n)
                     break;
                 row = &a->list.v[ri];
@@ -123,22 +255,7 @@ static void annots_rows(tt_app *a, tt_grid *g, int lh)
                     (a->view == TT_VIEW_JOB && (int)row->rank != an->trace) ||
                     !tt_annview_has_lane(an, row->lane))
                     continue;
-                for (int64_t c = c0; c <= c1; c++) {
-                    int x = s->tl_x + (int)c;
-                    tt_cell *cell;
-                    if (x >= g->cols)
-                        break;
-                    cell = tt_grid_at(g, x, y);
-                    if (c == c0 && an->start >= ws && blank(cell))
-                        tt_grid_set(g, x, y, a->gl->ann_mark, sev_role(an->sev), 0);
-                    else if (blank(cell))
-                        tt_grid_set(g, x, y, a->gl->ann_fill, TT_R_ANN_SPAN, 0);
-                    else if (cell->role == TT_R_EV)
-                        tt_grid_restyle(g, x, y, TT_R_EV_ANN, cell->color);
-                }
-                /* lane labels start in column 2: column 1 is free */
-                if (s->label_w > 2)
-                    tt_grid_set(g, 1, y, a->gl->ann_mark, sev_role(an->sev), 0);
+                annot_row(a, g, an, s->area_y + r, c0, c1, ws);
             }
         }
     }

@@ -57,6 +57,8 @@ void tt_tl_fini(tt_tl *t)
     free(t->dom);
     free(t->kind);
     free(t->hil);
+    free(t->gb);
+    free(t->gb_epoch);
     memset(t, 0, sizeof *t);
 }
 
@@ -322,15 +324,73 @@ int tt_tl_lane_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t lane, uint32_t 
     return 0;
 }
 
-/* The lane of group gr busiest in [a, b) (the first one covering all of
- * it, if any) and how long it is busy there; -1 when no lane is. */
-static int64_t group_busiest(const tt_tl *t, const tt_group *gr, tt_ns a, tt_ns b, tt_ns *busy)
+/* Ready t->gb for group `group` at the current viewport: its lanes'
+ * boundaries TT_GB_UNSET until a column asks (group_before), so the row
+ * and the legend's tally of a frame search each boundary of a lane once
+ * instead of twice per column, and only for the lanes group_busiest
+ * reaches. 0, or -1 when out of memory (the caller then searches). */
+#define TT_GB_UNSET INT64_MIN
+static int group_table(tt_tl *t, uint32_t group)
+{
+    const tt_group *gr = &t->tr->groups[group];
+    const tt_viewport *vp = t->vp;
+    size_t w = (size_t)vp->cols + 1;
+    if (!t->gb || t->gb_cols != vp->cols) {
+        tt_ns *nv = realloc(t->gb, ((size_t)t->tr->n_lanes * w + 1) * sizeof *nv);
+        if (!nv)
+            return -1;
+        t->gb = nv;
+        if (!t->gb_epoch) {
+            t->gb_epoch = calloc((size_t)t->tr->n_groups + 1, sizeof *t->gb_epoch);
+            if (!t->gb_epoch)
+                return -1;
+        }
+        t->gb_cols = -1;   /* every group's lanes are stale */
+    }
+    if (t->gb_cols != vp->cols || t->gb_start != vp->start || t->gb_span != vp->span) {
+        t->epoch++;
+        t->gb_cols = vp->cols;
+        t->gb_start = vp->start;
+        t->gb_span = vp->span;
+    }
+    if (t->gb_epoch[group] != t->epoch) {
+        tt_ns *bb = t->gb + (size_t)gr->first_lane * w;
+        for (size_t i = 0; i < (size_t)gr->n_lanes * w; i++)
+            bb[i] = TT_GB_UNSET;
+        t->gb_epoch[group] = t->epoch;
+    }
+    return 0;
+}
+
+/* Busy time of the lane before boundary c (time at), memoized in bb. */
+static tt_ns group_before(const tt_lane *ln, tt_ns *bb, int c, tt_ns at)
+{
+    if (bb[c] == TT_GB_UNSET)
+        bb[c] = tt_index_busy_before(ln->ev, ln->n, at);
+    return bb[c];
+}
+
+/* The lane of group gr busiest in column c = [a, b) (the first one
+ * covering all of it, if any) and how long it is busy there; -1 when no
+ * lane is. With table (group_table succeeded), each lane's value is
+ * tt_index_busy's, as the difference of two memoized boundaries. */
+static int64_t group_busiest(tt_tl *t, const tt_group *gr, bool table, int c, tt_ns a, tt_ns b,
+                             tt_ns *busy)
 {
     int64_t best_lane = -1;
     tt_ns best = 0;
+    size_t w = (size_t)t->vp->cols + 1;
     for (uint32_t l = gr->first_lane; l < gr->first_lane + gr->n_lanes; l++) {
         const tt_lane *ln = &t->tr->lanes[l];
-        tt_ns v = tt_index_busy(ln->ev, ln->n, a, b);
+        tt_ns v;
+        if (!table)
+            v = tt_index_busy(ln->ev, ln->n, a, b);
+        else if (ln->n == 0 || a >= b)
+            v = 0;
+        else {
+            tt_ns *bb = t->gb + (size_t)l * w;
+            v = group_before(ln, bb, c + 1, b) - group_before(ln, bb, c, a);
+        }
         if (v > best) {
             best = v;
             best_lane = l;
@@ -346,10 +406,11 @@ void tt_tl_group_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t group)
 {
     const tt_group *gr = &t->tr->groups[group];
     const tt_viewport *vp = t->vp;
+    bool table = group_table(t, group) == 0;
     for (int c = 0; c < vp->cols; c++) {
         tt_ns a = tt_vp_time(vp, c), b = tt_vp_time(vp, c + 1), best, wt = b - a;
         uint8_t k;
-        group_busiest(t, gr, a, b, &best);
+        group_busiest(t, gr, table, c, a, b, &best);
         if (best <= 0 || wt <= 0)
             continue;
         if ((i128)best * 8 >= (i128)wt * 7)
@@ -367,9 +428,10 @@ void tt_tl_group_row(tt_tl *t, tt_grid *g, int x0, int y, uint32_t group)
 void tt_tl_group_tally(tt_tl *t, uint32_t group)
 {
     const tt_group *gr = &t->tr->groups[group];
+    bool table = group_table(t, group) == 0;
     for (int c = 0; c < t->vp->cols; c++) {
         tt_ns a = tt_vp_time(t->vp, c), b = tt_vp_time(t->vp, c + 1), busy;
-        int64_t lane = group_busiest(t, gr, a, b, &busy), i;
+        int64_t lane = group_busiest(t, gr, table, c, a, b, &busy), i;
         if (lane < 0 || busy <= 0)
             continue;
         i = tt_tl_hit(t, (uint32_t)lane, 0, c);

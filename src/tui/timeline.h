@@ -72,6 +72,16 @@ typedef struct tt_tl {
     uint8_t          *kind;
     uint8_t          *hil;
     int               scratch_cols;
+    /* group rows: each lane's busy time before every column boundary,
+     * gb[lane * (cols + 1) + c], filled on demand for the viewport
+     * (gb_cols, gb_start, gb_span); a group's lanes are reset when the
+     * group is first drawn at it (gb_epoch[group] != epoch), so a
+     * frame's row and legend tally of a group share the searches */
+    tt_ns            *gb;
+    uint64_t         *gb_epoch;
+    uint64_t          epoch;
+    int               gb_cols;
+    tt_ns             gb_start, gb_span;
 } tt_tl;
 
 int tt_tl_init(tt_tl *t, const tt_trace *tr, const tt_levels *lv);

@@ -112,6 +112,16 @@ static int check(size_t n, shape sh)
                 diag("busy [%lld,%lld) n=%zu: index %lld, brute %lld", (long long)a, (long long)b,
                      n, (long long)ib, (long long)bb);
             }
+            /* the group rows' boundaries (tui/timeline.c): the busy time
+             * before b minus that before a is the window's */
+            tt_ns a0 = a < 0 ? 0 : a;
+            tt_ns bb2 = brute_busy(ev, n, 0, b, span) - brute_busy(ev, n, 0, a0, span);
+            tt_ns ib2 = tt_index_busy_before(ev, n, b) - tt_index_busy_before(ev, n, a0);
+            if (good && bb2 != ib2) {
+                good = 0;
+                diag("busy_before [%lld,%lld) n=%zu: differs from brute force", (long long)a,
+                     (long long)b, n);
+            }
         }
         if (good) {
             /* first / deepest event containing a point */
