@@ -60,11 +60,12 @@ static double median5(double v[5])
  * wall seconds of each step. NULL on failure (said on stderr). */
 static tt_trace *load_and_attrib(const char *path, unsigned skip, double *load_cpu,
                                  double *load_wall, double *at_cpu, double *at_wall,
-                                 const tt_attrib **at)
+                                 double *count_cpu, const tt_attrib **at)
 {
     tt_load_opts lo = {0};
     tt_trace *tr;
     tt_error err;
+    tt_attrib_counts counts;
     double c, w;
     lo.skip = skip;
     tt_error_clear(&err);
@@ -76,6 +77,15 @@ static tt_trace *load_and_attrib(const char *path, unsigned skip, double *load_c
     }
     *load_cpu = cpu() - c;
     *load_wall = wall() - w;
+    /* what summary asks instead of a build (tt_attrib_count), before the
+     * build: after it the counts are only read back */
+    c = cpu();
+    if (tt_attrib_count(tr, &counts, &err)) {
+        fprintf(stderr, "bench-attrib: counting launches: %s\n", err.what);
+        tt_trace_free(tr);
+        return NULL;
+    }
+    *count_cpu = cpu() - c;
     c = cpu();
     w = wall();
     if (!(*at = tt_attrib_get(tr, &err))) {
@@ -193,7 +203,7 @@ int main(int argc, char **argv)
     const tt_attrib *at;
     tt_trace *tr;
     tt_error err;
-    double lc, lw, ac, aw, rlc, rlw, rac, raw, tw[5], tc[5], rst, reopen_cost, reopen_rest;
+    double lc, lw, ac, aw, cc, rcc, rlc, rlw, rac, raw, tw[5], tc[5], rst, reopen_cost, reopen_rest;
     double rl_c[5], rl_w[5], ra_c[5], ra_w[5], rs[5];
     double bytes_per_event;
     size_t built_bytes;
@@ -204,7 +214,7 @@ int main(int argc, char **argv)
         return 2;
     }
     snprintf(ttz, sizeof ttz, "%s.attrib.ttz", argv[1]);
-    if (!(tr = load_and_attrib(argv[1], 0, &lc, &lw, &ac, &aw, &at)))
+    if (!(tr = load_and_attrib(argv[1], 0, &lc, &lw, &ac, &aw, &cc, &at)))
         return 2;
     events = tr->n_events;
     built_bytes = tt_attrib_memory(at);
@@ -216,6 +226,8 @@ int main(int argc, char **argv)
     printf("  load the JSON             %8.3f s CPU (%.3f s wall)\n", lc, lw);
     printf("  attribution               %8.3f s CPU (%.3f s wall) = %.1f%% of the load's CPU\n",
            ac, aw, 100.0 * ac / lc);
+    printf("  its counts alone          %8.3f s CPU (summary's Launches line, "
+           "tt_attrib_count)\n", cc);
     printf("  attribution memory        %8.2f MB = %.2f bytes per timeline event "
            "(what the budget counts)\n",
            (double)tt_attrib_memory(at) / 1e6, bytes_per_event);
@@ -230,7 +242,7 @@ int main(int argc, char **argv)
      * faults and the scheduler */
     for (int i = 0; i < 5; i++) {
         if (!(tr = load_and_attrib(ttz, TT_TRACE_NO_ARGS, &rl_c[i], &rl_w[i], &ra_c[i], &ra_w[i],
-                                   &at))) {
+                                   &rcc, &at))) {
             remove(ttz);
             return 2;
         }

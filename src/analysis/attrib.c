@@ -774,6 +774,78 @@ static int base_fill(tt_attrib *a, uint32_t nl)
     return a->base[nl] >= UINT32_MAX ? -1 : 0;
 }
 
+/* What a build and a count share: the tables (string flags, per-lane
+ * stores, the lanes' first global numbers) and the flags of every
+ * category and name met, so the passes after never compute one twice.
+ * 0, or -1 with err. */
+static int build_begin(tt_attrib *a, tt_error *err)
+{
+    const tt_trace *tr = a->tr;
+    uint32_t nl = tr->n_lanes;
+    a->st.n_lanes = nl;
+    a->st.n_str = tt_strtab_count(tr->strings);
+    a->st.sflags = calloc(a->st.n_str ? a->st.n_str : 1, 1);
+    a->st.lanes = calloc(nl ? nl : 1, sizeof *a->st.lanes);
+    a->base = calloc((size_t)nl + 1, sizeof *a->base);
+    if (!a->st.sflags || !a->st.lanes || !a->base)
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    if (base_fill(a, nl))
+        return tt_error_set(err, TT_ERR_NOMEM, "attribution: more than 4 billion events");
+    for (uint32_t li = 0; li < nl; li++) {
+        const tt_lane *ln = &tr->lanes[li];
+        for (uint32_t i = 0; i < ln->n; i++) {
+            const tt_event *e = &ln->ev[i];
+            if (e->cat)
+                sflags_fill(a, e->cat);
+            sflags_fill(a, e->name);
+        }
+    }
+    return 0;
+}
+
+/* The launcher of every device event, counted into a->st (n_device,
+ * n_links, n_dangling). With dself and dtotal (a build), each link is
+ * also stored and its device time added to its hosts' dense sums; with
+ * NULL (tt_attrib_count) nothing else is touched. 0, or -1 on OOM. */
+static int launch_pass(tt_attrib *a, corr_index *corr, tt_ns **dself, tt_ns **dtotal)
+{
+    const tt_trace *tr = a->tr;
+    for (uint32_t li = 0; li < tr->n_lanes; li++) {
+        const tt_lane *ln = &tr->lanes[li];
+        tt_attrib_lane_store *l = &a->st.lanes[li];
+        for (uint32_t i = 0; i < ln->n; i++) {
+            const tt_event *e = &ln->ev[i];
+            tt_evref h;
+            bool dangling, oom = false;
+            if (!ev_device(a, e))
+                continue;
+            a->st.n_device++;
+            l->device = true;
+            h = find_launcher(a, corr, li, i, &dangling, &oom);
+            if (oom)
+                return -1;
+            a->st.n_dangling += dangling;
+            if (!tt_evref_ok(h))
+                continue;
+            a->st.n_links++;
+            if (!dself)
+                continue;
+            if (!l->launch && !(l->launch = calloc(ln->n, sizeof *l->launch)))
+                return -1;
+            l->launch[i] = (uint32_t)(a->base[h.lane] + h.idx + 1);
+            if (!dself[h.lane]) {
+                /* touched at random over the whole lane: huge pages */
+                dself[h.lane] = tt_bigcalloc(tr->lanes[h.lane].n * sizeof **dself);
+                dtotal[h.lane] = tt_bigcalloc(tr->lanes[h.lane].n * sizeof **dtotal);
+                if (!dself[h.lane] || !dtotal[h.lane])
+                    return -1;
+            }
+            add_link(a, h, e->dur, dself, dtotal);
+        }
+    }
+    return 0;
+}
+
 static int build(tt_attrib *a, tt_error *err)
 {
     const tt_trace *tr = a->tr;
@@ -785,68 +857,23 @@ static int build(tt_attrib *a, tt_error *err)
     int rc = -1;
     tt_u64map_init(&corr.map);
     corr.built = false;
-    a->st.n_lanes = nl;
-    a->st.n_str = tt_strtab_count(tr->strings);
-    a->st.sflags = calloc(a->st.n_str ? a->st.n_str : 1, 1);
-    a->st.lanes = calloc(nl ? nl : 1, sizeof *a->st.lanes);
-    a->base = calloc((size_t)nl + 1, sizeof *a->base);
+    if (build_begin(a, err))
+        goto out;
     dself = calloc(nl ? nl : 1, sizeof *dself);
     dtotal = calloc(nl ? nl : 1, sizeof *dtotal);
-    if (!a->st.sflags || !a->st.lanes || !a->base || !dself || !dtotal)
+    if (!dself || !dtotal)
         goto oom;
-    if (base_fill(a, nl)) {
-        rc = tt_error_set(err, TT_ERR_NOMEM, "attribution: more than 4 billion events");
-        goto out;
-    }
     for (uint32_t li = 0; li < nl; li++)
         if (tr->lanes[li].n > maxn)
             maxn = tr->lanes[li].n;
     if (!(covered = malloc(maxn * sizeof *covered)) || !(parent = malloc(maxn * sizeof *parent)))
         goto oom;
-    /* pass 1: string flags, nesting */
-    for (uint32_t li = 0; li < nl; li++) {
-        const tt_lane *ln = &tr->lanes[li];
-        for (uint32_t i = 0; i < ln->n; i++) {
-            const tt_event *e = &ln->ev[i];
-            if (e->cat)
-                sflags_fill(a, e->cat);
-            sflags_fill(a, e->name);
-        }
+    /* nesting, then the launchers of device events and their hosts' sums */
+    for (uint32_t li = 0; li < nl; li++)
         if (build_nesting(a, li, covered, parent))
             goto oom;
-    }
-    /* pass 2: launchers of device events, the sums of their hosts */
-    for (uint32_t li = 0; li < nl; li++) {
-        const tt_lane *ln = &tr->lanes[li];
-        tt_attrib_lane_store *l = &a->st.lanes[li];
-        for (uint32_t i = 0; i < ln->n; i++) {
-            const tt_event *e = &ln->ev[i];
-            tt_evref h;
-            bool dangling, oom = false;
-            if (!ev_device(a, e))
-                continue;
-            a->st.n_device++;
-            l->device = true;
-            h = find_launcher(a, &corr, li, i, &dangling, &oom);
-            if (oom)
-                goto oom;
-            a->st.n_dangling += dangling;
-            if (!tt_evref_ok(h))
-                continue;
-            if (!l->launch && !(l->launch = calloc(ln->n, sizeof *l->launch)))
-                goto oom;
-            l->launch[i] = (uint32_t)(a->base[h.lane] + h.idx + 1);
-            a->st.n_links++;
-            if (!dself[h.lane]) {
-                /* touched at random over the whole lane: huge pages */
-                dself[h.lane] = tt_bigcalloc(tr->lanes[h.lane].n * sizeof **dself);
-                dtotal[h.lane] = tt_bigcalloc(tr->lanes[h.lane].n * sizeof **dtotal);
-                if (!dself[h.lane] || !dtotal[h.lane])
-                    goto oom;
-            }
-            add_link(a, h, e->dur, dself, dtotal);
-        }
-    }
+    if (launch_pass(a, &corr, dself, dtotal))
+        goto oom;
     /* the dense sums become the stored tables */
     for (uint32_t li = 0; li < nl; li++) {
         if (!dself[li])
@@ -1030,4 +1057,34 @@ const tt_attrib *tt_attrib_get(const tt_trace *tr, tt_error *err)
         return NULL;
     }
     return publish(tr, a);
+}
+
+int tt_attrib_count(const tt_trace *tr, tt_attrib_counts *out, tt_error *err)
+{
+    const tt_attrib *cur =
+        (const tt_attrib *)__atomic_load_n(&tr->aux_attrib, __ATOMIC_ACQUIRE);
+    tt_attrib *a;
+    corr_index corr;
+    int rc;
+    if (cur) {   /* built already, or restored from a .ttz */
+        out->n_device = (size_t)cur->st.n_device;
+        out->n_links = (size_t)cur->st.n_links;
+        out->n_dangling = (size_t)cur->st.n_dangling;
+        return 0;
+    }
+    if (!(a = attrib_new(tr)))
+        return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    tt_u64map_init(&corr.map);
+    corr.built = false;
+    rc = build_begin(a, err);
+    if (!rc && launch_pass(a, &corr, NULL, NULL))
+        rc = tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+    if (!rc) {
+        out->n_device = (size_t)a->st.n_device;
+        out->n_links = (size_t)a->st.n_links;
+        out->n_dangling = (size_t)a->st.n_dangling;
+    }
+    tt_u64map_fini(&corr.map);
+    attrib_free(&a->aux);
+    return rc;
 }

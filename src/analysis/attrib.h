@@ -83,6 +83,17 @@ size_t tt_attrib_n_links(const tt_attrib *a);      /* device events with a launc
 size_t tt_attrib_n_device(const tt_attrib *a);     /* device events */
 size_t tt_attrib_n_dangling(const tt_attrib *a);   /* corr ids / flows that name no event */
 bool   tt_attrib_has_links(const tt_attrib *a);    /* n_links > 0 */
+/* The three counts above without building the attribution (summary
+ * needs no more): from the attribution when the trace has one (built, or
+ * restored from a .ttz), else from one pass over the device events that
+ * finds each launcher as the build does and stores nothing (no nesting,
+ * no sums: a fraction of the build's time and none of its per-event
+ * memory). The same numbers as tt_attrib_n_*() of tt_attrib_get(). 0, or
+ * non-zero with err on OOM. Thread-safe. */
+typedef struct tt_attrib_counts {
+    size_t n_device, n_links, n_dangling;
+} tt_attrib_counts;
+int tt_attrib_count(const tt_trace *tr, tt_attrib_counts *out, tt_error *err);
 /* Bytes held by the attribution (for the bench's bytes-per-event). */
 size_t tt_attrib_memory(const tt_attrib *a);
 

@@ -265,13 +265,13 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
         /* launch links (analysis/attrib.h); ids naming no host call are
          * counted, never fatal */
         tt_error aerr;
-        const tt_attrib *a = tt_attrib_get(tr, &aerr);
-        if (a && tt_attrib_n_device(a)) {
+        tt_attrib_counts ac;
+        if (!tt_attrib_count(tr, &ac, &aerr) && ac.n_device) {
             fprintf(f, "Launches  %zu of %zu device events linked to a host call",
-                    tt_attrib_n_links(a), tt_attrib_n_device(a));
-            if (tt_attrib_n_dangling(a))
+                    ac.n_links, ac.n_device);
+            if (ac.n_dangling)
                 fprintf(f, "; %zu with a correlation id that names no host call",
-                        tt_attrib_n_dangling(a));
+                        ac.n_dangling);
             fputc('\n', f);
         }
     }
@@ -432,11 +432,11 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
     cJSON_AddNumberToObject(o, "flows_backward", (double)tt_trace_flows_backward(tr));
     {
         tt_error aerr;
-        const tt_attrib *at = tt_attrib_get(tr, &aerr);
-        if (at && tt_attrib_n_device(at)) {   /* as the text's Launches line */
-            cJSON_AddNumberToObject(o, "device_events", (double)tt_attrib_n_device(at));
-            cJSON_AddNumberToObject(o, "launch_links", (double)tt_attrib_n_links(at));
-            cJSON_AddNumberToObject(o, "dangling_correlations", (double)tt_attrib_n_dangling(at));
+        tt_attrib_counts ac;
+        if (!tt_attrib_count(tr, &ac, &aerr) && ac.n_device) {   /* as the text's Launches line */
+            cJSON_AddNumberToObject(o, "device_events", (double)ac.n_device);
+            cJSON_AddNumberToObject(o, "launch_links", (double)ac.n_links);
+            cJSON_AddNumberToObject(o, "dangling_correlations", (double)ac.n_dangling);
         }
     }
     cJSON_AddItemToObject(o, "metadata", cJSON_Duplicate(tr->meta, 1));

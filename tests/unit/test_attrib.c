@@ -205,8 +205,12 @@ static void check(size_t nh, size_t nd, int round)
            bad_link = 0, bad_op = 0, bad_sum = 0, bad_list = 0;
     tt_evref *lnk, *ops, *got = NULL, *want = NULL;
     size_t ngot = 0, cgot = 0;
+    tt_attrib_counts light = {0, 0, 0}, after = {0, 0, 0};
     if (!ok(tr != NULL, "round %d: trace built", round))
         return;
+    /* before any build: the counting pass of its own (checked against the
+     * brute force below, as the build's counts are) */
+    ok(tt_attrib_count(tr, &light, &err) == 0, "round %d: counted without a build", round);
     a = tt_attrib_get(tr, &err);
     if (!ok(a != NULL, "round %d: attribution built", round)) {
         tt_trace_free(tr);
@@ -302,6 +306,12 @@ static void check(size_t nh, size_t nd, int round)
     is_i64((int64_t)tt_attrib_n_links(a), (int64_t)nlinks, "round %d: link count (%zu of %zu, %zu dangling)", round, nlinks, ndev, ndang);
     is_i64((int64_t)tt_attrib_n_dangling(a), (int64_t)ndang, "round %d: dangling count", round);
     ok(tt_attrib_has_links(a) == (nlinks > 0), "round %d: has links", round);
+    ok(light.n_device == ndev && light.n_links == nlinks && light.n_dangling == ndang,
+       "round %d: counting pass (%zu %zu %zu)", round, light.n_device, light.n_links,
+       light.n_dangling);
+    ok(tt_attrib_count(tr, &after, &err) == 0 && after.n_device == ndev &&
+       after.n_links == nlinks && after.n_dangling == ndang,
+       "round %d: counts from the built attribution", round);
     free(lnk);
     free(ops);
     free(want);
