@@ -18,7 +18,6 @@
 #include "index/index.h"
 #include "multi/rankset.h"
 #include "rules/rules.h"
-#include "util/parallel.h"
 #include "util/json.h"
 #include "util/num.h"
 #include "util/sort.h"
@@ -499,23 +498,6 @@ static void put_json(cJSON *o)
 
 /* ---------------------------------------------------------------- exec */
 
-/* The traces whose attribution is built ahead of the output. */
-typedef struct attrib_prebuild {
-    tt_trace *const *traces;
-    size_t           n;
-} attrib_prebuild;
-
-/* Build (and keep with each trace) the attribution the output reads; a
- * failure is the output's to meet again (tt_attrib_get retries). */
-static void attrib_build_all(void *ctx)
-{
-    const attrib_prebuild *p = ctx;
-    for (size_t k = 0; k < p->n; k++) {
-        tt_error err;
-        tt_attrib_get(p->traces[k], &err);
-    }
-}
-
 static int summary_exec(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -533,8 +515,6 @@ static int summary_exec(int argc, char **argv)
     size_t n_loaded = 0, n_files = 0, n_shown;
     char **files;             /* the arguments, directories expanded */
     summary_rules sr;
-    attrib_prebuild attrib_pre;
-    tt_task attrib_task;
 
     tt_cli_opts_init(&op, &tt_cmd_summary, argc, argv, "f:h", longopts);
     while ((opt = tt_cli_opts_next(&op)) != -1) {
@@ -582,13 +562,7 @@ static int summary_exec(int argc, char **argv)
             rc = TT_EXIT_ERROR;
     }
     tt_rankset_free_files(files, n_files);
-    /* the launch attribution every summary shows is built on a second
-     * core while the rules run (it was a serial pass after them) */
-    attrib_pre.traces = loaded;
-    attrib_pre.n = n_loaded;
-    tt_task_start(&attrib_task, 0, attrib_build_all, &attrib_pre);
     summary_rules_run(&sr, (const tt_trace *const *)loaded, n_loaded);
-    tt_task_finish(&attrib_task);
     n_shown = n_loaded;
     if (!sr.ok && sr.err.code != TT_ERR_NOMEM && sr.err.code != TT_OK) {
         /* a trace's file is bad where only the rules read it (a

@@ -1,5 +1,4 @@
-/* parallel.c - run independent jobs on several threads, and one task beside
- * the caller (see parallel.h). */
+/* parallel.c - run independent jobs on several threads (see parallel.h). */
 #include "config.h"
 
 #include "util/parallel.h"
@@ -77,30 +76,4 @@ unsigned tt_parallel_run(size_t n_jobs, unsigned max_threads,
         pthread_join(th[t], NULL);
     free(th);
     return started + 1;
-}
-
-static void *task_main(void *arg)
-{
-    tt_task *t = arg;
-    t->work(t->ctx);
-    return NULL;
-}
-
-void tt_task_start(tt_task *t, unsigned threads, void (*work)(void *ctx), void *ctx)
-{
-    t->work = work;
-    t->ctx = ctx;
-    if (!threads)
-        threads = tt_parallel_cores();
-    t->started = threads > 1 && pthread_create(&t->th, NULL, task_main, t) == 0;
-}
-
-void tt_task_finish(tt_task *t)
-{
-    if (t->started)
-        pthread_join(t->th, NULL);
-    else
-        t->work(t->ctx);
-    t->started = false;
-    t->work = NULL;
 }

@@ -9,8 +9,6 @@
 #ifndef TT_UTIL_PARALLEL_H
 #define TT_UTIL_PARALLEL_H
 
-#include <pthread.h>
-#include <stdbool.h>
 #include <stddef.h>
 
 /* The cores this process may use (its CPU affinity mask where the system
@@ -26,27 +24,5 @@ unsigned tt_parallel_cores(void);
  * threads it ran, the caller included. */
 unsigned tt_parallel_run(size_t n_jobs, unsigned max_threads,
                          void (*work)(void *ctx, size_t job), void *ctx);
-
-/* One piece of work run beside the caller's (a task): started on a thread
- * of its own when the caller's thread budget is above one (a second core
- * does it while the caller goes on), else run by tt_task_finish() on the
- * caller, so that a pinned run does the same work as before, on one
- * thread. Embedded (tt_task_start/tt_task_finish, no
- * allocation); work must be safe to run concurrently with whatever the
- * caller does until tt_task_finish(). */
-typedef struct tt_task {
-    void    (*work)(void *ctx);
-    void     *ctx;
-    pthread_t th;
-    bool      started;   /* on a thread of its own */
-} tt_task;
-
-/* Start work(ctx) on a thread when `threads` (the caller's budget; 0:
- * tt_parallel_cores()) is above one, or when no thread can be started,
- * leave it to tt_task_finish(). */
-void tt_task_start(tt_task *t, unsigned threads, void (*work)(void *ctx), void *ctx);
-/* Wait for the task to be done (or do it now, when it did not start);
- * once per tt_task_start(). */
-void tt_task_finish(tt_task *t);
 
 #endif

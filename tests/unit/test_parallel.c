@@ -1,8 +1,6 @@
 /* test_parallel.c - tt_parallel_run: every job runs exactly once whatever
  * the number of jobs and threads, never on more threads than asked for or
- * than there are jobs, and with one thread all on the caller, in order.
- * tt_task: runs exactly once, done when tt_task_finish() returns; with a
- * budget of one thread on the caller, inside tt_task_finish(). */
+ * than there are jobs, and with one thread all on the caller, in order. */
 #include "config.h"
 
 #include "../tap.h"
@@ -61,46 +59,6 @@ static void run(size_t n, unsigned max)
     free(c.order);
 }
 
-typedef struct task_ctx {
-    atomic_int  runs;
-    pthread_t   caller;
-    atomic_bool elsewhere;
-    atomic_bool caller_done;   /* set by the caller before tt_task_finish */
-    atomic_bool ran_before;    /* the task ran before that (budget 1) */
-} task_ctx;
-
-static void task_work(void *ctx)
-{
-    task_ctx *c = ctx;
-    if (!pthread_equal(pthread_self(), c->caller))
-        atomic_store(&c->elsewhere, true);
-    if (!atomic_load(&c->caller_done))
-        atomic_store(&c->ran_before, true);
-    atomic_fetch_add(&c->runs, 1);
-}
-
-static void task(unsigned threads)
-{
-    task_ctx c;
-    tt_task t;
-    unsigned budget = threads ? threads : tt_parallel_cores();
-    atomic_init(&c.runs, 0);
-    atomic_init(&c.elsewhere, false);
-    atomic_init(&c.caller_done, false);
-    atomic_init(&c.ran_before, false);
-    c.caller = pthread_self();
-    tt_task_start(&t, threads, task_work, &c);
-    if (budget == 1)
-        atomic_store(&c.caller_done, true);
-    tt_task_finish(&t);
-    ok(atomic_load(&c.runs) == 1, "task, budget %u: ran once by tt_task_finish", threads);
-    if (budget == 1)
-        ok(!atomic_load(&c.elsewhere) && !atomic_load(&c.ran_before),
-           "task, budget %u (1): on the caller, inside tt_task_finish", threads);
-    else
-        ok(t.started == false, "task, budget %u: finished", threads);
-}
-
 int main(void)
 {
     static const size_t jobs[] = {0, 1, 2, 7, 1000};
@@ -109,9 +67,6 @@ int main(void)
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
         for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++)
             run(jobs[i], threads[k]);
-    task(1);
-    task(2);
-    task(0);
 #ifdef HAVE_SCHED_GETAFFINITY
     {
         /* pinned to one CPU (as `taskset -c 0` or a batch slot of one
@@ -130,7 +85,6 @@ int main(void)
             ok(sched_setaffinity(0, sizeof one, &one) == 0, "pinned to one CPU");
             ok(tt_parallel_cores() == 1, "pinned: 1 core (got %u)", tt_parallel_cores());
             run(1000, 0);
-            task(0);   /* pinned: the default budget is one thread */
         }
     }
 #endif
