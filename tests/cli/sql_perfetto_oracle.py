@@ -32,8 +32,10 @@ nearest ns (each on its own, as Perfetto rounds them).
 Ids are this model's own: queries compared with tracetty must not print
 ids, only what they join.
 """
+import bisect
 import csv
 import gzip
+import heapq
 import json
 import os
 import re
@@ -291,21 +293,36 @@ def build(events):
 
     # flows: s binds to the deepest slice enclosing it; f with bp "e" too,
     # else to the first slice starting at or after it
+    # Both are asked in time order per track (the loop below sorts the
+    # flow events), so enclosing() sweeps: the slices started so far wait
+    # in a heap, deepest (then latest) first, and one that does not hold
+    # ts is dropped for good (later times are past its end too).
+    sweep = {}   # track -> [next slice, heap, last time asked]
+
     def enclosing(t, ts):
-        best = None
-        for s_ts, s_dur, s_id, s_depth in spans.get(t, []):
-            if s_ts > ts:
-                break
+        lst = spans.get(t, [])
+        st = sweep.get(t)
+        if st is None or ts < st[2]:
+            st = sweep[t] = [0, [], ts]   # a time before the last: start over
+        st[2] = ts
+        i, heap = st[0], st[1]
+        while i < len(lst) and lst[i][0] <= ts:
+            s_ts, s_dur, s_id, s_depth = lst[i]
+            heapq.heappush(heap, (-s_depth, -i, s_ts, s_dur, s_id))
+            i += 1
+        st[0] = i
+        while heap:
+            _, _, s_ts, s_dur, s_id = heap[0]
             if s_ts <= ts < s_ts + s_dur or (s_dur == 0 and s_ts == ts):
-                if best is None or s_depth >= best[1]:
-                    best = (s_id, s_depth)
-        return best[0] if best else None
+                return s_id
+            heapq.heappop(heap)
+        return None
+
+    starts = {t: [r[0] for r in lst] for t, lst in spans.items()}
 
     def following(t, ts):
-        for s_ts, s_dur, s_id, s_depth in spans.get(t, []):
-            if s_ts >= ts:
-                return s_id
-        return None
+        k = bisect.bisect_left(starts.get(t, []), ts)
+        return spans[t][k][2] if k < len(starts.get(t, [])) else None
 
     # flow v1 events by time (an end after a start or step of the same
     # time): s opens a flow at its enclosing slice, t links the flow's

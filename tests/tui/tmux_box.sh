@@ -112,6 +112,7 @@ run_case() {   # trace size how keys
     cmd=$(batch_cmd "$TMPD/end")
     # a path that fills its line pushes the closing quote onto the next
     # one, which the join above turned into " '": glue it back
+    cmd=${cmd%"${cmd##*[! ]}"}
     case $cmd in *" '") cmd="${cmd% \'}'" ;; esac
     # it ends with the trace's file, shell-quoted (wrapped lines may have
     # split it: compare without spaces; the trace's path has none)
