@@ -16,6 +16,28 @@
 . "$srcdir/tests/lib.sh"
 . "$srcdir/tests/tui/tmux_lib.sh"
 
+# wait_job: until the view runs a query that Ctrl-C or a key can stop,
+# i.e. its keyboard watcher thread is up (tui/jobstop.c): the pane's
+# tracetty (the pane's process or its child) has a second thread. At most
+# 10 s; a fixed second was too short for a loaded sanitizer run, where the
+# key then reached the view before the query began.
+wait_job() {
+    wj_pp=$($TT_TMUX display -p -t tt '#{pane_pid}')
+    wj_n=100
+    while [ "$wj_n" -gt 0 ]; do
+        for wj_s in /proc/[0-9]*/stat; do
+            read -r wj_pid wj_comm wj_st wj_ppid wj_rest < "$wj_s" 2>/dev/null || continue
+            [ "$wj_pid" = "$wj_pp" ] || [ "$wj_ppid" = "$wj_pp" ] || continue
+            [ "$wj_comm" = "(tracetty)" ] || continue
+            [ "$(ls "/proc/$wj_pid/task" 2>/dev/null | wc -l)" -ge 2 ] && return 0
+        done
+        sleep 0.1
+        wj_n=$((wj_n - 1))
+    done
+    return 1
+}
+
+
 command -v python3 > /dev/null 2>&1 || skip_all "no python3"
 # (the tmux server is private to this test: tmux_lib.sh names it by PID)
 loc=${UTF8_LOCALE:-C}
@@ -102,13 +124,13 @@ if start_view 80 24 "$trace"; then
 
     tm_text ":sql WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
     tm_keys Enter
-    sleep 1
+    wait_job || sleep 1
     tm_keys C-c
     tm_wait 'query: interrupted' 10
     ok $? "Ctrl-C stops a query that would run forever"
     tm_text ":sql WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
     tm_keys Enter
-    sleep 1
+    wait_job || sleep 1
     tm_text x
     tm_wait 'query: stopped by a key press' 10
     ok $? "... and so does a key press"
