@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,7 @@ int tt_atomic_open(tt_atomic *a, const char *path, tt_error *err)
     mode_t mask, mode;
     bool replacing;
     char *real;
+    sigset_t block, old_mask;
 
     memset(a, 0, sizeof *a);
     base = base ? base + 1 : path;
@@ -125,7 +127,14 @@ int tt_atomic_open(tt_atomic *a, const char *path, tt_error *err)
     }
     /* A hidden name beside the target: same directory, same file system. */
     snprintf(a->tmp, n, "%.*s.%s.XXXXXX", (int)(base - path), path, base);
+    /* Signals wait while the file is made and registered: a handler that
+     * ran in between (a second Ctrl-C) would leave it behind. */
+    sigfillset(&block);
+    pthread_sigmask(SIG_BLOCK, &block, &old_mask);
     fd = mkstemp(a->tmp);
+    if (fd >= 0)
+        a->slot = slot_take(a->tmp) + 1;
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     if (fd < 0) {
         int e = errno;
         tt_error_set(err, TT_ERR_IO, "cannot create a file in %s: %s", dir, strerror(e));
@@ -134,7 +143,6 @@ int tt_atomic_open(tt_atomic *a, const char *path, tt_error *err)
         return TT_ERR_IO;
     }
     free(dir);
-    a->slot = slot_take(a->tmp) + 1;
     /* mkstemp makes 0600. A file replaced keeps its mode (a private
      * report stays 0600); a new one gets what a plain fopen would give. */
     if (replacing && S_ISREG(st.st_mode)) {
