@@ -97,11 +97,11 @@ for r, t in zip(th, threads):
 if {s["track_id"] for s in sl} - {t["id"] for t in lanes}:
     bad.append("slice.track_id outside the lanes")
 # counter tracks: one per (pid, C event name and id, args key), named
-# "name key" ("name[id] key" with an id)
+# "name key" ("name id: ID key" with an id, as Perfetto names them)
 want = set()
 for e in evs:
     if e.get("ph") == "C":
-        n = e.get("name", "") + ("[%s]" % e["id"] if "id" in e else "")
+        n = e.get("name", "") + (" id: %s" % e["id"] if "id" in e else "")
         for k in e.get("args") or {}:
             want.add((str(e.get("pid")), n + " " + k, k))
 got = {(pid_of[t["upid"]], t["name"], t["key"]) for t in track if t["type"] == "counter"}
