@@ -764,27 +764,26 @@ static void bind_piece(void *ctx, size_t job)
     }
 }
 
-/* flow_bind() of every point, into pos[] (-1: nothing to attach to).
- * Binding searches the point's lane; in the order the points are
- * resolved (by flow id) those searches jump all over memory and cost more
- * than the rest of resolving, so they run here in lane and time order,
- * each search starting where the previous one ended, in pieces on up to
- * `threads` threads (each point's binding depends on nothing else). */
-static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t n, int64_t *pos,
-                            unsigned threads, tt_scratch *pool)
+/* The points' order for binding, into *out (n indexes; the caller puts
+ * it back to the pool): by lane, then time, then source order, points of
+ * no lane last. Binding searches the point's lane; in the order the
+ * points are resolved (by flow id) those searches jump all over memory
+ * and cost more than the rest of resolving, so they run in this order,
+ * each search starting where the previous one ended. Needs only the
+ * points and the lanes' final numbers, not their sorted events: it runs
+ * beside the lanes' sorts (finish_lanes). */
+static int flow_bind_order(const tt_flow_point *fp, size_t n, uint32_t n_lanes,
+                           tt_scratch *pool, uint32_t **out)
 {
     tt_kv *by_time;
     uint32_t *order;
     size_t *start;
     tt_ns tmin = INT64_MAX;
-    bind_job j;
-    if (n == 0)
-        return 0;
     if (n > UINT32_MAX)
         return -1;   /* indexes are 32-bit below (seq is, too) */
     by_time = tt_scratch_get(pool, n * sizeof *by_time);
     order = tt_scratch_get(pool, n * sizeof *order);
-    start = calloc((size_t)tr->n_lanes + 2, sizeof *start);
+    start = calloc((size_t)n_lanes + 2, sizeof *start);
     if (!by_time || !order || !start)
         goto oom;
     for (size_t k = 0; k < n; k++)
@@ -795,19 +794,37 @@ static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t 
          * rides along in the high half, so that grouping by lane below
          * does not read the points again */
         by_time[k].key = (uint64_t)fp[k].ts - (uint64_t)tmin;
-        by_time[k].val = (uint64_t)(fp[k].lane < tr->n_lanes ? fp[k].lane : tr->n_lanes) << 32 | k;
+        by_time[k].val = (uint64_t)(fp[k].lane < n_lanes ? fp[k].lane : n_lanes) << 32 | k;
     }
     if (tt_radix_sort_in(by_time, n, pool))
         goto oom;
     /* stable counting sort by lane; points of no lane (n_lanes) last */
     for (size_t k = 0; k < n; k++)
-        start[(fp[k].lane < tr->n_lanes ? fp[k].lane : tr->n_lanes) + 1]++;
-    for (uint32_t l = 0; l <= tr->n_lanes; l++)
+        start[(by_time[k].val >> 32) + 1]++;
+    for (uint32_t l = 0; l <= n_lanes; l++)
         start[l + 1] += start[l];
     for (size_t k = 0; k < n; k++)
         order[start[by_time[k].val >> 32]++] = (uint32_t)by_time[k].val;
     tt_scratch_put(pool, by_time, n * sizeof *by_time);
-    by_time = NULL;
+    free(start);
+    *out = order;
+    return 0;
+oom:
+    tt_scratch_put(pool, by_time, n * sizeof *by_time);
+    tt_scratch_put(pool, order, n * sizeof *order);
+    free(start);
+    return -1;
+}
+
+/* flow_bind() of every point, into pos[] (-1: nothing to attach to), in
+ * flow_bind_order()'s order, in pieces on up to `threads` threads (each
+ * point's binding depends on nothing else). */
+static void bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t n,
+                             const uint32_t *order, int64_t *pos, unsigned threads)
+{
+    bind_job j;
+    if (n == 0)
+        return;
     j.tr = tr;
     j.fp = fp;
     j.order = order;
@@ -819,14 +836,6 @@ static int bind_flow_points(const tt_trace *tr, const tt_flow_point *fp, size_t 
     if (j.piece < 4096)
         j.piece = 4096;
     tt_parallel_run((n + j.piece - 1) / j.piece, threads, bind_piece, &j);
-    tt_scratch_put(pool, order, n * sizeof *order);
-    free(start);
-    return 0;
-oom:
-    tt_scratch_put(pool, by_time, n * sizeof *by_time);
-    tt_scratch_put(pool, order, n * sizeof *order);
-    free(start);
-    return -1;
 }
 
 static int push_flow(tt_trace *tr, tt_evref from, tt_evref to, uint32_t name, uint32_t cat)
@@ -971,25 +980,41 @@ static void put_resolve_scratch(tt_scratch *pool, tt_kv *ord, int64_t *bound, si
     tt_scratch_put(pool, bound, n * sizeof *bound);
 }
 
+/* The flow points' two orders, made beside the lanes' sorts: ord by
+ * sort_flow_points(), order by flow_bind_order() (NULL when there are
+ * no points, or on failure). */
+typedef struct flow_prep {
+    tt_kv    *ord;
+    uint32_t *order;
+} flow_prep;
+
 /* Points of one id are visited in time order: s (t...) f, possibly
  * repeated. An end stamped before its start is real data, not a broken
  * flow: Ascend stamps HostToDevice ends with the device clock, often
  * microseconds before the host-side start. Such an end is held back and
  * closes the next chain that would otherwise stay open, so the flow is
- * kept as stamped (a negative lag) instead of counted as unresolved. */
-static int resolve_flows(tt_trace *tr, unsigned threads, tt_scratch *pool)
+ * kept as stamped (a negative lag) instead of counted as unresolved.
+ * The orders of prep are the pool's again when it returns. */
+static int resolve_flows(tt_trace *tr, unsigned threads, tt_scratch *pool, flow_prep *prep)
 {
     size_t i = 0, n = tr->n_flow_points;
     const tt_flow_point *fp = tr->flow_points;
-    tt_kv *ord;   /* the points in resolving order; ord[k].key is the id */
+    tt_kv *ord = prep->ord;   /* the points in resolving order; ord[k].key is the id */
     int64_t *bound;
-    /* binding first: its scratch is gone before the sort's is taken */
-    if (!(bound = tt_scratch_get(pool, n * sizeof *bound)) ||
-        bind_flow_points(tr, fp, n, bound, threads, pool) || sort_flow_points(fp, n, pool, &ord)) {
-        tt_scratch_put(pool, bound, n * sizeof *bound);
+    if (n && !(bound = tt_scratch_get(pool, n * sizeof *bound))) {
+        put_resolve_scratch(pool, ord, NULL, n);
+        tt_scratch_put(pool, prep->order, n * sizeof *prep->order);
         return -1;
     }
-    /* the sort's buffer, kept, would sit resident beside the flows that
+    if (n) {
+        bind_flow_points(tr, fp, n, prep->order, bound, threads);
+        tt_scratch_put(pool, prep->order, n * sizeof *prep->order);
+    } else {
+        bound = NULL;
+    }
+    prep->ord = NULL;
+    prep->order = NULL;
+    /* the sorts' buffers, kept, would sit resident beside the flows that
      * grow below and add to the load's peak; ord and bound come back for
      * index_flows() */
     tt_scratch_trim(pool);
@@ -1257,24 +1282,28 @@ static int scan_events(const tt_trace *tr, unsigned threads, tt_ns *t0, tt_ns *t
     return 0;
 }
 
+/* The jobs of finalize's parallel part: each lane's sort, nesting and
+ * index, and the flow points' two sorts, which read only the points (and
+ * the lanes' numbers, final by then), so they need not wait for the
+ * lanes. The flows' job comes last: its scratch is the biggest, and
+ * beside the last (smallest) lanes' sorts it adds least to the load's
+ * peak (beside the biggest lane's, a 1M-event JSON load peaked 10 MB
+ * higher). */
+enum { JOB_FLOWS = 0, JOB_LANE = 1 };   /* JOB_LANE + lane index */
+
 typedef struct lanes_job {
-    tt_lane    *lanes;
-    uint32_t   *order;   /* lane indexes, biggest first */
+    tt_trace   *tr;
+    uint32_t   *order;   /* jobs, the costliest first */
     tt_scratch *pool;    /* the sorts' scratch, shared by the threads */
+    flow_prep  *flows;
     atomic_int  failed;
 } lanes_job;
 
 /* Sort, nest and index one lane, and give back its growth slack. */
-static void finish_lane(void *ctx, size_t job)
+static int finish_lane(tt_lane *l, tt_scratch *pool)
 {
-    lanes_job *j = ctx;
-    tt_lane *l = &j->lanes[j->order[job]];
-    if (atomic_load(&j->failed))
-        return;
-    if (lane_sort_events(l, j->pool) || tt_lane_nest(l)) {
-        atomic_store(&j->failed, 1);
-        return;
-    }
+    if (lane_sort_events(l, pool) || tt_lane_nest(l))
+        return -1;
     tt_index_build(l->ev, l->n);
     /* give back the growth slack of big lanes */
     if (l->cap > l->n + 64) {
@@ -1284,36 +1313,70 @@ static void finish_lane(void *ctx, size_t job)
             l->cap = l->n;
         }
     }
+    return 0;
+}
+
+static void finish_job(void *ctx, size_t job)
+{
+    lanes_job *j = ctx;
+    const tt_trace *tr = j->tr;
+    uint32_t what = j->order[job];
+    int rc;
+    if (atomic_load(&j->failed))
+        return;
+    if (what == JOB_FLOWS)
+        rc = sort_flow_points(tr->flow_points, tr->n_flow_points, j->pool, &j->flows->ord) ||
+             flow_bind_order(tr->flow_points, tr->n_flow_points, tr->n_lanes, j->pool,
+                             &j->flows->order);
+    else
+        rc = finish_lane(&j->tr->lanes[what - JOB_LANE], j->pool);
+    if (rc)
+        atomic_store(&j->failed, 1);
 }
 
 static int cmp_lane_size(const void *pa, const void *pb, void *ctx)
 {
     const tt_lane *lanes = ctx;
-    size_t a = lanes[*(const uint32_t *)pa].n, b = lanes[*(const uint32_t *)pb].n;
+    size_t a = lanes[*(const uint32_t *)pa - JOB_LANE].n;
+    size_t b = lanes[*(const uint32_t *)pb - JOB_LANE].n;
     return a > b ? -1 : a < b;
 }
 
 /* finish_lane() of every lane, the biggest handed out first so that the
- * threads end together. 0, or -1 out of memory. */
-static int finish_lanes(tt_trace *tr, unsigned threads, tt_scratch *pool)
+ * threads end together, and the flow points' sorts into *flows. 0, or -1
+ * out of memory (what flows holds is then the pool's again). */
+static int finish_lanes(tt_trace *tr, unsigned threads, tt_scratch *pool, flow_prep *flows)
 {
     lanes_job j;
-    if (tr->n_lanes == 0)
-        return 0;
-    if (!(j.order = malloc(tr->n_lanes * sizeof *j.order)))
+    uint32_t n = 0;
+    flows->ord = NULL;
+    flows->order = NULL;
+    if (tr->n_lanes > UINT32_MAX - JOB_LANE)
+        return -1;
+    if (!(j.order = malloc(((size_t)tr->n_lanes + JOB_LANE) * sizeof *j.order)))
         return -1;
     for (uint32_t i = 0; i < tr->n_lanes; i++)
-        j.order[i] = i;
-    if (tt_sort(j.order, tr->n_lanes, sizeof *j.order, cmp_lane_size, tr->lanes)) {
+        j.order[n++] = JOB_LANE + i;
+    if (tt_sort(j.order, n, sizeof *j.order, cmp_lane_size, tr->lanes)) {
         free(j.order);
         return -1;
     }
-    j.lanes = tr->lanes;
+    if (tr->n_flow_points)
+        j.order[n++] = JOB_FLOWS;
+    j.tr = tr;
     j.pool = pool;
+    j.flows = flows;
     atomic_init(&j.failed, 0);
-    tt_parallel_run(tr->n_lanes, threads, finish_lane, &j);
+    tt_parallel_run(n, threads, finish_job, &j);
     free(j.order);
-    return atomic_load(&j.failed) ? -1 : 0;
+    if (atomic_load(&j.failed)) {
+        tt_scratch_put(pool, flows->ord, tr->n_flow_points * sizeof *flows->ord);
+        tt_scratch_put(pool, flows->order, tr->n_flow_points * sizeof *flows->order);
+        flows->ord = NULL;
+        flows->order = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 int tt_trace_finalize(tt_trace *tr, tt_error *err)
@@ -1326,6 +1389,7 @@ int tt_trace_finalize_threads(tt_trace *tr, unsigned threads, tt_error *err)
     tt_ns t0, t1;
     uint64_t total = 0;
     tt_scratch *pool;
+    flow_prep flows;
     int rc;
 
     if (tr->finalized)
@@ -1387,7 +1451,8 @@ int tt_trace_finalize_threads(tt_trace *tr, unsigned threads, tt_error *err)
     /* the sorts' scratch is reused from lane to lane and by the flows
      * (util/scratch.h), and unmapped before the load returns */
     pool = tt_scratch_new();
-    rc = order_lanes(tr) || finish_lanes(tr, threads, pool) || resolve_flows(tr, threads, pool);
+    rc = order_lanes(tr) || finish_lanes(tr, threads, pool, &flows) ||
+         resolve_flows(tr, threads, pool, &flows);
     tt_scratch_free(pool);
     if (rc)
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
