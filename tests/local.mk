@@ -23,6 +23,7 @@ UNIT_TESTS = \
 	tests/unit/test_memkeep \
 	tests/unit/test_bigalloc \
 	tests/unit/test_scratch \
+	tests/unit/test_sort \
 	tests/unit/test_index \
 	tests/unit/test_chrome \
 	tests/unit/test_json_scan \
@@ -35,6 +36,7 @@ tests_unit_test_parallel_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_memkeep_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_bigalloc_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_scratch_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_sort_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_index_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_chrome_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_json_scan_LDADD = $(TT_TEST_LDADD)

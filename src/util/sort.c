@@ -6,6 +6,7 @@
 #include "util/bigalloc.h"
 #include "util/scratch.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,48 +96,39 @@ int tt_sort(void *base, size_t n, size_t size, tt_cmp_fn cmp, void *ctx)
 #define RADIX_MAX_DIGITS 8     /* 64 bits in digits of 8 */
 #define RADIX_WIDE_FROM 4096
 
-int tt_radix_sort(tt_kv *a, size_t n)
-{
-    return tt_radix_sort_in(a, n, NULL);
-}
+/* Above this many pairs, keys needing 3 digits or more are sorted most
+ * significant bits first (msd_sort), below the LSD passes stay in cache. */
+#define RADIX_MSD_FROM 65536
+/* msd_sort()'s buckets up to this many pairs: insertion sort */
+#define RADIX_MSD_SMALL 32
 
-int tt_radix_sort_in(tt_kv *a, size_t n, tt_scratch *pool)
+/* The digit shifts covering the bits set in diff, digits of `bits` bits;
+ * returns how many. */
+static int radix_digits(uint64_t diff, int bits, int shift[RADIX_MAX_DIGITS])
 {
-    size_t *count;
-    tt_kv *buf, *src = a, *dst;
-    uint64_t diff = 0, left;
-    int shift[RADIX_MAX_DIGITS], nd = 0, bits = n < RADIX_WIDE_FROM ? 8 : RADIX_BITS;
-    size_t i = 1, mask = ((size_t)1 << bits) - 1, nb = mask + 1;
-    if (n < 2)
-        return 0;
-    while (i < n && a[i].key >= a[i - 1].key)
-        i++;
-    if (i == n)
-        return 0;   /* sorted: one pass */
-    /* the bits that differ between keys: those of the first key that some
-     * key does not share */
-    for (i = 1; i < n; i++)
-        diff |= a[i].key ^ a[0].key;
-    for (left = diff; left; nd++) {
+    int nd = 0;
+    for (uint64_t left = diff; left; nd++) {
         shift[nd] = __builtin_ctzll(left);
         left &= shift[nd] + bits >= 64 ? 0 : ~(uint64_t)0 << (shift[nd] + bits);
     }
-    count = calloc((size_t)nd * nb, sizeof *count);
-    /* n pairs: a pool's resident block, else fresh memory on huge pages,
-     * which fault once per 2 MiB, not once per 4 KiB (see bigalloc.h) */
-    buf = tt_scratch_get(pool, n * sizeof *buf);
-    if (!count || !buf) {
-        free(count);
-        tt_scratch_put(pool, buf, n * sizeof *buf);
-        return -1;
-    }
+    return nd;
+}
+
+/* The LSD passes over src[0..n) (keys differing in diff's bits only),
+ * ping-ponging with tmp; count: nd * 2^bits zeroed counters. Returns
+ * where the sorted pairs ended, src or tmp. */
+static tt_kv *lsd_passes(tt_kv *src, tt_kv *tmp, size_t n, uint64_t diff, int bits,
+                         size_t *count)
+{
+    int shift[RADIX_MAX_DIGITS], nd = radix_digits(diff, bits, shift);
+    size_t mask = ((size_t)1 << bits) - 1, nb = mask + 1;
+    tt_kv *dst = tmp;
     /* every digit's histogram in one pass */
-    for (i = 0; i < n; i++) {
-        uint64_t k = a[i].key;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = src[i].key;
         for (int d = 0; d < nd; d++)
             count[d * nb + ((k >> shift[d]) & mask)]++;
     }
-    dst = buf;
     for (int d = 0; d < nd; d++) {
         size_t *c = count + d * nb, sum = 0;
         int sh = shift[d];
@@ -145,7 +137,7 @@ int tt_radix_sort_in(tt_kv *a, size_t n, tt_scratch *pool)
             c[b] = sum;
             sum += k;
         }
-        for (i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++)
             dst[c[(src[i].key >> sh) & mask]++] = src[i];
         {
             tt_kv *t = src;
@@ -153,8 +145,133 @@ int tt_radix_sort_in(tt_kv *a, size_t n, tt_scratch *pool)
             dst = t;
         }
     }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
+    return src;
+}
+
+static uint64_t key_diff(const tt_kv *a, size_t n)
+{
+    uint64_t diff = 0;
+    for (size_t i = 1; i < n; i++)
+        diff |= a[i].key ^ a[0].key;
+    return diff;
+}
+
+/* Random keys (ids' hashes, the starts of a shuffled lane) over many
+ * digits: one pass scatters the pairs by their highest differing bits
+ * into buckets of a few pairs each, which are then sorted where they lie,
+ * in cache: two passes over memory instead of one per digit. A bucket
+ * that holds many (keys bunched in time) gets LSD passes of its own. The
+ * scatter and both sorts are stable, so the order is the LSD sort's. */
+static void msd_sort(tt_kv *a, size_t n, uint64_t diff, tt_kv *buf, size_t *count,
+                     size_t *wide)
+{
+    int hb = 63 - __builtin_clzll(diff), b = 1, sh;
+    size_t nb, mask, *end = count, from = 0;
+    size_t small[RADIX_MAX_DIGITS << 8];
+    /* about 4 pairs a bucket, at most 2^16 buckets (the counters stay in
+     * L2) */
+    while (b < 16 && ((size_t)4 << (b + 1)) <= n)
+        b++;
+    if (b > hb + 1)
+        b = hb + 1;
+    sh = hb + 1 - b;
+    nb = (size_t)1 << b;
+    mask = nb - 1;
+    for (size_t i = 0; i < n; i++)
+        end[(a[i].key >> sh) & mask]++;
+    {
+        size_t sum = 0;
+        for (size_t k = 0; k < nb; k++) {
+            size_t c = end[k];
+            end[k] = sum;
+            sum += c;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        buf[end[(a[i].key >> sh) & mask]++] = a[i];
+    /* end[k] is now where bucket k ends */
+    for (size_t k = 0; k < nb; k++) {
+        size_t m = end[k] - from;
+        tt_kv *s = buf + from, *d = a + from;
+        if (m <= RADIX_MSD_SMALL) {
+            for (size_t i = 0; i < m; i++) {
+                tt_kv x = s[i];
+                size_t j = i;
+                for (; j > 0 && d[j - 1].key > x.key; j--)
+                    d[j] = d[j - 1];
+                d[j] = x;
+            }
+        } else {
+            /* the bucket's own LSD passes, a's part of it as their
+             * second buffer; small buckets in digits of 8 bits, their
+             * counters on the stack */
+            uint64_t bd = key_diff(s, m);
+            int bits = m < RADIX_WIDE_FROM ? 8 : RADIX_BITS, shift[RADIX_MAX_DIGITS];
+            size_t need = (size_t)radix_digits(bd, bits, shift) << bits;
+            size_t *c = bits == 8 ? small : wide;
+            tt_kv *r;
+            memset(c, 0, need * sizeof *c);
+            r = lsd_passes(s, d, m, bd, bits, c);
+            if (r != d)
+                memcpy(d, r, m * sizeof *d);
+        }
+        from = end[k];
+    }
+}
+
+/* Whether the 16 bits below the highest set bit of diff are all set. */
+static bool msd_bits_dense(uint64_t diff)
+{
+    int hb = 63 - __builtin_clzll(diff);
+    uint64_t top = hb >= 15 ? diff >> (hb - 15) : diff;
+    return hb >= 15 && (top & 0xffff) == 0xffff;
+}
+
+int tt_radix_sort(tt_kv *a, size_t n)
+{
+    return tt_radix_sort_in(a, n, NULL);
+}
+
+int tt_radix_sort_in(tt_kv *a, size_t n, tt_scratch *pool)
+{
+    size_t *count;
+    tt_kv *buf, *r;
+    uint64_t diff;
+    int shift[RADIX_MAX_DIGITS], nd, bits = n < RADIX_WIDE_FROM ? 8 : RADIX_BITS;
+    size_t i = 1, ncount;
+    bool msd;
+    if (n < 2)
+        return 0;
+    while (i < n && a[i].key >= a[i - 1].key)
+        i++;
+    if (i == n)
+        return 0;   /* sorted: one pass */
+    /* the bits that differ between keys: those of the first key that some
+     * key does not share */
+    diff = key_diff(a, n);
+    nd = radix_digits(diff, bits, shift);
+    /* most significant first only where the top 16 differing bits lie
+     * together: (lane << 32 | index) keys, zeros between their parts,
+     * would fill a handful of buckets */
+    msd = n >= RADIX_MSD_FROM && nd >= 3 && msd_bits_dense(diff);
+    /* msd_sort(): its buckets' counters, then those of a bucket's LSD
+     * passes in 11-bit digits */
+    ncount = msd ? ((size_t)1 << 16) + ((size_t)RADIX_MAX_DIGITS << RADIX_BITS)
+                 : (size_t)nd << bits;
+    count = calloc(ncount, sizeof *count);
+    /* n pairs: a pool's resident block, else fresh memory on huge pages,
+     * which fault once per 2 MiB, not once per 4 KiB (see bigalloc.h) */
+    buf = tt_scratch_get(pool, n * sizeof *buf);
+    if (!count || !buf) {
+        free(count);
+        tt_scratch_put(pool, buf, n * sizeof *buf);
+        return -1;
+    }
+    if (msd) {
+        msd_sort(a, n, diff, buf, count, count + ((size_t)1 << 16));
+    } else if ((r = lsd_passes(a, buf, n, diff, bits, count)) != a) {
+        memcpy(a, r, n * sizeof *a);
+    }
     tt_scratch_put(pool, buf, n * sizeof *buf);
     free(count);
     return 0;

@@ -30,8 +30,11 @@ typedef struct tt_kv {
  * skips the bits all keys share (keys relative to their minimum, such as
  * times within a trace, span far fewer than 64 bits). For the big sorts of finalize,
  * where tt_sort's comparisons through a function pointer dominate. Sorted
- * input costs one pass. Returns 0, or -1 when its n-pair scratch buffer
- * cannot be allocated (the array is then left as it was). */
+ * input costs one pass. Many pairs with keys over 3 digits or more whose
+ * top bits all vary (hashes, times) take two passes instead: by their
+ * highest bits into buckets of a few pairs, each then sorted in cache.
+ * Returns 0, or -1 when its n-pair scratch buffer or its counters cannot
+ * be allocated (the array is then left as it was). */
 int tt_radix_sort(tt_kv *a, size_t n);
 
 /* tt_radix_sort() with its buffer taken from and handed back to a

@@ -1,0 +1,99 @@
+/* test_sort.c - the radix sort's most-significant-digit path (many pairs,
+ * keys over 3 digits or more): the same order as the stable merge sort
+ * for random keys, keys bunched into a few buckets and keys falling into
+ * mid-sized ones (which then get LSD passes of their own, in 8- and
+ * 11-bit digits), runs of equal keys (stable), keys differing only in
+ * their top bits, shuffled event starts, and through a scratch pool. */
+#include "config.h"
+
+#include "../tap.h"
+#include "util/scratch.h"
+#include "util/sort.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rs = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rnd(void)
+{
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return rs;
+}
+
+static int cmp_kv(const void *pa, const void *pb, void *ctx)
+{
+    const tt_kv *a = pa, *b = pb;
+    (void)ctx;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+typedef enum { RANDOM, BUNCHED, MID_BUCKETS, EQUAL_RUNS, TOP_BITS, TIMES } shape;
+
+static uint64_t key_of(shape s, size_t i, size_t n)
+{
+    switch (s) {
+    case RANDOM:
+        return rnd();
+    case BUNCHED:
+        /* a few dense clusters far apart: most buckets empty, some of a
+         * few hundred pairs, one of thousands */
+        switch (rnd() % 8) {
+        case 0: return ((uint64_t)1 << 40) + rnd() % 200;
+        case 1: case 2: case 3: return ((uint64_t)3 << 40) + rnd() % 100000;
+        default: return rnd() & (((uint64_t)1 << 41) - 1);
+        }
+    case MID_BUCKETS:
+        /* 64 buckets of n/64 pairs: LSD passes in 8-bit digits below
+         * 4096 pairs, in 11-bit ones above (a few keys spread over all
+         * bits, so that the sort goes most significant first) */
+        return i % 4096 == 7 ? rnd() & (((uint64_t)1 << 36) - 1)
+                             : (rnd() % 64) << 30 | rnd() % 1000000;
+    case EQUAL_RUNS:
+        return (rnd() % (n / 16 + 1)) * 977 << 10;
+    case TOP_BITS:
+        return rnd() & ~(((uint64_t)1 << 50) - 1);
+    case TIMES:
+        /* event starts of a shuffled lane: increasing with jitter */
+        return (uint64_t)i * 30000 + rnd() % 1000000;
+    }
+    return 0;
+}
+
+int main(void)
+{
+    static const size_t sizes[] = {65536, 65537, 100000, 300001};
+    static const char *names[] = {"random", "bunched", "mid-sized buckets", "equal runs", "top bits", "times"};
+    tt_scratch *pool = tt_scratch_new();
+    for (int s = RANDOM; s <= TIMES; s++) {
+        int bad = 0;
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            size_t n = sizes[si];
+            tt_kv *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+            for (size_t i = 0; i < n; i++)
+                a[i] = (tt_kv){key_of((shape)s, i, n), i};
+            if (s == TIMES)   /* shuffled */
+                for (size_t i = n - 1; i > 0; i--) {
+                    size_t j = rnd() % (i + 1);
+                    tt_kv t = a[i];
+                    a[i] = a[j];
+                    a[j] = t;
+                }
+            memcpy(b, a, n * sizeof *a);
+            if (tt_radix_sort_in(a, n, si % 2 ? pool : NULL) != 0 ||
+                tt_sort(b, n, sizeof *b, cmp_kv, NULL) != 0 || memcmp(a, b, n * sizeof *a) != 0) {
+                bad++;
+                diag("%s keys, n=%zu: not the stable order", names[s], n);
+            }
+            free(a);
+            free(b);
+        }
+        is_i64(bad, 0, "radix sort, %s keys, 64k to 300k pairs: the stable merge sort's order",
+               names[s]);
+    }
+    tt_scratch_free(pool);
+    return tap_done();
+}
