@@ -871,8 +871,9 @@ static uint64_t evref_key(tt_evref r)
 /* Sort the flows by (from, to) and fill flows_by_to with their indexes by
  * (to, from); equal pairs keep the order they were found in. The first is
  * two stable radix sorts, by to and then by from; the flows are then in
- * from order, so one more by to gives the second. */
-static int index_flows(tt_trace *tr, tt_scratch *pool)
+ * from order, so one more by to gives the second. index_flows() where the
+ * trace's events cannot be numbered in 32 bits. */
+static int index_flows_evref(tt_trace *tr, tt_scratch *pool)
 {
     size_t n = tr->n_flows;
     /* fresh arrays of n: huge pages fault once per 2 MiB (bigalloc.h;
@@ -917,6 +918,104 @@ static int index_flows(tt_trace *tr, tt_scratch *pool)
     return 0;
 oom:
     tt_scratch_put(pool, kv, (n ? n : 1) * sizeof *kv);
+    return -1;
+}
+
+/* index_flows()'s two sorts, one a job. */
+typedef struct flow_sorts {
+    tt_kv      *kv[2];
+    size_t      n;
+    tt_scratch *pool;
+    atomic_int  failed;
+} flow_sorts;
+
+static void flow_sort_job(void *ctx, size_t job)
+{
+    flow_sorts *j = ctx;
+    if (tt_radix_sort_in(j->kv[job], j->n, j->pool))
+        atomic_store(&j->failed, 1);
+}
+
+/* index_flows_evref()'s result with events numbered across the trace
+ * (lane by lane, as cmp_evref() orders them), so that a pair of events
+ * is one 64-bit key: one sort by (from, to) and one by (to, from),
+ * independent of each other, on two threads where there are two. Ties
+ * keep the order the flows were found in, in both, as there. */
+static int index_flows(tt_trace *tr, unsigned threads, tt_scratch *pool)
+{
+    size_t n = tr->n_flows, total = 0;
+    uint32_t *base;
+    flow_sorts j;
+    tt_flow *sorted;
+    for (uint32_t l = 0; l < tr->n_lanes; l++)
+        total += tr->lanes[l].n;
+    if (total > UINT32_MAX || n < 2)
+        return index_flows_evref(tr, pool);
+    if (!(base = malloc(((size_t)tr->n_lanes + 1) * sizeof *base)))
+        return -1;
+    total = 0;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        base[l] = (uint32_t)total;
+        total += tr->lanes[l].n;
+    }
+    j.n = n;
+    j.pool = pool;
+    atomic_init(&j.failed, 0);
+    j.kv[0] = tt_scratch_get(pool, n * sizeof *j.kv[0]);
+    j.kv[1] = tt_scratch_get(pool, n * sizeof *j.kv[1]);
+    /* fresh arrays of n: huge pages fault once per 2 MiB (bigalloc.h) */
+    tr->flows_by_to = tt_bigalloc((n + 1) * sizeof *tr->flows_by_to);
+    sorted = tt_bigalloc(n * sizeof *sorted);
+    if (!j.kv[0] || !j.kv[1] || !tr->flows_by_to || !sorted)
+        goto oom;
+    for (size_t k = 0; k < n; k++) {
+        tt_evref f = tr->flows[k].from, t = tr->flows[k].to;
+        uint64_t from, to;
+        if (f.lane >= tr->n_lanes || t.lane >= tr->n_lanes) {
+            /* not an event of the trace: the sorts by (lane, index) keep
+             * such a flow in order without numbering it */
+            tt_scratch_put(pool, j.kv[0], n * sizeof *j.kv[0]);
+            tt_scratch_put(pool, j.kv[1], n * sizeof *j.kv[1]);
+            free(tr->flows_by_to);
+            tr->flows_by_to = NULL;
+            free(sorted);
+            free(base);
+            return index_flows_evref(tr, pool);
+        }
+        from = (uint64_t)base[f.lane] + f.idx;
+        to = (uint64_t)base[t.lane] + t.idx;
+        j.kv[0][k] = (tt_kv){from << 32 | to, k};
+        j.kv[1][k] = (tt_kv){to << 32 | from, k};
+    }
+    tt_parallel_run(2, threads, flow_sort_job, &j);
+    if (atomic_load(&j.failed))
+        goto oom;
+    {
+        /* flows are found in id order, which is random in from order: a
+         * copy read ahead costs less than moving them in place. Each
+         * flow's new position goes into the key it no longer needs. */
+        tt_kv *by_from = j.kv[0];
+        for (size_t k = 0; k < n; k++) {
+            if (k + 16 < n)
+                __builtin_prefetch(&tr->flows[by_from[k + 16].val]);
+            sorted[k] = tr->flows[by_from[k].val];
+            by_from[by_from[k].val].key = k;
+        }
+        for (size_t k = 0; k < n; k++)
+            tr->flows_by_to[k] = (uint32_t)by_from[j.kv[1][k].val].key;
+    }
+    free(tr->flows);
+    tr->flows = sorted;
+    tr->cap_flows = n;
+    tt_scratch_put(pool, j.kv[0], n * sizeof *j.kv[0]);
+    tt_scratch_put(pool, j.kv[1], n * sizeof *j.kv[1]);
+    free(base);
+    return 0;
+oom:
+    tt_scratch_put(pool, j.kv[0], n * sizeof *j.kv[0]);
+    tt_scratch_put(pool, j.kv[1], n * sizeof *j.kv[1]);
+    free(sorted);
+    free(base);
     return -1;
 }
 
@@ -1093,7 +1192,7 @@ static int resolve_flows(tt_trace *tr, unsigned threads, tt_scratch *pool, flow_
     tr->flow_points = NULL;
     tr->n_flow_points = tr->cap_flow_points = 0;
 
-    return index_flows(tr, pool);
+    return index_flows(tr, threads, pool);
 }
 
 size_t tt_trace_flows_from(const tt_trace *tr, tt_evref ev, size_t *first)
