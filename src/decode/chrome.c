@@ -287,8 +287,10 @@ static const char *bad_syntax(chrome *c, const char *at, const char *msg)
 }
 
 /* Parse a string-or-number value (pid, tid, id, ts, dur). */
-static const char *scan_scalar(chrome *c, const char *p, const char *end, js_str *out,
-                               bool *is_str)
+/* Inline: pid, tid, ts, dur and most args values go through it, and the
+ * scans it calls are inline fast paths themselves. */
+static inline __attribute__((always_inline)) const char *
+scan_scalar(chrome *c, const char *p, const char *end, js_str *out, bool *is_str)
 {
     if (p < end && *p == '"') {
         *is_str = true;
