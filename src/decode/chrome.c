@@ -1727,6 +1727,9 @@ int chrome_window_switch(chrome *c, const void *map, size_t size, size_t at, int
     c->w.base = (int64_t)at;
     c->w.line = line;
     c->w.line_start = line_start;
+    /* the chunks did not count the mapping's lines: a position counts
+     * them when a message needs one */
+    c->w.lines_origin = map;
     c->w.eof = false;
     return 0;
 }

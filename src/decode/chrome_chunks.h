@@ -67,8 +67,9 @@ int64_t chrome_window_line(chrome *c, int64_t *line_start);
 int chrome_window_resume(chrome *c, const char *pending, size_t n, int64_t at, int64_t line,
                          int64_t line_start, bool eof);
 /* Go on reading from offset `at` of the mapped file (map, size) instead of
- * c's input, whose window stays where the parallel part began; line and
- * line_start are those at `at`. c takes the mapping (unmapped on failure
+ * c's input, whose window stays where the parallel part began; its lines
+ * are counted from the mapping's start when a position is needed (line
+ * and line_start are not used). c takes the mapping (unmapped on failure
  * too). 0, or -1 with c's error set. */
 int chrome_window_switch(chrome *c, const void *map, size_t size, size_t at, int64_t line,
                          int64_t line_start);
