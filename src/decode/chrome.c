@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define WINDOW_INITIAL ((size_t)4 << 20)
 /* One event (so any string in it) must fit the window: a stated limit,
@@ -48,6 +49,9 @@
  * would stay resident through the whole load otherwise. */
 #define WINDOW_KEPT ((size_t)256 << 10)
 #define META_VALUE_MAX ((size_t)256 << 20)   /* larger metadata values are skipped */
+/* A mapped window (chrome_window_map) gives back the pages it has parsed
+ * every this many bytes, and reports progress there. */
+#define MAP_STEP ((size_t)4 << 20)
 
 /* ------------------------------------------------------------- context */
 
@@ -160,6 +164,11 @@ typedef struct chrome {
     tt_input            *tail_in;     /* owned */
     const void          *map;         /* owned mapping of the whole file */
     size_t               map_size;
+    /* the window is the mapping itself while the events array is parsed
+     * (chrome_window_map): its data is not its own and is never written */
+    bool                 mapped;
+    size_t               map_dropped; /* pages before this are given back */
+    size_t               map_end_at;  /* window position at its end of data */
 } chrome;
 
 /* One parsed event: spans into the window, valid until the next refill. */
@@ -278,8 +287,10 @@ static const char *bad_syntax(chrome *c, const char *at, const char *msg)
 }
 
 /* Parse a string-or-number value (pid, tid, id, ts, dur). */
-static const char *scan_scalar(chrome *c, const char *p, const char *end, js_str *out,
-                               bool *is_str)
+/* Inline: pid, tid, ts, dur and most args values go through it, and the
+ * scans it calls are inline fast paths themselves. */
+static inline __attribute__((always_inline)) const char *
+scan_scalar(chrome *c, const char *p, const char *end, js_str *out, bool *is_str)
 {
     if (p < end && *p == '"') {
         *is_str = true;
@@ -1302,7 +1313,10 @@ static void report_progress(chrome *c)
 {
     if (!c->opts->progress)
         return;
-    if (c->tail_in)   /* reading the rest of a mapped file (chrome_window_switch) */
+    if (c->mapped)
+        c->opts->progress(c->opts->progress_ctx, c->w.base + (int64_t)c->w.pos,
+                          (int64_t)c->map_size, c->w.base + (int64_t)c->w.pos, c->events);
+    else if (c->tail_in)   /* reading the rest of a mapped file (chrome_window_switch) */
         c->opts->progress(c->opts->progress_ctx, c->w.base + (int64_t)c->w.len,
                           tt_input_file_size(c->in), c->w.base + (int64_t)c->w.pos, c->events);
     else
@@ -1311,10 +1325,24 @@ static void report_progress(chrome *c)
                           c->events);
 }
 
+/* tt_jwin_refill(), but a mapped window holds all there is: its end is
+ * the end of data (and its bytes are never moved). */
+static int win_refill(chrome *c)
+{
+    if (c->mapped) {
+        /* a read window would drop what lies before pos here, which
+         * drop_tail does not count */
+        c->map_end_at = c->w.pos;
+        c->w.eof = true;
+        return 0;
+    }
+    return tt_jwin_refill(&c->w, c->err);
+}
+
 /* Refill the window; on end of data returns 0. */
 static int refill(chrome *c)
 {
-    int rc = tt_jwin_refill(&c->w, c->err);
+    int rc = win_refill(c);
     if (rc > 0)
         report_progress(c);
     return rc;
@@ -1331,6 +1359,8 @@ static int drop_tail(chrome *c, const char *why_at, const char *why)
     c->w.pos = 0;
     {
         int64_t from = c->last_good - c->w.base;
+        if (c->mapped && from < (int64_t)c->map_end_at)
+            from = (int64_t)c->map_end_at;
         const char *p = c->w.data + (from > 0 ? from : 0);
         const char *end = c->w.data + c->w.len;
         for (;;) {
@@ -1344,7 +1374,7 @@ static int drop_tail(chrome *c, const char *why_at, const char *why)
             dropped += end - p;
             c->w.pos = c->w.len;
             {
-                int rc = tt_jwin_refill(&c->w, c->err);
+                int rc = win_refill(c);
                 if (rc < 0)
                     return -1;
                 if (rc == 0)
@@ -1697,7 +1727,69 @@ int chrome_window_switch(chrome *c, const void *map, size_t size, size_t at, int
     c->w.base = (int64_t)at;
     c->w.line = line;
     c->w.line_start = line_start;
+    /* the chunks did not count the mapping's lines: a position counts
+     * them when a message needs one */
+    c->w.lines_origin = map;
     c->w.eof = false;
+    return 0;
+}
+
+int chrome_window_map(chrome *c, const void *map, size_t size, size_t at)
+{
+    tt_jwin *w = &c->w;
+    /* its buffer is not needed until the array ends (window_unmap) */
+    free(w->data);
+    w->data = (char *)(uintptr_t)map;
+    w->len = w->cap = size;
+    w->pos = at;
+    w->base = 0;
+    w->line = 1;
+    w->line_start = 0;
+    /* not yet: as over a stream, the end of data is found by a refill
+     * (win_refill), so every message stays what a read window says */
+    w->eof = false;
+    c->map = map;
+    c->map_size = size;
+    c->mapped = true;
+    c->map_dropped = 0;
+    c->map_end_at = 0;
+    return 0;
+}
+
+/* Give back the mapped pages before pos, and say how far the load is. */
+static void map_step(chrome *c)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), to = c->w.pos / page * page;
+    if (to > c->map_dropped)
+        madvise((char *)(uintptr_t)c->map + c->map_dropped, to - c->map_dropped, MADV_DONTNEED);
+    c->map_dropped = to;
+    report_progress(c);
+}
+
+/* After the events array: the rest of the mapping is read through a window
+ * of its own again, as after the parallel chunks (chrome_window_switch),
+ * its lines counted from the mapping when a message needs one. */
+static int window_unmap(chrome *c)
+{
+    tt_jwin *w = &c->w;
+    size_t at = w->pos;
+    tt_input *tail;
+    char *buf;
+    if (!(buf = malloc(WINDOW_KEPT + 1)))
+        return oom(c);
+    if (tt_input_open_mem((const char *)c->map + at, c->map_size - at, &tail, c->err)) {
+        free(buf);
+        return -1;
+    }
+    c->mapped = false;
+    c->tail_in = tail;
+    w->in = tail;
+    w->data = buf;
+    w->cap = WINDOW_KEPT;
+    w->len = w->pos = 0;
+    w->base = (int64_t)at;
+    w->lines_origin = c->map;
+    w->eof = false;
     return 0;
 }
 
@@ -1711,7 +1803,7 @@ static unsigned load_threads(const tt_load_opts *opts)
  * array form the closing ']' is optional (the Trace Event Format lets a
  * profiler append events and never close the array): there, data ending
  * after a complete event, a comma or whitespace is a complete trace. */
-static int parse_events(chrome *c, bool bracket_optional)
+static int parse_events_in(chrome *c, bool bracket_optional)
 {
     bool need_comma = false;
     if (c->good_events == 0) {
@@ -1757,6 +1849,15 @@ static int parse_events(chrome *c, bool bracket_optional)
         c->sc.status = JS_OK;
         c->sc.more_string = NULL;
         q = parse_event(c, p, end, &ev);
+        if (c->mapped && (q ? (size_t)(q - p) > WINDOW_MAX
+                            : c->sc.status == JS_MORE && (size_t)(end - p) >= WINDOW_MAX)) {
+            /* larger than a read window may grow: fail as it fails, on
+             * the first WINDOW_MAX bytes (too_large names the string
+             * that runs past them) */
+            c->sc.status = JS_OK;
+            c->sc.more_string = NULL;
+            q = parse_event(c, p, p + WINDOW_MAX, &ev);
+        }
         if (!q) {
             int rc;
             if (c->err->code != TT_OK)
@@ -1778,7 +1879,17 @@ static int parse_events(chrome *c, bool bracket_optional)
         c->last_good = c->w.base + (int64_t)c->w.pos;
         c->good_events++;
         need_comma = true;
+        if (c->mapped && c->w.pos - c->map_dropped >= MAP_STEP)
+            map_step(c);
     }
+}
+
+static int parse_events(chrome *c, bool bracket_optional)
+{
+    int rc = parse_events_in(c, bracket_optional);
+    if (rc == 0 && c->mapped)
+        rc = window_unmap(c);
+    return rc;
 }
 
 /* Read one complete metadata value at pos and attach it to tr->meta. */
@@ -2035,7 +2146,7 @@ static int chrome_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr,
         }
     }
     report_progress(&c);
-    if (c.tail_in)   /* the input itself was not read to its end */
+    if (c.tail_in || c.mapped)   /* the input itself was not read to its end */
         tr->source_bytes = c.w.base + (int64_t)c.w.len;
     rc = 0;
 out:
@@ -2050,6 +2161,8 @@ out:
         free(s->idx);
     }
     c.n_async = 0;
+    if (c.mapped)
+        c.w.data = NULL;   /* the mapping's, unmapped by chrome_fini */
     tt_jwin_fini(&c.w);
     chrome_fini(&c);
     if (rc != 0 && err->code == TT_OK)

@@ -133,9 +133,12 @@ static uint64_t count_newlines(const char *p, size_t n, int64_t *last)
     return count;
 }
 
-/* Decode one chunk's text and count its newlines up to where it stopped. */
+/* Decode one chunk's text and, for a stream, count its newlines up to
+ * where it stopped. A mapped file's are not counted: the serial loop
+ * counts them from the mapping when a message needs a position
+ * (chrome_window_switch). */
 static chrome_chunk *decode_text(const char *data, size_t len, bool more, int64_t base,
-                                 const tt_load_opts *opts, uint64_t *newlines,
+                                 const tt_load_opts *opts, bool count, uint64_t *newlines,
                                  int64_t *last_nl)
 {
     chrome_chunk *k = chrome_chunk_decode(data, len, more, opts);
@@ -143,7 +146,7 @@ static chrome_chunk *decode_text(const char *data, size_t len, bool more, int64_
     bool at_limit, any;
     *newlines = 0;
     *last_nl = -1;
-    if (k) {
+    if (k && count) {
         chrome_chunk_end(k, &end, &at_limit, &any, NULL);
         *newlines = count_newlines(data, end, last_nl);
         if (*last_nl >= 0)
@@ -183,8 +186,8 @@ static void *worker(void *arg)
         }
         s->state = SLOT_TAKEN;
         pthread_mutex_unlock(&d->mu);
-        s->chunk = decode_text(s->data, s->len, s->more, s->base, d->opts, &s->newlines,
-                               &s->last_nl);
+        s->chunk = decode_text(s->data, s->len, s->more, s->base, d->opts, !d->map,
+                               &s->newlines, &s->last_nl);
         if (d->map)
             drop_pages(s->data, s->len);   /* read again only to join a wrong guess */
         pthread_mutex_lock(&d->mu);
@@ -369,7 +372,7 @@ static int join_next(driver *d, slot *s, size_t from, tt_error *err)
     next->len += rest;
     next->base = s->base + (int64_t)from;
     /* decoded right here: the workers have moved on */
-    next->chunk = decode_text(next->data, next->len, next->more, next->base, d->opts,
+    next->chunk = decode_text(next->data, next->len, next->more, next->base, d->opts, !d->map,
                               &next->newlines, &next->last_nl);
     pthread_mutex_lock(&d->mu);
     next->state = SLOT_DONE;
@@ -420,11 +423,13 @@ static int merge_all(driver *d, handover *h, tt_error *err)
             /* it stopped inside an event: maybe the next chunk's start was
              * a wrong guess; once more from that event, joined with the
              * next chunk (the newlines skipped up to it counted here) */
-            int64_t last;
-            uint64_t nl = count_newlines(s->data + end, in_event - end, &last);
-            h->newlines += nl;
-            if (last >= 0)
-                h->last_nl = s->base + (int64_t)end + last;
+            if (!d->map) {
+                int64_t last;
+                uint64_t nl = count_newlines(s->data + end, in_event - end, &last);
+                h->newlines += nl;
+                if (last >= 0)
+                    h->last_nl = s->base + (int64_t)end + last;
+            }
             if (join_next(d, s, in_event, err))
                 return -1;
             joined_last = true;
@@ -524,7 +529,7 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
     tt_error *err = chrome_error(c);
     int rc = -1;
 
-    if (threads <= 1 || !in)
+    if (!in)
         return 0;
     memset(&d, 0, sizeof d);
     d.c = c;
@@ -533,11 +538,22 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
     d.chunk = chunk_bytes();
     d.next_base = start;
     if (map_file(&d, in, start)) {
-        /* below two chunks the threads cost more than they save */
-        if (d.map_size - (size_t)start < 2 * d.chunk) {
+        /* below two chunks the threads cost more than they save; with one
+         * thread there are none: the serial loop parses the mapping in
+         * place (a read window copies every byte in read() and counts
+         * its newlines: 6% of a pinned 1M-event summary), unless the
+         * window holds the rest of the file already */
+        if (threads <= 1 || d.map_size - (size_t)start < 2 * d.chunk) {
+            const char *p;
+            size_t n;
+            chrome_window_pending(c, &p, &n);
+            if ((size_t)start + n < d.map_size)
+                return chrome_window_map(c, d.map, d.map_size, (size_t)start);
             munmap((void *)d.map, d.map_size);
             return 0;
         }
+    } else if (threads <= 1) {
+        return 0;
     } else {
         /* what the window holds already starts the first chunk; chunks
          * are buffers of their own, and each worker's fragment of one

@@ -67,18 +67,27 @@ int64_t chrome_window_line(chrome *c, int64_t *line_start);
 int chrome_window_resume(chrome *c, const char *pending, size_t n, int64_t at, int64_t line,
                          int64_t line_start, bool eof);
 /* Go on reading from offset `at` of the mapped file (map, size) instead of
- * c's input, whose window stays where the parallel part began; line and
- * line_start are those at `at`. c takes the mapping (unmapped on failure
+ * c's input, whose window stays where the parallel part began; its lines
+ * are counted from the mapping's start when a position is needed (line
+ * and line_start are not used). c takes the mapping (unmapped on failure
  * too). 0, or -1 with c's error set. */
 int chrome_window_switch(chrome *c, const void *map, size_t size, size_t at, int64_t line,
                          int64_t line_start);
+
+/* Parse the rest of the events array, from offset `at` (c's window
+ * position), straight from the mapped plain file (map, size) that holds
+ * it all: no copy into the window, no newline counting (a position counts
+ * from the mapping's start when a message needs one). c takes the
+ * mapping; after the array c reads the rest through a window again. 0. */
+int chrome_window_map(chrome *c, const void *map, size_t size, size_t at);
 
 /* ---- in chrome_chunks.c */
 
 /* Decode the events array of `in` from stream offset `start` (c's window
  * position, just after '[') in parallel chunks, merging them into c.
  * Returns 0 when the input does not qualify (compressed, small, one
- * thread) and nothing was done; 1 when it ran: c's window then reads the
+ * thread) and nothing was done but, for a plain file larger than c's
+ * window holds, mapping it for the serial loop (chrome_window_map); 1 when it ran: c's window then reads the
  * mapped file from *resume on, where the serial loop goes on (*need_comma:
  * an event ended there); -1 on error (c's error set). */
 int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,

@@ -44,7 +44,8 @@ static const char *js_more(js_scanner *sc)
 
 /* What the kernels may use: JS_SIMD_* (see json_scan.h). Set once before
  * main() runs, so threads only ever read it. */
-static int simd_level = JS_SIMD_NONE;
+int js_simd_level_now = JS_SIMD_NONE;
+#define simd_level js_simd_level_now
 
 #if JS_HAVE_AVX2
 __attribute__((constructor)) static void js_simd_detect(void)
@@ -203,7 +204,7 @@ size_t js_count_byte(const char *p, size_t n, char c)
     return count;
 }
 
-const char *js_scan_string(js_scanner *sc, const char *p, const char *end, js_str *out)
+const char *js_scan_string_any(js_scanner *sc, const char *p, const char *end, js_str *out)
 {
     const char *q = p + 1;
     bool esc = false;
@@ -271,8 +272,8 @@ static inline const char *skip_num_chars(const char *p, const char *end)
     return p;
 }
 
-const char *js_scan_number(js_scanner *sc, const char *p, const char *end, bool at_eof,
-                           js_str *out)
+const char *js_scan_number_any(js_scanner *sc, const char *p, const char *end, bool at_eof,
+                               js_str *out)
 {
     const char *q = skip_num_chars(p, end);
     if (q == end && !at_eof)

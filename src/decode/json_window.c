@@ -54,7 +54,8 @@ int tt_jwin_refill(tt_jwin *w, tt_error *err)
     if (w->eof)
         return 0;
     if (w->pos > 0) {
-        count_lines(w->data, w->pos, w->base, &w->line, &w->line_start);
+        if (!w->lines_origin)
+            count_lines(w->data, w->pos, w->base, &w->line, &w->line_start);
         memmove(w->data, w->data + w->pos, w->len - w->pos);
         w->len -= w->pos;
         w->base += (int64_t)w->pos;
@@ -92,6 +93,11 @@ void tt_jwin_position(const tt_jwin *w, const char *at, int64_t *off, int64_t *l
     int64_t ln = w->line, ls = w->line_start;
     if (k > w->len)
         k = w->len;
+    if (w->lines_origin) {
+        ln = 1;
+        ls = 0;
+        count_lines(w->lines_origin, (size_t)w->base, 0, &ln, &ls);
+    }
     count_lines(w->data, k, w->base, &ln, &ls);
     *off = w->base + (int64_t)k;
     *line = ln;

@@ -28,6 +28,11 @@ typedef struct tt_jwin {
     int64_t   base;        /* stream offset of data[0] */
     int64_t   line;        /* line number at data[0] (1-based) */
     int64_t   line_start;  /* stream offset where that line starts */
+    /* When set (borrowed): the whole stream from offset 0 stays readable
+     * here (a mapped plain file), and line and line_start are not kept as
+     * bytes are dropped: a position counts the lines from here when an
+     * error asks for one, so the load does not count every newline. */
+    const char *lines_origin;
     bool      eof;
 } tt_jwin;
 
