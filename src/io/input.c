@@ -395,8 +395,14 @@ static ssize_t read_decoded(tt_input *in, unsigned char *buf, size_t n, tt_error
         if (wants_readahead(in))
             in->ra = tt_readahead_start(decode_some, producer_file_pos, in);
     }
-    if (in->ra)
-        return tt_readahead_read(in->ra, buf, n, err);
+    if (in->ra) {
+        ssize_t got = tt_readahead_read(in->ra, buf, n, err);
+        if (got != -2)
+            return got;
+        /* halted and drained: the stream goes on here */
+        tt_readahead_free(in->ra);
+        in->ra = NULL;
+    }
     return decode_some(in, buf, n, err);
 }
 
@@ -404,6 +410,8 @@ void tt_input_set_readahead(tt_input *in, int on)
 {
     if (!in->ra_decided)
         in->readahead = on != 0;
+    else if (!on && in->ra)
+        tt_readahead_halt(in->ra);
 }
 
 ssize_t tt_input_read(tt_input *in, void *buf, size_t n, tt_error *err)
