@@ -213,6 +213,22 @@ void tt_input_close(tt_input *in)
     free(in);
 }
 
+/* The compressed stream has ended: its decompressor and raw buffer are
+ * not needed again, and the load that read it goes on to finalize the
+ * trace, where its memory peaks (zstd keeps the window the frame asks
+ * for: 2 MB at zstd's default level). */
+static void stream_done(tt_input *in)
+{
+    in->done = 1;
+    tt_inflater_free(in->gz);
+    in->gz = NULL;
+    ZSTD_freeDStream(in->zd);
+    in->zd = NULL;
+    free(in->raw);
+    in->raw = NULL;
+    in->raw_cap = in->raw_len = in->raw_pos = 0;
+}
+
 /* After a gzip member ended: decide whether another member follows. */
 static int gzip_next_member(tt_input *in, tt_error *err)
 {
@@ -220,7 +236,7 @@ static int gzip_next_member(tt_input *in, tt_error *err)
         if (raw_fill(in, err) < 0)
             return -1;
     if (in->raw_len == in->raw_pos) {
-        in->done = 1;
+        stream_done(in);
         return 0;
     }
     if (in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
@@ -242,7 +258,7 @@ static int gzip_next_member(tt_input *in, tt_error *err)
         if (raw_fill(in, err) < 0)
             return -1;
     }
-    in->done = 1;
+    stream_done(in);
     return 0;
 }
 
@@ -271,7 +287,7 @@ static ssize_t read_gzip(tt_input *in, unsigned char *buf, size_t n, tt_error *e
             /* all input used, nothing more to give: the stream ends early */
             if (in->raw_eof && in->raw_pos == in->raw_len && produced == 0) {
                 in->truncated = 1;
-                in->done = 1;
+                stream_done(in);
             }
         } else {
             if (produced > 0)
@@ -297,7 +313,7 @@ static ssize_t read_zstd(tt_input *in, unsigned char *buf, size_t n, tt_error *e
             if (in->raw_eof) {
                 if (in->zstd_hint != 0)
                     in->truncated = 1;
-                in->done = 1;
+                stream_done(in);
                 break;
             }
             if (raw_fill(in, err) < 0)
@@ -395,8 +411,14 @@ static ssize_t read_decoded(tt_input *in, unsigned char *buf, size_t n, tt_error
         if (wants_readahead(in))
             in->ra = tt_readahead_start(decode_some, producer_file_pos, in);
     }
-    if (in->ra)
-        return tt_readahead_read(in->ra, buf, n, err);
+    if (in->ra) {
+        ssize_t got = tt_readahead_read(in->ra, buf, n, err);
+        if (got != -2)
+            return got;
+        /* halted and drained: the stream goes on here */
+        tt_readahead_free(in->ra);
+        in->ra = NULL;
+    }
     return decode_some(in, buf, n, err);
 }
 
@@ -404,6 +426,8 @@ void tt_input_set_readahead(tt_input *in, int on)
 {
     if (!in->ra_decided)
         in->readahead = on != 0;
+    else if (!on && in->ra)
+        tt_readahead_halt(in->ra);
 }
 
 ssize_t tt_input_read(tt_input *in, void *buf, size_t n, tt_error *err)

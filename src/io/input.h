@@ -44,8 +44,12 @@ int tt_input_open_mem(const void *data, size_t n, tt_input **out, tt_error *err)
 void tt_input_close(tt_input *in);
 
 /* Decompress on a thread of its own (on != 0) or on the reader's, instead
- * of deciding from the cores; only before the first read or peek (later
- * calls are ignored). For tests and measurements. */
+ * of deciding from the cores. Before the first read or peek, either; after
+ * it, only off: the thread stops after the block it is decompressing, and
+ * once what it decompressed is read, the reader's thread goes on (the
+ * same bytes, ends and errors; a caller who decompresses straight into
+ * buffers of its own, beside threads of its own). Later calls to turn it
+ * on are ignored. */
 void tt_input_set_readahead(tt_input *in, int on);
 
 /* Up to n decompressed bytes into buf. Returns the count, 0 at end of data,

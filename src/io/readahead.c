@@ -7,7 +7,9 @@
  * consumer lowers it, both under the mutex, so a block the consumer has
  * seen counted is stable, and one it has released is the producer's.
  * The producer's last block carries the end (1) or an error (-1); it then
- * leaves, and the consumer joins it when it reaches that block.
+ * leaves, and the consumer joins it when it reaches that block. Halted,
+ * it leaves between blocks instead, and says so (left); the consumer
+ * joins it once no filled block is left.
  */
 #include "config.h"
 
@@ -35,11 +37,13 @@ struct tt_readahead {
     ra_block        b[TT_READAHEAD_BLOCKS];
     size_t          head, count;   /* under mu */
     bool            stop;          /* under mu: the consumer leaves early */
+    bool            halt;          /* under mu: stop after this block (tt_readahead_halt) */
+    bool            left;          /* under mu: the producer left at a halt */
 
     tt_error err;       /* the producer's; read by the consumer after join */
     size_t   off;       /* consumer: read offset in b[head] */
     int64_t  pos_seen;  /* consumer: pos of the block being read */
-    int      state;     /* consumer: 0 streaming, 1 ended, -1 failed */
+    int      state;     /* consumer: 0 streaming, 1 ended, -1 failed, 2 halted */
     bool     joined;
 };
 
@@ -52,10 +56,15 @@ static void *producer(void *arg)
         ra_block *blk;
         size_t len = 0;
         int end = 0;
-        while (ra->count == TT_READAHEAD_BLOCKS && !ra->stop)
+        while (ra->count == TT_READAHEAD_BLOCKS && !ra->stop && !ra->halt)
             pthread_cond_wait(&ra->freed, &ra->mu);
         if (ra->stop)
             break;
+        if (ra->halt) {
+            ra->left = true;
+            pthread_cond_signal(&ra->filled);
+            break;
+        }
         blk = &ra->b[tail];
         pthread_mutex_unlock(&ra->mu);
         /* fill the whole block: fewer, larger hand-overs */
@@ -136,10 +145,18 @@ ssize_t tt_readahead_read(tt_readahead *ra, void *buf, size_t n, tt_error *err)
             return -1;
         }
         if (ra->state > 0 || n == 0)
-            return 0;
+            return ra->state > 1 ? -2 : 0;
         pthread_mutex_lock(&ra->mu);
-        while (ra->count == 0)
+        while (ra->count == 0 && !ra->left)
             pthread_cond_wait(&ra->filled, &ra->mu);
+        if (ra->count == 0) {
+            /* halted, and every block it filled is read: ctx is the
+             * caller's again */
+            pthread_mutex_unlock(&ra->mu);
+            join(ra);
+            ra->state = 2;
+            return -2;
+        }
         pthread_mutex_unlock(&ra->mu);
         blk = &ra->b[ra->head];
         ra->pos_seen = blk->pos;
@@ -169,6 +186,14 @@ ssize_t tt_readahead_read(tt_readahead *ra, void *buf, size_t n, tt_error *err)
 int64_t tt_readahead_pos(const tt_readahead *ra)
 {
     return ra->pos_seen;
+}
+
+void tt_readahead_halt(tt_readahead *ra)
+{
+    pthread_mutex_lock(&ra->mu);
+    ra->halt = true;
+    pthread_cond_signal(&ra->freed);
+    pthread_mutex_unlock(&ra->mu);
 }
 
 bool tt_readahead_finished(const tt_readahead *ra)

@@ -44,8 +44,14 @@ typedef int64_t (*tt_readahead_pos_fn)(void *ctx);
 tt_readahead *tt_readahead_start(tt_readahead_fill_fn fill, tt_readahead_pos_fn pos, void *ctx);
 
 /* Up to n bytes into buf: the count, 0 at the end, -1 with err set (the
- * producer's error, again on every later call). */
+ * producer's error, again on every later call), -2 once halted and every
+ * block filled before the halt is read (the thread is joined: the caller
+ * calls fill itself from there on). */
 ssize_t tt_readahead_read(tt_readahead *ra, void *buf, size_t n, tt_error *err);
+
+/* Ask the producer to stop after the block it is filling, the end and
+ * errors not yet reached (the caller takes over; see tt_readahead_read). */
+void tt_readahead_halt(tt_readahead *ra);
 
 /* pos() as of the block being consumed. */
 int64_t tt_readahead_pos(const tt_readahead *ra);

@@ -542,8 +542,21 @@ static void outcome_of(const unsigned char *p, size_t n, int mode, outcome *o)
     o->what[0] = '\0';
     if (tt_input_open_mem(p, n, &in, &err))
         return;
-    tt_input_set_readahead(in, mode);
-    o->last = read_all(in, &o->got, &err);
+    tt_input_set_readahead(in, mode != 0);
+    if (mode == 2) {
+        /* halted after the first bytes: the rest on this thread */
+        unsigned char first[5000];
+        buf rest = {0};
+        ssize_t k = tt_input_read(in, first, sizeof first, &err);
+        tt_input_set_readahead(in, 0);
+        o->last = k < 0 ? k : read_all(in, &rest, &err);
+        buf_add(&o->got, first, k > 0 ? (size_t)k : 0);
+        if (rest.n)
+            buf_add(&o->got, rest.p, rest.n);
+        free(rest.p);
+    } else {
+        o->last = read_all(in, &o->got, &err);
+    }
     o->truncated = tt_input_truncated(in);
     snprintf(o->what, sizeof o->what, "%s", o->last < 0 ? err.what : "");
     tt_input_close(in);
@@ -558,7 +571,7 @@ static bool same_outcome(const outcome *a, const outcome *b)
 static void test_readahead(const buf *data)
 {
     buf gz = gzip_of(data->p, data->n), zs = zstd_of(data->p, data->n), bad = {0};
-    outcome sync = {0}, thr = {0};
+    outcome sync = {0}, thr = {0}, halted = {0};
     tt_input *in;
     tt_error err;
     unsigned char small[100];
@@ -575,6 +588,13 @@ static void test_readahead(const buf *data)
        "corrupt gzip deep in the stream: %s", sync.what);
     ok(same_outcome(&thr, &sync), "readahead: the same bytes (%zu) and error as without: %s",
        thr.got.n, thr.what);
+    outcome_of(bad.p, bad.n, 2, &halted);
+    ok(same_outcome(&halted, &sync), "readahead halted mid-stream: the same bytes and error: %s",
+       halted.what);
+    outcome_of(gz.p, gz.n, 0, &sync);
+    outcome_of(gz.p, gz.n, 2, &halted);
+    ok(sync.last == 0 && same_outcome(&halted, &sync),
+       "readahead halted mid-stream: all of gzip (%zu bytes), the same", halted.got.n);
     outcome_of(gz.p, gz.n / 2, 0, &sync);
     outcome_of(gz.p, gz.n / 2, 1, &thr);
     ok(sync.truncated == 1 && same_outcome(&thr, &sync),
@@ -583,6 +603,10 @@ static void test_readahead(const buf *data)
     outcome_of(zs.p, zs.n - 3, 1, &thr);
     ok(sync.truncated == 1 && same_outcome(&thr, &sync),
        "readahead: zstd cut short, the same prefix (%zu bytes) and truncated", thr.got.n);
+    outcome_of(zs.p, zs.n - 3, 2, &halted);
+    ok(same_outcome(&halted, &sync),
+       "readahead halted mid-stream: zstd cut short, the same prefix (%zu bytes) and truncated",
+       halted.got.n);
     /* a whole frame, then one whose header sets a reserved bit */
     bad.n = 0;
     buf_add(&bad, zs.p, zs.n);
@@ -624,6 +648,7 @@ static void test_readahead(const buf *data)
     }
     free(sync.got.p);
     free(thr.got.p);
+    free(halted.got.p);
     free(bad.p);
     free(gz.p);
     free(zs.p);
