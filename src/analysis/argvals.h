@@ -4,7 +4,7 @@
  * events (model/args.h), with one block cached per reader. Rules, reports
  * and breakdowns walk events lane by lane in time order, which in a file
  * whose events are not in time order (exporters do not promise it) means
- * decompressing another 64 KiB block for almost every event. Callers that
+ * decompressing another 128 KiB block for almost every event. Callers that
  * need arguments of many events therefore collect the events first and ask
  * here: the events are sorted by record handle, each record is read and
  * parsed once (each block decompressed once), and the values of the asked

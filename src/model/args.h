@@ -2,7 +2,7 @@
  *
  * Decoders hand over each event's argument object as raw JSON text, plus a
  * second JSON object text with the event's other unknown fields, so nothing
- * in the source is lost. Records are packed into ~64 KiB blocks that are
+ * in the source is lost. Records are packed into ~128 KiB blocks that are
  * zstd-compressed as they fill: a Kineto trace's arguments shrink about
  * tenfold and cost nothing until somebody looks at them (details view,
  * `--by arg:KEY`).
