@@ -6,6 +6,7 @@ QA_UNIT_TESTS = \
 	tests/unit/test_util \
 	tests/unit/test_suggest \
 	tests/unit/test_args \
+	tests/unit/test_argsfilter \
 	tests/unit/test_input \
 	tests/unit/test_model
 check_PROGRAMS += $(QA_UNIT_TESTS)
@@ -13,6 +14,7 @@ TESTS += $(QA_UNIT_TESTS)
 tests_unit_test_util_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_suggest_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_args_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_argsfilter_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_input_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_model_LDADD = $(TT_TEST_LDADD)
 

@@ -58,12 +58,13 @@ static void prefetch(const tt_trace *tr, const tt_event *const *ev, const uint32
 
 /* Leave out of ev[order[0..*m)] (ascending by handle) the events whose
  * records the store can tell hold none of the keys without reading them
- * (model/args.h: a snapshot's chunks, from their templates), as may_hold()
- * would have passed them over once read: a record holds a key only as
- * its needle, or escaped (a backslash). Keys JSON must escape (no needle)
- * are looked for in every record. Best effort: without memory, or when
- * the store fails (the reads below then fail the same way), nothing is
- * left out. */
+ * (model/args.h: a loaded trace's blocks, from their key summaries; a
+ * snapshot's chunks, from their templates): a record holds a key only as
+ * its needle, or escaped (a backslash), and one without the key as an
+ * object key has no value for it (may_hold() passes over fewer, parsing
+ * them to find none). Keys JSON must escape (no needle) are looked for in
+ * every record. Best effort: without memory, or when the store fails (the
+ * reads below then fail the same way), nothing is left out. */
 static void pass_over(const tt_trace *tr, const tt_event *const *ev, uint32_t *order, size_t *m,
                      const char *const *needle, size_t n_keys)
 {

@@ -4,16 +4,17 @@
  * events (model/args.h), with one block cached per reader. Rules, reports
  * and breakdowns walk events lane by lane in time order, which in a file
  * whose events are not in time order (exporters do not promise it) means
- * decompressing another 64 KiB block for almost every event. Callers that
+ * decompressing another 128 KiB block for almost every event. Callers that
  * need arguments of many events therefore collect the events first and ask
  * here: the events are sorted by record handle, each record is read and
  * parsed once (each block decompressed once), and the values of the asked
  * keys are kept as interned text for the caller to use in its own order.
  * Records the store can tell hold none of the keys without reading them
- * (tt_args_filter: a snapshot's chunks, from their templates) are never
- * read, so their chunks are never rebuilt (nor checked: a corrupt chunk
- * whose templates hold none of the keys fails only the reads that need
- * it, as any chunk no read needs).
+ * (tt_args_filter: a loaded trace's blocks, from the keys noted as they
+ * were filled; a snapshot's chunks, from their templates) are never read,
+ * so their blocks are never decompressed and their chunks never rebuilt
+ * (nor checked: a corrupt chunk whose templates hold none of the keys
+ * fails only the reads that need it, as any chunk no read needs).
  *
  * A value is the text tt_argcache_get_typed() gives (key.h): a string as
  * is, anything else as compact JSON, looked up in the args object first,

@@ -2,7 +2,7 @@
  *
  * Decoders hand over each event's argument object as raw JSON text, plus a
  * second JSON object text with the event's other unknown fields, so nothing
- * in the source is lost. Records are packed into ~64 KiB blocks that are
+ * in the source is lost. Records are packed into ~128 KiB blocks that are
  * zstd-compressed as they fill: a Kineto trace's arguments shrink about
  * tenfold and cost nothing until somebody looks at them (details view,
  * `--by arg:KEY`).
@@ -166,8 +166,17 @@ void tt_args_prefetch(const tt_args *a, const uint32_t *handles, size_t n, unsig
  * empty) in their args or extra text: maybe[i] is set to 1, or to 0 only
  * when record handles[i] certainly holds none of them, so that a caller
  * looking for a few keys passes it over without reading it (and, in a
- * store with a source, without its part being rebuilt). Only a source
- * that can tell (a snapshot's) says 0; other stores say 1 throughout.
+ * store with a source, without its part being rebuilt). A needle "K" in
+ * quotes (K without '"', '\\' or bytes below 0x20) counts as held where K
+ * is an object key of the texts (at any depth; a value "K" need not
+ * count), which is all a caller looking for keys needs; a needle "\\"
+ * as held where a backslash is.
+ *
+ * A store of blocks tells from a summary of each block's keys kept as
+ * records are added (no block is decompressed), when every needle is a
+ * key in quotes or "\\"; a store with a source asks its source (a
+ * snapshot's tells from its templates, byte strings and all) and says 1
+ * for the parts it has rebuilt. Otherwise maybe is all 1.
  * Returns 0, or -1 when the source fails (corrupt data: tt_args_error()
  * then says why, as a read would; or out of memory): maybe is all 1. */
 int tt_args_filter(const tt_args *a, const uint32_t *handles, size_t n,
