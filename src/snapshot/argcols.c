@@ -34,7 +34,13 @@ enum { LM_PLAIN, LM_NAME, LM__COUNT };
 #define MAX_COLUMNS 4096u   /* further contexts share one overflow column per kind */
 #define MAX_ORDINAL 15u     /* numbers under one key past this share a column */
 #define MAX_TOKEN 64u       /* longer runs of digits stay text */
-#define TRIAL_VALUES 65536u /* the sample of a column that chooses its predictor */
+/* The sample of a column that chooses its predictor. A column past it is
+ * written again under the chosen predictor, one number per value, where
+ * the trial writes five: at 65536, a chunk's columns were mostly trial
+ * (a 1M-event Kineto trace: a fifth of the encode), for choices that a
+ * sample this size makes just as well (that trace's snapshot: 171 bytes
+ * more of 3.9 MB; the real traces in tests: none). */
+#define TRIAL_VALUES 8192u
 /* Records are cut into chunks of about this much text, each encoded on its
  * own, so that readers rebuild them in parallel. */
 #define CHUNK_BYTES ((uint64_t)16 << 20)
@@ -52,7 +58,20 @@ typedef struct tmpl {
     size_t   slot0;            /* first entry in enc.tslot */
     uint32_t nslots;
     uint32_t next;             /* next template with the same hash + 1 */
+    uint32_t op0, nops;        /* a part's: its match program in enc.mop */
 } tmpl;
+
+/* A part's templates as match programs (match_template): runs of text
+ * (unescaped, in enc.mtext), slots and the split between a record's two
+ * texts. */
+enum { MOP_TEXT, MOP_INT, MOP_LIT, MOP_SPLIT };
+typedef struct mop {
+    uint32_t type, len;        /* len: MOP_TEXT's bytes */
+    size_t   off;              /* MOP_TEXT: its text in enc.mtext */
+} mop;
+
+/* Templates a part tries first, most recently used first. */
+#define MRU_TEMPLATES 8u
 
 /* A segment of values: a literal is offset << 8 | length in enc.lits;
  * kind[i] (CK_INT or CK_LIT) says which, since a literal's offset moves
@@ -98,6 +117,11 @@ typedef struct enc {
     size_t    captskey;
     uint64_t *tkeyset;         /* per template */
     uint32_t  captkeyset;
+    /* A part's templates as match programs, and the ones it tries first */
+    mop      *mop;
+    uint32_t  nmop, capmop;
+    tt_wbuf   mtext;
+    uint32_t  mru[MRU_TEMPLATES], nmru;
 } enc;
 
 static bool grow32(void *pp, uint32_t *cap, uint32_t need, size_t size)
@@ -273,6 +297,130 @@ static bool column_of(enc *e, uint64_t skey, unsigned kind, uint32_t *out)
     return tt_u64map_put(&e->cmap, k, *out) == 0;
 }
 
+/* One op more for the template being made. */
+static bool add_mop(enc *e, uint32_t type)
+{
+    if (!grow32(&e->mop, &e->capmop, e->nmop + 1, sizeof *e->mop))
+        return false;
+    e->mop[e->nmop].type = type;
+    e->mop[e->nmop].len = 0;
+    e->mop[e->nmop].off = e->mtext.n;
+    e->nmop++;
+    return true;
+}
+
+/* t's match program, from its skeleton (e->sk). */
+static bool build_match(enc *e, tmpl *t)
+{
+    const unsigned char *p = e->sk.p;
+    t->op0 = e->nmop;
+    for (size_t j = 0; j < e->sk.n; j++) {
+        unsigned char c = p[j];
+        if (c == MK_INT || c == MK_LIT || c == MK_SPLIT) {
+            if (!add_mop(e, c == MK_INT ? MOP_INT : c == MK_LIT ? MOP_LIT : MOP_SPLIT))
+                return false;
+            continue;
+        }
+        if (c == MK_ESC)
+            c = p[++j];
+        if (!e->nmop || e->nmop == t->op0 || e->mop[e->nmop - 1].type != MOP_TEXT) {
+            if (!add_mop(e, MOP_TEXT))
+                return false;
+        }
+        if (e->mop[e->nmop - 1].len == UINT32_MAX)
+            return false;
+        tt_wbuf_byte(&e->mtext, c);
+        e->mop[e->nmop - 1].len++;
+    }
+    t->nops = e->nmop - t->op0;
+    return !e->mtext.oom;
+}
+
+/* Whether the record (a[0..an), x[0..xn)) is template t with numbers in
+ * its slots, as cut_text() would have found, given that it cuts text the
+ * template spells out the same way every time: the text between two
+ * slots decides where a number starts and which key it belongs to, and a
+ * slot holds a whole run of number characters (the text after one never
+ * starts with such a character). If so, its values go where add_slot()
+ * would put them (the caller made room) and literals into e->lits. Most
+ * records repeat one of a few templates: this replaces cutting, hashing
+ * and looking up their skeletons with a comparison of their text. */
+static bool match_template(enc *e, const tmpl *t, const unsigned char *a, size_t an,
+                           const unsigned char *x, size_t xn)
+{
+    const mop *op = e->mop + t->op0, *end = op + t->nops;
+    const unsigned char *s = a;
+    size_t i = 0, n = an, lits0 = e->lits.n;
+    vseg *g = &e->seg[e->nseg - 1];
+    size_t k = g->n;
+    for (; op < end; op++) {
+        if (op->type == MOP_TEXT) {
+            if (n - i < op->len || memcmp(s + i, e->mtext.p + op->off, op->len) != 0)
+                goto miss;
+            i += op->len;
+        } else if (op->type == MOP_SPLIT) {
+            if (i != n || s != a)
+                goto miss;
+            s = x;
+            i = 0;
+            n = xn;
+        } else {
+            /* canonical_int() and the run of number characters at once */
+            size_t j = i, d0, nd;
+            uint64_t u = 0;
+            bool neg, digit;
+            int64_t v;
+            if (i >= n || !(s[i] == '-' || is_digit(s[i])))
+                goto miss;
+            neg = s[i] == '-';
+            j += neg;
+            for (d0 = j; j < n && is_digit(s[j]); j++)
+                u = u * 10 + (uint64_t)(s[j] - '0');   /* wraps past 19 digits: unused then */
+            nd = j - d0;
+            digit = nd > 0;
+            if (j < n && is_numch(s[j])) {
+                for (; j < n && is_numch(s[j]); j++)
+                    digit = digit || is_digit(s[j]);
+                nd = 0;   /* not an integer */
+            }
+            if (!digit || j - i > MAX_TOKEN)
+                goto miss;
+            if (nd >= 1 && nd <= 18 && !(s[d0] == '0' && (nd > 1 || neg))) {
+                if (op->type != MOP_INT)
+                    goto miss;
+                v = neg ? -(int64_t)u : (int64_t)u;
+                g->kind[k] = CK_INT;
+            } else {
+                size_t at = e->lits.n;
+                if (op->type != MOP_LIT)
+                    goto miss;
+                tt_wbuf_put(&e->lits, s + i, j - i);
+                v = (int64_t)(at << 8 | (j - i));
+                g->kind[k] = CK_LIT;
+            }
+            g->v[k++] = v;
+            i = j;
+        }
+    }
+    if (i != n || s != x || e->lits.oom)
+        goto miss;
+    g->n = k;
+    return true;
+miss:
+    e->lits.n = lits0;
+    e->lits.oom = false;
+    return false;
+}
+
+/* Template id to the front of a part's recently used ones. */
+static void mru_front(enc *e, uint32_t id, uint32_t at)
+{
+    if (at >= e->nmru)
+        at = e->nmru < MRU_TEMPLATES ? e->nmru++ : MRU_TEMPLATES - 1;
+    memmove(e->mru + 1, e->mru, at * sizeof *e->mru);
+    e->mru[0] = id;
+}
+
 /* The template of the record just cut (e->sk, e->skey): found or added. */
 static bool find_template(enc *e, uint32_t *out)
 {
@@ -301,7 +449,8 @@ static bool find_template(enc *e, uint32_t *out)
     if (e->part) {
         /* the columns are chosen when the parts merge */
         if (!tt_grow(&e->tskey, &e->captskey, e->ntslot + e->nskey, sizeof *e->tskey) ||
-            !grow32(&e->tkeyset, &e->captkeyset, e->nt, sizeof *e->tkeyset))
+            !grow32(&e->tkeyset, &e->captkeyset, e->nt, sizeof *e->tkeyset) ||
+            !build_match(e, t))
             return false;
         if (e->nskey)   /* a record without keys: tskey may still be NULL */
             memcpy(e->tskey + e->ntslot, e->skey, e->nskey * sizeof *e->skey);
@@ -344,6 +493,8 @@ static void enc_fini(enc *e)
     free(e->skey);
     free(e->tskey);
     free(e->tkeyset);
+    free(e->mop);
+    tt_wbuf_free(&e->mtext);
 }
 
 /* Read the store in handle order, cutting every record named by map. */
@@ -374,6 +525,7 @@ static void cut_part_run(void *ctx, size_t k)
     cut_job_part *cp = &j->p[k];
     enc *e = &cp->e, *out = j->out;
     tt_args_reader r;
+    uint32_t m;
     tt_args_reader_init(&r, j->store);
     for (uint32_t h = cp->h_lo; h < cp->h_hi && cp->rc == 0; h++) {
         const char *a, *x;
@@ -393,13 +545,28 @@ static void cut_part_run(void *ctx, size_t k)
             break;
         }
         out->rlen[pos - 1] = an + xn;
+        cp->n++;
+        for (m = 0; m < e->nmru; m++)
+            if (match_template(e, &e->t[e->mru[m]], (const unsigned char *)a, an,
+                               (const unsigned char *)x, xn))
+                break;
+        if (m < e->nmru) {
+            out->rtmpl[pos - 1] = e->mru[m];
+            if (m)
+                mru_front(e, e->mru[m], m);
+            continue;
+        }
         if (!cut_text(e, (const unsigned char *)a, an))
             cp->rc = -1;
         tt_wbuf_byte(&e->sk, MK_SPLIT);
         if (cp->rc == 0 && (!cut_text(e, (const unsigned char *)x, xn) ||
                             !find_template(e, &out->rtmpl[pos - 1])))
             cp->rc = -1;
-        cp->n++;
+        if (cp->rc == 0) {
+            for (m = 0; m < e->nmru && e->mru[m] != out->rtmpl[pos - 1]; m++)
+                ;
+            mru_front(e, out->rtmpl[pos - 1], m);
+        }
     }
     tt_args_reader_fini(&r);
 }
