@@ -27,6 +27,7 @@
 #include "report/report.h"
 #include "snapshot/attribsec.h"
 #include "snapshot/snapshot.h"
+#include "util/bigalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,7 +147,8 @@ static double restore_alone(const char *ttz, size_t want_bytes)
         goto out;
     }
     c = cpu();
-    if (!(back = malloc(len ? len : 1)) || ZSTD_decompress(back, len, z, zn) != len ||
+    /* into huge pages, as the reader's open_section() */
+    if (!(back = tt_bigalloc(len ? len : 1)) || ZSTD_decompress(back, len, z, zn) != len ||
         tt_attribsec_decode(back, len, tr, &why, &err)) {
         fprintf(stderr, "bench-attrib: restoring the attribution: %s\n", why ? why : err.what);
         goto out;

@@ -34,6 +34,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* String flags, per string id, for categories and names alike. */
 enum {
     SF_KNOWN = 1u << 0,
@@ -485,7 +489,8 @@ int tt_attrib_launched(const tt_attrib *ca, tt_evref host, bool anywhere, tt_evr
 
 void tt_attrib_store_free(tt_attrib_store *st)
 {
-    for (uint32_t li = 0; st->lanes && li < st->n_lanes; li++) {
+    free(st->arena);   /* then every lane array was in it */
+    for (uint32_t li = 0; !st->arena && st->lanes && li < st->n_lanes; li++) {
         tt_attrib_lane_store *l = &st->lanes[li];
         free(l->slot);
         free(l->esc_idx);
@@ -905,6 +910,63 @@ out:
 
 /* ------------------------------------------------------ from a .ttz */
 
+/* Counts for the checks of an adopted store, which go over every slot,
+ * launcher and total of a restore: eight or four at a time where SSE2 is
+ * (a scalar compare and add per element was half of a restore's checks). */
+
+/* How many of v[0..n) are UINT16_MAX. */
+static size_t count_u16_max(const uint16_t *v, size_t n)
+{
+    size_t c = 0, i = 0;
+#ifdef __SSE2__
+    const __m128i all = _mm_set1_epi16(-1);
+    while (n - i >= 8) {
+        /* 16-bit counters: at most 65535 steps before they are added up */
+        size_t steps = (n - i) / 8 < 65535 ? (n - i) / 8 : 65535;
+        __m128i acc = _mm_setzero_si128();
+        uint16_t lane[8];
+        for (size_t s = 0; s < steps; s++, i += 8)
+            acc = _mm_sub_epi16(acc, _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(v + i)), all));
+        _mm_storeu_si128((__m128i *)lane, acc);
+        for (int k = 0; k < 8; k++)
+            c += lane[k];
+    }
+#endif
+    for (; i < n; i++)
+        c += v[i] == UINT16_MAX;
+    return c;
+}
+
+/* How many of v[0..n) are `value`; whether any is above `limit`
+ * (*above). */
+static size_t count_u32(const uint32_t *v, size_t n, uint32_t value, uint32_t limit, bool *above)
+{
+    size_t c = 0, i = 0;
+    bool over = false;
+#ifdef __SSE2__
+    /* unsigned order through the signed compare: both sides biased */
+    const __m128i bias = _mm_set1_epi32(INT32_MIN), want = _mm_set1_epi32((int32_t)value);
+    const __m128i lim = _mm_xor_si128(_mm_set1_epi32((int32_t)limit), bias);
+    __m128i acc = _mm_setzero_si128(), gt = _mm_setzero_si128();
+    uint32_t lane[4];
+    for (; n - i >= 4; i += 4) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(v + i));
+        acc = _mm_sub_epi32(acc, _mm_cmpeq_epi32(x, want));
+        gt = _mm_or_si128(gt, _mm_cmpgt_epi32(_mm_xor_si128(x, bias), lim));
+    }
+    _mm_storeu_si128((__m128i *)lane, acc);
+    for (int k = 0; k < 4; k++)
+        c += lane[k];
+    over = _mm_movemask_epi8(gt) != 0;
+#endif
+    for (; i < n; i++) {
+        c += v[i] == value;
+        over |= v[i] > limit;
+    }
+    *above = over;
+    return c;
+}
+
 /* What is wrong with lane li of an adopted store, or NULL. Counts its
  * links into *links and fills its rank words. */
 static const char *lane_check(const tt_lane *ln, tt_attrib_lane_store *l, uint64_t n_events,
@@ -919,10 +981,8 @@ static const char *lane_check(const tt_lane *ln, tt_attrib_lane_store *l, uint64
          * depths (that would touch every event, as much as the rest of a
          * reopen): a parent is bounded where it is read (an earlier event
          * of the lane), and any self time is safe to return. */
-        size_t n_escaped = 0;
-        for (uint32_t i = 0; i < n; i++)
-            n_escaped += l->slot[i] == TT_ATTRIB_SLOT_ESC;
-        if (n_escaped != l->n_esc)
+        _Static_assert(TT_ATTRIB_SLOT_ESC == UINT16_MAX, "escape counted as UINT16_MAX");
+        if (count_u16_max(l->slot, n) != l->n_esc)
             return "escapes do not match their slots";
         for (uint32_t k = 0; k < l->n_esc; k++)
             if (l->esc_idx[k] >= n || (k && l->esc_idx[k] <= l->esc_idx[k - 1]) ||
@@ -932,11 +992,12 @@ static const char *lane_check(const tt_lane *ln, tt_attrib_lane_store *l, uint64
     if (l->launch) {
         if (!l->device)
             return "launch links on a lane without device events";
-        for (uint32_t i = 0; i < n; i++) {
-            if (l->launch[i] > n_events)
-                return "launcher out of range";
-            *links += l->launch[i] != 0;
-        }
+        bool above;
+        size_t none = count_u32(l->launch, n, 0,
+                                n_events < UINT32_MAX ? (uint32_t)n_events : UINT32_MAX, &above);
+        if (above)
+            return "launcher out of range";
+        *links += n - none;
     }
     if (l->has) {
         size_t words = ((size_t)n + 63) / 64;
@@ -953,8 +1014,8 @@ static const char *lane_check(const tt_lane *ln, tt_attrib_lane_store *l, uint64
             if (l->big_at[j] >= l->n_sum || (j && l->big_at[j] <= l->big_at[j - 1]) ||
                 l->total[l->big_at[j]] != UINT32_MAX)
                 return "long device totals out of order";
-        for (uint32_t j = 0; j < l->n_sum; j++)
-            e += l->total[j] == UINT32_MAX;
+        bool above;
+        e = count_u32(l->total, l->n_sum, UINT32_MAX, UINT32_MAX, &above);
         if (e != l->n_big)
             return "long device totals missing";
         for (uint32_t j = 0; j < l->n_xs; j++)

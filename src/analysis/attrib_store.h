@@ -39,8 +39,10 @@
 #include "model/trace.h"
 
 /* What attrib.c computes, and how it stores it: bump when either changes,
- * so that an attribution saved by another version is rebuilt, not used. */
-#define TT_ATTRIB_STORE_VERSION 1u
+ * so that an attribution saved by another version is rebuilt, not used.
+ * 2: the same store as 1, the .ttz section's totals packed (attribsec.c
+ * reads both). */
+#define TT_ATTRIB_STORE_VERSION 2u
 
 #define TT_ATTRIB_SLOT_ESC UINT16_MAX
 
@@ -70,6 +72,8 @@ typedef struct tt_attrib_store {
     uint8_t              *sflags;   /* n_str */
     tt_attrib_lane_store *lanes;    /* n_lanes */
     uint64_t              n_links, n_device, n_dangling;
+    void                 *arena;    /* NULL, or the one block that holds every
+                                     * lane array (a restore's): freed whole */
 } tt_attrib_store;
 
 /* Does lane ln store slots (thread lane with nesting)? */

@@ -16,6 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 enum {
     LF_DEVICE = 1u << 0,
     LF_SLOTS = 1u << 1,
@@ -23,6 +27,19 @@ enum {
     LF_SUMS = 1u << 3,
     LF__ALL = (1u << 4) - 1
 };
+
+/* The section's layouts, its first varint: store version 1 with the
+ * totals as byte planes (written before the packed one, still read),
+ * and the packed one (put_packed(), and the arena's size), which holds
+ * the same store (TT_ATTRIB_STORE_VERSION 2). Another number: the section
+ * is skipped, the attribution rebuilt when asked. */
+#define LAYOUT_PLANES 1u
+#define LAYOUT_PACKED 2u
+_Static_assert(TT_ATTRIB_STORE_VERSION == LAYOUT_PACKED,
+               "a store of another computation: drop LAYOUT_PLANES, renumber");
+
+/* Arrays in a restore's arena start on cache lines. */
+#define ARENA_ALIGN 64u
 
 /* A trace with fewer events stores no attribution: rebuilding it costs
  * well under a millisecond there, while its self times and device totals
@@ -62,12 +79,75 @@ static void put_planes(tt_wbuf *b, const void *v, size_t n, size_t size)
             b->p[b->n++] = p[i * size + byte];
 }
 
+/* The layout a writer uses: LAYOUT_PACKED, or for tests
+ * TRACETTY_TTZ_ATTRIB_LAYOUT=1, the planes of store version 1 (still
+ * read). */
+static unsigned layout_of(void)
+{
+    const char *env = getenv("TRACETTY_TTZ_ATTRIB_LAYOUT");
+    return env && strcmp(env, "1") == 0 ? LAYOUT_PLANES : LAYOUT_PACKED;
+}
+
+/* The arena bytes of an array of `bytes` (arrays start on cache lines). */
+static size_t arena_size(size_t bytes)
+{
+    return (bytes + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
+
+/* What the arrays of lane l (n events) take in a restore's arena, in the
+ * order read_lane() carves them. */
+static size_t lane_arena(const tt_attrib_lane_store *l, size_t n)
+{
+    size_t a = 0;
+    if (l->slot)
+        a += arena_size(n * 2) + 2 * arena_size(l->n_esc * 4u);
+    if (l->launch)
+        a += arena_size(n * 4);
+    if (l->has)
+        a += arena_size(words_of(n) * 8) + arena_size(l->n_sum * 4u) +
+             arena_size(words_of(l->n_sum) * 8) + arena_size(l->n_big * 4u) +
+             arena_size(l->n_big * 8u) + arena_size(l->n_xs * 4u) + arena_size(l->n_xs * 8u) +
+             arena_size(words_of(n) * 4);
+    return a;
+}
+
+/* The totals as the packed layout stores them: the first (a varint),
+ * then each total less the next entry's (mod 2^32: an op's total is
+ * usually its launching call's, the next entry, so most are 0) as its
+ * size in two bits (0, 1, 2 or 4 bytes), four to a byte, then the varint
+ * length of the bytes and the bytes. A third of the planes' bytes for
+ * zstd to produce, which is what a restore pays for (about 1.5 ns a
+ * byte); the first total lets the reader subtract going forward, in the
+ * pass that reads the sizes. */
+static void put_packed(tt_wbuf *b, const uint32_t *total, uint32_t n)
+{
+    tt_wbuf data = {0};
+    size_t nc = ((size_t)n + 3) / 4;
+    tt_wbuf_varint(b, n ? total[0] : 0);
+    if (!tt_wbuf_reserve(b, nc))
+        return;
+    memset(b->p + b->n, 0, nc);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t d = total[k] - (k + 1 < n ? total[k + 1] : 0);
+        unsigned code = d == 0 ? 0 : d <= 0xff ? 1 : d <= 0xffff ? 2 : 3;
+        b->p[b->n + k / 4] |= (unsigned char)(code << (2 * (k % 4)));
+        tt_wbuf_put(&data, &d, code == 3 ? 4 : code);
+    }
+    b->n += nc;
+    tt_wbuf_varint(b, data.n);
+    tt_wbuf_put(b, data.p, data.n);
+    b->oom |= data.oom;
+    free(data.p);
+}
+
 int tt_attribsec_encode(const tt_trace *tr, tt_wbuf *b, tt_error *err)
 {
     const tt_attrib *a;
     const tt_attrib_store *st;
     bool store = tr->n_events >= store_from();
-    tt_wbuf_varint(b, TT_ATTRIB_STORE_VERSION);
+    unsigned layout = layout_of();
+    size_t arena = 0;
+    tt_wbuf_varint(b, layout);
     tt_wbuf_varint(b, store);
     if (!store)
         return 0;
@@ -79,6 +159,11 @@ int tt_attribsec_encode(const tt_trace *tr, tt_wbuf *b, tt_error *err)
     tt_wbuf_varint(b, st->n_links);
     tt_wbuf_varint(b, st->n_device);
     tt_wbuf_varint(b, st->n_dangling);
+    if (layout == LAYOUT_PACKED) {
+        for (uint32_t li = 0; li < st->n_lanes; li++)
+            arena += lane_arena(&st->lanes[li], tr->lanes[li].n);
+        tt_wbuf_varint(b, arena);
+    }
     tt_wbuf_put(b, st->sflags, st->n_str);
     for (uint32_t li = 0; li < st->n_lanes; li++) {
         const tt_attrib_lane_store *l = &st->lanes[li];
@@ -104,13 +189,16 @@ int tt_attribsec_encode(const tt_trace *tr, tt_wbuf *b, tt_error *err)
             tt_wbuf_varint(b, l->n_big);
             tt_wbuf_varint(b, l->n_xs);
             tt_wbuf_put(b, l->has, words_of(n) * sizeof *l->has);
-            /* each total less the next entry's (mod 2^32): an op's total
-             * is usually its launching call's, the next entry */
-            for (int byte = 0; byte < 4; byte++)
-                for (uint32_t k = 0; k < l->n_sum; k++) {
-                    uint32_t d = l->total[k] - (k + 1 < l->n_sum ? l->total[k + 1] : 0);
-                    tt_wbuf_byte(b, (unsigned char)(d >> (8 * byte)));
-                }
+            if (layout == LAYOUT_PACKED) {
+                put_packed(b, l->total, l->n_sum);
+            } else {
+                /* each total less the next entry's, as byte planes */
+                for (int byte = 0; byte < 4; byte++)
+                    for (uint32_t k = 0; k < l->n_sum; k++) {
+                        uint32_t d = l->total[k] - (k + 1 < l->n_sum ? l->total[k + 1] : 0);
+                        tt_wbuf_byte(b, (unsigned char)(d >> (8 * byte)));
+                    }
+            }
             tt_wbuf_put(b, l->same, words_of(l->n_sum) * sizeof *l->same);
             tt_wbuf_put(b, l->big_at, l->n_big * sizeof *l->big_at);
             tt_wbuf_put(b, l->big_val, l->n_big * sizeof *l->big_val);
@@ -121,48 +209,167 @@ int tt_attribsec_encode(const tt_trace *tr, tt_wbuf *b, tt_error *err)
     return 0;
 }
 
-/* A copy of the next count elements of `size` bytes into *dst (malloc'ed,
- * on huge pages when large: tt_bigalloc(); room for one when count is 0). 0; -1 when the section is too short
- * (c->bad); -2 out of memory. */
-static int take(tt_rd *c, void *dst, uint64_t count, size_t size)
+/* Where the arrays of a restored store go. The packed layout names the
+ * bytes they take in all: one block (tt_bigalloc(): huge pages) holds
+ * them, carved in order, each on a cache line. A restore of a 1M-event
+ * trace writes some 3 MB there, and as some 800 separate 4 KiB pages of
+ * malloc() each first touch was a fault, a third of the restore after
+ * the decompression. The planes layout (store version 1) says nothing of
+ * it: each array is its own allocation then (base NULL). */
+typedef struct arena {
+    unsigned char *base;
+    size_t         used, cap;
+} arena;
+
+/* Room for `bytes` into *dst: from the arena (-1 when it is too small:
+ * a corrupt section), or allocated (-2 out of memory). 0. */
+static int carve(arena *a, void *dst, size_t bytes)
+{
+    void *q;
+    if (a->base) {
+        size_t need = arena_size(bytes);
+        if (need > a->cap - a->used)
+            return -1;
+        q = a->base + a->used;
+        a->used += need;
+    } else if (!(q = tt_bigalloc(bytes ? bytes : 1))) {
+        return -2;
+    }
+    memcpy(dst, &q, sizeof q);
+    return 0;
+}
+
+/* A copy of the next count elements of `size` bytes into *dst (carved).
+ * 0; -1 when the section is too short (c->bad); -2 out of memory. */
+static int take(tt_rd *c, arena *a, void *dst, uint64_t count, size_t size)
 {
     const unsigned char *p = tt_rd_bytes(c, count * size);   /* count < 2^32 */
     void *q;
+    int rc;
     if (!p)
         return -1;
-    if (!(q = tt_bigalloc((size_t)count * size)))
-        return -2;
+    if ((rc = carve(a, dst, (size_t)count * size)))
+        return rc;
+    memcpy(&q, dst, sizeof q);
     memcpy(q, p, (size_t)count * size);
-    memcpy(dst, &q, sizeof q);
     return 0;
 }
 
-/* The totals as stored (each less the next) back to totals. 0. */
-static int totals_undelta(tt_attrib_lane_store *l)
+/* The slots written by put_planes(): every low byte, then every high
+ * byte; one pass that reads both planes side by side (sixteen slots a
+ * step where SSE2 is). */
+static int take_slots(tt_rd *c, arena *a, uint16_t **dst, size_t n)
 {
-    for (uint32_t k = l->n_sum; k-- > 1;)
-        l->total[k - 1] += l->total[k];
-    return 0;
-}
-
-/* take() of numbers written by put_planes(). */
-static int take_planes(tt_rd *c, void *dst, uint64_t count, size_t size)
-{
-    const unsigned char *p = tt_rd_bytes(c, count * size);   /* count < 2^32 */
-    unsigned char *q;
+    const unsigned char *p = tt_rd_bytes(c, (uint64_t)n * 2);
+    uint16_t *q;
+    size_t i = 0;
+    int rc;
     if (!p)
         return -1;
-    if (!(q = tt_bigalloc((size_t)count * size)))
-        return -2;
-    for (size_t byte = 0; byte < size; byte++)
-        for (size_t i = 0; i < (size_t)count; i++)
-            q[i * size + byte] = p[byte * (size_t)count + i];
-    memcpy(dst, &q, sizeof q);
+    if ((rc = carve(a, dst, n * sizeof *q)))
+        return rc;
+    q = *dst;
+#ifdef __SSE2__
+    for (; i + 16 <= n; i += 16) {
+        __m128i lo = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i hi = _mm_loadu_si128((const __m128i *)(p + n + i));
+        _mm_storeu_si128((__m128i *)(q + i), _mm_unpacklo_epi8(lo, hi));
+        _mm_storeu_si128((__m128i *)(q + i + 8), _mm_unpackhi_epi8(lo, hi));
+    }
+#endif
+    for (; i < n; i++)
+        q[i] = (uint16_t)(p[i] | p[n + i] << 8);
     return 0;
+}
+
+/* Each total less the next entry's back to totals: the sums from the
+ * last entry, carried in a register. */
+static void totals_sum(uint32_t *q, size_t n)
+{
+    uint32_t sum = 0;
+    for (size_t k = n; k-- > 0;)
+        q[k] = sum += q[k];
+}
+
+/* The totals of the planes layout: four byte planes of each total less
+ * the next entry's, side by side into the numbers (SSE2: sixteen a step),
+ * then summed. */
+static int take_totals_planes(tt_rd *c, arena *a, uint32_t **dst, size_t n)
+{
+    const unsigned char *p = tt_rd_bytes(c, (uint64_t)n * 4);
+    uint32_t *q;
+    size_t k = 0;
+    int rc;
+    if (!p)
+        return -1;
+    if ((rc = carve(a, dst, n * sizeof *q)))
+        return rc;
+    q = *dst;
+#ifdef __SSE2__
+    for (; k + 16 <= n; k += 16) {
+        __m128i b0 = _mm_loadu_si128((const __m128i *)(p + k));
+        __m128i b1 = _mm_loadu_si128((const __m128i *)(p + n + k));
+        __m128i b2 = _mm_loadu_si128((const __m128i *)(p + 2 * n + k));
+        __m128i b3 = _mm_loadu_si128((const __m128i *)(p + 3 * n + k));
+        __m128i w01l = _mm_unpacklo_epi8(b0, b1), w01h = _mm_unpackhi_epi8(b0, b1);
+        __m128i w23l = _mm_unpacklo_epi8(b2, b3), w23h = _mm_unpackhi_epi8(b2, b3);
+        _mm_storeu_si128((__m128i *)(q + k), _mm_unpacklo_epi16(w01l, w23l));
+        _mm_storeu_si128((__m128i *)(q + k + 4), _mm_unpackhi_epi16(w01l, w23l));
+        _mm_storeu_si128((__m128i *)(q + k + 8), _mm_unpacklo_epi16(w01h, w23h));
+        _mm_storeu_si128((__m128i *)(q + k + 12), _mm_unpackhi_epi16(w01h, w23h));
+    }
+#endif
+    for (; k < n; k++)
+        q[k] = (uint32_t)p[k] | (uint32_t)p[n + k] << 8 | (uint32_t)p[2 * n + k] << 16 |
+               (uint32_t)p[3 * n + k] << 24;
+    totals_sum(q, n);
+    return 0;
+}
+
+/* The totals of the packed layout (put_packed()), in one pass: each the
+ * one before less its difference; every size code used, the bytes
+ * exactly, the unused codes of the last control byte 0, and the last
+ * total less its difference 0. */
+static int take_totals_packed(tt_rd *c, arena *a, uint32_t **dst, size_t n)
+{
+    static const unsigned char size_of[4] = {0, 1, 2, 4};
+    static const uint32_t mask_of[4] = {0, 0xff, 0xffff, 0xffffffff};
+    uint64_t first = tt_rd_varint(c);
+    const unsigned char *ctl = tt_rd_bytes(c, ((uint64_t)n + 3) / 4), *d, *end;
+    uint64_t len = tt_rd_varint(c);
+    uint32_t *q, cur;
+    int rc;
+    if (!ctl || c->bad || first > UINT32_MAX || !(d = tt_rd_bytes(c, len)))
+        return -1;
+    if (n % 4 && ctl[n / 4] >> (2 * (n % 4)))
+        return -1;
+    if ((rc = carve(a, dst, n * sizeof *q)))
+        return rc;
+    q = *dst;
+    end = d + len;
+    cur = (uint32_t)first;
+    for (size_t k = 0; k < n; k++) {
+        unsigned code = (ctl[k / 4] >> (2 * (k % 4))) & 3u;
+        uint32_t v = 0;
+        if (end - d >= 4) {
+            memcpy(&v, d, 4);   /* little-endian, as the writer */
+            v &= mask_of[code];
+        } else if ((size_t)(end - d) >= size_of[code]) {
+            for (unsigned b = 0; b < size_of[code]; b++)
+                v |= (uint32_t)d[b] << (8 * b);
+        } else {
+            return -1;
+        }
+        q[k] = cur;
+        cur -= v;
+        d += size_of[code];
+    }
+    return d == end && cur == 0 ? 0 : -1;
 }
 
 /* Lane li of the section into l. 0, -1 corrupt (*why), -2 OOM. */
-static int read_lane(tt_rd *c, const tt_lane *ln, tt_attrib_lane_store *l, const char **why)
+static int read_lane(tt_rd *c, arena *a, bool packed, const tt_lane *ln, tt_attrib_lane_store *l,
+                     const char **why)
 {
     size_t n = ln->n;
     int rc = 0;
@@ -174,17 +381,17 @@ static int read_lane(tt_rd *c, const tt_lane *ln, tt_attrib_lane_store *l, const
         l->n_esc = tt_rd_u32(c);
         if (c->bad || l->n_esc > n)
             return *why = "escape count", -1;
-        if ((rc = take_planes(c, &l->slot, n, sizeof *l->slot)) ||
-            (rc = take(c, &l->esc_idx, l->n_esc, sizeof *l->esc_idx)) ||
-            (rc = take(c, &l->esc_val, l->n_esc, sizeof *l->esc_val)))
+        if ((rc = take_slots(c, a, &l->slot, n)) ||
+            (rc = take(c, a, &l->esc_idx, l->n_esc, sizeof *l->esc_idx)) ||
+            (rc = take(c, a, &l->esc_val, l->n_esc, sizeof *l->esc_val)))
             return *why = "slots", rc;
     }
     if (flags & LF_LAUNCH) {
         int64_t prev = 0;
-        if (!(l->launch = tt_bigalloc(n * sizeof *l->launch)))
-            return *why = "launchers", -2;
+        if ((rc = carve(a, &l->launch, n * sizeof *l->launch)))
+            return *why = "launchers", rc;
         for (size_t i = 0; i < n; i++) {
-            uint64_t z = tt_rd_varint(c);
+            uint64_t z = c->p < c->end && *c->p < 0x80 ? *c->p++ : tt_rd_varint(c);
             int64_t v = z ? prev + tt_unzigzag(z - 1) : 0;
             if (c->bad || v < 0 || v > UINT32_MAX)
                 return *why = "launchers", -1;
@@ -198,18 +405,18 @@ static int read_lane(tt_rd *c, const tt_lane *ln, tt_attrib_lane_store *l, const
         l->n_xs = tt_rd_u32(c);
         if (c->bad || l->n_sum > n || l->n_big > l->n_sum || l->n_xs > l->n_sum)
             return *why = "device time counts", -1;
-        if ((rc = take(c, &l->has, words_of(n), sizeof *l->has)) ||
-            (rc = take_planes(c, &l->total, l->n_sum, sizeof *l->total)) ||
-            (rc = totals_undelta(l)) ||
-            (rc = take(c, &l->same, words_of(l->n_sum), sizeof *l->same)) ||
-            (rc = take(c, &l->big_at, l->n_big, sizeof *l->big_at)) ||
-            (rc = take(c, &l->big_val, l->n_big, sizeof *l->big_val)) ||
-            (rc = take(c, &l->xs_at, l->n_xs, sizeof *l->xs_at)) ||
-            (rc = take(c, &l->xs_val, l->n_xs, sizeof *l->xs_val)))
+        if ((rc = take(c, a, &l->has, words_of(n), sizeof *l->has)) ||
+            (rc = packed ? take_totals_packed(c, a, &l->total, l->n_sum)
+                         : take_totals_planes(c, a, &l->total, l->n_sum)) ||
+            (rc = take(c, a, &l->same, words_of(l->n_sum), sizeof *l->same)) ||
+            (rc = take(c, a, &l->big_at, l->n_big, sizeof *l->big_at)) ||
+            (rc = take(c, a, &l->big_val, l->n_big, sizeof *l->big_val)) ||
+            (rc = take(c, a, &l->xs_at, l->n_xs, sizeof *l->xs_at)) ||
+            (rc = take(c, a, &l->xs_val, l->n_xs, sizeof *l->xs_val)))
             return *why = "device time", rc;
         /* the rank words are computed by the adoption, not stored */
-        if (!(l->rank = tt_bigalloc(words_of(n) * sizeof *l->rank)))
-            return *why = "device time", -2;
+        if ((rc = carve(a, &l->rank, words_of(n) * sizeof *l->rank)))
+            return *why = "device time", rc;
     }
     return 0;
 }
@@ -219,10 +426,12 @@ int tt_attribsec_decode(const unsigned char *p, size_t n, const tt_trace *tr, co
 {
     tt_rd c = {p, p + n, false};
     tt_attrib_store st;
-    uint64_t stored;
+    arena a = {NULL, 0, 0};
+    uint64_t layout, stored;
     int rc = 0;
     *why = NULL;
-    if (tt_rd_varint(&c) != TT_ATTRIB_STORE_VERSION)
+    layout = tt_rd_varint(&c);
+    if (layout != LAYOUT_PLANES && layout != LAYOUT_PACKED)
         return c.bad ? (*why = "truncated", -1) : 0;   /* rebuilt when asked */
     stored = tt_rd_varint(&c);
     if (c.bad || stored > 1 || (!stored && c.p != c.end))
@@ -237,15 +446,27 @@ int tt_attribsec_decode(const unsigned char *p, size_t n, const tt_trace *tr, co
     st.n_dangling = tt_rd_varint(&c);
     if (c.bad || st.n_lanes != tr->n_lanes || st.n_str != tt_strtab_count(tr->strings))
         return *why = "counts", -1;
-    if ((rc = take(&c, &st.sflags, st.n_str, 1)) == 0 &&
+    if (layout == LAYOUT_PACKED) {
+        /* no array takes more than 16 times its stored bytes (a total:
+         * two bits), plus its alignment */
+        a.cap = tt_rd_varint(&c);
+        if (c.bad || a.cap > 16 * (uint64_t)n + (uint64_t)st.n_lanes * 12 * ARENA_ALIGN)
+            return *why = "arena size", -1;
+        if (!(a.base = tt_bigalloc((size_t)a.cap)))
+            return tt_error_set(err, TT_ERR_NOMEM, "out of memory reading the snapshot");
+        st.arena = a.base;
+    }
+    if ((rc = take(&c, &(arena){NULL, 0, 0}, &st.sflags, st.n_str, 1)) == 0 &&
         !(st.lanes = calloc(st.n_lanes ? st.n_lanes : 1, sizeof *st.lanes)))
         rc = -2;
     if (rc)
         *why = "string flags";
     for (uint32_t li = 0; !rc && li < st.n_lanes; li++)
-        rc = read_lane(&c, &tr->lanes[li], &st.lanes[li], why);
+        rc = read_lane(&c, &a, layout == LAYOUT_PACKED, &tr->lanes[li], &st.lanes[li], why);
     if (!rc && c.p != c.end)
         rc = -1, *why = "extra data";
+    if (!rc && a.used != a.cap)
+        rc = -1, *why = "arena size";
     if (rc) {
         tt_attrib_store_free(&st);
         if (rc == -2) {

@@ -4,21 +4,31 @@
  * kept in the .ttz). Internal to src/snapshot/.
  *
  * Layout (decompressed; integers little-endian, varints as in wire.h):
- *   varint  store version (TT_ATTRIB_STORE_VERSION): of another one, the
+ *   varint  layout: 2 (packed, store version 2) or 1 (store version 1, the
+ *           totals as byte planes: still read); of another number, the
  *           section is skipped and the attribution rebuilt when asked
  *   varint  1: stored; 0: not (a trace of fewer than 65536 events, whose
  *           rebuild costs less than its bytes would; tests set
  *           TRACETTY_TTZ_ATTRIB_FROM=N to store from N events), nothing
  *           follows
  *   varint  lane count, string count, links, device events, dangling
+ *   varint  (layout 2) the bytes of the arena that holds every lane array
+ *           once restored, each array on a 64-byte boundary, in the order
+ *           below (rank words last in a lane: u32 per bitmap word)
  *   bytes   the string flags, one per string id
  *   per lane: byte what it holds (1 device lane, 2 slots, 4 launchers,
  *           8 device time), then
- *     slots:       varint escapes; u16 slot per event; u32 escape index
- *                  and u32 escape value per escape
- *     launchers:   u32 per event
+ *     slots:       varint escapes; u16 slot per event as two byte planes
+ *                  (every low byte, then every high one); u32 escape
+ *                  index and u32 escape value per escape
+ *     launchers:   per event a varint: 0 none, else the zigzag of the
+ *                  launcher less the previous one, plus 1
  *     device time: varint entries, long totals, other selves; u64 bitmap
- *                  words ((events + 63) / 64); u32 total per entry; u64
+ *                  words ((events + 63) / 64); per entry its total less
+ *                  the next entry's (mod 2^32): layout 2, after a varint
+ *                  first total, the sizes in two bits each (0, 1, 2 or 4
+ *                  bytes), four to a byte, then a varint length and the
+ *                  bytes; layout 1, as four byte planes; u64
  *                  self == total words ((entries + 63) / 64); u32 entry and
  *                  i64 value per long total; the same per other self
  * (attrib_store.h says what each holds.) Nothing else follows.

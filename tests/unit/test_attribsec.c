@@ -9,7 +9,8 @@
  * section) still reads, its attribution rebuilt; a corrupt section is
  * refused with a positioned error naming it, one of another store version
  * is ignored, and random damage behind valid checksums never crashes a
- * query.
+ * query; all of it for both layouts of the section (store version 1's
+ * totals as byte planes, and packed).
  */
 #include "config.h"
 
@@ -376,5 +377,11 @@ int main(void)
 {
     test_big();
     test_small_and_damage();
+    /* again with sections of store version 1 (the totals as byte planes),
+     * which a reader still restores */
+    setenv("TRACETTY_TTZ_ATTRIB_LAYOUT", "1", 1);
+    test_big();
+    test_small_and_damage();
+    unsetenv("TRACETTY_TTZ_ATTRIB_LAYOUT");
     return tap_done();
 }

@@ -1183,6 +1183,69 @@ static tt_trace *one_lane(int n)
     return tr;
 }
 
+/* A thread lane and an async lane of n random, overlapping events each. */
+static tt_trace *two_lanes(uint64_t seed, size_t n)
+{
+    tt_trace *tr = tt_trace_new();
+    tt_error err;
+    uint32_t g, l[2];
+    if (!tr)
+        return NULL;
+    rng_state = seed;
+    g = tt_trace_group(tr, tt_trace_intern_cstr(tr, "1"));
+    l[0] = tt_trace_lane(tr, g, tt_trace_intern_cstr(tr, "2"), TT_LANE_THREAD);
+    l[1] = tt_trace_lane(tr, g, tt_trace_intern_cstr(tr, "3"), TT_LANE_ASYNC);
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < n; i++) {
+            int64_t j = tt_trace_push_event(tr, l[k]);
+            tt_event *e = &tr->lanes[l[k]].ev[j];
+            e->start = rnd_in(0, (int64_t)n * 50);
+            e->dur = rnd() % 6 == 0 ? 0 : rnd_in(1, rnd() % 9 == 0 ? (int64_t)n * 40 : 300);
+            e->kind = (uint8_t)(e->dur ? TT_EV_SLICE : TT_EV_INSTANT);
+            e->name = tt_trace_intern_cstr(tr, i % 3 ? "a" : "b");
+        }
+    tr->format = "chrome-json";
+    tr->compression = "none";
+    tr->source = strdup("two-lanes.json");
+    if (!tr->source || tt_trace_finalize(tr, &err)) {
+        tt_trace_free(tr);
+        return NULL;
+    }
+    return tr;
+}
+
+/* A whole reopen nests each lane and builds its index in one pass of its
+ * own (snapshot.c, nest_index_span): the same depths, max ends and busy
+ * times as finalize's tt_lane_nest() and tt_index_build(), at every lane
+ * length around the index tree's edges (whole levels, one node more or
+ * less), on one thread and on several, in blocks of 7 events and in one. */
+static void test_index_sizes(void)
+{
+    static const size_t sizes[] = {1,   2,   3,   4,   5,   6,   7,   8,    9,    15,   16,
+                                   17,  31,  32,  33,  63,  64,  65,  100,  127,  128,  129,
+                                   255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 4097};
+    int bad = 0;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int per = 0; per < 2; per++) {
+            tt_trace *a = two_lanes(77 + k, sizes[k]), *b = tt_trace_new();
+            unsigned char *buf = NULL;
+            size_t n = 0;
+            tt_error err;
+            tt_error_clear(&err);
+            if (!a || !b || encode_blocks(a, per ? "7" : "100000", &buf, &n, &err) ||
+                tt_snapshot_decode(buf, n, per ? 3 : 1, b, NULL, &err) || diff_traces(a, b)) {
+                printf("# %zu events a lane, blocks of %s: %s\n", sizes[k], per ? "7" : "100000",
+                       err.what);
+                bad++;
+            }
+            free(buf);
+            tt_trace_free(a);
+            tt_trace_free(b);
+        }
+    ok(bad == 0, "nesting and index of a reopen are finalize's at every lane length (%d differ)",
+       bad);
+}
+
 static uint64_t get_varint(const unsigned char **p)
 {
     uint64_t v = 0;
@@ -1310,5 +1373,6 @@ int main(void)
     test_blocks_round_trip();
     test_blocks_partial();
     test_blocks_corrupt();
+    test_index_sizes();
     return tap_done();
 }
