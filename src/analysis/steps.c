@@ -7,6 +7,7 @@
 #include "analysis/classify.h"
 #include "analysis/intervals.h"
 #include "util/grow.h"
+#include "util/sort.h"
 #include "util/u64map.h"
 
 #include <stdint.h>
@@ -195,20 +196,34 @@ typedef struct link_ev {
     bool     matched;  /* device: launched inside some step */
 } link_ev;
 
-static int cmp_link_start(const void *a, const void *b)
+/* Sort v[0..n) by start (by_corr false) or by correlation (true) with a
+ * stable radix sort (util/sort.h): on a 100k-event rank qsort's
+ * comparisons here were most of `check`'s slow-card facts. Runtimes are
+ * pushed with idx their position, so stable by start is qsort's (start,
+ * idx) order. Device events with one correlation stay in the order pushed
+ * rather than by start: widen() only looks them up by correlation and
+ * takes their minimum, maximum and matched flags, which no order changes.
+ * 0, or -1 when out of memory. */
+static int sort_links(link_ev *v, size_t n, bool by_corr)
 {
-    const link_ev *x = a, *y = b;
-    if (x->s != y->s)
-        return (x->s > y->s) - (x->s < y->s);
-    return (x->idx > y->idx) - (x->idx < y->idx);   /* stable, as Python's sort */
-}
-
-static int cmp_link_corr(const void *a, const void *b)
-{
-    const link_ev *x = a, *y = b;
-    if (x->corr != y->corr)
-        return (x->corr > y->corr) - (x->corr < y->corr);
-    return (x->s > y->s) - (x->s < y->s);
+    tt_kv *kv;
+    tt_ns lo = INT64_MAX;
+    int rc;
+    if (n < 2)
+        return 0;
+    if (!(kv = malloc(n * sizeof *kv)))
+        return -1;
+    for (size_t i = 0; !by_corr && i < n; i++)
+        if (v[i].s < lo)
+            lo = v[i].s;
+    for (size_t i = 0; i < n; i++) {
+        /* times lie within +-TT_TIME_LIMIT: s - lo fits */
+        kv[i].key = by_corr ? v[i].corr : (uint64_t)(v[i].s - lo);
+        kv[i].val = i;
+    }
+    rc = tt_radix_sort(kv, n) || tt_apply_order(v, n, sizeof *v, kv) ? -1 : 0;
+    free(kv);
+    return rc;
 }
 
 /* First device event with correlation corr in dev (sorted by corr). */
@@ -266,11 +281,8 @@ static int widen(const tt_trace *tr, roles *ro, tt_steps *s)
             }
         }
     }
-    /* qsort's pointer must not be NULL, even for no elements */
-    if (n_rt > 1)
-        qsort(rt, n_rt, sizeof *rt, cmp_link_start);
-    if (n_dev > 1)
-        qsort(dev, n_dev, sizeof *dev, cmp_link_corr);
+    if (sort_links(rt, n_rt, false) || sort_links(dev, n_dev, true))
+        goto out;
     dmin = malloc(n * sizeof *dmin);
     dmax = malloc(n * sizeof *dmax);
     matched = calloc(n, sizeof *matched);

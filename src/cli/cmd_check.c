@@ -3,7 +3,11 @@
  * pipeline can gate on a profile.
  *
  * Several traces are the ranks of one job: per-trace rules run on each,
- * the straggler rule across them.
+ * the straggler rule across them. The ranks stream through (tt_cli_each_trace:
+ * loaded in parallel a few ahead), each checked as it arrives and freed
+ * (rules/jobrules.h): memory holds a few ranks, not the job, and the rules
+ * of one rank run while the next ones load. What the output reads of a rank
+ * afterwards is kept in a shell of its trace (check_shell).
  */
 #include "config.h"
 
@@ -12,6 +16,7 @@
 
 #include "multi/rankset.h"
 #include "report/annotations.h"
+#include "rules/jobrules.h"
 #include "rules/rank.h"
 #include "rules/rules.h"
 #include "util/num.h"
@@ -89,16 +94,14 @@ static void print_all(const tt_annotations *a, const tt_trace *const *traces,
 }
 
 /* Default: one block per (rule, trace), costliest first: a headline with
- * the impact, then the rule's worst findings. */
-static int print_ranked(const tt_annotations *a, const tt_trace *const *traces,
-                        char *const *names, size_t n, tt_error *err)
+ * the impact, then the rule's worst findings. r: the job's ranking of a
+ * (built from each rank's reference time while it was loaded). */
+static void print_ranked(const tt_annotations *a, const tt_ranking *r,
+                         const tt_trace *const *traces, char *const *names, size_t n)
 {
-    tt_ranking r;
     size_t hidden = 0;
-    if (tt_ranking_build(&r, a, traces, n, NULL, err))
-        return -1;
-    for (size_t g = 0; g < r.n_groups; g++) {
-        const tt_rank_group *gr = &r.groups[g];
+    for (size_t g = 0; g < r->n_groups; g++) {
+        const tt_rank_group *gr = &r->groups[g];
         const tt_trace *tr = traces[gr->trace];
         char impact[160];
         printf("%s%-7s %s", g ? "\n" : "", tt_severity_name(gr->sev), gr->rule);
@@ -117,12 +120,89 @@ static int print_ranked(const tt_annotations *a, const tt_trace *const *traces,
             hidden += gr->n - CHECK_WORST_SHOWN;
         }
     }
-    if (r.n_groups)
+    if (r->n_groups)
         fputc('\n', stdout);
     print_totals(a);
     if (hidden)
         printf("%zu not shown: --all lists every finding\n", hidden);
-    tt_ranking_fini(&r);
+}
+
+/* What the output reads of a rank once its events are freed: t0, t1, rank
+ * and source, and its groups and lanes with their names (the findings'
+ * Lanes column, tt_lane_fullname), without events, counters, flows or
+ * arguments. The CSV/JSON writer ranks the findings again from the traces
+ * it is given (its Rank column); that order depends only on the findings
+ * (rules/rank.h: first, cost, severity, rule, trace), not on the traces'
+ * reference times, so the shells give check's order. NULL when out of
+ * memory. */
+static tt_trace *check_shell(const tt_trace *tr)
+{
+    tt_trace *s = tt_trace_new();
+    if (!s)
+        return NULL;
+    s->format = tr->format;
+    s->compression = tr->compression;
+    s->source_bytes = tr->source_bytes;
+    s->rank = tr->rank;
+    s->t0 = tr->t0;
+    s->t1 = tr->t1;
+    s->n_events = tr->n_events;
+    s->finalized = true;
+    s->lacks = TT_TRACE_NO_ARGS | TT_TRACE_NO_FLOWS | TT_TRACE_NO_COUNTERS | TT_TRACE_PARTIAL;
+    if (tr->source && !(s->source = strdup(tr->source)))
+        goto oom;
+    if (tr->n_groups && !(s->groups = calloc(tr->n_groups, sizeof *s->groups)))
+        goto oom;
+    s->n_groups = s->cap_groups = tr->n_groups;
+    for (uint32_t g = 0; g < tr->n_groups; g++) {
+        tt_group *d = &s->groups[g];
+        *d = tr->groups[g];
+        d->key = tt_trace_intern_cstr(s, tt_str(tr, tr->groups[g].key));
+        d->name = tt_trace_intern_cstr(s, tt_str(tr, tr->groups[g].name));
+        d->labels = tt_trace_intern_cstr(s, tt_str(tr, tr->groups[g].labels));
+        if (d->key == TT_STR_ERROR || d->name == TT_STR_ERROR || d->labels == TT_STR_ERROR)
+            goto oom;
+    }
+    if (tr->n_lanes && !(s->lanes = calloc(tr->n_lanes, sizeof *s->lanes)))
+        goto oom;
+    s->n_lanes = s->cap_lanes = tr->n_lanes;
+    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+        const tt_lane *from = &tr->lanes[l];
+        tt_lane *d = &s->lanes[l];
+        d->group = from->group;
+        d->sort_index = from->sort_index;
+        d->has_sort = from->has_sort;
+        d->kind = from->kind;
+        d->key = tt_trace_intern_cstr(s, tt_str(tr, from->key));
+        d->name = tt_trace_intern_cstr(s, tt_str(tr, from->name));
+        if (d->key == TT_STR_ERROR || d->name == TT_STR_ERROR)
+            goto oom;
+    }
+    return s;
+oom:
+    tt_trace_free(s);
+    return NULL;
+}
+
+/* The job as its ranks arrive (tt_cli_trace_fn). */
+typedef struct check_job {
+    tt_rules_job *job;
+    tt_trace    **shells;   /* n entries: check_shell of each rank checked */
+} check_job;
+
+static int check_rank(void *ctx, size_t i, const tt_trace *tr)
+{
+    check_job *c = ctx;
+    tt_error err;
+    tt_error_clear(&err);
+    if (tt_rules_job_add(c->job, i, tr, &err)) {
+        tt_cli_work_error("check", &tr, 1, &err);
+        return -1;
+    }
+    if (!(c->shells[i] = check_shell(tr))) {
+        tt_cli_error("check: out of memory");
+        return -1;
+    }
     return 0;
 }
 
@@ -150,7 +230,8 @@ static int check_exec(int argc, char **argv)
     tt_trace **traces = NULL;
     char **files = NULL;
     size_t n = 0;
-    tt_annotations ann;
+    const tt_annotations *ann;
+    check_job cj = {0};
     tt_cli_opts op;
 
     tt_rules_config_defaults(&cfg);
@@ -216,45 +297,55 @@ static int check_exec(int argc, char **argv)
     if (!(files = tt_cli_expand(op.operands, op.n_operands, &n)))
         return TT_EXIT_ERROR;
     traces = calloc(n, sizeof *traces);
-    if (!traces) {
+    if (!traces || !(cj.job = tt_rules_job_new(&cfg, n, &err))) {
         tt_cli_error("check: out of memory");
-        tt_rankset_free_files(files, n);
-        return TT_EXIT_ERROR;
-    }
-    if (tt_cli_load_many(files, n, &lo, traces)) {
         rc = TT_EXIT_ERROR;
         goto out;
     }
-    tt_annotations_init(&ann);
-    if (tt_rules_run(&cfg, (const tt_trace *const *)traces, n, &ann, &err)) {
+    cj.shells = traces;
+    if (n == 1) {
+        /* one trace: loaded as every command loads one (its own progress
+         * line, --cache), then checked as a rank */
+        tt_trace *one;
+        if (tt_cli_load_many(files, 1, &lo, &one)) {
+            rc = TT_EXIT_ERROR;
+            goto out;
+        }
+        rc = check_rank(&cj, 0, one) ? TT_EXIT_ERROR : TT_EXIT_OK;
+        tt_trace_free(one);
+    } else if (tt_cli_each_trace(files, n, &lo, check_rank, &cj)) {
+        rc = TT_EXIT_ERROR;   /* a load or the rules failed: said */
+    }
+    if (rc != TT_EXIT_OK)
+        goto out;
+    if (tt_rules_job_finish(cj.job, &err)) {
         tt_cli_work_error("check", (const tt_trace *const *)traces, n, &err);
         rc = TT_EXIT_ERROR;
-    } else {
-        if (strcmp(format, "text") == 0 && all) {
-            print_all(&ann, (const tt_trace *const *)traces, files, n);
-        } else if (strcmp(format, "text") == 0) {
-            if (print_ranked(&ann, (const tt_trace *const *)traces, files, n, &err)) {
-                tt_cli_error("check: %s", err.what);
-                rc = TT_EXIT_ERROR;
-            }
-        } else {
-            tt_ann_report_opts o;
-            o.format = strcmp(format, "csv") == 0 ? TT_OUT_CSV : TT_OUT_JSON;
-            o.sanitize = isatty(STDOUT_FILENO);
-            o.utf8 = tt_text_utf8();
-            /* a failed write is said once, by the flush below */
-            (void)tt_annotations_write(stdout, &o, (const tt_trace *const *)traces,
-                                       (const char *const *)files, n, &ann);
-        }
-        for (size_t i = 0; rc == TT_EXIT_OK && i < ann.n; i++)
-            if ((int)ann.v[i].sev >= fail_on)
-                rc = TT_EXIT_FINDINGS;
+        goto out;
     }
+    ann = tt_rules_job_findings(cj.job);
+    if (strcmp(format, "text") == 0 && all) {
+        print_all(ann, (const tt_trace *const *)traces, files, n);
+    } else if (strcmp(format, "text") == 0) {
+        print_ranked(ann, tt_rules_job_ranking(cj.job), (const tt_trace *const *)traces, files,
+                     n);
+    } else {
+        tt_ann_report_opts o;
+        o.format = strcmp(format, "csv") == 0 ? TT_OUT_CSV : TT_OUT_JSON;
+        o.sanitize = isatty(STDOUT_FILENO);
+        o.utf8 = tt_text_utf8();
+        /* a failed write is said once, by the flush below */
+        (void)tt_annotations_write(stdout, &o, (const tt_trace *const *)traces,
+                                   (const char *const *)files, n, ann);
+    }
+    for (size_t i = 0; rc == TT_EXIT_OK && i < ann->n; i++)
+        if ((int)ann->v[i].sev >= fail_on)
+            rc = TT_EXIT_FINDINGS;
     if (tt_cli_flush_stdout("check"))
         rc = TT_EXIT_ERROR;
-    tt_annotations_fini(&ann);
 out:
-    for (size_t i = 0; i < n; i++)
+    tt_rules_job_free(cj.job);
+    for (size_t i = 0; traces && i < n; i++)
         tt_trace_free(traces[i]);
     free(traces);
     tt_rankset_free_files(files, n);

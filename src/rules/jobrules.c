@@ -63,8 +63,11 @@ int tt_rules_job_add(tt_rules_job *j, size_t t, const tt_trace *tr, tt_error *er
     if (t >= j->n)
         return tt_error_set(err, TT_ERR_USAGE, "rules: rank %zu of a job of %zu", t, j->n);
     tt_annotations_init(&one);
-    /* one trace alone: its per-trace findings, as over the job */
-    rc = tt_rules_run(&j->cfg, &tr, 1, &one, err);
+    /* one trace alone: its per-trace findings, as over the job. Their
+     * severities and order come once over the job (tt_rules_job_finish):
+     * the final sort is stable and its equal keys are findings of one rule
+     * about one trace, which keep the rule's order either way. */
+    rc = tt_rules_run_each(&j->cfg, &tr, 1, &one, err);
     for (size_t i = 0; i < one.n; i++)
         one.v[i].trace = (int)t;
     if (rc == 0 && tt_annotations_take(&j->ann, &one))

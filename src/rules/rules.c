@@ -474,8 +474,8 @@ int tt_annotations_take(tt_annotations *dst, tt_annotations *src)
  * pair a job of its own (rules only read the traces); their findings are
  * joined in the serial order (rule by rule, trace by trace), so the
  * result does not depend on the threads. */
-int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
-                 tt_annotations *out, tt_error *err)
+int tt_rules_run_each(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
+                      tt_annotations *out, tt_error *err)
 {
     rules_job j;
     size_t n_runs = 0, k = 0;
@@ -484,7 +484,7 @@ int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size
         if (cfg->enabled[i] && !rule_table[i]->multi)
             n_runs += n_traces;
     if (n_runs == 0)
-        goto multi;
+        return 0;
     if (!(j.runs = calloc(n_runs, sizeof *j.runs)) ||
         !(j.devwork = rule_devwork_new(traces, n_traces))) {
         free(j.runs);
@@ -516,9 +516,15 @@ int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size
     }
     free(j.runs);
     rule_devwork_free(j.devwork, n_traces);
-    if (rc)
+    return rc ? -1 : 0;
+}
+
+int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
+                 tt_annotations *out, tt_error *err)
+{
+    int rc = 0;
+    if (tt_rules_run_each(cfg, traces, n_traces, out, err))
         return -1;
-multi:
     /* the rules across ranks read each rank's facts, as a job loaded in
      * batches gives them (rules/jobrules.h) */
     if (n_traces >= 2 && rule_jobfacts_wanted(cfg)) {

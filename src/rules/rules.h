@@ -183,6 +183,15 @@ double tt_rule_param_value(const tt_rule_ctx *ctx, const char *name);
 int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
                  tt_annotations *out, tt_error *err);
 
+/* The first step of tt_rules_run: the per-trace rules alone (not those
+ * across ranks) over the traces, their findings appended to out in the
+ * serial order (rule by rule, trace by trace) with provisional severities
+ * (an explicit one, else info), unsorted. For a job taken one rank at a
+ * time (rules/jobrules.h), which derives severities and sorts once over
+ * every rank. 0, or -1 with err set. */
+int tt_rules_run_each(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
+                      tt_annotations *out, tt_error *err);
+
 /* --------------------------------------------------- helpers for rules */
 
 /* Append an annotation for traces[trace]; msg is printf-formatted.
