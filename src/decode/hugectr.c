@@ -391,12 +391,17 @@ static uint32_t lane_for(tt_trace *tr, uint32_t group, const char *key, const ch
     return l;
 }
 
+/* cat_id: the category's string id once interned, else 0 (interned
+ * here, after the name, in the order it always was). */
 static int64_t push(tt_trace *tr, uint32_t lane, tt_ns start, tt_ns dur, const char *name,
-                    size_t name_n, const char *cat, uint8_t kind)
+                    size_t name_n, const char *cat, uint32_t *cat_id, uint8_t kind)
 {
-    uint32_t nm = tt_trace_intern(tr, name, name_n), c = tt_trace_intern_cstr(tr, cat);
+    uint32_t nm = tt_trace_intern(tr, name, name_n), c;
     int64_t idx;
     tt_event *e;
+    if (!*cat_id)
+        *cat_id = tt_trace_intern_cstr(tr, cat);
+    c = *cat_id;
     if (nm == TT_STR_ERROR || c == TT_STR_ERROR)
         return -1;
     idx = tt_trace_push_event(tr, lane);
@@ -412,7 +417,7 @@ static int64_t push(tt_trace *tr, uint32_t lane, tt_ns start, tt_ns dur, const c
 }
 
 #define PUSH_LIT(tr, lane, start, dur, name, cat, kind) \
-    push(tr, lane, start, dur, name, sizeof name - 1, cat, kind)
+    push(tr, lane, start, dur, name, sizeof name - 1, cat, &(uint32_t){0}, kind)
 
 /* A member name as a C string (names in the model and in messages), the
  * caller frees it; NULL when out of memory. */
@@ -448,7 +453,7 @@ static int do_host(tt_trace *tr, jtree *t, const jnode *host, int index,
     const jnode *tl = jt_get(t, host, "timeline");
     char gname[256], key[600], name[600];
     int64_t iter;
-    uint32_t gk, g;
+    uint32_t gk, g, kernel = 0;   /* the events' category, once interned */
     if (hn && hn->type == JN_STR && hn->n)
         snprintf(gname, sizeof gname, "%.*s", (int)hn->n, hn->s);
     else
@@ -529,7 +534,7 @@ static int do_host(tt_trace *tr, jtree *t, const jnode *host, int index,
                                      label->s);
                     d = 0;
                 }
-                idx = push(tr, l, s, d, label->s, label->n, "kernel", TT_EV_SLICE);
+                idx = push(tr, l, s, d, label->s, label->n, "kernel", &kernel, TT_EV_SLICE);
                 if (idx < 0 || (len = jt_print(t, ev)) < 0)
                     return oom(err);
                 tr->lanes[l].ev[idx].args = tt_args_add(tr->args, t->out, (size_t)len, NULL, 0);
