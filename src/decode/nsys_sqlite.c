@@ -49,6 +49,9 @@ typedef struct nsys {
     tt_error           *err;
     sqlite3            *db;
     tt_u64map           str;      /* StringIds id -> string id */
+    uint32_t           *dense;    /* the same for ids below n_dense (dense_put()) */
+    size_t              n_dense;
+    bool                dense_ok;
     tt_u64map           lanes;    /* hashed lane key -> lane */
     tt_u64map           gpu_name; /* deviceId -> string id of the device name */
     tt_u64map           proc;     /* pid -> string id of the process name */
@@ -65,6 +68,8 @@ typedef struct nsys {
     uint32_t            cat, ac2g;
     bool                placed;   /* sort_lanes() left every lane sorted */
 } nsys;
+
+#define NO_STR UINT32_MAX   /* s->dense: no such StringIds id */
 
 static int oom(nsys *s)
 {
@@ -114,15 +119,51 @@ static const char *col_or_null(nsys *s, const char *table, const char *col)
 
 static uint32_t str_of_id(nsys *s, sqlite3_stmt *st, int c)
 {
+    sqlite3_value *x = sqlite3_column_value(st, c);
     uint32_t *v;
-    if (sqlite3_column_type(st, c) == SQLITE_TEXT) {
+    uint64_t id;
+    int type = sqlite3_value_type(x);
+    if (type == SQLITE_TEXT) {
         const unsigned char *t = sqlite3_column_text(st, c);
         return tt_trace_intern(s->tr, (const char *)t, (size_t)sqlite3_column_bytes(st, c));
     }
-    if (sqlite3_column_type(st, c) != SQLITE_INTEGER)
+    if (type != SQLITE_INTEGER)
         return 0;
-    v = tt_u64map_get(&s->str, (uint64_t)sqlite3_column_int64(st, c));
+    id = (uint64_t)sqlite3_value_int64(x);
+    if (id < s->n_dense)
+        return s->dense[id] == NO_STR ? 0 : s->dense[id];
+    v = tt_u64map_get(&s->str, id);
     return v ? *v : 0;
+}
+
+/* StringIds id -> string id in s->dense too while the ids stay dense (as
+ * nsys numbers them, from 0 or 1): a row's name is then an array read,
+ * not a hash lookup. An id that leaves the array mostly empty drops it
+ * (the map has them all), and so does a failed allocation. rows: the
+ * rows read so far. */
+static void dense_put(nsys *s, uint64_t id, uint32_t str, uint64_t rows)
+{
+    if (!s->dense_ok)
+        return;
+    if (id >= s->n_dense) {
+        size_t n = s->n_dense ? s->n_dense : 1024;
+        uint32_t *d = NULL;
+        if (id <= 2 * rows + 4096)
+            while (n <= id)
+                n *= 2;
+        if (id > 2 * rows + 4096 || !(d = realloc(s->dense, n * sizeof *d))) {
+            free(s->dense);   /* sparse (or no memory for it): the map */
+            s->dense = NULL;
+            s->n_dense = 0;
+            s->dense_ok = false;
+            return;
+        }
+        for (size_t i = s->n_dense; i < n; i++)
+            d[i] = NO_STR;
+        s->dense = d;
+        s->n_dense = n;
+    }
+    s->dense[id] = str;
 }
 
 static const char *text(sqlite3_stmt *st, int c)
@@ -135,19 +176,22 @@ static int load_strings(nsys *s)
 {
     sqlite3_stmt *st;
     int rc;
+    uint64_t rows = 0;
     if (!table_exists(s, "StringIds"))
         return 0;
+    s->dense_ok = true;
     if (sqlite3_prepare_v2(s->db, "SELECT id, value FROM StringIds", -1, &st, NULL) != SQLITE_OK)
         return sql_fail(s, "StringIds");
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const unsigned char *v = sqlite3_column_text(st, 1);
         uint32_t id = tt_trace_intern(s->tr, v ? (const char *)v : "",
                                       (size_t)sqlite3_column_bytes(st, 1));
-        if (id == TT_STR_ERROR ||
-            tt_u64map_put(&s->str, (uint64_t)sqlite3_column_int64(st, 0), id)) {
+        uint64_t key = (uint64_t)sqlite3_column_int64(st, 0);
+        if (id == TT_STR_ERROR || tt_u64map_put(&s->str, key, id)) {
             sqlite3_finalize(st);
             return oom(s);
         }
+        dense_put(s, key, id, ++rows);
     }
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : sql_fail(s, "StringIds");
@@ -965,6 +1009,7 @@ static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
 out:
     sqlite3_close(s.db);
     tt_u64map_fini(&s.str);
+    free(s.dense);
     tt_u64map_fini(&s.lanes);
     tt_u64map_fini(&s.gpu_name);
     tt_u64map_fini(&s.proc);
