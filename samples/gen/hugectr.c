@@ -148,7 +148,7 @@ static int hugectr_run(int argc, char **argv)
     {
         gen_opt opts[] = {
             {"output", 'o', GEN_OPT_STR, &g.path, 0, 0, "FILE", "where to write (- = stdout)", false},
-            {"hosts", 0, GEN_OPT_U64, &g.hosts, 1, 64, "N", "hosts (default 2)", false},
+            {"hosts", 0, GEN_OPT_U64, &g.hosts, 1, 1024, "N", "hosts (default 2)", false},
             {"gpus", 0, GEN_OPT_U64, &g.gpus, 1, 16, "N", "GPUs per host (default 2)", false},
             {"seed", 0, GEN_OPT_U64, &g.seed, 0, UINT64_MAX, "S", "random seed (default 3)", false},
             {NULL, 0, 0, NULL, 0, 0, NULL, NULL, false},

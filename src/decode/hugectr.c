@@ -373,13 +373,6 @@ static bool get_time_in(const jtree *t, const jnode *o, const char *key_ns, cons
     return false;
 }
 
-/* "device_3" -> "3" (the part after the last '_'), else the whole text. */
-static const char *suffix(const char *s)
-{
-    const char *u = strrchr(s, '_');
-    return u && u[1] ? u + 1 : s;
-}
-
 static uint32_t lane_for(tt_trace *tr, uint32_t group, const char *key, const char *name)
 {
     uint32_t k = tt_trace_intern_cstr(tr, key), nm = tt_trace_intern_cstr(tr, name), l;
@@ -391,12 +384,17 @@ static uint32_t lane_for(tt_trace *tr, uint32_t group, const char *key, const ch
     return l;
 }
 
+/* cat_id: the category's string id once interned, else 0 (interned
+ * here, after the name, in the order it always was). */
 static int64_t push(tt_trace *tr, uint32_t lane, tt_ns start, tt_ns dur, const char *name,
-                    size_t name_n, const char *cat, uint8_t kind)
+                    size_t name_n, const char *cat, uint32_t *cat_id, uint8_t kind)
 {
-    uint32_t nm = tt_trace_intern(tr, name, name_n), c = tt_trace_intern_cstr(tr, cat);
+    uint32_t nm = tt_trace_intern(tr, name, name_n), c;
     int64_t idx;
     tt_event *e;
+    if (!*cat_id)
+        *cat_id = tt_trace_intern_cstr(tr, cat);
+    c = *cat_id;
     if (nm == TT_STR_ERROR || c == TT_STR_ERROR)
         return -1;
     idx = tt_trace_push_event(tr, lane);
@@ -412,13 +410,51 @@ static int64_t push(tt_trace *tr, uint32_t lane, tt_ns start, tt_ns dur, const c
 }
 
 #define PUSH_LIT(tr, lane, start, dur, name, cat, kind) \
-    push(tr, lane, start, dur, name, sizeof name - 1, cat, kind)
+    push(tr, lane, start, dur, name, sizeof name - 1, cat, &(uint32_t){0}, kind)
 
 /* A member name as a C string (names in the model and in messages), the
  * caller frees it; NULL when out of memory. */
 static char *key_text(const jnode *n)
 {
     return n->key ? strndup(n->key, n->keyn) : strdup("?");
+}
+
+/* The text key_text() gives for n's member name, without copying it:
+ * its bytes up to a NUL, or "?". */
+static void key_span(const jnode *n, const char **s, size_t *len)
+{
+    if (!n->key) {
+        *s = "?";
+        *len = 1;
+        return;
+    }
+    *s = n->key;
+    *len = strnlen(n->key, n->keyn);
+}
+
+/* The text s[0..len) after its last '_' ("device_3" -> "3") when
+ * something follows it, else the whole text; in place. */
+static void suffix_span(const char **s, size_t *len)
+{
+    size_t u = *len;
+    while (u > 0 && (*s)[u - 1] != '_')
+        u--;
+    if (u > 0 && u < *len) {   /* a '_' at u - 1 with text after it */
+        *s += u;
+        *len -= u;
+    }
+}
+
+/* s[0..n) appended at buf[at] as snprintf() would, truncated to leave
+ * room for the NUL in cap bytes; the new length. */
+static size_t put_span(char *buf, size_t cap, size_t at, const char *s, size_t n)
+{
+    if (at + 1 >= cap)
+        return at;
+    if (n > cap - 1 - at)
+        n = cap - 1 - at;
+    memcpy(buf + at, s, n);
+    return at + n;
 }
 
 /* Room on lane l for the events of list strm at once: a profile has
@@ -448,7 +484,7 @@ static int do_host(tt_trace *tr, jtree *t, const jnode *host, int index,
     const jnode *tl = jt_get(t, host, "timeline");
     char gname[256], key[600], name[600];
     int64_t iter;
-    uint32_t gk, g;
+    uint32_t gk, g, kernel = 0;   /* the events' category, once interned */
     if (hn && hn->type == JN_STR && hn->n)
         snprintf(gname, sizeof gname, "%.*s", (int)hn->n, hn->s);
     else
@@ -492,22 +528,33 @@ static int do_host(tt_trace *tr, jtree *t, const jnode *host, int index,
         }
         JT_EACH(t, strm, dev) {
             uint32_t l;
-            char *skey = key_text(strm);
-            if (!skey || !(dkey = key_text(dev))) {
-                free(skey);
-                return oom(err);
-            }
+            const char *ds, *ss;
+            size_t dn, sn, kn = 0, nn = 0;
             if (strm->type != JN_ARR) {
+                char *skey = key_text(strm);
+                if (!skey)
+                    return oom(err);
                 tt_trace_problem(tr, TT_PROB_BAD_EVENT, "stream entry \"%s\" is not a list",
                                  skey);
                 free(skey);
-                free(dkey);
                 continue;
             }
-            snprintf(key, sizeof key, "%s/%s", dkey, skey);
-            snprintf(name, sizeof name, "device %s stream %s", suffix(dkey), suffix(skey));
-            free(skey);
-            free(dkey);
+            /* "DEV/STREAM" and "device D stream S" (the keys' suffixes),
+             * as snprintf() made them from key_text()'s copies, without
+             * copies or printf: a profile has thousands of streams */
+            key_span(dev, &ds, &dn);
+            key_span(strm, &ss, &sn);
+            kn = put_span(key, sizeof key, kn, ds, dn);
+            kn = put_span(key, sizeof key, kn, "/", 1);
+            kn = put_span(key, sizeof key, kn, ss, sn);
+            key[kn] = '\0';
+            suffix_span(&ds, &dn);
+            suffix_span(&ss, &sn);
+            nn = put_span(name, sizeof name, nn, "device ", 7);
+            nn = put_span(name, sizeof name, nn, ds, dn);
+            nn = put_span(name, sizeof name, nn, " stream ", 8);
+            nn = put_span(name, sizeof name, nn, ss, sn);
+            name[nn] = '\0';
             l = lane_for(tr, g, key, name);
             if (l == TT_NO_LANE || reserve_events(&tr->lanes[l], t, strm))
                 return oom(err);
@@ -529,7 +576,7 @@ static int do_host(tt_trace *tr, jtree *t, const jnode *host, int index,
                                      label->s);
                     d = 0;
                 }
-                idx = push(tr, l, s, d, label->s, label->n, "kernel", TT_EV_SLICE);
+                idx = push(tr, l, s, d, label->s, label->n, "kernel", &kernel, TT_EV_SLICE);
                 if (idx < 0 || (len = jt_print(t, ev)) < 0)
                     return oom(err);
                 tr->lanes[l].ev[idx].args = tt_args_add(tr->args, t->out, (size_t)len, NULL, 0);

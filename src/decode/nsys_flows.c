@@ -1,16 +1,17 @@
 /* nsys_flows.c - the correlation flows of an Nsight Systems SQLite export,
  * linked once its lanes are sorted (see nsys_flows.h).
  *
- * The marked events are gathered (lane, position) and radix-sorted by
- * (pid, correlation id): ids follow time, so each id's events are found
- * near the previous id's, lane by lane, and the walk stays in cache (the
- * points' hashed keys sent it all over memory). An id with one call and
- * all its GPU work at or after the call's start gets its flows here, from
- * the call to each piece of work, as finalize's resolving links them:
- * points of an id in time order, the start first at equal times, every
- * end linked to the start before it. Every other id goes to finalize as
- * the points it always was, in the order they were read, so finalize
- * resolves (and reports) it exactly as before.
+ * The marked events are gathered (lane, position) and sorted by (pid,
+ * correlation id), a merge of their few runs (sort_marks()): ids follow
+ * time, so each id's events are found near the previous id's, lane by
+ * lane, and the walk stays in cache (the points' hashed keys sent it all
+ * over memory). An id with one call and all its GPU work at or after the
+ * call's start gets its flows here, from the call to each piece of work,
+ * as finalize's resolving links them: points of an id in time order,
+ * the start first at equal times, every end linked to the start before
+ * it. Every other id goes to finalize as the points it always was, in the
+ * order they were read, so finalize resolves (and reports) it exactly as
+ * before.
  *
  * Finalize groups points by their hashed key, not by (pid, id): two pids
  * whose hashes could make two ids share a key (the high halves of their
@@ -99,6 +100,43 @@ static int push_points(tt_trace *tr, tt_kv *rest, size_t n, uint32_t cat)
     return 0;
 }
 
+#define MAX_RUNS 16
+
+/* Sort the n marks of *kv by key, stably, with *rest (room for n) as
+ * scratch: the two arrays may trade places. The marks come lane by lane,
+ * each lane's in id order (ids follow time), so they are a few ascending
+ * runs: merging those in one pass, the lowest run first among equal keys
+ * (the stable order), costs a fraction of the radix sort's passes that
+ * scatter over the whole array. Many runs go to the radix sort. 0 or -1
+ * (out of memory). */
+static int sort_marks(tt_kv **kv, tt_kv **rest, size_t n)
+{
+    const tt_kv *a = *kv;
+    tt_kv *o = *rest;
+    size_t head[MAX_RUNS], end[MAX_RUNS], nr = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || a[i].key < a[i - 1].key) {
+            if (nr == MAX_RUNS)
+                return tt_radix_sort(*kv, n);
+            if (nr)
+                end[nr - 1] = i;
+            head[nr++] = i;
+        }
+    if (nr <= 1)
+        return 0;
+    end[nr - 1] = n;
+    for (size_t m = 0; m < n; m++) {
+        size_t best = nr;
+        for (size_t r = 0; r < nr; r++)
+            if (head[r] < end[r] && (best == nr || a[head[r]].key < a[head[best]].key))
+                best = r;
+        o[m] = a[head[best]++];
+    }
+    *rest = *kv;
+    *kv = o;
+    return 0;
+}
+
 #define MAX_PIDS 64
 
 int tt_nsys_flows_resolve(tt_trace *tr, size_t n, bool placed, uint32_t cat)
@@ -135,7 +173,7 @@ int tt_nsys_flows_resolve(tt_trace *tr, size_t n, bool placed, uint32_t cat)
     n = k;
     if (pids_may_collide(pids, npids))
         placed = false;
-    if (tt_radix_sort(kv, n))
+    if (sort_marks(&kv, &rest, n))
         goto out;
     for (size_t i = 0, j; i < n; i = j) {
         size_t starts = 0;

@@ -34,6 +34,7 @@
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,9 @@ typedef struct nsys {
     tt_error           *err;
     sqlite3            *db;
     tt_u64map           str;      /* StringIds id -> string id */
+    uint32_t           *dense;    /* the same for ids below n_dense (dense_put()) */
+    size_t              n_dense;
+    bool                dense_ok;
     tt_u64map           lanes;    /* hashed lane key -> lane */
     tt_u64map           gpu_name; /* deviceId -> string id of the device name */
     tt_u64map           proc;     /* pid -> string id of the process name */
@@ -56,7 +60,7 @@ typedef struct nsys {
     uint64_t            flows;    /* flow endpoints marked (flow_point()) */
     char                kinds[16][32];   /* memory kind labels by id */
     char                copies[16][40];  /* copy kind labels by id */
-    tt_argjson          args;     /* the arguments of the event being read */
+    uint32_t            keyset[3]; /* gpu_keyset(): kernels, copies, memsets */
     /* string ids asked for on every row, interned once: the category of
      * the last push() (cat_text: its static text) and the flows' "ac2g"
      * (interned at the first flow, where it always was: string ids stay) */
@@ -64,6 +68,8 @@ typedef struct nsys {
     uint32_t            cat, ac2g;
     bool                placed;   /* sort_lanes() left every lane sorted */
 } nsys;
+
+#define NO_STR UINT32_MAX   /* s->dense: no such StringIds id */
 
 static int oom(nsys *s)
 {
@@ -113,15 +119,51 @@ static const char *col_or_null(nsys *s, const char *table, const char *col)
 
 static uint32_t str_of_id(nsys *s, sqlite3_stmt *st, int c)
 {
+    sqlite3_value *x = sqlite3_column_value(st, c);
     uint32_t *v;
-    if (sqlite3_column_type(st, c) == SQLITE_TEXT) {
+    uint64_t id;
+    int type = sqlite3_value_type(x);
+    if (type == SQLITE_TEXT) {
         const unsigned char *t = sqlite3_column_text(st, c);
         return tt_trace_intern(s->tr, (const char *)t, (size_t)sqlite3_column_bytes(st, c));
     }
-    if (sqlite3_column_type(st, c) != SQLITE_INTEGER)
+    if (type != SQLITE_INTEGER)
         return 0;
-    v = tt_u64map_get(&s->str, (uint64_t)sqlite3_column_int64(st, c));
+    id = (uint64_t)sqlite3_value_int64(x);
+    if (id < s->n_dense)
+        return s->dense[id] == NO_STR ? 0 : s->dense[id];
+    v = tt_u64map_get(&s->str, id);
     return v ? *v : 0;
+}
+
+/* StringIds id -> string id in s->dense too while the ids stay dense (as
+ * nsys numbers them, from 0 or 1): a row's name is then an array read,
+ * not a hash lookup. An id that leaves the array mostly empty drops it
+ * (the map has them all), and so does a failed allocation. rows: the
+ * rows read so far. */
+static void dense_put(nsys *s, uint64_t id, uint32_t str, uint64_t rows)
+{
+    if (!s->dense_ok)
+        return;
+    if (id >= s->n_dense) {
+        size_t n = s->n_dense ? s->n_dense : 1024;
+        uint32_t *d = NULL;
+        if (id <= 2 * rows + 4096)
+            while (n <= id)
+                n *= 2;
+        if (id > 2 * rows + 4096 || !(d = realloc(s->dense, n * sizeof *d))) {
+            free(s->dense);   /* sparse (or no memory for it): the map */
+            s->dense = NULL;
+            s->n_dense = 0;
+            s->dense_ok = false;
+            return;
+        }
+        for (size_t i = s->n_dense; i < n; i++)
+            d[i] = NO_STR;
+        s->dense = d;
+        s->n_dense = n;
+    }
+    s->dense[id] = str;
 }
 
 static const char *text(sqlite3_stmt *st, int c)
@@ -134,19 +176,22 @@ static int load_strings(nsys *s)
 {
     sqlite3_stmt *st;
     int rc;
+    uint64_t rows = 0;
     if (!table_exists(s, "StringIds"))
         return 0;
+    s->dense_ok = true;
     if (sqlite3_prepare_v2(s->db, "SELECT id, value FROM StringIds", -1, &st, NULL) != SQLITE_OK)
         return sql_fail(s, "StringIds");
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const unsigned char *v = sqlite3_column_text(st, 1);
         uint32_t id = tt_trace_intern(s->tr, v ? (const char *)v : "",
                                       (size_t)sqlite3_column_bytes(st, 1));
-        if (id == TT_STR_ERROR ||
-            tt_u64map_put(&s->str, (uint64_t)sqlite3_column_int64(st, 0), id)) {
+        uint64_t key = (uint64_t)sqlite3_column_int64(st, 0);
+        if (id == TT_STR_ERROR || tt_u64map_put(&s->str, key, id)) {
             sqlite3_finalize(st);
             return oom(s);
         }
+        dense_put(s, key, id, ++rows);
     }
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : sql_fail(s, "StringIds");
@@ -376,10 +421,9 @@ static int lane_room(tt_lane *l)
     if (l->n < l->cap || l->cap * sizeof *ev < TT_BIGALLOC_FROM / 2 || l->cap >= UINT32_MAX / 2)
         return 0;   /* room, or the model's growth (and its limit) */
     cap = l->cap * 2;
-    if (!(ev = tt_bigalloc(cap * sizeof *ev)))
+    /* a big lane's pages move to the new block (no copy, no new faults) */
+    if (!(ev = tt_bigrealloc(l->ev, l->n * sizeof *ev, cap * sizeof *ev)))
         return -1;
-    memcpy(ev, l->ev, l->n * sizeof *ev);
-    free(l->ev);
     l->ev = ev;
     l->cap = cap;
     return 0;
@@ -432,15 +476,109 @@ static int flow_point(nsys *s, uint64_t pid, int64_t corr, tt_event *e, tt_flow_
     return 0;
 }
 
-/* Store the arguments written to s->args since tt_argjson_begin(). */
-static int set_args(nsys *s, uint32_t lane, int64_t idx)
+/* The argument keys of kernels, copies and memsets, in the order their
+ * objects have always been written (as cJSON printed them, which the text
+ * read back must stay). A table's rows store their values only, under
+ * one key set (model/args.h): no key text per row, a fifth of the bytes
+ * to compress, no JSON written while reading. */
+#define GPU_KEYS 12
+static const char *const gpu_keys[3][GPU_KEYS] = {
+    {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
+     "staticSharedMemory", "dynamicSharedMemory", "deviceId", "streamId", "correlationId"},
+    {"copyKind", "srcKind", "dstKind", "bytes", "deviceId", "streamId", "correlationId"},
+    {"value", "bytes", "deviceId", "streamId", "correlationId"},
+};
+
+/* The key set of table t (0 kernels, 1 copies, 2 memsets), registered at
+ * its first use; 0 when out of memory. */
+static uint32_t gpu_keyset(nsys *s, int t)
+{
+    char text[GPU_KEYS][40];
+    const char *keys[GPU_KEYS];
+    size_t len[GPU_KEYS];
+    uint32_t n = 0;
+    if (s->keyset[t])
+        return s->keyset[t];
+    for (; n < GPU_KEYS && gpu_keys[t][n]; n++) {
+        len[n] = (size_t)snprintf(text[n], sizeof text[n], "\"%s\":", gpu_keys[t][n]);
+        keys[n] = text[n];
+    }
+    return s->keyset[t] = tt_args_keyset(s->tr->args, keys, len, n);
+}
+
+/* Whether column c is an integer, and then its value in *v: one look at
+ * the column for both (sqlite3_column_type() and _int64() each enter the
+ * statement's column API). */
+static bool col_int(sqlite3_stmt *st, int c, int64_t *v)
+{
+    sqlite3_value *x = sqlite3_column_value(st, c);
+    if (sqlite3_value_type(x) != SQLITE_INTEGER)
+        return false;
+    *v = sqlite3_value_int64(x);
+    return true;
+}
+
+/* x as cJSON printed it as a number (tt_argjson_number()), into buf (32
+ * bytes) and *v: an int's digits, anything bigger as cJSON prints the
+ * double it becomes. */
+static void arg_number(tt_args_val *v, char *buf, int64_t x)
 {
     size_t n;
-    const char *t = tt_argjson_end(&s->args, &n);
-    if (!t)
-        return oom(s);
-    s->tr->lanes[lane].ev[idx].args = tt_args_add(s->tr->args, t, n, NULL, 0);
-    return s->tr->lanes[lane].ev[idx].args ? 0 : oom(s);
+    if (x >= INT_MIN && x <= INT_MAX) {
+        char tmp[16], *p = tmp + sizeof tmp;
+        uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+        do
+            *--p = (char)('0' + u % 10);
+        while (u /= 10);
+        if (x < 0)
+            *--p = '-';
+        n = (size_t)(tmp + sizeof tmp - p);
+        memcpy(buf, p, n);
+    } else {
+        /* the decimal text reads as the double nearest x, as (double)x is */
+        char t[24];
+        int tl = snprintf(t, sizeof t, "%lld", (long long)x);
+        n = tt_argjson_print_number(buf, t, (size_t)tl);
+    }
+    v->s = buf;
+    v->n = n;
+    v->kind = TT_ARGV_JSON;
+}
+
+/* str quoted with cJSON's escapes (tt_argjson_string()), into buf
+ * (TT_JSON_STRING_MAX(strlen(str)) bytes) and *v. */
+static void arg_string(tt_args_val *v, char *buf, const char *str)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *d = buf;
+    *d++ = '"';
+    for (; *str; str++) {
+        unsigned char c = (unsigned char)*str;
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *d++ = (char)c;
+            continue;
+        }
+        *d++ = '\\';
+        switch (c) {
+        case '"': *d++ = '"'; break;
+        case '\\': *d++ = '\\'; break;
+        case '\b': *d++ = 'b'; break;
+        case '\f': *d++ = 'f'; break;
+        case '\n': *d++ = 'n'; break;
+        case '\r': *d++ = 'r'; break;
+        case '\t': *d++ = 't'; break;
+        default:
+            memcpy(d, "u00", 3);
+            d[3] = hex[c >> 4];
+            d[4] = hex[c & 15];
+            d += 5;
+            break;
+        }
+    }
+    *d++ = '"';
+    v->s = buf;
+    v->n = (size_t)(d - buf);
+    v->kind = TT_ARGV_JSON;
 }
 
 static void progress(nsys *s)
@@ -460,6 +598,10 @@ static int load_gpu(nsys *s, const char *table)
     sqlite3_stmt *st;
     int rc;
     uint64_t n = 0;
+    uint32_t keyset;
+    int k_dev = 0;   /* the index of "deviceId" in the table's keys */
+    tt_args_val val[GPU_KEYS];
+    char num[GPU_KEYS][32], str[3][TT_JSON_STRING_MAX(sizeof s->copies[0])];
     if (!table_exists(s, T))
         return 0;
     if (!column_exists(s, T, "start") || !column_exists(s, T, "end")) {
@@ -495,28 +637,30 @@ static int load_gpu(nsys *s, const char *table)
     }
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
         return sql_fail(s, T);
+    if (!(keyset = gpu_keyset(s, kern ? 0 : copy ? 1 : 2))) {
+        sqlite3_finalize(st);
+        return oom(s);
+    }
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t start = sqlite3_column_int64(st, 0), end = sqlite3_column_int64(st, 1);
         int64_t dev = sqlite3_column_int64(st, 2), strm = sqlite3_column_int64(st, 3);
-        int64_t corr = sqlite3_column_int64(st, 4);
+        int64_t corr = sqlite3_column_int64(st, 4), v;
         uint64_t pid = ((uint64_t)sqlite3_column_int64(st, 5) >> 24) & 0xffffff;
         uint32_t lane = gpu_lane(s, dev, strm), name;
         int64_t idx;
         char buf[200];
         tt_event *e;
-        /* written as cJSON printed the object this used to build */
-        tt_argjson_begin(&s->args);
+        /* the values of the table's keys (gpu_keys), none present yet */
+        memset(val, 0, sizeof val);
         if (kern) {
-            static const char *const keys[] = {"gridX", "gridY", "gridZ", "blockX", "blockY",
-                                               "blockZ", "registersPerThread",
-                                               "staticSharedMemory", "dynamicSharedMemory"};
             name = str_of_id(s, st, 6);
             if (!name)
                 name = tt_trace_intern_cstr(s->tr, "(unnamed kernel)");
             idx = push(s, lane, start, end, name, "kernel", TT_EV_SLICE);
             for (int k = 0; k < 9; k++)
-                if (sqlite3_column_type(st, 7 + k) == SQLITE_INTEGER)
-                    tt_argjson_number(&s->args, keys[k], sqlite3_column_int64(st, 7 + k));
+                if (col_int(st, 7 + k, &v))
+                    arg_number(&val[k], num[k], v);
+            k_dev = 9;
         } else if (copy) {
             int64_t ck = sqlite3_column_int64(st, 7);
             const char *src = kind_label(s, st, 8), *dst = kind_label(s, st, 9);
@@ -524,18 +668,20 @@ static int load_gpu(nsys *s, const char *table)
             tt_nsys_memcpy_name(buf, sizeof buf, kind, src, dst);
             name = tt_trace_intern_cstr(s->tr, buf);
             idx = push(s, lane, start, end, name, "gpu_memcpy", TT_EV_SLICE);
-            tt_argjson_string(&s->args, "copyKind", kind);
+            arg_string(&val[0], str[0], kind);
             if (src)
-                tt_argjson_string(&s->args, "srcKind", src);
+                arg_string(&val[1], str[1], src);
             if (dst)
-                tt_argjson_string(&s->args, "dstKind", dst);
+                arg_string(&val[2], str[2], dst);
+            k_dev = 4;
         } else {
             const char *mem = kind_label(s, st, 7);
             tt_nsys_memset_name(buf, sizeof buf, mem);
             name = tt_trace_intern_cstr(s->tr, buf);
             idx = push(s, lane, start, end, name, "gpu_memset", TT_EV_SLICE);
-            if (sqlite3_column_type(st, 8) == SQLITE_INTEGER)
-                tt_argjson_number(&s->args, "value", sqlite3_column_int64(st, 8));
+            if (col_int(st, 8, &v))
+                arg_number(&val[0], num[0], v);
+            k_dev = 2;
         }
         if (idx == SKIPPED)
             continue;
@@ -544,23 +690,24 @@ static int load_gpu(nsys *s, const char *table)
             return -1;
         }
         e = &s->tr->lanes[lane].ev[idx];
-        if (!kern && sqlite3_column_type(st, 6) == SQLITE_INTEGER) {
-            e->bytes = sqlite3_column_int64(st, 6);
-            tt_argjson_number(&s->args, "bytes", e->bytes);
+        if (!kern && col_int(st, 6, &v)) {
+            e->bytes = v;
+            arg_number(&val[k_dev - 1], num[k_dev - 1], e->bytes);
         }
-        tt_argjson_number(&s->args, "deviceId", dev);
-        tt_argjson_number(&s->args, "streamId", strm);
+        arg_number(&val[k_dev], num[k_dev], dev);
+        arg_number(&val[k_dev + 1], num[k_dev + 1], strm);
         if (corr > 0 && corr <= UINT32_MAX) {
             e->corr = (uint32_t)corr;
-            tt_argjson_number(&s->args, "correlationId", corr);
+            arg_number(&val[k_dev + 2], num[k_dev + 2], corr);
             if (flow_point(s, pid, corr, e, TT_FLOW_END)) {
                 sqlite3_finalize(st);
                 return -1;
             }
         }
-        if (set_args(s, lane, idx)) {
+        /* deviceId and streamId are always there: 0 is out of memory */
+        if (!(e->args = tt_args_add_row(s->tr->args, keyset, val))) {
             sqlite3_finalize(st);
-            return -1;
+            return oom(s);
         }
         if (++n % 65536 == 0)
             progress(s);
@@ -815,7 +962,6 @@ static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
     tt_u64map_init(&s.gpu_name);
     tt_u64map_init(&s.proc);
     tt_u64map_init(&s.thread);
-    tt_argjson_init(&s.args);
     /* one thread uses the connection: no mutexes (1-2% of the decode) */
     if (sqlite3_open_v2(tt_input_path(in), &s.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
                         NULL) != SQLITE_OK) {
@@ -863,11 +1009,11 @@ static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
 out:
     sqlite3_close(s.db);
     tt_u64map_fini(&s.str);
+    free(s.dense);
     tt_u64map_fini(&s.lanes);
     tt_u64map_fini(&s.gpu_name);
     tt_u64map_fini(&s.proc);
     tt_u64map_fini(&s.thread);
-    tt_argjson_fini(&s.args);
     return rc;
 }
 
