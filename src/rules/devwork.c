@@ -13,6 +13,9 @@ struct rule_devwork {
     int             state;   /* 0 not built, 1 built, -1 out of memory */
     rule_lanes      rl;
     tt_ivals       *work;    /* per group: the union of its device work */
+    uint32_t       *by_group;  /* rl.dev bucketed by group, in rl.dev's order */
+    uint32_t       *group_at;  /* group g's lanes: by_group[group_at[g] ..
+                                * group_at[g + 1]) */
 };
 
 rule_devwork *rule_devwork_new(const tt_trace *const *traces, size_t n)
@@ -36,6 +39,8 @@ void rule_devwork_free(rule_devwork *dw, size_t n)
             for (uint32_t g = 0; g < dw[t].tr->n_groups; g++)
                 tt_ivals_fini(&dw[t].work[g]);
         free(dw[t].work);
+        free(dw[t].by_group);
+        free(dw[t].group_at);
         rule_lanes_fini(&dw[t].rl);
         pthread_mutex_destroy(&dw[t].lock);
     }
@@ -54,25 +59,20 @@ rule_devwork *rule_devwork_at(rule_devwork *dw, size_t k)
  * past its end, and the list comes out normalized with no sort: the same
  * list tt_ivals_normalize() makes of them in any order, as a union's
  * normalized form is unique. 0, or -1 (OOM). */
-static int group_work(const tt_trace *tr, const rule_lanes *rl, tt_classifier *cls,
-                      uint32_t group, tt_ivals *iv)
+static int group_work(const tt_trace *tr, const uint32_t *dev, size_t nl, tt_classifier *cls,
+                      tt_ivals *iv)
 {
-    size_t room = 0, nl = 0, *pos;
+    size_t room = 0, *pos;
     const tt_lane **lanes;
     int rc = -1;
-    for (size_t k = 0; k < rl->n_dev; k++)
-        if (tr->lanes[rl->dev[k]].group == group) {
-            room += tr->lanes[rl->dev[k]].n;
-            nl++;
-        }
+    for (size_t k = 0; k < nl; k++)
+        room += tr->lanes[dev[k]].n;
     lanes = malloc((nl ? nl : 1) * sizeof *lanes);
     pos = calloc(nl ? nl : 1, sizeof *pos);
     if (!lanes || !pos || tt_ivals_reserve(iv, room))
         goto out;
-    nl = 0;
-    for (size_t k = 0; k < rl->n_dev; k++)
-        if (tr->lanes[rl->dev[k]].group == group)
-            lanes[nl++] = &tr->lanes[rl->dev[k]];
+    for (size_t k = 0; k < nl; k++)
+        lanes[k] = &tr->lanes[dev[k]];
     for (;;) {
         const tt_event *e = NULL;
         size_t best = 0;
@@ -100,6 +100,34 @@ out:
     return rc;
 }
 
+/* d->by_group/group_at: the device lanes bucketed by group with one
+ * counting pass, rl.dev's order kept within a group. Scanning every
+ * device lane for each group cost groups x lanes: a HugeCTR job of 4096
+ * GPUs spent more in that scan than in its rules. 0, or -1 (OOM). */
+static int bucket_lanes(rule_devwork *d)
+{
+    const tt_trace *tr = d->tr;
+    size_t nb = (size_t)tr->n_groups + 1;   /* as d->work: one spare */
+    d->group_at = calloc(nb + 1, sizeof *d->group_at);
+    d->by_group = malloc((d->rl.n_dev ? d->rl.n_dev : 1) * sizeof *d->by_group);
+    if (!d->group_at || !d->by_group)
+        return -1;
+    for (size_t k = 0; k < d->rl.n_dev; k++)
+        d->group_at[tr->lanes[d->rl.dev[k]].group + 1]++;
+    for (size_t g = 0; g < nb; g++)
+        d->group_at[g + 1] += d->group_at[g];
+    /* group_at[g] serves as group g's fill point, ending at group g + 1's
+     * start; shifted back by one afterwards */
+    for (size_t k = 0; k < d->rl.n_dev; k++) {
+        uint32_t l = d->rl.dev[k];
+        d->by_group[d->group_at[tr->lanes[l].group]++] = l;
+    }
+    for (size_t g = nb; g > 0; g--)
+        d->group_at[g] = d->group_at[g - 1];
+    d->group_at[0] = 0;
+    return 0;
+}
+
 /* Everything for one trace: its lanes, then each device group's union.
  * 0, or -1 when out of memory. */
 static int build(rule_devwork *d)
@@ -115,11 +143,11 @@ static int build(rule_devwork *d)
         goto out;
     for (uint32_t g = 0; g < tr->n_groups; g++)
         tt_ivals_init(&d->work[g]);
-    for (size_t k = 0; k < d->rl.n_dev; k++) {
-        uint32_t g = tr->lanes[d->rl.dev[k]].group;
-        if (d->work[g].n)
-            continue;   /* built with an earlier lane of its group */
-        if (group_work(tr, &d->rl, &cls, g, &d->work[g]))
+    if (bucket_lanes(d))
+        goto out;
+    for (uint32_t g = 0; g < tr->n_groups; g++) {
+        uint32_t a = d->group_at[g], b = d->group_at[g + 1];
+        if (a < b && group_work(tr, d->by_group + a, b - a, &cls, &d->work[g]))
             goto out;
     }
     rc = 0;
@@ -158,9 +186,8 @@ int rule_devwork_group(const tt_rule_ctx *ctx, size_t t, uint32_t group, const t
     if (!d)
         return -1;
     *n_lanes = 0;
-    for (size_t k = 0; k < d->rl.n_dev; k++)
-        if (d->tr->lanes[d->rl.dev[k]].group == group && *n_lanes < cap)
-            lanes[(*n_lanes)++] = d->rl.dev[k];
+    for (uint32_t k = d->group_at[group]; k < d->group_at[group + 1] && *n_lanes < cap; k++)
+        lanes[(*n_lanes)++] = d->by_group[k];
     *work = &d->work[group];
     return 0;
 }
