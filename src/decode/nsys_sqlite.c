@@ -542,7 +542,7 @@ static void arg_number(tt_args_val *v, char *buf, int64_t x)
     }
     v->s = buf;
     v->n = n;
-    v->kind = TT_ARGV_JSON;
+    v->kind = TT_ARGV_NUMBER;   /* digits, sign, '.', 'e': no quote */
 }
 
 /* str quoted with cJSON's escapes (tt_argjson_string()), into buf

@@ -40,6 +40,9 @@ uint32_t tt_args_add(tt_args *a, const char *args, size_t alen,
  * A key set is registered once: n keys, each the JSON text of a key with
  * its colon ("\"Step Id\":"). A row then stores only its values, typed:
  * TT_ARGV_JSON text is a JSON value written as is (a number), a
+ * TT_ARGV_NUMBER text is one the decoder checked is a JSON number (only
+ * -+.eE and digits): stored and read as TT_ARGV_JSON, but known to hold no
+ * quote, so the block's key filter need not look at it; a
  * TT_ARGV_STRING text is quoted and escaped (tt_args_json_string) only
  * when read, TT_ARGV_NONE leaves the key out. tt_args_read rebuilds
  * exactly the object text tt_args_add would have been given: "{" key value
@@ -53,7 +56,7 @@ uint32_t tt_args_add(tt_args *a, const char *args, size_t alen,
  * as tt_args_add does: 0 when out of memory or when no value is present.
  * Its raw bytes (tt_args_raw_bytes) are the keys' and values' bytes plus
  * the object's punctuation, strings counted unescaped. */
-enum { TT_ARGV_NONE = 0, TT_ARGV_JSON, TT_ARGV_STRING };
+enum { TT_ARGV_NONE = 0, TT_ARGV_JSON, TT_ARGV_STRING, TT_ARGV_NUMBER };
 typedef struct tt_args_val {
     const char *s;
     size_t      n;
