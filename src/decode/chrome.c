@@ -23,6 +23,7 @@
 #include "decode/json_scan.h"
 #include "decode/json_window.h"
 #include "decode/strmemo.h"
+#include "model/args.h"
 #include "model/merge.h"
 #include "util/grow.h"
 #include "util/hash.h"
@@ -32,6 +33,7 @@
 #include "util/u64map.h"
 
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,22 +173,31 @@ typedef struct chrome {
     size_t               map_end_at;  /* window position at its end of data */
 } chrome;
 
-/* One parsed event: spans into the window, valid until the next refill. */
+/* One parsed event: spans into the window, valid until the next refill.
+ * parse_event() clears only the flags and the few fields before `note`'s
+ * hashes (48 bytes, not the ~720 of the whole): every span below is read
+ * only where its has_ flag says it was set (commit_metadata() checks
+ * has_name before comparing the name), and at, bytes and corr are set
+ * for every event. */
 typedef struct cev {
-    const char *at;                    /* its '{' */
-    js_str ph, name, cat, pid, tid, ts, dur, id, id2, bp, scope_s, scope, bind_id;
     bool has_ph, has_name, has_cat, has_pid, has_tid, has_ts, has_dur, has_id, has_id2,
          has_bp, has_scope_s, has_scope, has_bind_id;
+    bool has_opcode, has_layer, has_operand, has_a_name, has_a_labels, has_a_sort;
     bool ts_str, dur_str;              /* given as strings */
     bool flow_in, flow_out;
     const char *args;                  /* raw object text, NULL when absent */
     size_t      args_n;
-    /* well-known arguments */
-    int64_t bytes;
+    tt_args_note note;                 /* the keys of args (scan_args) */
+    /* not cleared: */
+    const char *at;                    /* its '{' */
+    int64_t bytes;                     /* well-known arguments */
     int64_t corr;
+    js_str ph, name, cat, pid, tid, ts, dur, id, id2, bp, scope_s, scope, bind_id;
     js_str  opcode, layer, operand, a_name, a_labels, a_sort;
-    bool    has_opcode, has_layer, has_operand, has_a_name, has_a_labels, has_a_sort;
 } cev;
+
+/* What parse_event() clears: up to note's hashes. */
+#define CEV_CLEARED offsetof(cev, note.hash)
 
 static int fail_at(chrome *c, const char *at, const char *msg)
 {
@@ -395,10 +406,47 @@ static void note_arg(cev *ev, const js_str *key, const js_str *val, bool is_str)
     }
 }
 
-/* Walk the args object once, noting the well-known members. */
+/* Whether the string token t, not escaped, holds a NUL byte (which makes
+ * the argument store's key summary `any`, see tt_args_note). end: the
+ * window's end; a short string is looked at in one load where 16 bytes
+ * are there. */
+static inline bool str_has_nul(const js_str *t, const char *end)
+{
+#if defined(__SSE2__)
+    if (t->n <= 16 && end - t->s >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)t->s);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128()));
+        return (m & ((1u << t->n) - 1u)) != 0;
+    }
+#endif
+    return t->n && memchr(t->s, 0, t->n) != NULL;
+}
+
+/* A string of the args text (key: an object key) into the record's note
+ * (tt_args_note): its hash when a key, `any` when it holds a backslash or
+ * a NUL byte. */
+static inline void note_string(tt_args_note *nt, const js_str *t, const char *end, bool key)
+{
+    if (nt->any)
+        return;
+    if (t->esc || str_has_nul(t, end))
+        nt->any = true;
+    else if (!key)
+        return;
+    else if (nt->n < TT_ARGS_NOTE_MAX)
+        nt->hash[nt->n++] = tt_args_key_hash(t->s, t->n, (size_t)(end - t->s));
+    else
+        nt->rescan = true;
+}
+
+/* Walk the args object once, noting the well-known members, and its keys
+ * for the argument store (ev->note). */
 static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
 {
     const char *start = p;
+    tt_args_note *nt = &ev->note;
+    nt->n = 0;   /* a second "args" member replaces the first */
+    nt->any = nt->rescan = false;
     p++;   /* '{' */
     p = js_skip_ws(p, end);
     if (p == end)
@@ -418,6 +466,7 @@ static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
         }
         if (!(p = js_scan_string(&c->sc, p, end, &key)))
             return NULL;
+        note_string(nt, &key, end, true);
         p = js_skip_ws(p, end);
         if (p == end)
             goto more;
@@ -432,9 +481,17 @@ static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
         if (*p == '"' || (*p >= '0' && *p <= '9') || *p == '-') {
             if (!(p = scan_scalar(c, p, end, &val, &is_str)))
                 return NULL;
+            if (is_str)
+                note_string(nt, &val, end, false);
         } else {
+            const char *v = p;
             if (!(p = js_skip_value(&c->sc, p, end, c->w.eof)))
                 return NULL;
+            /* a nested value with strings (keys, or bytes for `any`):
+             * the store scans the text; arrays of numbers ("grid": [1,
+             * 1, 1]) and literals hold neither */
+            if ((*v == '{' || *v == '[') && memchr(v, '"', (size_t)(p - v)))
+                nt->rescan = true;
         }
         if (val.n > 0 && !key.esc)
             if (arg_maybe_known(&c->argf, &key))
@@ -464,7 +521,7 @@ more:
 /* Parse one event object at p ('{'). */
 static const char *parse_event(chrome *c, const char *p, const char *end, cev *ev)
 {
-    memset(ev, 0, sizeof *ev);
+    memset(ev, 0, CEV_CLEARED);
     ev->at = p;
     ev->bytes = -1;
     ev->corr = 0;
@@ -690,7 +747,7 @@ static int store_args(chrome *c, const cev *ev, uint32_t *handle)
         an = 0;
     if (an == 0 && c->extra_len == 0)
         return 0;
-    *handle = tt_args_add(c->tr->args, a, an, c->extra, c->extra_len);
+    *handle = tt_args_add_noted(c->tr->args, a, an, c->extra, c->extra_len, &ev->note);
     return *handle ? 0 : oom(c);
 }
 
@@ -945,6 +1002,8 @@ static int meta_sort(chrome *c, const cev *ev, int64_t *dst, bool *has_dst, meta
 static int commit_metadata(chrome *c, const cev *ev, uint32_t pid_id, uint32_t tid_id)
 {
     const js_str *n = &ev->name;
+    if (!ev->has_name)
+        return 0;
     if (JS_EQ(n, "process_name") || JS_EQ(n, "process_labels") ||
         JS_EQ(n, "process_sort_index")) {
         uint32_t g = group_for(c, pid_id);

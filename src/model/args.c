@@ -228,39 +228,10 @@ static unsigned char *args_slab_put(tt_args *a, const unsigned char *p, size_t n
 
 /* ------------------------------------------------------- key summaries */
 
-/* The bytes p[0..n) (n <= 8) as a little-endian number; avail bytes are
- * readable at p, and with 8 of them one load does. */
-static inline uint64_t load_word(const unsigned char *p, size_t n, size_t avail)
+/* Hash of the key k[0..n), avail >= n bytes readable at k (args.h). */
+static inline uint64_t key_hash(const unsigned char *k, size_t n, size_t avail)
 {
-    uint64_t w = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (avail >= 8) {
-        memcpy(&w, p, 8);
-        return n < 8 ? w & ((1ULL << (8 * n)) - 1) : w;
-    }
-    memcpy(&w, p, n);
-#else
-    (void)avail;
-    for (size_t i = 0; i < n; i++)
-        w |= (uint64_t)p[i] << (8 * i);
-#endif
-    return w;
-}
-
-/* Hash of the key k[0..n), avail >= n bytes readable at k. Any hash will
- * do (a collision only costs a block read): this one is a multiply or two
- * for the short keys of arguments. */
-static uint64_t key_hash(const unsigned char *k, size_t n, size_t avail)
-{
-    uint64_t h = (load_word(k, n < 8 ? n : 8, avail) + n) * 0x9e3779b97f4a7c15ULL;
-    if (n > 8) {
-        /* the last 8 bytes (overlapping the first under 16), the middle
-         * of long keys */
-        for (size_t i = 8; i + 8 < n; i += 8)
-            h = (h ^ load_word(k + i, 8, 8)) * 0xff51afd7ed558ccdULL;
-        h ^= load_word(k + n - 8, 8, 8) * 0xc4ceb9fe1a85ec53ULL;
-    }
-    return h;
+    return tt_args_key_hash((const char *)k, n, avail);
 }
 
 /* Two bits of the 512 from the hash's top bits (a multiply's best). */
@@ -512,6 +483,12 @@ static uint32_t args_commit(tt_args *a, uint64_t raw)
 uint32_t tt_args_add(tt_args *a, const char *args, size_t alen, const char *extra,
                      size_t elen)
 {
+    return tt_args_add_noted(a, args, alen, extra, elen, NULL);
+}
+
+uint32_t tt_args_add_noted(tt_args *a, const char *args, size_t alen, const char *extra,
+                           size_t elen, const tt_args_note *note)
+{
     if ((alen == 0 && elen == 0) || a->lazy)
         return 0;
     if (a->next == UINT32_MAX || alen > UINT32_MAX / 4 || elen > UINT32_MAX / 4)
@@ -526,7 +503,13 @@ uint32_t tt_args_add(tt_args *a, const char *args, size_t alen, const char *extr
     if (elen)
         memcpy(a->cur + a->cur_len, extra, elen);
     a->cur_len += elen;
-    keys_note(&a->cur_keys, (const unsigned char *)args, alen);
+    if (!note || note->rescan)
+        keys_note(&a->cur_keys, (const unsigned char *)args, alen);
+    else if (note->any)
+        a->cur_keys.any = true;
+    else if (!a->cur_keys.any)
+        for (uint32_t i = 0; i < note->n; i++)
+            keys_add_hash(&a->cur_keys, note->hash[i]);
     keys_note(&a->cur_keys, (const unsigned char *)extra, elen);
     return args_commit(a, alen + elen);
 }

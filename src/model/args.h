@@ -20,8 +20,10 @@
 #ifndef TT_MODEL_ARGS_H
 #define TT_MODEL_ARGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "util/error.h"
 
@@ -34,6 +36,69 @@ void tt_args_free(tt_args *a);   /* NULL is a no-op */
  * >= 1, or 0 when out of memory (or when both texts are empty). */
 uint32_t tt_args_add(tt_args *a, const char *args, size_t alen,
                      const char *extra, size_t elen);
+
+/* A record's args keys, found by a decoder that parses the args text
+ * anyway (the Chrome decoder walks its members), so that tt_args_add_noted
+ * need not scan the text for the block's key summary (tt_args_filter):
+ * that scan was 4% of a Kineto load's CPU. The decoder must note exactly
+ * what the scan would find in a valid JSON object text:
+ *   - hash[0..n): tt_args_key_hash() of every object key of the text, at
+ *     any depth (or set rescan: the store scans the text, as tt_args_add);
+ *   - any: the text holds a backslash or a NUL byte anywhere (in a key,
+ *     a string value, a nested value): the block then answers "may hold"
+ *     for every key, as the scan makes it.
+ * The caller clears n, any and rescan per record; hash[] needs no
+ * clearing. */
+#define TT_ARGS_NOTE_MAX 24
+typedef struct tt_args_note {
+    uint32_t n;
+    bool     any;
+    bool     rescan;   /* keys not noted (too many, or nested objects) */
+    uint64_t hash[TT_ARGS_NOTE_MAX];
+} tt_args_note;
+
+/* The bytes p[0..n) (n <= 8) as a little-endian number; avail bytes are
+ * readable at p, and with 8 of them one load does. */
+static inline uint64_t tt_args_load_word(const unsigned char *p, size_t n, size_t avail)
+{
+    uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (avail >= 8) {
+        memcpy(&w, p, 8);
+        return n < 8 ? w & ((1ULL << (8 * n)) - 1) : w;
+    }
+    memcpy(&w, p, n);
+#else
+    (void)avail;
+    for (size_t i = 0; i < n; i++)
+        w |= (uint64_t)p[i] << (8 * i);
+#endif
+    return w;
+}
+
+/* Hash of the key k[0..n) (unescaped bytes between its quotes), with
+ * avail >= n bytes readable at k; the same whatever avail is. Any hash
+ * will do (a collision only costs a block read): this one is a multiply
+ * or two for the short keys of arguments. */
+static inline uint64_t tt_args_key_hash(const char *key, size_t n, size_t avail)
+{
+    const unsigned char *k = (const unsigned char *)key;
+    uint64_t h = (tt_args_load_word(k, n < 8 ? n : 8, avail) + n) * 0x9e3779b97f4a7c15ULL;
+    if (n > 8) {
+        /* the last 8 bytes (overlapping the first under 16), the middle
+         * of long keys */
+        for (size_t i = 8; i + 8 < n; i += 8)
+            h = (h ^ tt_args_load_word(k + i, 8, 8)) * 0xff51afd7ed558ccdULL;
+        h ^= tt_args_load_word(k + n - 8, 8, 8) * 0xc4ceb9fe1a85ec53ULL;
+    }
+    return h;
+}
+
+/* tt_args_add(), the args text's keys told by *note (NULL: scanned, as
+ * tt_args_add does); the extra text is scanned. Same record, same key
+ * summary. */
+uint32_t tt_args_add_noted(tt_args *a, const char *args, size_t alen, const char *extra,
+                           size_t elen, const tt_args_note *note);
 
 /* Keyed rows: a small addition for table-shaped sources (the CSV
  * decoders), whose every row would otherwise repeat the same JSON keys.
