@@ -101,14 +101,21 @@ static int merge_lanes(tt_trace *tr, const tt_trace *frag, tt_merge_map *m, cons
             l->ev = ne;
             l->cap = cap;
         }
-        memcpy(l->ev + l->n, fl->ev, fl->n * sizeof *fl->ev);
-        for (size_t k = 0; k < fl->n; k++) {
-            tt_event *e = &l->ev[l->n + k];
-            e->name = m->str[e->name];
-            e->cat = m->str[e->cat];
-            e->attrs = attrs[e->attrs];
-            if (e->args)
-                e->args += m->args_base;
+        {
+            /* copied and translated in one pass: the lane's storage is
+             * written once, not copied into and then read back */
+            const tt_event *src = fl->ev;
+            tt_event *dst = l->ev + l->n;
+            uint32_t args_base = m->args_base;
+            for (size_t k = 0; k < fl->n; k++) {
+                tt_event e = src[k];
+                e.name = m->str[e.name];
+                e.cat = m->str[e.cat];
+                e.attrs = attrs[e.attrs];
+                if (e.args)
+                    e.args += args_base;
+                dst[k] = e;
+            }
         }
         l->n += fl->n;
     }

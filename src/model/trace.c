@@ -1066,12 +1066,6 @@ oom:
     return -1;
 }
 
-static void flow_no_start(tt_trace *tr, const tt_flow_point *p)
-{
-    tt_trace_problem(tr, TT_PROB_UNRESOLVED_FLOW, "flow '%s' ends at %.3f ms (from start) with no start",
-                     tt_str(tr, p->name), (double)(p->ts - tr->t0) / 1e6);
-}
-
 /* resolve_flows()'s order and bindings of n points back to the pool. */
 static void put_resolve_scratch(tt_scratch *pool, tt_kv *ord, int64_t *bound, size_t n)
 {
@@ -1087,19 +1081,209 @@ typedef struct flow_prep {
     uint32_t *order;
 } flow_prep;
 
+/* The flows and the problem resolve_flows()'s walk finds in ord[from, to)
+ * (whole ids: an id's points are never split), kept apart so that pieces
+ * run on several threads and are joined in order: the flows in the order
+ * one walk pushes them, the problem counted and its first example what
+ * one walk's tt_trace_problem() keeps. */
+typedef struct resolve_piece {
+    size_t      from, to;
+    tt_flow    *flows;
+    size_t      n_flows, cap_flows;
+    tt_problem  prob;     /* TT_PROB_UNRESOLVED_FLOW */
+    bool        failed;
+} resolve_piece;
+
+typedef struct resolve_job {
+    const tt_trace      *tr;
+    const tt_flow_point *fp;
+    const tt_kv         *ord;
+    const int64_t       *bound;
+    size_t               n;
+    resolve_piece       *piece;
+} resolve_job;
+
+/* As tt_trace_problem(), into the piece's count. */
+static void piece_problem(resolve_piece *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void piece_problem(resolve_piece *r, const char *fmt, ...)
+{
+    if (r->prob.count++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->prob.example, sizeof r->prob.example, fmt, ap);
+        va_end(ap);
+    }
+}
+
+static int piece_flow(resolve_piece *r, tt_evref from, tt_evref to, uint32_t name, uint32_t cat)
+{
+    /* the piece's array has room for a flow a point (resolve_flows) */
+    if (r->n_flows == r->cap_flows &&
+        grow((void **)&r->flows, sizeof *r->flows, r->n_flows, &r->cap_flows, 256))
+        return -1;
+    r->flows[r->n_flows].from = from;
+    r->flows[r->n_flows].to = to;
+    r->flows[r->n_flows].name = name;
+    r->flows[r->n_flows].cat = cat;
+    r->n_flows++;
+    return 0;
+}
+
+static void flow_no_start(const tt_trace *tr, resolve_piece *r, const tt_flow_point *p)
+{
+    piece_problem(r, "flow '%s' ends at %.3f ms (from start) with no start",
+                  tt_str(tr, p->name), (double)(p->ts - tr->t0) / 1e6);
+}
+
 /* Points of one id are visited in time order: s (t...) f, possibly
  * repeated. An end stamped before its start is real data, not a broken
  * flow: Ascend stamps HostToDevice ends with the device clock, often
  * microseconds before the host-side start. Such an end is held back and
  * closes the next chain that would otherwise stay open, so the flow is
- * kept as stamped (a negative lag) instead of counted as unresolved.
- * The orders of prep are the pool's again when it returns. */
+ * kept as stamped (a negative lag) instead of counted as unresolved. */
+static void resolve_piece_run(void *ctx, size_t job)
+{
+    resolve_job *jb = ctx;
+    resolve_piece *r = &jb->piece[job];
+    const tt_trace *tr = jb->tr;
+    const tt_flow_point *fp = jb->fp;
+    const tt_kv *ord = jb->ord;
+    const int64_t *bound = jb->bound;
+    size_t i = r->from, n = jb->n, end = r->to;
+    while (i < end) {
+        size_t j = i;
+        int have_prev = 0;
+        tt_evref prev = {0, 0};
+        const tt_flow_point *early_end = NULL;  /* an end seen before any start */
+        tt_evref early_at = {0, 0};
+        while (j < end && ord[j].key == ord[i].key)
+            j++;
+        for (size_t k = i; k <= j; k++) {
+            const tt_flow_point *p = k < j ? &fp[ord[k].val] : NULL;
+            int64_t pos;
+            tt_evref here;
+            if (k + 32 < n) {
+                __builtin_prefetch(&fp[ord[k + 32].val]);
+                __builtin_prefetch(&bound[ord[k + 32].val]);
+            }
+            /* a chain left open (by the next start, or the id's last
+             * point) takes the end that came before it */
+            if ((k == j || p->phase == TT_FLOW_START) && have_prev && early_end) {
+                if (cmp_evref(prev, early_at) != 0 &&
+                    piece_flow(r, prev, early_at, early_end->name, early_end->cat)) {
+                    r->failed = true;
+                    return;
+                }
+                early_end = NULL;
+            }
+            if (k == j)
+                break;
+            pos = bound[ord[k].val];
+            if (p->phase == TT_FLOW_START)
+                have_prev = 0;
+            if (pos < 0) {
+                piece_problem(r, "flow '%s' point at %.3f ms (from start) has no event to attach to",
+                              tt_str(tr, p->name), (double)(p->ts - tr->t0) / 1e6);
+                if (p->phase == TT_FLOW_END)
+                    have_prev = 0;
+                continue;
+            }
+            here.lane = p->lane;
+            here.idx = (uint32_t)pos;
+            if (p->phase != TT_FLOW_START) {
+                if (have_prev) {
+                    if (cmp_evref(prev, here) != 0 && piece_flow(r, prev, here, p->name, p->cat)) {
+                        r->failed = true;
+                        return;
+                    }
+                } else if (p->phase == TT_FLOW_END) {
+                    if (early_end)
+                        flow_no_start(tr, r, early_end);
+                    early_end = p;
+                    early_at = here;
+                    continue;
+                } else {
+                    flow_no_start(tr, r, p);
+                }
+            }
+            /* an end closes its arrow, not its start: a start may fan out
+             * to several ends (Kineto's one launch, several kernels), so
+             * a later end of the id still comes from it */
+            if (p->phase != TT_FLOW_END) {
+                prev = here;
+                have_prev = 1;
+            }
+        }
+        if (early_end)
+            flow_no_start(tr, r, early_end);
+        i = j;
+    }
+}
+
+/* The pieces' flows after the trace's, their problems counted, in piece
+ * order: what one walk over all of them leaves. The first piece's array
+ * becomes the trace's where the trace has none yet (one thread: no copy
+ * at all). 0, or -1 out of memory. */
+static int join_pieces(tt_trace *tr, resolve_piece *piece, size_t n_pieces)
+{
+    size_t total = 0, first = 0;
+    tt_problem *tp = &tr->problems[TT_PROB_UNRESOLVED_FLOW];
+    for (size_t p = 0; p < n_pieces; p++)
+        if (piece[p].prob.count) {
+            if (tp->count == 0)
+                memcpy(tp->example, piece[p].prob.example, sizeof tp->example);
+            tp->count += piece[p].prob.count;
+        }
+    if (tr->n_flows == 0 && piece[0].flows) {
+        free(tr->flows);
+        tr->flows = piece[0].flows;
+        tr->n_flows = piece[0].n_flows;
+        tr->cap_flows = piece[0].cap_flows;
+        piece[0].flows = NULL;
+        piece[0].n_flows = 0;
+        first = 1;
+    }
+    for (size_t p = first; p < n_pieces; p++)
+        total += piece[p].n_flows;
+    if (total == 0)
+        return 0;
+    if (tr->n_flows + total > tr->cap_flows) {
+        size_t cap = tr->n_flows + total;
+        tt_flow *nf = tt_bigrealloc(tr->flows, tr->n_flows * sizeof *nf, cap * sizeof *nf);
+        if (!nf)
+            return -1;
+        tr->flows = nf;
+        tr->cap_flows = cap;
+    }
+    for (size_t p = first; p < n_pieces; p++) {
+        if (piece[p].n_flows)
+            memcpy(tr->flows + tr->n_flows, piece[p].flows, piece[p].n_flows * sizeof *tr->flows);
+        tr->n_flows += piece[p].n_flows;
+        free(piece[p].flows);
+        piece[p].flows = NULL;
+        piece[p].n_flows = 0;
+    }
+    return 0;
+}
+
+/* Pieces of the walk: one a thread (each has an array of its own); below
+ * this many points, one */
+#define RESOLVE_PIECE_MIN ((size_t)1 << 14)
+
+/* Resolve the flow points into flows (their ids' points walked in ord's
+ * order, in pieces of whole ids on up to `threads` threads), free the
+ * points, and index the flows. The orders of prep are the pool's again
+ * when it returns. */
 static int resolve_flows(tt_trace *tr, unsigned threads, tt_scratch *pool, flow_prep *prep)
 {
-    size_t i = 0, n = tr->n_flow_points;
+    size_t n = tr->n_flow_points, n_pieces = 1;
     const tt_flow_point *fp = tr->flow_points;
     tt_kv *ord = prep->ord;   /* the points in resolving order; ord[k].key is the id */
     int64_t *bound;
+    resolve_piece *piece;
+    resolve_job jb;
+    int rc = 0;
     if (n && !(bound = tt_scratch_get(pool, n * sizeof *bound))) {
         put_resolve_scratch(pool, ord, NULL, n);
         tt_scratch_put(pool, prep->order, n * sizeof *prep->order);
@@ -1117,80 +1301,59 @@ static int resolve_flows(tt_trace *tr, unsigned threads, tt_scratch *pool, flow_
      * grow below and add to the load's peak; ord and bound come back for
      * index_flows() */
     tt_scratch_trim(pool);
-    while (i < n) {
-        size_t j = i;
-        int have_prev = 0;
-        tt_evref prev = {0, 0};
-        const tt_flow_point *early_end = NULL;  /* an end seen before any start */
-        tt_evref early_at = {0, 0};
-        while (j < n && ord[j].key == ord[i].key)
-            j++;
-        for (size_t k = i; k <= j; k++) {
-            const tt_flow_point *p = k < j ? &fp[ord[k].val] : NULL;
-            int64_t pos;
-            tt_evref here;
-            if (k + 32 < n) {
-                __builtin_prefetch(&fp[ord[k + 32].val]);
-                __builtin_prefetch(&bound[ord[k + 32].val]);
-            }
-            /* a chain left open (by the next start, or the id's last
-             * point) takes the end that came before it */
-            if ((k == j || p->phase == TT_FLOW_START) && have_prev && early_end) {
-                if (cmp_evref(prev, early_at) != 0 &&
-                    push_flow(tr, prev, early_at, early_end->name, early_end->cat)) {
-                    put_resolve_scratch(pool, ord, bound, n);
-                    return -1;
-                }
-                early_end = NULL;
-            }
-            if (k == j)
-                break;
-            pos = bound[ord[k].val];
-            if (p->phase == TT_FLOW_START)
-                have_prev = 0;
-            if (pos < 0) {
-                tt_trace_problem(tr, TT_PROB_UNRESOLVED_FLOW,
-                                 "flow '%s' point at %.3f ms (from start) has no event to attach to",
-                                 tt_str(tr, p->name), (double)(p->ts - tr->t0) / 1e6);
-                if (p->phase == TT_FLOW_END)
-                    have_prev = 0;
-                continue;
-            }
-            here.lane = p->lane;
-            here.idx = (uint32_t)pos;
-            if (p->phase != TT_FLOW_START) {
-                if (have_prev) {
-                    if (cmp_evref(prev, here) != 0 &&
-                        push_flow(tr, prev, here, p->name, p->cat)) {
-                        put_resolve_scratch(pool, ord, bound, n);
-                        return -1;
-                    }
-                } else if (p->phase == TT_FLOW_END) {
-                    if (early_end)
-                        flow_no_start(tr, early_end);
-                    early_end = p;
-                    early_at = here;
-                    continue;
-                } else {
-                    flow_no_start(tr, p);
-                }
-            }
-            /* an end closes its arrow, not its start: a start may fan out
-             * to several ends (Kineto's one launch, several kernels), so
-             * a later end of the id still comes from it */
-            if (p->phase != TT_FLOW_END) {
-                prev = here;
-                have_prev = 1;
-            }
-        }
-        if (early_end)
-            flow_no_start(tr, early_end);
-        i = j;
+    if (threads > 1 && n >= RESOLVE_PIECE_MIN)
+        n_pieces = threads;
+    if (!(piece = calloc(n_pieces, sizeof *piece))) {
+        put_resolve_scratch(pool, ord, bound, n);
+        return -1;
     }
+    for (size_t p = 0; p < n_pieces; p++) {
+        /* cut at the first id boundary at or after an even share */
+        size_t at = p == 0 ? 0 : n / n_pieces * p;
+        if (p > 0 && at < piece[p - 1].from)
+            at = piece[p - 1].from;
+        while (at > 0 && at < n && ord[at].key == ord[at - 1].key)
+            at++;
+        piece[p].from = at;
+        if (p > 0)
+            piece[p - 1].to = at;
+    }
+    piece[n_pieces - 1].to = n;
+    for (size_t p = 0; p < n_pieces; p++) {
+        /* each point adds at most one flow (its own arrow, or a held-back
+         * end's): room for all at once, on huge pages once big, where
+         * only what is written becomes resident (util/bigalloc.h). The
+         * first piece's array, which becomes the trace's (join_pieces),
+         * has room for every point's */
+        size_t m = p == 0 && tr->n_flows == 0 ? n : piece[p].to - piece[p].from;
+        if (m && !(piece[p].flows = tt_bigalloc(m * sizeof *piece[p].flows)))
+            rc = -1;
+        piece[p].cap_flows = m;
+    }
+    jb.tr = tr;
+    jb.fp = fp;
+    jb.ord = ord;
+    jb.bound = bound;
+    jb.n = n;
+    jb.piece = piece;
+    if (n && rc == 0)
+        tt_parallel_run(n_pieces, threads, resolve_piece_run, &jb);
+    for (size_t p = 0; p < n_pieces; p++)
+        if (piece[p].failed)
+            rc = -1;
+    /* the points are done with: gone before the flows are joined */
     put_resolve_scratch(pool, ord, bound, n);
-    free(tr->flow_points);
-    tr->flow_points = NULL;
-    tr->n_flow_points = tr->cap_flow_points = 0;
+    if (rc == 0) {
+        free(tr->flow_points);
+        tr->flow_points = NULL;
+        tr->n_flow_points = tr->cap_flow_points = 0;
+        rc = join_pieces(tr, piece, n_pieces);
+    }
+    for (size_t p = 0; p < n_pieces; p++)
+        free(piece[p].flows);
+    free(piece);
+    if (rc)
+        return -1;
 
     return index_flows(tr, threads, pool);
 }

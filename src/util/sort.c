@@ -277,8 +277,9 @@ int tt_radix_sort_in(tt_kv *a, size_t n, tt_scratch *pool)
     return 0;
 }
 
-/* The body of tt_apply_order(), inlined for the size of an event so
- * that each move is a few vector moves rather than a call to memcpy. */
+/* The body of tt_apply_order() over 64-bit vals, inlined for the size of
+ * an event so that each move is a few vector moves rather than a call to
+ * memcpy: where n does not fit the compact walk's 32-bit positions. */
 static inline __attribute__((always_inline)) void apply_order(char *a, size_t n, size_t size,
                                                               tt_kv *order, char *tmp)
 {
@@ -305,6 +306,57 @@ static inline __attribute__((always_inline)) void apply_order(char *a, size_t n,
     }
 }
 
+/* How many moves ahead apply_perm() fetches the elements of a cycle. */
+#define APPLY_AHEAD 12
+#define PERM_DONE UINT32_MAX
+
+static inline void fetch_elem(const char *p, size_t size)
+{
+    __builtin_prefetch(p, 1);
+    __builtin_prefetch(p + size - 1, 1);
+}
+
+/* apply_order() with the permutation in perm[], 32-bit positions: the
+ * walk of a cycle reads perm (4 bytes an element: in cache, where the
+ * 16-byte pairs were not) to find the elements APPLY_AHEAD moves ahead
+ * and fetches them, so that the moves, each a random read of the array,
+ * overlap their misses instead of waiting for each in turn (a shuffled
+ * lane's reorder: one miss after another, 1.5-1.8% of a 1M-event
+ * load). The same moves as apply_order(). */
+static inline __attribute__((always_inline)) void apply_perm(char *a, size_t n, size_t size,
+                                                             uint32_t *perm, char *tmp)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t dst, src, look;
+        if (perm[i] == PERM_DONE || perm[i] == i) {
+            perm[i] = PERM_DONE;
+            continue;
+        }
+        memcpy(tmp, a + i * size, size);
+        dst = look = (uint32_t)i;
+        for (int k = 0; k < APPLY_AHEAD; k++) {
+            look = perm[look];
+            if (look == i)
+                break;
+            fetch_elem(a + (size_t)look * size, size);
+        }
+        for (;;) {
+            src = perm[dst];
+            perm[dst] = PERM_DONE;
+            if (src == i) {
+                memcpy(a + (size_t)dst * size, tmp, size);
+                break;
+            }
+            memcpy(a + (size_t)dst * size, a + (size_t)src * size, size);
+            dst = src;
+            /* look stays ahead of dst on the cycle until it comes back
+             * to i: what it reads is not marked done yet */
+            if (look != i && (look = perm[look]) != i)
+                fetch_elem(a + (size_t)look * size, size);
+        }
+    }
+}
+
 int tt_apply_order(void *base, size_t n, size_t size, tt_kv *order)
 {
     char *tmp;
@@ -312,10 +364,25 @@ int tt_apply_order(void *base, size_t n, size_t size, tt_kv *order)
         return 0;
     if (!(tmp = malloc(size)))
         return -1;
-    if (size == 64)
-        apply_order(base, n, 64, order, tmp);   /* tt_event */
-    else
+    if (n < PERM_DONE) {
+        /* the vals as 32-bit positions, packed into the front of order
+         * itself (each pair is read before its bytes are written:
+         * position i's 4 bytes lie in pair i / 4); memcpy() stores, so
+         * that the compiler orders them with the reads of the pairs */
+        uint32_t *perm = (uint32_t *)(void *)order;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = (uint32_t)order[i].val;
+            memcpy((char *)order + i * sizeof v, &v, sizeof v);
+        }
+        if (size == 64)
+            apply_perm(base, n, 64, perm, tmp);   /* tt_event */
+        else
+            apply_perm(base, n, size, perm, tmp);
+    } else if (size == 64) {
+        apply_order(base, n, 64, order, tmp);
+    } else {
         apply_order(base, n, size, order, tmp);
+    }
     free(tmp);
     return 0;
 }

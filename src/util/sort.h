@@ -46,9 +46,10 @@ int tt_radix_sort_in(tt_kv *a, size_t n, struct tt_scratch *pool);
 /* Reorder n elements of `size` bytes in place so that position i receives
  * the element that was at order[i].val (a permutation of 0..n-1, such as
  * tt_radix_sort() leaves in the vals): each element moves once, and no
- * second copy of the array is needed. The vals are overwritten. Returns
- * 0, or -1 when one element of scratch cannot be allocated (nothing has
- * moved then). */
+ * second copy of the array is needed. The pairs of order are overwritten
+ * (keys too: the walk packs the vals into the front of the array).
+ * Returns 0, or -1 when one element of scratch cannot be allocated
+ * (nothing has moved then). */
 int tt_apply_order(void *base, size_t n, size_t size, tt_kv *order);
 
 #endif
