@@ -34,9 +34,9 @@ enum { LM_PLAIN, LM_NAME, LM__COUNT };
 #define MAX_COLUMNS 4096u   /* further contexts share one overflow column per kind */
 #define MAX_ORDINAL 15u     /* numbers under one key past this share a column */
 #define MAX_TOKEN 64u       /* longer runs of digits stay text */
-/* The sample of a column that chooses its predictor. A column past it is
- * written again under the chosen predictor, one number per value, where
- * the trial writes five: at 65536, a chunk's columns were mostly trial
+/* The sample of a column that chooses its predictor. The rest of the
+ * column is written under the chosen predictor, one number per value,
+ * where the trial writes five: at 65536, a chunk's columns were mostly trial
  * (a 1M-event Kineto trace: a fifth of the encode), for choices that a
  * sample this size makes just as well (that trace's snapshot: 171 bytes
  * more of 3.9 MB; the real traces in tests: none). */
@@ -810,17 +810,40 @@ static bool enc_number(const enc *e, uint32_t lo, uint32_t n, numbering *nb)
     return true;
 }
 
-/* The columns' data. Trial (mode NULL): each column's first TRIAL_VALUES
- * values under every predictor, into col[c * PM__COUNT + m] (literal
- * columns use the first two, LM_PLAIN and LM_NAME), and done[c] set when
- * that was all of the column's values: its trial data under the chosen
- * predictor is then its final data already (enc_choose keeps it). Final:
- * all values under predictor mode[c], into col[c * PM__COUNT], for the
- * columns not done (most chunks have none: a 16 MB chunk holds some
- * thousands of values per column, so this pass is usually skipped). */
+/* A column's predictor, from its trial data (col[0..PM__COUNT), the first
+ * TRIAL_VALUES values or fewer under every predictor; literal columns use
+ * the first two, LM_PLAIN and LM_NAME): the one that compresses best. Its
+ * data becomes col[0], the column's final data so far, and the others are
+ * emptied (not freed: kept for the next chunk). zc and tmp are scratch. */
+static void choose_mode(const enc *e, const numbering *nb, uint32_t c, tt_wbuf *col, int level,
+                        uint8_t *mode, ZSTD_CCtx *zc, tt_wbuf *tmp)
+{
+    unsigned modes = e->ckind[nb->cord[c]] == CK_LIT ? LM__COUNT : PM__COUNT;
+    mode[c] = (uint8_t)tt_wbuf_smallest(zc, col, modes, level, tmp);
+    if (mode[c] != 0) {
+        tt_wbuf keep = col[0];
+        col[0] = col[mode[c]];
+        col[mode[c]] = keep;
+    }
+    for (unsigned m = 1; m < PM__COUNT; m++)
+        col[m].n = 0;
+}
+
+/* The columns' data, in one walk over the records: each column's first
+ * TRIAL_VALUES values under every predictor (into col[c * PM__COUNT + m]);
+ * when its next value comes, its predictor is chosen from them
+ * (choose_mode) and that value and all after it are written under it
+ * alone, after the chosen trial data (col[c * PM__COUNT]). A column with
+ * no more values than that is chosen at the end. The data are those a
+ * trial walk and then a final walk under the chosen predictors would
+ * write: the predictions are the same (the column's last number, the
+ * record's, the event's id, the last of the name: each as the final walk
+ * would have it), and the choice is made on the same trial data. One walk
+ * instead of two: most chunks have columns past the sample, and the
+ * records' values, in argument-store order, are a cache miss each. */
 static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t n,
-                        const tt_argcols_hint *hint, const uint8_t *mode, uint8_t *done,
-                        tt_wbuf *col)
+                        const tt_argcols_hint *hint, int level, uint8_t *mode, tt_wbuf *col,
+                        ZSTD_CCtx *zc, tt_wbuf *tmp)
 {
     int64_t *last = calloc((size_t)nb->ncc + 1, sizeof *last);
     uint32_t *seen = calloc((size_t)nb->ncc + 1, sizeof *seen);
@@ -839,27 +862,21 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
             uint32_t c = nb->cc[e->tslot[t->slot0 + s]];
             tt_wbuf *b = &col[(size_t)c * PM__COUNT];
             bool lit = e->ckind[e->tslot[t->slot0 + s]] == CK_LIT;
-            bool fresh = true, all = !mode && seen[c]++ < TRIAL_VALUES;
+            uint32_t k = seen[c]++;
+            bool fresh = true, all = k < TRIAL_VALUES;
             int64_t *named = NULL, ref[PM__COUNT];
-            if (mode && done[c]) {
-                /* written by the trial; only the record's last number,
-                 * which other columns predict from, still counts */
-                if (!lit) {
-                    prev = v[s];
-                    have_prev = true;
-                }
-                continue;
-            }
+            if (k == TRIAL_VALUES)   /* the sample is complete: choose */
+                choose_mode(e, nb, c, b, level, mode, zc, tmp);
             /* the column's last value for this name: for the trials, and
-             * for the columns the final pass predicts by name */
-            if ((all || (mode && mode[c] == (lit ? LM_NAME : PM_NAME))) &&
+             * for the columns predicted by name after them */
+            if ((all || mode[c] == (lit ? LM_NAME : PM_NAME)) &&
                 !(named = byname_slot(&bn, c, hint[i].name, &fresh))) {
                 ok = false;
                 break;
             }
             if (lit) {
                 size_t at = (size_t)((uint64_t)v[s] >> 8), len = (size_t)(v[s] & 0xff);
-                if (all || (mode && mode[c] == LM_PLAIN))
+                if (all || mode[c] == LM_PLAIN)
                     tt_wbuf_str(b, e->lits.p + at, len);
                 if (named) {
                     size_t pat = (size_t)((uint64_t)*named >> 8), plen = (size_t)(*named & 0xff);
@@ -882,7 +899,7 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
             if (all)
                 for (unsigned m = 0; m < PM__COUNT; m++)
                     put_residual(&b[m], v[s], ref[m]);
-            else if (mode)
+            else
                 put_residual(b, v[s], ref[mode[c]]);
             if (named)
                 *named = v[s];
@@ -892,38 +909,14 @@ static bool enc_columns(const enc *e, const numbering *nb, uint32_t lo, uint32_t
     }
     for (size_t i = 0; i < ((size_t)nb->ncc + 1) * PM__COUNT; i++)
         ok = ok && !col[i].oom;
-    if (!mode)
-        for (uint32_t c = 0; c < nb->ncc; c++)
-            done[c] = seen[c] <= TRIAL_VALUES;
+    /* the columns that never filled their sample */
+    for (uint32_t c = 0; c < nb->ncc && ok; c++)
+        if (seen[c] <= TRIAL_VALUES)
+            choose_mode(e, nb, c, &col[(size_t)c * PM__COUNT], level, mode, zc, tmp);
     free(last);
     free(seen);
     byname_fini(&bn);
     return ok;
-}
-
-/* Each column's predictor: the one whose trial data compresses best. The
- * trial buffers are emptied (not freed) for the final data, except a done
- * column's chosen one, which becomes its final data (col[c * PM__COUNT]).
- * *all_done says whether every column is done. zc and tmp are scratch. */
-static bool enc_choose(const enc *e, const numbering *nb, tt_wbuf *col, int level,
-                       uint8_t *mode, const uint8_t *done, bool *all_done, ZSTD_CCtx *zc,
-                       tt_wbuf *tmp)
-{
-    *all_done = true;
-    for (uint32_t c = 0; c < nb->ncc; c++) {
-        tt_wbuf *b = &col[(size_t)c * PM__COUNT];
-        unsigned modes = e->ckind[nb->cord[c]] == CK_LIT ? LM__COUNT : PM__COUNT;
-        mode[c] = (uint8_t)tt_wbuf_smallest(zc, b, modes, level, tmp);
-        if (done[c] && mode[c] != 0) {
-            tt_wbuf keep = b[0];
-            b[0] = b[mode[c]];
-            b[mode[c]] = keep;
-        }
-        for (unsigned m = done[c] ? 1 : 0; m < PM__COUNT; m++)
-            b[m].n = 0;   /* kept for the final data and the next chunk */
-        *all_done = *all_done && done[c];
-    }
-    return true;
 }
 
 /* The payload, in the order argcols.h gives. */
@@ -1022,8 +1015,7 @@ static int enc_chunk(const enc *e, uint32_t lo, uint32_t n, const tt_argcols_hin
 {
     numbering nb;
     tt_wbuf *col = NULL;
-    uint8_t *mode = NULL, *done = NULL;
-    bool all_done = false;
+    uint8_t *mode = NULL;
     int rc = -1;
     memset(&nb, 0, sizeof nb);
     if (!sc->zc)
@@ -1031,15 +1023,12 @@ static int enc_chunk(const enc *e, uint32_t lo, uint32_t n, const tt_argcols_hin
     if (sc->zc && enc_number(e, lo, n, &nb)) {
         col = scratch_cols(sc, ((size_t)nb.ncc + 1) * PM__COUNT);
         mode = calloc((size_t)nb.ncc + 1, 1);
-        done = calloc((size_t)nb.ncc + 1, 1);
     }
-    if (col && mode && done && enc_columns(e, &nb, lo, n, hint, NULL, done, col) &&
-        enc_choose(e, &nb, col, trial_level, mode, done, &all_done, sc->zc, &sc->tmp) &&
-        (all_done || enc_columns(e, &nb, lo, n, hint, mode, done, col)) &&
+    if (col && mode &&
+        enc_columns(e, &nb, lo, n, hint, trial_level, mode, col, sc->zc, &sc->tmp) &&
         enc_write(e, &nb, lo, n, hint, n_names, col, mode, out))
         rc = 0;
     free(mode);
-    free(done);
     numbering_fini(&nb);
     return rc;
 }
