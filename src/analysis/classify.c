@@ -92,33 +92,20 @@ void tt_classifier_fini(tt_classifier *c)
     c->n = 0;
 }
 
-tt_cat_class tt_classifier_category(tt_classifier *c, const tt_event *e)
+tt_cat_class tt_classifier_category_fill(tt_classifier *c, uint32_t cat)
 {
-    if (e->cat >= c->n)
+    if (cat >= c->n)
         return TT_CAT_OTHER;   /* ids beyond the table cannot occur after finalize */
-    if (!c->cat[e->cat])
-        c->cat[e->cat] = (uint8_t)(tt_classify_category(tt_str(c->tr, e->cat)) + 1);
-    return (tt_cat_class)(c->cat[e->cat] - 1);
+    if (!c->cat[cat])
+        c->cat[cat] = (uint8_t)(tt_classify_category(tt_str(c->tr, cat)) + 1);
+    return (tt_cat_class)(c->cat[cat] - 1);
 }
 
-tt_gpu_class tt_classifier_gpu(tt_classifier *c, const tt_event *e)
+bool tt_classifier_collective_fill(tt_classifier *c, uint32_t name)
 {
-    bool coll;
-    switch (tt_classifier_category(c, e)) {
-    case TT_CAT_MEMCPY:
-        return TT_GPU_MEMCPY;
-    case TT_CAT_COLLECTIVE:
-        return TT_GPU_COMM;
-    case TT_CAT_KERNEL:
-    case TT_CAT_MEMSET:
-    case TT_CAT_INSTRUCTION:
-        if (e->name >= c->n)
-            return TT_GPU_COMPUTE;
-        if (!c->coll[e->name])
-            c->coll[e->name] = tt_classify_collective(tt_str(c->tr, e->name)) ? 2 : 1;
-        coll = c->coll[e->name] == 2;
-        return coll ? TT_GPU_COMM : TT_GPU_COMPUTE;
-    default:
-        return TT_GPU_NONE;
-    }
+    if (name >= c->n)
+        return false;
+    if (!c->coll[name])
+        c->coll[name] = tt_classify_collective(tt_str(c->tr, name)) ? 2 : 1;
+    return c->coll[name] == 2;
 }

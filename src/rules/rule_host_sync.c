@@ -57,20 +57,22 @@ static int sync_trace_init(sync_trace *st, const tt_trace *tr)
         rule_names_init(&st->api, tr, rule_is_api_call) ||
         rule_names_init(&st->steps, tr, rule_is_step_name))
         return -1;
-    for (uint32_t l = 0; l < tr->n_lanes; l++) {
-        const tt_lane *ln = &tr->lanes[l];
-        for (size_t i = 0; i < ln->n; i++) {
-            const tt_event *e = &ln->ev[i];
-            if (rule_names_match(&st->steps, e->name))
-                st->steps_end = st->steps_end == INT64_MAX || tt_event_end(e) > st->steps_end
-                                    ? tt_event_end(e)
-                                    : st->steps_end;
-            if (e->cat == st->trace_cat && st->trace_cat != TT_STR_ERROR &&
-                tt_ivals_push(&st->envelope, e->start, tt_event_end(e)))
-                return -1;
-        }
-    }
-    return tt_ivals_normalize(&st->envelope);
+    return 0;
+}
+
+/* What the walk over event e tells of the profiler: the end of the last
+ * step, the envelope's spans (normalized once every lane is walked).
+ * 0, or -1 (OOM). */
+static int sync_trace_note(sync_trace *st, const tt_event *e)
+{
+    if (rule_names_match(&st->steps, e->name))
+        st->steps_end = st->steps_end == INT64_MAX || tt_event_end(e) > st->steps_end
+                            ? tt_event_end(e)
+                            : st->steps_end;
+    if (e->cat == st->trace_cat && st->trace_cat != TT_STR_ERROR &&
+        tt_ivals_push(&st->envelope, e->start, tt_event_end(e)))
+        return -1;
+    return 0;
 }
 
 static void sync_trace_fini(sync_trace *st)
@@ -130,28 +132,77 @@ static int flush(const tt_rule_ctx *ctx, int ti, sync_trace *st, uint32_t lane, 
                         tt_rule_time(tr, r->end, b, sizeof b));
 }
 
-static int run_lane(const tt_rule_ctx *ctx, int ti, sync_trace *st, uint32_t l, tt_ns min_dur,
-                    int64_t *anc)
+/* A sync call not nested in another, as the walk over its lane found
+ * it: whether it is the profiler's own stop is known only once every lane
+ * is walked (the last step may be on any). */
+typedef struct sync_seen {
+    uint32_t lane, idx;
+    int64_t  op;            /* index of the enclosing op on the lane, -1: none */
+    bool     op_before;     /* an op since the previous such call of the lane */
+} sync_seen;
+
+typedef struct sync_list {
+    sync_seen *v;
+    size_t     n, cap;
+} sync_list;
+
+/* Walk lane l once: the profiler's steps and envelope into st, the sync
+ * calls not nested in another into *out. 0, or -1 (OOM). */
+static int walk_lane(sync_trace *st, uint32_t l, int64_t *anc, sync_list *out)
 {
     const tt_lane *ln = &st->tr->lanes[l];
     tt_ns outer_end = INT64_MIN;
-    sync_run r;
-    bool op_between = false;   /* an op since the last sync of the run */
-    r.open = false;
+    bool op_between = false;   /* an op since the last sync call */
     for (size_t i = 0; i < ln->n; i++) {
         const tt_event *e = &ln->ev[i];
         int64_t op = -1;
         anc[e->depth] = (int64_t)i;
+        if (sync_trace_note(st, e))
+            return -1;
         if (!rule_names_match(&st->sync, e->name)) {
             if (e->start >= outer_end && is_op(st, e))
                 op_between = true;
             continue;
         }
-        if (rule_call_nested(&outer_end, e) || profiler_stop(st, e))
+        if (rule_call_nested(&outer_end, e))
             continue;
         for (int k = (int)e->depth - 1; k >= 0 && op < 0; k--)
             if (is_op(st, &ln->ev[anc[k]]))
                 op = anc[k];
+        if (out->n == out->cap) {
+            size_t nc = out->cap ? out->cap * 2 : 64;
+            sync_seen *nv = realloc(out->v, nc * sizeof *nv);
+            if (!nv)
+                return -1;
+            out->v = nv;
+            out->cap = nc;
+        }
+        out->v[out->n].lane = l;
+        out->v[out->n].idx = (uint32_t)i;
+        out->v[out->n].op = op;
+        out->v[out->n].op_before = op_between;
+        out->n++;
+        op_between = false;
+    }
+    return 0;
+}
+
+/* The findings of lane l from its sync calls v[0..n) (see the top of the
+ * file). An op between two calls separates them even where a profiler
+ * stop, left out, lies between. */
+static int run_lane(const tt_rule_ctx *ctx, int ti, sync_trace *st, uint32_t l,
+                    const sync_seen *v, size_t n, tt_ns min_dur)
+{
+    const tt_lane *ln = &st->tr->lanes[l];
+    sync_run r;
+    bool op_between = false;   /* an op since the last sync of the run */
+    r.open = false;
+    for (size_t k = 0; k < n; k++) {
+        const tt_event *e = &ln->ev[v[k].idx];
+        int64_t op = v[k].op;
+        op_between |= v[k].op_before;
+        if (profiler_stop(st, e))
+            continue;
         if (r.open && (r.op != op || op_between) &&
             flush(ctx, ti, st, l, &r, min_dur))
             return -1;
@@ -171,34 +222,51 @@ static int run_lane(const tt_rule_ctx *ctx, int ti, sync_trace *st, uint32_t l, 
             r.longest = e->dur;
         if (r.n_ev < TT_ANN_MAX_EVENTS) {
             r.ev[r.n_ev].lane = l;
-            r.ev[r.n_ev++].idx = (uint32_t)i;
+            r.ev[r.n_ev++].idx = v[k].idx;
         }
         op_between = false;
     }
     return flush(ctx, ti, st, l, &r, min_dur);
 }
 
+/* One walk over the events finds both what the profiler did (its last
+ * step, its envelope) and the sync calls; the findings are made from
+ * those calls alone once the walk is done. A trace with no string naming
+ * a sync call is not walked. */
 static int run(const tt_rule_ctx *ctx)
 {
     tt_ns min_dur = (tt_ns)tt_rule_param_value(ctx, "min_duration");
     for (size_t t = 0; t < ctx->n_traces; t++) {
         const tt_trace *tr = ctx->traces[t];
         sync_trace st;
+        sync_list found = {NULL, 0, 0};
         int rc = 0;
         if (sync_trace_init(&st, tr)) {
             sync_trace_fini(&st);
             return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
         }
+        if (!rule_names_any(&st.sync, tr->n_events)) {
+            sync_trace_fini(&st);
+            continue;
+        }
         for (uint32_t l = 0; rc == 0 && l < tr->n_lanes; l++) {
             /* anc[d]: the latest event at depth d, so anc[0..depth) are
              * the ancestors of the event being looked at */
             int64_t *anc = malloc(((size_t)tr->lanes[l].max_depth + 1) * sizeof *anc);
-            if (!anc)
+            if (!anc || walk_lane(&st, l, anc, &found))
                 rc = tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
-            else
-                rc = run_lane(ctx, (int)t, &st, l, min_dur, anc);
             free(anc);
         }
+        if (rc == 0 && tt_ivals_normalize(&st.envelope))
+            rc = tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
+        for (size_t i = 0; rc == 0 && i < found.n;) {
+            size_t j = i;
+            while (j < found.n && found.v[j].lane == found.v[i].lane)
+                j++;
+            rc = run_lane(ctx, (int)t, &st, found.v[i].lane, found.v + i, j - i, min_dur);
+            i = j;
+        }
+        free(found.v);
         sync_trace_fini(&st);
         if (rc)
             return -1;

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include "rules/devwork.h"
 #include "rules/rules_util.h"
 
 static int flush(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, rule_span *sp,
@@ -36,13 +37,19 @@ static int run(const tt_rule_ctx *ctx)
     int64_t min_bytes = (int64_t)tt_rule_param_value(ctx, "min_bytes");
     for (size_t t = 0; t < ctx->n_traces; t++) {
         const tt_trace *tr = ctx->traces[t];
+        /* a copy is device work: lanes without any have none (rules/devwork.h) */
+        const rule_lanes *rl = rule_devwork_lanes(ctx, t);
         tt_classifier cls;
+        if (!rl)
+            return -1;
         if (tt_classifier_init(&cls, tr))
             return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
         for (uint32_t l = 0; l < tr->n_lanes; l++) {
             const tt_lane *ln = &tr->lanes[l];
             rule_span sp;
             const char *example = "";
+            if (!rl->device[l])
+                continue;
             sp.open = false;
             for (size_t i = 0; i < ln->n; i++) {
                 const tt_event *e = &ln->ev[i];

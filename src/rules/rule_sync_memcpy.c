@@ -34,10 +34,14 @@ static int run(const tt_rule_ctx *ctx)
     for (size_t t = 0; t < ctx->n_traces; t++) {
         const tt_trace *tr = ctx->traces[t];
         rule_names copies;
+        uint32_t n_lanes = tr->n_lanes;
         int rc = 0;
         if (rule_names_init(&copies, tr, rule_is_sync_copy_call))
             return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
-        for (uint32_t l = 0; rc == 0 && l < tr->n_lanes; l++) {
+        /* no string names such a call: no event does */
+        if (!rule_names_any(&copies, tr->n_events))
+            n_lanes = 0;
+        for (uint32_t l = 0; rc == 0 && l < n_lanes; l++) {
             const tt_lane *ln = &tr->lanes[l];
             rule_span sp;
             const char *example = "";

@@ -126,30 +126,46 @@ static bool wants_args(const tt_trace *tr, const tt_event *e)
            (!tt_event_operand(tr, e) || !strstr(tt_str(tr, e->name), " -> "));
 }
 
-/* The arguments of every transfer that needs them, read up front in
+/* The trace's transfers (events with a byte count), in lane order, into
+ * *xs, and the arguments of those that need them read up front in
  * storage order (analysis/argvals.h): walking the lanes in time order and
  * reading each event's record there would decompress a block per event in
- * a file not in time order. Stored in walk order, so run_trace's second
- * walk takes them one after the other. Unreadable records count as having
- * no arguments, as the rule always did. */
-static int fetch_args(const tt_trace *tr, tt_argvals *av, tt_error *err)
+ * a file not in time order. Stored in walk order, so run_trace's walk over
+ * *xs takes them one after the other. One walk over the events: the
+ * second walk goes over the transfers alone. Unreadable records count as
+ * having no arguments, as the rule always did. 0, or -1 with err set (*xs
+ * then freed, av empty). */
+static int find_transfers(const tt_trace *tr, tt_evref **xs, size_t *nx, tt_argvals *av,
+                          tt_error *err)
 {
     const tt_event **ev = NULL;
-    size_t n = 0, cap = 0;
+    size_t n = 0, cap = 0, capx = 0;
     int rc;
+    *xs = NULL;
+    *nx = 0;
     for (uint32_t l = 0; l < tr->n_lanes; l++) {
         const tt_lane *ln = &tr->lanes[l];
         for (size_t i = 0; i < ln->n; i++) {
+            if (ln->ev[i].bytes < 0)
+                continue;
+            if (*nx == capx) {
+                size_t nc = capx ? capx * 2 : 256;
+                tt_evref *nv = realloc(*xs, nc * sizeof *nv);
+                if (!nv)
+                    goto oom;
+                *xs = nv;
+                capx = nc;
+            }
+            (*xs)[*nx].lane = l;
+            (*xs)[*nx].idx = (uint32_t)i;
+            (*nx)++;
             if (!wants_args(tr, &ln->ev[i]))
                 continue;
             if (n == cap) {
                 size_t nc = cap ? cap * 2 : 256;
                 const tt_event **nv = realloc(ev, nc * sizeof *nv);
-                if (!nv) {
-                    free(ev);
-                    memset(av, 0, sizeof *av);
-                    return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
-                }
+                if (!nv)
+                    goto oom;
                 ev = nv;
                 cap = nc;
             }
@@ -158,61 +174,69 @@ static int fetch_args(const tt_trace *tr, tt_argvals *av, tt_error *err)
     }
     rc = tt_argvals_fetch(tr, ev, n, arg_keys, N_ARG_KEYS, false, av, err);
     free(ev);
+    if (rc) {
+        free(*xs);
+        *xs = NULL;
+    }
     return rc;
+oom:
+    free(ev);
+    free(*xs);
+    *xs = NULL;
+    memset(av, 0, sizeof *av);
+    return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
 }
 
 static int run_trace(const tt_rule_ctx *ctx, int ti, const tt_trace *tr)
 {
     size_t max_loads = (size_t)tt_rule_param_value(ctx, "max_loads");
     load *v = NULL;
-    size_t n = 0, cap = 0, fetched = 0;
+    tt_evref *xs;
+    size_t n = 0, cap = 0, fetched = 0, nx;
     tt_argvals av;
     int rc = -1;
-    if (fetch_args(tr, &av, ctx->err))
+    if (find_transfers(tr, &xs, &nx, &av, ctx->err))
         return -1;
-    for (uint32_t l = 0; l < tr->n_lanes; l++) {
-        const tt_lane *ln = &tr->lanes[l];
-        for (size_t i = 0; i < ln->n; i++) {
-            const tt_event *e = &ln->ev[i];
-            const char *name, *addr = NULL;
-            const tt_argvals *args = NULL;
-            size_t ai = 0;
-            uint32_t op;
-            uint64_t key;
-            if (e->bytes < 0)
-                continue;
-            if (wants_args(tr, e)) {
-                args = &av;
-                ai = fetched++;
-            }
-            op = tt_event_operand(tr, e);
-            if (op)
-                key = ((uint64_t)op << 1);
-            else if (args && (addr = source_address(args, ai)) != NULL)
-                key = tt_hash_bytes(addr, strlen(addr), (uint64_t)e->bytes) | 1;
-            else
-                continue;
-            name = tt_str(tr, e->name);
-            if (is_store(name, strstr(name, " -> "), args, ai))
-                continue;
-            if (n == cap) {
-                size_t nc = cap ? cap * 2 : 256;
-                load *nv = realloc(v, nc * sizeof *nv);
-                if (!nv)
-                    goto out;
-                v = nv;
-                cap = nc;
-            }
-            v[n].key = key;
-            v[n].label = op;
-            v[n].addr = addr;
-            v[n].start = e->start;
-            v[n].end = tt_event_end(e);
-            v[n].bytes = e->bytes;
-            v[n].ev.lane = l;
-            v[n].ev.idx = (uint32_t)i;
-            n++;
+    for (size_t x = 0; x < nx; x++) {
+        uint32_t l = xs[x].lane;
+        size_t i = xs[x].idx;
+        const tt_event *e = &tr->lanes[l].ev[i];
+        const char *name, *addr = NULL;
+        const tt_argvals *args = NULL;
+        size_t ai = 0;
+        uint32_t op;
+        uint64_t key;
+        if (wants_args(tr, e)) {
+            args = &av;
+            ai = fetched++;
         }
+        op = tt_event_operand(tr, e);
+        if (op)
+            key = ((uint64_t)op << 1);
+        else if (args && (addr = source_address(args, ai)) != NULL)
+            key = tt_hash_bytes(addr, strlen(addr), (uint64_t)e->bytes) | 1;
+        else
+            continue;
+        name = tt_str(tr, e->name);
+        if (is_store(name, strstr(name, " -> "), args, ai))
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 256;
+            load *nv = realloc(v, nc * sizeof *nv);
+            if (!nv)
+                goto out;
+            v = nv;
+            cap = nc;
+        }
+        v[n].key = key;
+        v[n].label = op;
+        v[n].addr = addr;
+        v[n].start = e->start;
+        v[n].end = tt_event_end(e);
+        v[n].bytes = e->bytes;
+        v[n].ev.lane = l;
+        v[n].ev.idx = (uint32_t)i;
+        n++;
     }
     if (tt_sort(v, n, sizeof *v, cmp_load, NULL))
         goto out;
@@ -257,6 +281,7 @@ out:
     if (rc && ctx->err->code == TT_OK)
         tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
     tt_argvals_fini(&av);
+    free(xs);
     free(v);
     return rc;
 }

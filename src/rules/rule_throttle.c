@@ -60,6 +60,7 @@ static bool throttle_name(const char *name)
 static int collect(const tt_trace *tr, tspans *t)
 {
     rule_names names;
+    uint32_t n_lanes = tr->n_lanes;
     for (uint32_t c = 0; c < tr->n_counters; c++) {
         const tt_counter *ct = &tr->counters[c];
         if (!throttle_name(tt_str(tr, ct->name)) && !throttle_name(tt_str(tr, ct->key)))
@@ -79,7 +80,10 @@ static int collect(const tt_trace *tr, tspans *t)
     }
     if (rule_names_init(&names, tr, throttle_name))
         return -1;
-    for (uint32_t l = 0; l < tr->n_lanes; l++) {
+    /* no string names a throttle: no event does */
+    if (!rule_names_any(&names, tr->n_events))
+        n_lanes = 0;
+    for (uint32_t l = 0; l < n_lanes; l++) {
         const tt_lane *ln = &tr->lanes[l];
         for (size_t i = 0; i < ln->n; i++) {
             tspan x;

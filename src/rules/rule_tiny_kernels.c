@@ -8,6 +8,7 @@
  * business), so it ends the run. */
 #include "config.h"
 
+#include "rules/devwork.h"
 #include "rules/rules_util.h"
 
 #include <stdlib.h>
@@ -50,14 +51,21 @@ static int run(const tt_rule_ctx *ctx)
         min_run = 1;
     for (size_t t = 0; t < ctx->n_traces; t++) {
         const tt_trace *tr = ctx->traces[t];
+        /* a kernel is device work: lanes without any (most of a trace's
+         * events, on the host threads) have no run (rules/devwork.h) */
+        const rule_lanes *rl = rule_devwork_lanes(ctx, t);
         tt_classifier cls;
         int rc = 0;
+        if (!rl)
+            return -1;
         if (tt_classifier_init(&cls, tr))
             return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
         for (uint32_t l = 0; rc == 0 && l < tr->n_lanes; l++) {
             const tt_lane *ln = &tr->lanes[l];
             size_t *idx = NULL, n = 0, cap = 0;
             tt_ns busy = 0, work_end = INT64_MIN;   /* end of the lane's device work so far */
+            if (!rl->device[l])
+                continue;
             for (size_t i = 0; rc == 0 && i < ln->n; i++) {
                 const tt_event *e = &ln->ev[i];
                 tt_cat_class cc = tt_classifier_category(&cls, e);

@@ -519,8 +519,8 @@ int tt_rules_run_each(const tt_rules_config *cfg, const tt_trace *const *traces,
     return rc ? -1 : 0;
 }
 
-int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
-                 tt_annotations *out, tt_error *err)
+int tt_rules_find(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
+                  tt_annotations *out, tt_error *err)
 {
     int rc = 0;
     if (tt_rules_run_each(cfg, traces, n_traces, out, err))
@@ -541,6 +541,14 @@ int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size
         if (rc)
             return -1;
     }
+    return 0;
+}
+
+int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
+                 tt_annotations *out, tt_error *err)
+{
+    if (tt_rules_find(cfg, traces, n_traces, out, err))
+        return -1;
     if (tt_rank_apply_severity(out, traces, n_traces, cfg, err))
         return -1;
     tt_annotations_sort(out);

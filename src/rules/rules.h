@@ -183,6 +183,15 @@ double tt_rule_param_value(const tt_rule_ctx *ctx, const char *name);
 int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
                  tt_annotations *out, tt_error *err);
 
+/* tt_rules_run without its last step: every enabled rule's findings,
+ * the per-trace rules' in the serial order, then those across ranks,
+ * with provisional severities (an explicit one, else info), unsorted.
+ * For callers that only count them (`summary`): the severities read
+ * every event again for the traces' step time (rules/rank.h). 0, or -1
+ * with err set. */
+int tt_rules_find(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
+                  tt_annotations *out, tt_error *err);
+
 /* The first step of tt_rules_run: the per-trace rules alone (not those
  * across ranks) over the traces, their findings appended to out in the
  * serial order (rule by rule, trace by trace) with provisional severities

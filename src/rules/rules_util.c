@@ -228,3 +228,15 @@ void rule_names_fini(rule_names *rn)
     rn->state = NULL;
     rn->n = 0;
 }
+
+bool rule_names_any(rule_names *rn, uint64_t n_events)
+{
+    /* a string costs a few comparisons, an event one byte looked up in
+     * its cache line: the strings are worth testing only when few */
+    if ((uint64_t)rn->n > n_events / 8 + 4096)
+        return true;
+    for (uint32_t id = 0; id < rn->n; id++)
+        if (rule_names_match(rn, id))
+            return true;
+    return false;
+}

@@ -87,6 +87,13 @@ static inline bool rule_names_match(rule_names *rn, uint32_t id)
     return rn->state[id] == 2;
 }
 
+/* Whether some string of the trace matches: false means no event name
+ * can, and a rule looking for such names may skip its walk over every
+ * event. The strings are tested (and their answers kept) only where they
+ * are few next to the events, n_events; else this says true, which only
+ * costs the walk. */
+bool rule_names_any(rule_names *rn, uint64_t n_events);
+
 /* Host API calls found by name on one thread, in lane order: true when e
  * lies inside the previous call counted (*outer_end is its end), so the
  * outer call stands for both. Nsight Systems exports record cudaMemcpy and
