@@ -55,14 +55,9 @@ static void put(tt_argjson *j, const char *s, size_t n)
  * for the longest form (every byte as \u00XX) is taken at once and the
  * bytes written straight into it: this runs for every key and string of
  * every event, and a put() per piece was 4% of an nsys SQLite summary. */
-static void put_string(tt_argjson *j, const char *s)
+char *tt_argjson_quote(char *d, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    size_t n = strlen(s);
-    char *d;
-    if (!reserve(j, 6 * n + 2))
-        return;
-    d = j->buf + j->len;
     *d++ = '"';
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -88,7 +83,15 @@ static void put_string(tt_argjson *j, const char *s)
         }
     }
     *d++ = '"';
-    j->len = (size_t)(d - j->buf);
+    return d;
+}
+
+static void put_string(tt_argjson *j, const char *s)
+{
+    size_t n = strlen(s);
+    if (!reserve(j, 6 * n + 2))
+        return;
+    j->len = (size_t)(tt_argjson_quote(j->buf + j->len, s, n) - j->buf);
 }
 
 static void put_key(tt_argjson *j, const char *key)

@@ -42,6 +42,10 @@ void tt_argjson_number(tt_argjson *j, const char *key, int64_t v);
  * HugeCTR reader) without cJSON's printf and scanf. */
 size_t tt_argjson_print_number(char *out, const char *text, size_t n);
 
+/* s[0..n) quoted and escaped as cJSON prints a string, at d (room for
+ * 6 * n + 2 bytes); returns the end of what it wrote. */
+char *tt_argjson_quote(char *d, const char *s, size_t n);
+
 /* Add key: s as cJSON_AddStringToObject(o, key, s) prints it. */
 void tt_argjson_string(tt_argjson *j, const char *key, const char *s);
 

@@ -549,35 +549,8 @@ static void arg_number(tt_args_val *v, char *buf, int64_t x)
  * (TT_JSON_STRING_MAX(strlen(str)) bytes) and *v. */
 static void arg_string(tt_args_val *v, char *buf, const char *str)
 {
-    static const char hex[] = "0123456789abcdef";
-    char *d = buf;
-    *d++ = '"';
-    for (; *str; str++) {
-        unsigned char c = (unsigned char)*str;
-        if (c >= 0x20 && c != '"' && c != '\\') {
-            *d++ = (char)c;
-            continue;
-        }
-        *d++ = '\\';
-        switch (c) {
-        case '"': *d++ = '"'; break;
-        case '\\': *d++ = '\\'; break;
-        case '\b': *d++ = 'b'; break;
-        case '\f': *d++ = 'f'; break;
-        case '\n': *d++ = 'n'; break;
-        case '\r': *d++ = 'r'; break;
-        case '\t': *d++ = 't'; break;
-        default:
-            memcpy(d, "u00", 3);
-            d[3] = hex[c >> 4];
-            d[4] = hex[c & 15];
-            d += 5;
-            break;
-        }
-    }
-    *d++ = '"';
     v->s = buf;
-    v->n = (size_t)(d - buf);
+    v->n = (size_t)(tt_argjson_quote(buf, str, strlen(str)) - buf);
     v->kind = TT_ARGV_JSON;
 }
 
