@@ -33,6 +33,7 @@
 static volatile sig_atomic_t quit_sig;    /* SIGINT/SIGTERM/SIGHUP received */
 static volatile sig_atomic_t stop_req;    /* SIGTSTP received */
 static volatile sig_atomic_t cont_seen;   /* SIGCONT: repaint everything */
+static volatile sig_atomic_t winch_seen;  /* SIGWINCH: the terminal's size changed */
 static int wake_pipe[2] = {-1, -1};
 static struct termios saved_tty;
 static volatile sig_atomic_t have_saved_tty;
@@ -48,7 +49,7 @@ static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT,
                                     SIGQUIT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ};
 static struct sigaction old_quit[N_OF(quit_signals)], old_fatal[N_OF(fatal_signals)], old_tstp,
-    old_cont;
+    old_cont, old_winch;
 
 static void wake(void)
 {
@@ -107,6 +108,18 @@ static void on_cont(int sig)
 {
     (void)sig;
     cont_seen = 1;
+    wake();
+}
+
+/* The terminal was resized. Ours, not curses' handler: curses' only sets
+ * a flag its next read looks at, so a SIGWINCH arriving while a frame was
+ * drawn, after the last read and before the loop's poll(), was seen only
+ * at the next key press. This one wakes the poll through the pipe, and the
+ * loop resizes curses itself (sync_size). */
+static void on_winch(int sig)
+{
+    (void)sig;
+    winch_seen = 1;
     wake();
 }
 
@@ -199,6 +212,7 @@ static void signals_install(void)
         install(quit_signals[i], on_quit, NULL, &old_quit[i], 0);
     install(SIGTSTP, on_tstp, NULL, &old_tstp, 0);
     install(SIGCONT, on_cont, NULL, &old_cont, 0);
+    install(SIGWINCH, on_winch, NULL, &old_winch, 0);
     for (size_t i = 0; i < N_OF(fatal_signals); i++)
         install(fatal_signals[i], NULL, on_fatal, &old_fatal[i], SA_RESETHAND | SA_NODEFER);
 }
@@ -209,6 +223,7 @@ static void signals_restore(void)
         sigaction(quit_signals[i], &old_quit[i], NULL);
     sigaction(SIGTSTP, &old_tstp, NULL);
     sigaction(SIGCONT, &old_cont, NULL);
+    sigaction(SIGWINCH, &old_winch, NULL);
     for (size_t i = 0; i < N_OF(fatal_signals); i++)
         sigaction(fatal_signals[i], &old_fatal[i], NULL);
 }
@@ -756,6 +771,12 @@ static int term_loop(session *t, const term_view *v, tt_grid *g, int *sig, tt_er
              * after Ctrl-Z */
             cont_seen = 0;
             resume(t);
+            if (sync_size(v) & TT_REACT_QUIT)
+                break;
+            redraw = full = true;
+        }
+        if (winch_seen) {
+            winch_seen = 0;
             if (sync_size(v) & TT_REACT_QUIT)
                 break;
             redraw = full = true;
