@@ -47,48 +47,36 @@ static int root_level(size_t n)
 
 void tt_index_build(tt_event *ev, size_t n)
 {
-    tt_ns running_max = INT64_MIN, busy = 0;
-    int k, top;
-    if (n == 0)
-        return;
-    /* busy_upto: union length of [0..i]; events are sorted by start, so an
-     * event adds only what lies beyond the furthest end seen so far. */
-    for (size_t i = 0; i < n; i++) {
-        tt_ns s = ev[i].start, e = s + ev[i].dur;
-        tt_ns from = s > running_max ? s : running_max;
-        if (e > from)
-            busy += e - from;
-        if (e > running_max)
-            running_max = e;
-        ev[i].busy_upto = busy;
+    tt_index_builder b;
+    size_t i = 0;
+    tt_index_builder_init(&b);
+    /* two at a time: the compiler then knows which is the leaf */
+    for (; i + 1 < n; i += 2) {
+        tt_index_add(&b, ev, i);
+        tt_index_add(&b, ev, i + 1);
     }
-    /* leaves */
-    for (size_t i = 0; i < n; i += 2)
-        ev[i].max_end = ev[i].start + ev[i].dur;
-    top = root_level(n);
-    for (k = 1; k <= top; k++) {
-        size_t half = (size_t)1 << (k - 1);
-        for (size_t i = ((size_t)1 << k) - 1; i < n; i += (size_t)1 << (k + 1)) {
-            tt_ns m = ev[i].start + ev[i].dur;
-            size_t r = i + half;
-            if (ev[i - half].max_end > m)
-                m = ev[i - half].max_end;
-            if (r >= n) {
-                /* The right child is missing; the existing part of its
-                 * range [i+1, n-1] is covered by the first node of its
-                 * left-child chain that exists (already computed). */
-                size_t step = half;
-                while (r >= n && step > 1) {
-                    step >>= 1;
-                    r -= step;
-                }
-                if (r >= n)
-                    r = n;   /* i+1 == n: nothing on the right */
-            }
-            if (r < n && ev[r].max_end > m)
-                m = ev[r].max_end;
-            ev[i].max_end = m;
+    if (i < n)
+        tt_index_add(&b, ev, i);
+    tt_index_finish(ev, n);
+}
+
+void tt_index_finish(tt_event *ev, size_t n)
+{
+    int top = n ? root_level(n) : 0;
+    /* level k's nodes are 2^(k+1) apart; only its last can run past n */
+    for (int k = 1; k <= top; k++) {
+        size_t w = (size_t)1 << k, half = w / 2, last = w - 1 + (n - w) / (2 * w) * (2 * w);
+        size_t r = last + half, step = half;
+        if (last + w - 1 < n)
+            continue;   /* whole: finished by tt_index_add() */
+        /* the right child is missing: the existing part of its range
+         * [last + 1, n - 1] is covered by the first node of its left-child
+         * chain that exists (finished at a lower level) */
+        while (r >= n && step > 1) {
+            step >>= 1;
+            r -= step;
         }
+        tt_index_node(ev, last, half, r < n ? ev[r].max_end : INT64_MIN);
     }
 }
 

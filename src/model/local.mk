@@ -3,4 +3,5 @@ libtracetty_a_SOURCES += \
 	src/model/attrs.c src/model/attrs.h \
 	src/model/laneix.c src/model/laneix.h \
 	src/model/merge.c src/model/merge.h \
+	src/model/nest.c src/model/nest.h \
 	src/model/trace.c src/model/trace.h

@@ -5,6 +5,7 @@
 
 #include "index/index.h"
 #include "model/laneix.h"
+#include "model/nest.h"
 #include "util/bigalloc.h"
 #include "util/hash.h"
 #include "util/natcmp.h"
@@ -601,57 +602,28 @@ static int lane_sort_events(tt_lane *l, tt_scratch *pool)
 }
 
 /* Depth of each event: call-stack nesting for thread lanes, first free row
- * for async lanes (see trace.h). */
+ * for async lanes (model/nest.h states the rule). */
 int tt_lane_nest(tt_lane *l)
 {
-    size_t n = l->n, sp = 0, cap = 64;
-    tt_ns *stack = malloc(cap * sizeof *stack);
+    tt_event *ev = l->ev;
+    size_t n = l->n;
+    tt_nest nz;
     uint16_t maxd = 0;
-    if (!stack)
+    if (tt_nest_init(&nz, l->kind))
         return -1;
     for (size_t i = 0; i < n; i++) {
-        tt_event *e = &l->ev[i];
-        tt_ns s = e->start, end = s + e->dur;
-        size_t d;
-        if (l->kind == TT_LANE_ASYNC) {
-            /* stack[] holds each row's end; take the first free row */
-            for (d = 0; d < sp; d++)
-                if (stack[d] <= s)
-                    break;
-            if (d == sp) {
-                if (sp == cap) {
-                    tt_ns *ns = realloc(stack, cap * 2 * sizeof *ns);
-                    if (!ns) {
-                        free(stack);
-                        return -1;
-                    }
-                    stack = ns;
-                    cap *= 2;
-                }
-                sp++;
-            }
-            stack[d] = end > s ? end : s + 1;
-        } else {
-            while (sp > 0 && stack[sp - 1] <= s)
-                sp--;
-            d = sp;
-            if (sp == cap) {
-                tt_ns *ns = realloc(stack, cap * 2 * sizeof *ns);
-                if (!ns) {
-                    free(stack);
-                    return -1;
-                }
-                stack = ns;
-                cap *= 2;
-            }
-            stack[sp++] = end;
+        tt_event *e = &ev[i];
+        int32_t d = tt_nest_step(&nz, e->start, e->start + e->dur);
+        if (d < 0) {
+            tt_nest_fini(&nz);
+            return -1;
         }
-        e->depth = d > UINT16_MAX ? UINT16_MAX : (uint16_t)d;
+        e->depth = (uint16_t)d;
         if (e->depth > maxd)
             maxd = e->depth;
     }
     l->max_depth = maxd;
-    free(stack);
+    tt_nest_fini(&nz);
     return 0;
 }
 

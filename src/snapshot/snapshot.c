@@ -47,6 +47,7 @@
 
 #include "index/index.h"
 #include "io/atomic.h"
+#include "model/nest.h"
 #include "util/bigalloc.h"
 #include "util/num.h"
 #include "util/parallel.h"
@@ -1345,97 +1346,40 @@ typedef struct lane_check {
     lane_span          *spans;    /* per lane, for check_span() */
 } lane_check;
 
-/* Finish the index node at level k over [i - 2^k + 1, i + 2^k - 1] (half:
- * 2^(k-1)), as tt_index_build() does, its children finished: for a node
- * whose range runs past the end, the right child that exists is the
- * first node of its left-child chain below n. */
-static void index_node(tt_event *ev, size_t n, size_t i, size_t half)
-{
-    tt_ns m = ev[i].start + ev[i].dur;
-    size_t r = i + half;
-    if (ev[i - half].max_end > m)
-        m = ev[i - half].max_end;
-    if (r >= n) {
-        size_t step = half;
-        while (r >= n && step > 1) {
-            step >>= 1;
-            r -= step;
-        }
-    }
-    if (r < n && ev[r].max_end > m)
-        m = ev[r].max_end;
-    ev[i].max_end = m;
-}
-
 /* One pass over a lane decoded whole: the nesting of tt_lane_nest()
- * recomputed and compared with the stored depths, ln->max_depth set from
- * it, the interval index of tt_index_build() filled in and the lane's
- * span taken (lane_span_of()). These were six passes (a copy of the
- * depths, the nesting, the comparison, two of the index, the span), each
- * over 64-byte events that no cache holds in a big trace: a tenth of a
- * whole 10M-event reopen's CPU. Here each event is read once. The index's
- * inner nodes are finished in post-order: the node at level k over
- * [i - 2^k + 1, i + 2^k - 1] when event i + 2^k - 1 is read, its children
- * being finished by then; the one node per level whose range runs past
- * the lane's end, after the pass. The same max_end and busy_upto as
- * tt_index_build() (the round trips of tests/unit/test_snapshot.c compare
- * every event with finalize's). 0; 1 with *at, the first event whose
- * stored depth differs from the nesting; -1 out of memory. */
+ * (model/nest.h's step) recomputed and compared with the stored depths,
+ * ln->max_depth set from it, the interval index of tt_index_build()
+ * (index.h's builder) filled in and the lane's span taken
+ * (lane_span_of()). These were six passes (a copy of the depths, the
+ * nesting, the comparison, two of the index, the span), each over 64-byte
+ * events that no cache holds in a big trace: a tenth of a whole
+ * 10M-event reopen's CPU. Here each event is read once. 0; 1 with *at,
+ * the first event whose stored depth differs from the nesting; -1 out of
+ * memory. */
 static int nest_index_span(tt_lane *ln, lane_span *sp, size_t *at)
 {
     tt_event *ev = ln->ev;
-    size_t n = ln->n, top = 0, rows = 0, cap = 64;
-    tt_ns *stack = malloc(cap * sizeof *stack);
-    tt_ns running_max = INT64_MIN, busy = 0;
+    size_t n = ln->n;
+    tt_nest nz;
+    tt_index_builder ib;
     uint16_t maxd = 0;
-    bool async = ln->kind == TT_LANE_ASYNC;
-    if (!stack)
+    if (tt_nest_init(&nz, ln->kind))
         return -1;
+    tt_index_builder_init(&ib);
     sp->t0 = n ? ev[0].start : INT64_MAX;
     sp->t1 = sp->unclosed_end = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
         tt_event *e = &ev[i];
-        tt_ns s = e->start, end = s + e->dur, from;
-        size_t d;
-        /* the row, as tt_lane_nest(): async lanes take the first free
-         * row (stack[] holds each row's end), thread lanes a call stack */
-        if (async) {
-            for (d = 0; d < rows; d++)
-                if (stack[d] <= s)
-                    break;
-        } else {
-            while (rows > 0 && stack[rows - 1] <= s)
-                rows--;
-            d = rows;
-        }
-        if (d == rows) {
-            if (rows == cap) {
-                tt_ns *ns = realloc(stack, cap * 2 * sizeof *ns);
-                if (!ns) {
-                    free(stack);
-                    return -1;
-                }
-                stack = ns;
-                cap *= 2;
-            }
-            rows++;
-        }
-        stack[d] = async && end <= s ? s + 1 : end;
-        if ((d > UINT16_MAX ? UINT16_MAX : d) != e->depth) {
-            free(stack);
+        tt_ns s = e->start, end = s + e->dur;
+        int32_t d = tt_nest_step(&nz, s, end);
+        if (d != e->depth) {
+            tt_nest_fini(&nz);
             *at = i;
-            return 1;
+            return d < 0 ? -1 : 1;
         }
         if (e->depth > maxd)
             maxd = e->depth;
-        /* busy_upto: sorted by start, an event adds what lies beyond the
-         * furthest end so far */
-        from = s > running_max ? s : running_max;
-        if (end > from)
-            busy += end - from;
-        if (end > running_max)
-            running_max = end;
-        e->busy_upto = busy;
+        tt_index_add(&ib, ev, i);
         /* the span, leaving out the ends of unclosed events */
         if (!(e->flags & TT_EVF_UNCLOSED)) {
             if (end > sp->t1)
@@ -1445,22 +1389,9 @@ static int nest_index_span(tt_lane *ln, lane_span *sp, size_t *at)
         }
         if (s > sp->t1)
             sp->t1 = s;
-        /* a leaf, then the nodes whose range ends here: level k when
-         * 2^(k+1) divides i + 2 */
-        if (i % 2 == 0) {
-            e->max_end = end;
-            for (size_t w2 = 4; (i + 2) % w2 == 0; w2 <<= 1)
-                index_node(ev, n, i + 1 - w2 / 2, w2 / 4);
-        }
     }
-    free(stack);
-    while (((size_t)2 << top) <= n)
-        top++;   /* the root's level, as index.c's root_level() */
-    for (size_t k = 1; k <= top; k++) {
-        size_t w = (size_t)1 << k, last = w - 1 + (n - w) / (2 * w) * (2 * w);
-        if (last + w - 1 >= n)
-            index_node(ev, n, last, w / 2);
-    }
+    tt_nest_fini(&nz);
+    tt_index_finish(ev, n);
     ln->max_depth = maxd;
     return 0;
 }
