@@ -255,30 +255,47 @@ static int take(tt_rd *c, arena *a, void *dst, uint64_t count, size_t size)
     return 0;
 }
 
-/* The slots written by put_planes(): every low byte, then every high
- * byte; one pass that reads both planes side by side (sixteen slots a
- * step where SSE2 is). */
-static int take_slots(tt_rd *c, arena *a, uint16_t **dst, size_t n)
+/* The next n numbers of `width` bytes (2 or 4) stored as byte planes
+ * (put_planes(): every number's low byte, then every next byte), side by
+ * side into little-endian numbers at *dst (carved): the slots (2) and
+ * the totals of the planes layout (4). One pass that reads the planes
+ * side by side; where SSE2 is, sixteen numbers a step: bytes paired into
+ * 16-bit words, and for width 4 those words paired into 32-bit ones.
+ * width is a constant at each call, so each is compiled for its width. */
+static inline int take_planes(tt_rd *c, arena *a, void *dst, size_t n, unsigned width)
 {
-    const unsigned char *p = tt_rd_bytes(c, (uint64_t)n * 2);
-    uint16_t *q;
+    const unsigned char *p = tt_rd_bytes(c, (uint64_t)n * width);
+    unsigned char *q;
     size_t i = 0;
     int rc;
     if (!p)
         return -1;
-    if ((rc = carve(a, dst, n * sizeof *q)))
+    if ((rc = carve(a, dst, n * width)))
         return rc;
-    q = *dst;
+    memcpy(&q, dst, sizeof q);
 #ifdef __SSE2__
     for (; i + 16 <= n; i += 16) {
-        __m128i lo = _mm_loadu_si128((const __m128i *)(p + i));
-        __m128i hi = _mm_loadu_si128((const __m128i *)(p + n + i));
-        _mm_storeu_si128((__m128i *)(q + i), _mm_unpacklo_epi8(lo, hi));
-        _mm_storeu_si128((__m128i *)(q + i + 8), _mm_unpackhi_epi8(lo, hi));
+        __m128i b0 = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i b1 = _mm_loadu_si128((const __m128i *)(p + n + i));
+        __m128i lo = _mm_unpacklo_epi8(b0, b1), hi = _mm_unpackhi_epi8(b0, b1);
+        unsigned char *o = q + i * width;
+        if (width == 2) {
+            _mm_storeu_si128((__m128i *)o, lo);
+            _mm_storeu_si128((__m128i *)(o + 16), hi);
+        } else {
+            __m128i b2 = _mm_loadu_si128((const __m128i *)(p + 2 * n + i));
+            __m128i b3 = _mm_loadu_si128((const __m128i *)(p + 3 * n + i));
+            __m128i lo23 = _mm_unpacklo_epi8(b2, b3), hi23 = _mm_unpackhi_epi8(b2, b3);
+            _mm_storeu_si128((__m128i *)o, _mm_unpacklo_epi16(lo, lo23));
+            _mm_storeu_si128((__m128i *)(o + 16), _mm_unpackhi_epi16(lo, lo23));
+            _mm_storeu_si128((__m128i *)(o + 32), _mm_unpacklo_epi16(hi, hi23));
+            _mm_storeu_si128((__m128i *)(o + 48), _mm_unpackhi_epi16(hi, hi23));
+        }
     }
 #endif
     for (; i < n; i++)
-        q[i] = (uint16_t)(p[i] | p[n + i] << 8);
+        for (unsigned b = 0; b < width; b++)
+            q[i * width + b] = p[b * n + i];
     return 0;
 }
 
@@ -291,39 +308,14 @@ static void totals_sum(uint32_t *q, size_t n)
         q[k] = sum += q[k];
 }
 
-/* The totals of the planes layout: four byte planes of each total less
- * the next entry's, side by side into the numbers (SSE2: sixteen a step),
- * then summed. */
+/* The totals of the planes layout: each total less the next entry's, as
+ * four byte planes, summed back. */
 static int take_totals_planes(tt_rd *c, arena *a, uint32_t **dst, size_t n)
 {
-    const unsigned char *p = tt_rd_bytes(c, (uint64_t)n * 4);
-    uint32_t *q;
-    size_t k = 0;
-    int rc;
-    if (!p)
-        return -1;
-    if ((rc = carve(a, dst, n * sizeof *q)))
-        return rc;
-    q = *dst;
-#ifdef __SSE2__
-    for (; k + 16 <= n; k += 16) {
-        __m128i b0 = _mm_loadu_si128((const __m128i *)(p + k));
-        __m128i b1 = _mm_loadu_si128((const __m128i *)(p + n + k));
-        __m128i b2 = _mm_loadu_si128((const __m128i *)(p + 2 * n + k));
-        __m128i b3 = _mm_loadu_si128((const __m128i *)(p + 3 * n + k));
-        __m128i w01l = _mm_unpacklo_epi8(b0, b1), w01h = _mm_unpackhi_epi8(b0, b1);
-        __m128i w23l = _mm_unpacklo_epi8(b2, b3), w23h = _mm_unpackhi_epi8(b2, b3);
-        _mm_storeu_si128((__m128i *)(q + k), _mm_unpacklo_epi16(w01l, w23l));
-        _mm_storeu_si128((__m128i *)(q + k + 4), _mm_unpackhi_epi16(w01l, w23l));
-        _mm_storeu_si128((__m128i *)(q + k + 8), _mm_unpacklo_epi16(w01h, w23h));
-        _mm_storeu_si128((__m128i *)(q + k + 12), _mm_unpackhi_epi16(w01h, w23h));
-    }
-#endif
-    for (; k < n; k++)
-        q[k] = (uint32_t)p[k] | (uint32_t)p[n + k] << 8 | (uint32_t)p[2 * n + k] << 16 |
-               (uint32_t)p[3 * n + k] << 24;
-    totals_sum(q, n);
-    return 0;
+    int rc = take_planes(c, a, dst, n, 4);
+    if (rc == 0)
+        totals_sum(*dst, n);
+    return rc;
 }
 
 /* The totals of the packed layout (put_packed()), in one pass: each the
@@ -381,7 +373,7 @@ static int read_lane(tt_rd *c, arena *a, bool packed, const tt_lane *ln, tt_attr
         l->n_esc = tt_rd_u32(c);
         if (c->bad || l->n_esc > n)
             return *why = "escape count", -1;
-        if ((rc = take_slots(c, a, &l->slot, n)) ||
+        if ((rc = take_planes(c, a, &l->slot, n, 2)) ||
             (rc = take(c, a, &l->esc_idx, l->n_esc, sizeof *l->esc_idx)) ||
             (rc = take(c, a, &l->esc_val, l->n_esc, sizeof *l->esc_val)))
             return *why = "slots", rc;
