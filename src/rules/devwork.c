@@ -16,6 +16,9 @@ struct rule_devwork {
     uint32_t       *by_group;  /* rl.dev bucketed by group, in rl.dev's order */
     uint32_t       *group_at;  /* group g's lanes: by_group[group_at[g] ..
                                 * group_at[g + 1]) */
+    pthread_mutex_t names_lock;
+    bool            names_done;
+    rule_names_found names;    /* rule_devwork_names() */
 };
 
 rule_devwork *rule_devwork_new(const tt_trace *const *traces, size_t n)
@@ -25,6 +28,7 @@ rule_devwork *rule_devwork_new(const tt_trace *const *traces, size_t n)
         return NULL;
     for (size_t t = 0; t < n; t++) {
         dw[t].tr = traces[t];
+        pthread_mutex_init(&dw[t].names_lock, NULL);
         pthread_mutex_init(&dw[t].lock, NULL);
     }
     return dw;
@@ -43,6 +47,7 @@ void rule_devwork_free(rule_devwork *dw, size_t n)
         free(dw[t].group_at);
         rule_lanes_fini(&dw[t].rl);
         pthread_mutex_destroy(&dw[t].lock);
+        pthread_mutex_destroy(&dw[t].names_lock);
     }
     free(dw);
 }
@@ -190,4 +195,16 @@ int rule_devwork_group(const tt_rule_ctx *ctx, size_t t, uint32_t group, const t
         lanes[(*n_lanes)++] = d->by_group[k];
     *work = &d->work[group];
     return 0;
+}
+
+const rule_names_found *rule_devwork_names(const tt_rule_ctx *ctx, size_t t)
+{
+    rule_devwork *d = rule_devwork_at(ctx->devwork, t);
+    pthread_mutex_lock(&d->names_lock);
+    if (!d->names_done) {
+        rule_names_scan(&d->names, d->tr);
+        d->names_done = true;
+    }
+    pthread_mutex_unlock(&d->names_lock);
+    return &d->names;
 }

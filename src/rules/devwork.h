@@ -47,4 +47,10 @@ const rule_lanes *rule_devwork_lanes(const tt_rule_ctx *ctx, size_t t);
 int rule_devwork_group(const tt_rule_ctx *ctx, size_t t, uint32_t group, const tt_ivals **work,
                        uint32_t *lanes, size_t cap, size_t *n_lanes);
 
+/* What rule_names_scan() finds in the strings of ctx->traces[t]: one
+ * walk for all the rules that skip a trace without the names they look
+ * for. The first rule to ask walks, under a lock of its own (a rule
+ * waits for the device work above only when it asks for that). */
+const rule_names_found *rule_devwork_names(const tt_rule_ctx *ctx, size_t t);
+
 #endif

@@ -18,6 +18,7 @@
  */
 #include "config.h"
 
+#include "rules/devwork.h"
 #include "rules/rule_host_calls.h"
 #include "rules/rules_util.h"
 
@@ -245,7 +246,7 @@ static int run(const tt_rule_ctx *ctx)
             sync_trace_fini(&st);
             return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
         }
-        if (!rule_names_any(&st.sync, tr->n_events)) {
+        if (!rule_names_any(&st.sync, rule_devwork_names(ctx, t), RULE_NAME_SYNC)) {
             sync_trace_fini(&st);
             continue;
         }

@@ -7,6 +7,7 @@
  * counted again. */
 #include "config.h"
 
+#include "rules/devwork.h"
 #include "rules/rule_host_calls.h"
 #include "rules/rules_util.h"
 
@@ -39,7 +40,7 @@ static int run(const tt_rule_ctx *ctx)
         if (rule_names_init(&copies, tr, rule_is_sync_copy_call))
             return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
         /* no string names such a call: no event does */
-        if (!rule_names_any(&copies, tr->n_events))
+        if (!rule_names_any(&copies, rule_devwork_names(ctx, t), RULE_NAME_SYNC_COPY))
             n_lanes = 0;
         for (uint32_t l = 0; rc == 0 && l < n_lanes; l++) {
             const tt_lane *ln = &tr->lanes[l];

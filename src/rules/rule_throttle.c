@@ -7,6 +7,7 @@
  * (rule_counter_lanes: the device's engines). */
 #include "config.h"
 
+#include "rules/devwork.h"
 #include "rules/rules_util.h"
 #include "util/sort.h"
 
@@ -51,19 +52,16 @@ static int cmp_tspan(const void *pa, const void *pb, void *ctx)
     return a->e < b->e ? -1 : a->e > b->e;
 }
 
-static bool throttle_name(const char *name)
-{
-    return rule_icontains(name, "throttl");
-}
-
-/* Every stretch a throttle counter is above zero, and every throttle event. */
-static int collect(const tt_trace *tr, tspans *t)
+/* Every stretch a throttle counter is above zero, and every throttle
+ * event; names_found: what the walk over the trace's strings found. */
+static int collect(const tt_trace *tr, const rule_names_found *names_found, tspans *t)
 {
     rule_names names;
     uint32_t n_lanes = tr->n_lanes;
     for (uint32_t c = 0; c < tr->n_counters; c++) {
         const tt_counter *ct = &tr->counters[c];
-        if (!throttle_name(tt_str(tr, ct->name)) && !throttle_name(tt_str(tr, ct->key)))
+        if (!rule_is_throttle_name(tt_str(tr, ct->name)) &&
+            !rule_is_throttle_name(tt_str(tr, ct->key)))
             continue;
         for (size_t i = 0; i < ct->n; i++) {
             tspan x;
@@ -78,10 +76,10 @@ static int collect(const tt_trace *tr, tspans *t)
                 return -1;
         }
     }
-    if (rule_names_init(&names, tr, throttle_name))
+    if (rule_names_init(&names, tr, rule_is_throttle_name))
         return -1;
     /* no string names a throttle: no event does */
-    if (!rule_names_any(&names, tr->n_events))
+    if (!rule_names_any(&names, names_found, RULE_NAME_THROTTLE))
         n_lanes = 0;
     for (uint32_t l = 0; l < n_lanes; l++) {
         const tt_lane *ln = &tr->lanes[l];
@@ -162,7 +160,8 @@ static int run(const tt_rule_ctx *ctx)
         int rc = 0;
         if (tt_classifier_init(&cls, tr))
             return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
-        if (collect(tr, &sp) || tt_sort(sp.v, sp.n, sizeof *sp.v, cmp_tspan, NULL))
+        if (collect(tr, rule_devwork_names(ctx, t), &sp) ||
+            tt_sort(sp.v, sp.n, sizeof *sp.v, cmp_tspan, NULL))
             rc = tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
         for (size_t i = 0; rc == 0 && i < sp.n;) {
             size_t j = i + 1;

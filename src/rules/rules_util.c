@@ -3,6 +3,8 @@
 
 #include "rules/rules_util.h"
 
+#include "rules/rule_host_calls.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,14 +231,44 @@ void rule_names_fini(rule_names *rn)
     rn->n = 0;
 }
 
-bool rule_names_any(rule_names *rn, uint64_t n_events)
+bool rule_is_throttle_name(const char *name)
 {
+    return rule_icontains(name, "throttl");
+}
+
+/* The predicate of each rule_name_kind. */
+static bool (*const name_kind_pred[RULE_NAME__COUNT])(const char *name) = {
+    [RULE_NAME_SYNC_COPY] = rule_is_sync_copy_call,
+    [RULE_NAME_SYNC] = rule_is_sync_call,
+    [RULE_NAME_THROTTLE] = rule_is_throttle_name,
+};
+
+void rule_names_scan(rule_names_found *f, const tt_trace *tr)
+{
+    uint32_t n = tt_strtab_count(tr->strings);
+    unsigned left = RULE_NAME__COUNT;
+    for (unsigned k = 0; k < RULE_NAME__COUNT; k++)
+        f->first[k] = UINT32_MAX;
     /* a string costs a few comparisons, an event one byte looked up in
      * its cache line: the strings are worth testing only when few */
-    if ((uint64_t)rn->n > n_events / 8 + 4096)
+    f->known = (uint64_t)n <= tr->n_events / 8 + 4096;
+    for (uint32_t id = 0; f->known && id < n && left > 0; id++) {
+        const char *s = tt_str(tr, id);
+        for (unsigned k = 0; k < RULE_NAME__COUNT; k++)
+            if (f->first[k] == UINT32_MAX && name_kind_pred[k](s)) {
+                f->first[k] = id;
+                left--;
+            }
+    }
+}
+
+bool rule_names_any(rule_names *rn, const rule_names_found *f, rule_name_kind kind)
+{
+    uint32_t first = f->first[kind];
+    if (!f->known)
         return true;
-    for (uint32_t id = 0; id < rn->n; id++)
-        if (rule_names_match(rn, id))
-            return true;
-    return false;
+    memset(rn->state, 1, first < rn->n ? first : rn->n);
+    if (first < rn->n)
+        rn->state[first] = 2;
+    return first != UINT32_MAX;
 }

@@ -87,12 +87,41 @@ static inline bool rule_names_match(rule_names *rn, uint32_t id)
     return rn->state[id] == 2;
 }
 
-/* Whether some string of the trace matches: false means no event name
- * can, and a rule looking for such names may skip its walk over every
- * event. The strings are tested (and their answers kept) only where they
- * are few next to the events, n_events; else this says true, which only
- * costs the walk. */
-bool rule_names_any(rule_names *rn, uint64_t n_events);
+/* Names that rules look for in every event: a rule whose kind no string
+ * of a trace names has nothing to find in its events and skips the walk
+ * over them. */
+typedef enum rule_name_kind {
+    RULE_NAME_SYNC_COPY,   /* rule_is_sync_copy_call() */
+    RULE_NAME_SYNC,        /* rule_is_sync_call() */
+    RULE_NAME_THROTTLE,    /* rule_is_throttle_name() */
+    RULE_NAME__COUNT
+} rule_name_kind;
+
+/* What one walk over a trace's strings found for every kind at once (a
+ * walk per rule tested the same strings again for each). */
+typedef struct rule_names_found {
+    bool     known;                     /* false: the strings are too many
+                                         * next to the events to be worth
+                                         * testing; every kind may be named */
+    uint32_t first[RULE_NAME__COUNT];   /* the first string naming the kind;
+                                         * UINT32_MAX: none */
+} rule_names_found;
+
+/* The walk: each string is tested for the kinds not found before it, and
+ * it stops once each is found. The rules ask it through
+ * rule_devwork_names() (rules/devwork.h): once a trace. */
+void rule_names_scan(rule_names_found *f, const tt_trace *tr);
+
+/* Whether some string of the trace may name kind, whose predicate rn
+ * tests: false means no event name can, and a rule looking for such names
+ * may skip its walk over every event. What the walk over the strings
+ * answered (no for every string before the first of kind, yes for it) is
+ * kept in rn, as if rn had tested them. */
+bool rule_names_any(rule_names *rn, const rule_names_found *f, rule_name_kind kind);
+
+/* A throttle, by name: "throttl" in any case (an event, or a counter's
+ * name or key). */
+bool rule_is_throttle_name(const char *name);
 
 /* Host API calls found by name on one thread, in lane order: true when e
  * lies inside the previous call counted (*outer_end is its end), so the
