@@ -74,12 +74,47 @@ static tt_event *make(size_t n, shape sh, tt_ns span)
     return ev;
 }
 
+/* The index fields by their definitions (index.h): node i at level k (the
+ * trailing 1 bits of i) holds the maximum end over its subtree's
+ * positions [i - 2^k + 1, i + 2^k - 1], cut at n; busy_upto the union
+ * length of [0..i]. tt_index_build() and the .ttz reopen both fill them
+ * with tt_index_add() and tt_index_finish(): this checks that one rule. */
+static int check_fields(const tt_event *ev, size_t n, tt_ns span)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0, lo, hi;
+        tt_ns m = INT64_MIN;
+        while ((i >> k) & 1)
+            k++;
+        lo = i + 1 - ((size_t)1 << k);
+        hi = i + ((size_t)1 << k) - 1;
+        for (size_t j = lo; j <= hi && j < n; j++)
+            if (ev[j].start + ev[j].dur > m)
+                m = ev[j].start + ev[j].dur;
+        if (ev[i].max_end != m) {
+            diag("max_end of %zu (level %zu) of %zu: %lld, by definition %lld", i, k, n,
+                 (long long)ev[i].max_end, (long long)m);
+            return 0;
+        }
+    }
+    /* busy_upto at a few positions (brute force marks cells) */
+    for (size_t i = 0; i < n; i += n / 7 + 1) {
+        tt_ns b = brute_busy(ev, i + 1, 0, 2 * span + 32, span);
+        if (ev[i].busy_upto != b) {
+            diag("busy_upto of %zu of %zu: %lld, by definition %lld", i, n,
+                 (long long)ev[i].busy_upto, (long long)b);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int check(size_t n, shape sh)
 {
     tt_ns span = sh == SHAPE_DISJOINT ? (tt_ns)n * 10 + 10 : 1000;
     tt_event *ev = make(n, sh, span);
     tt_idxbuf buf;
-    int good = 1;
+    int good = check_fields(ev, n, span);
     tt_idxbuf_init(&buf);
     for (int q = 0; q < 300 && good; q++) {
         tt_ns a = (tt_ns)(rnd() % (uint64_t)(span + 20)) - 10;
@@ -161,8 +196,8 @@ int main(void)
     size_t sizes[] = {0, 1, 2, 3, 7, 8, 15, 16, 31, 32, 63, 64, 255, 256, 1023, 1024, 1500};
     for (int sh = SHAPE_RANDOM; sh <= SHAPE_DISJOINT; sh++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-            ok(check(sizes[i], (shape)sh), "%s, %zu events: overlap, busy, first_at, prefix max "
-               "match brute force", names[sh], sizes[i]);
+            ok(check(sizes[i], (shape)sh), "%s, %zu events: index fields, overlap, busy, first_at, "
+               "prefix max match brute force", names[sh], sizes[i]);
     {
         tt_event ev[3] = {{.start = 10, .dur = 5}, {.start = 20, .dur = 0}, {.start = 30, .dur = 5}};
         tt_index_build(ev, 3);
