@@ -12,6 +12,9 @@
 #include "util/grow.h"
 #include "util/num.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,12 +79,25 @@ static int oom(tt_csv_job *j)
  * this keeps each field where it was read and NUL-terminates it there,
  * which made the Ascend decoder half again as fast. */
 
-/* One field of the row being scanned: [a, b) in the buffer (for a quoted
- * field: between the quotes, "" still doubled when esc). */
-typedef struct span {
-    size_t a, b;
+/* A quoted field of the row being scanned (field k): its text is between
+ * the quotes, "" still doubled when esc, blanks at its ends not yet
+ * trimmed. Unquoted fields are complete as scanned. */
+typedef struct quoted {
+    size_t k;
     bool   esc;
-} span;
+} quoted;
+
+/* Byte classes of buf[base, base + 64) (window_at); none are known
+ * while stop is 0 (a window holds the end of the field it was loaded
+ * for). */
+typedef struct window {
+    size_t   base;
+    uint64_t stop;    /* , " CR LF */
+    uint64_t blank;   /* space, tab */
+    uint64_t other;   /* neither a digit nor '.' */
+    uint64_t dot;
+    uint64_t zero;    /* '0' */
+} window;
 
 typedef enum scan_result {
     ROW_DONE,    /* a row ended (its terminator in *term, -1 at the end) */
@@ -103,11 +119,16 @@ typedef struct reader {
     tt_csv_job    *job;
     tt_csv_row_fn  fn;
     void          *ctx;
-    span          *sp;            /* fields of the row being scanned */
-    size_t         n_sp, cap_sp;
-    const char   **ptr;           /* the delivered row's fields */
+    /* the fields of the row being scanned (n_sp of them; cap_f room),
+     * delivered as they are but for the quoted ones and each one's NUL:
+     * the scan does not write to the buffer, as a row that goes on past
+     * the data read is scanned again once it has moved */
+    const char   **ptr;
     size_t        *flen;
-    size_t         cap_f;
+    unsigned char *num;           /* tt_csv_row.num */
+    size_t         n_sp, cap_f;
+    quoted        *q;             /* its quoted fields */
+    size_t         n_q, cap_q;
     size_t         n;             /* fields of the current row */
     int64_t        row;           /* rows delivered so far */
     bool           stop;          /* the dialect failed, or OOM */
@@ -122,6 +143,7 @@ typedef struct reader {
     int64_t        fed, row_start;
     bool           in_quotes;
     bool           past_text;     /* job->text_until: its line was reached */
+    window         win;           /* of the buffer's bytes, until they move */
 } reader;
 
 static bool is_blank(char c)
@@ -129,12 +151,189 @@ static bool is_blank(char c)
     return c == ' ' || c == '\t';
 }
 
-static inline bool add_span(reader *r, size_t a, size_t b, bool esc)
+static bool grow_fields(reader *r)
 {
-    if (tt_grow_one((void **)&r->sp, &r->cap_sp, r->n_sp, sizeof *r->sp))
+    size_t nc = r->cap_f ? r->cap_f * 2 : 64;
+    const char **np = realloc(r->ptr, nc * sizeof *np);
+    size_t *nl;
+    unsigned char *nn;
+    if (np)
+        r->ptr = np;
+    nl = np ? realloc(r->flen, nc * sizeof *nl) : NULL;
+    if (nl)
+        r->flen = nl;
+    nn = nl ? realloc(r->num, nc) : NULL;
+    if (!nn)
         return false;
-    r->sp[r->n_sp++] = (span){a, b, esc};
+    r->num = nn;
+    r->cap_f = nc;
     return true;
+}
+
+/* Field s[a, b) of the row being scanned; false on OOM. */
+static inline bool add_field(reader *r, const char *s, size_t a, size_t b, bool num)
+{
+    if (r->n_sp == r->cap_f && !grow_fields(r))
+        return false;
+    r->ptr[r->n_sp] = s + a;
+    r->flen[r->n_sp] = b - a;
+    r->num[r->n_sp] = num;
+    r->n_sp++;
+    return true;
+}
+
+static inline bool add_quoted(reader *r, const char *s, size_t a, size_t b, bool esc)
+{
+    if (tt_grow_one((void **)&r->q, &r->cap_q, r->n_q, sizeof *r->q))
+        return false;
+    r->q[r->n_q++] = (quoted){r->n_sp, esc};
+    return add_field(r, s, a, b, false);
+}
+
+/* How fast_fields() stopped (FF_FIELD: it did not run). */
+enum { FF_FIELD, FF_COMMA, FF_EOL, FF_OOM };
+
+#ifdef __SSE2__
+/* Byte classes of 64 bytes of the buffer, one bit each, found sixteen at
+ * a time and shared by the fields in them: most cells are short numbers,
+ * and a byte-by-byte walk of the classes, then another of each cell to
+ * tell numbers from text when storing it, were most of a CSV load. */
+static inline uint64_t mask16(__m128i m, int k)
+{
+    return (uint64_t)(uint32_t)_mm_movemask_epi8(m) << (16 * k);
+}
+
+/* Bytes u[at + 16k, + 16) into w's masks. */
+static inline void window16(window *w, uint64_t *num, const unsigned char *u, size_t at, int k)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(u + at + 16 * (size_t)k));
+    __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+    __m128i dot = _mm_cmpeq_epi8(v, _mm_set1_epi8('.'));
+    __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
+                                             _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
+                                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                             _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
+    /* d <= 9 as an unsigned byte: a digit */
+    __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+    w->stop |= mask16(stop, k);
+    w->blank |= mask16(blank, k);
+    *num |= mask16(_mm_or_si128(digit, dot), k);
+    w->dot |= mask16(dot, k);
+    w->zero |= mask16(_mm_cmpeq_epi8(v, _mm_set1_epi8('0')), k);
+}
+
+static inline window window_at(const unsigned char *u, size_t at)
+{
+    window w = {at, 0, 0, 0, 0, 0};
+    uint64_t num = 0;
+    /* four calls, not a loop: one the compiler kept as a loop cost a
+     * tenth more */
+    window16(&w, &num, u, at, 0);
+    window16(&w, &num, u, at, 1);
+    window16(&w, &num, u, at, 2);
+    window16(&w, &num, u, at, 3);
+    w.other = ~num;
+    return w;
+}
+
+/* Unquoted fields from u[*ip], a text byte, added to the row by the
+ * windows, each to its ',' or line end (in *ip then), while text starts
+ * the next one. Each is told a JSON number as js_is_number() tells
+ * (digits with one '.' at most, not at either end, no leading zero but
+ * alone or before the dot) for the argument store. Stops with
+ *   FF_FIELD at a field the windows cannot tell (one of 64 bytes or
+ *            more, the last 64 of the data, a quote in it): the caller's
+ *            byte-by-byte scan reads it;
+ *   FF_COMMA past a ',' that no text follows;
+ *   FF_EOL   at the row's line end;
+ *   FF_OOM. */
+static int fast_fields(reader *r, const unsigned char *u, size_t *ip, size_t len)
+{
+    size_t i = *ip, k = r->n_sp, cap = r->cap_f;
+    const char **ptr = r->ptr;
+    size_t *flen = r->flen;
+    unsigned char *num = r->num;
+    window w = r->win;
+    int st;
+    for (;;) {
+        size_t off = i - w.base, e, b;
+        uint64_t m, bit, low, dots;
+        bool isnum;
+        if (off >= 64 || !(m = w.stop >> off)) {   /* off wraps when i < base */
+            if (len - i < 64) {
+                st = FF_FIELD;
+                break;
+            }
+            w = window_at(u, i);
+            off = 0;
+            if (!(m = w.stop)) {
+                st = FF_FIELD;
+                break;
+            }
+        }
+        /* bits of the field from bit 0 (u[i] is text: one at least) */
+        bit = m & -m;   /* its end */
+        low = bit - 1;
+        e = i + (size_t)__builtin_ctzll(m);
+        if (u[e] == '"') {
+            st = FF_FIELD;
+            break;
+        }
+        if (k == cap) {
+            r->n_sp = k;
+            if (!grow_fields(r)) {
+                st = FF_OOM;
+                break;
+            }
+            cap = r->cap_f;
+            ptr = r->ptr;
+            flen = r->flen;
+            num = r->num;
+        }
+        b = e;
+        if (w.blank >> off & bit >> 1) {
+            while (cls[u[b - 1]] == C_BLANK)
+                b--;
+            isnum = false;
+        } else {
+            dots = w.dot >> off & low;
+            isnum = !((w.other >> off & low) | (dots & (dots - 1)) | (dots & (1 | bit >> 1)) |
+                      (w.zero >> off & ~(dots >> 1) & low >> 1 & 1));
+        }
+        ptr[k] = (const char *)u + i;
+        flen[k] = b - i;
+        num[k] = isnum;
+        k++;
+        if (u[e] != ',') {
+            i = e;
+            st = FF_EOL;
+            break;
+        }
+        i = e + 1;
+        if (i == len || cls[u[i]] != C_TEXT) {
+            st = FF_COMMA;
+            break;
+        }
+    }
+    r->n_sp = k;
+    r->win = w;
+    *ip = i;
+    return st;
+}
+#endif
+
+/* The data, s[0, len), ends the row being scanned; s[a, b) is its last
+ * field. */
+static scan_result last_field(reader *r, const char *s, size_t a, size_t b, size_t len,
+                              size_t *pos, int *term)
+{
+    if (!add_field(r, s, a, b, false))
+        return *term = -1, ROW_BAD;
+    *term = -1;
+    *pos = len;
+    return ROW_DONE;
 }
 
 /* Scan one row of s[*pos, len); at_end: no data follows. On ROW_DONE *pos
@@ -146,6 +345,7 @@ static scan_result scan_row(reader *r, const char *s, size_t *pos, size_t len, b
     const unsigned char *u = (const unsigned char *)s;
     size_t i = *pos;
     r->n_sp = 0;
+    r->n_q = 0;
     *term = 0;
     /* ROW_NOT_BEGUN: blanks and line ends are skipped */
     while (i < len && (cls[u[i]] == C_BLANK || cls[u[i]] == C_EOL))
@@ -158,7 +358,7 @@ static scan_result scan_row(reader *r, const char *s, size_t *pos, size_t len, b
         /* FIELD_NOT_BEGUN, at a field's first byte after blanks */
         unsigned char c = cls[u[i]];
         if (c == C_EOL || c == C_COMMA) {
-            if (!add_span(r, i, i, false))
+            if (!add_field(r, s, i, i, false))
                 return *term = -1, ROW_BAD;
             if (c == C_EOL) {
                 *term = u[i];
@@ -186,11 +386,11 @@ static scan_result scan_row(reader *r, const char *s, size_t *pos, size_t len, b
             i = q + 1;
             while (i < len && cls[u[i]] == C_BLANK)
                 i++;
-            if (!add_span(r, a, q, esc))
+            if (!add_quoted(r, s, a, q, esc))
                 return *term = -1, ROW_BAD;
             if (i == len) {
                 if (!at_end)
-                    return r->n_sp--, ROW_MORE;
+                    return r->n_q--, r->n_sp--, ROW_MORE;
                 *term = -1;
                 *pos = len;
                 return ROW_DONE;
@@ -201,91 +401,81 @@ static scan_result scan_row(reader *r, const char *s, size_t *pos, size_t len, b
                 *pos = i + 1;
                 return ROW_DONE;
             }
-            if (c != C_COMMA)
-                return r->n_sp--, ROW_BAD;   /* text or a quote after the closing quote */
+            if (c != C_COMMA)   /* text or a quote after the closing quote */
+                return r->n_q--, r->n_sp--, ROW_BAD;
             i++;
         } else {
-            /* to the first byte that ends the field, then back over
-             * trailing blanks (u[a] is text, not a blank) */
-            size_t a = i, b;
-            for (i++; i < len && cls[u[i]] <= C_BLANK; i++)
-                ;
-            for (b = i; cls[u[b - 1]] == C_BLANK; b--)
-                ;
-            if (i < len)
-                c = cls[u[i]];
-            if (i == len) {
-                if (!at_end)
-                    return ROW_MORE;
-                if (!add_span(r, a, b, false))
-                    return *term = -1, ROW_BAD;
-                *term = -1;
-                *pos = len;
-                return ROW_DONE;
-            }
-            if (c == C_QUOTE)
-                return ROW_BAD;   /* a quote inside an unquoted field */
-            if (!add_span(r, a, b, false))
+            int ff = FF_FIELD;
+#ifdef __SSE2__
+            ff = fast_fields(r, u, &i, len);
+            if (ff == FF_OOM)
                 return *term = -1, ROW_BAD;
-            if (c == C_EOL) {
+            if (ff == FF_EOL) {
                 *term = u[i];
                 *pos = i + 1;
                 return ROW_DONE;
             }
-            i++;
+#endif
+            if (ff == FF_FIELD) {
+                /* to the first byte that ends the field, then back over
+                 * trailing blanks (u[a] is text, not a blank) */
+                size_t a = i, b;
+                for (i++; i < len && cls[u[i]] <= C_BLANK; i++)
+                    ;
+                for (b = i; cls[u[b - 1]] == C_BLANK; b--)
+                    ;
+                if (i == len)
+                    return at_end ? last_field(r, s, a, b, len, pos, term) : ROW_MORE;
+                c = cls[u[i]];
+                if (c == C_QUOTE)
+                    return ROW_BAD;   /* a quote inside an unquoted field */
+                if (!add_field(r, s, a, b, false))
+                    return *term = -1, ROW_BAD;
+                if (c == C_EOL) {
+                    *term = u[i];
+                    *pos = i + 1;
+                    return ROW_DONE;
+                }
+                i++;
+            }
         }
         /* after a ',': blanks, then the next field */
         while (i < len && cls[u[i]] == C_BLANK)
             i++;
-        if (i == len) {
-            if (!at_end)
-                return ROW_MORE;
-            if (!add_span(r, len, len, false))
-                return *term = -1, ROW_BAD;
-            *term = -1;
-            *pos = len;
-            return ROW_DONE;
-        }
+        if (i == len)
+            return at_end ? last_field(r, s, len, len, len, pos, term) : ROW_MORE;
     }
 }
 
-/* Hand the scanned row to the dialect: each field unquoted and trimmed of
- * spaces and tabs in place (Ascend writes a tab inside quoted start
- * times), NUL-terminated. c: the row's terminator, -1 at the end. */
-static void deliver(reader *r, char *s, int c)
+/* Hand the scanned row to the dialect: each quoted field unquoted and
+ * trimmed of spaces and tabs in place (Ascend writes a tab inside quoted
+ * start times), every field NUL-terminated. c: the row's terminator, -1
+ * at the end. */
+static void deliver(reader *r, int c)
 {
     tt_csv_row row;
     if (r->stop || r->discard)
         return;
-    if (r->n_sp > r->cap_f) {
-        size_t nc = r->cap_f ? r->cap_f : 64;
-        const char **np;
-        size_t *nl;
-        while (nc < r->n_sp)
-            nc *= 2;
-        np = realloc(r->ptr, nc * sizeof *np);
-        if (np)
-            r->ptr = np;
-        nl = np ? realloc(r->flen, nc * sizeof *nl) : NULL;
-        if (!nl) {
-            r->stop = true;
-            oom(r->job);
-            return;
-        }
-        r->flen = nl;
-        r->cap_f = nc;
-    }
-    for (size_t k = 0; k < r->n_sp; k++) {
-        char *p = s + r->sp[k].a;
-        size_t n = r->sp[k].b - r->sp[k].a;
-        if (r->sp[k].esc) {
-            size_t w = 0;
-            for (size_t i = 0; i < n; i++) {
-                p[w++] = p[i];
-                if (p[i] == '"')
-                    i++;   /* the second of "" */
+    for (size_t i = 0; i < r->n_q; i++) {
+        size_t k = r->q[i].k;
+        char *p = (char *)r->ptr[k];
+        size_t n = r->flen[k];
+        if (r->q[i].esc) {
+            /* every quote in it is the first of "" (the scan saw to it):
+             * the runs up to and with it move down, its second dropped
+             * (Ascend's shapes are """1,2;3,4""": two quotes, a long run) */
+            char *w = p, *rd = p, *end = p + n;
+            for (;;) {
+                char *q = memchr(rd, '"', (size_t)(end - rd));
+                size_t run = q ? (size_t)(q + 1 - rd) : (size_t)(end - rd);
+                if (w != rd)
+                    memmove(w, rd, run);
+                w += run;
+                if (!q)
+                    break;
+                rd = q + 2;
             }
-            n = w;
+            n = (size_t)(w - p);
         }
         while (n > 0 && is_blank(p[0])) {
             p++;
@@ -293,9 +483,16 @@ static void deliver(reader *r, char *s, int c)
         }
         while (n > 0 && is_blank(p[n - 1]))
             n--;
-        p[n] = '\0';
         r->ptr[k] = p;
         r->flen[k] = n;
+    }
+    /* the fields' ends are separators, line ends, quotes or blanks, or
+     * the buffer's spare byte (locals: a char store may alias r) */
+    {
+        const char **ptr = r->ptr;
+        const size_t *flen = r->flen;
+        for (size_t k = 0, n = r->n_sp; k < n; k++)
+            ((char *)ptr[k])[flen[k]] = '\0';
     }
     r->n = r->n_sp;
     /* c is -1 for a last row without a line end: with fewer fields than
@@ -312,6 +509,7 @@ static void deliver(reader *r, char *s, int c)
     r->row++;
     row.f = r->ptr;
     row.len = r->flen;
+    row.num = r->num;
     row.n = r->n;
     row.row = r->row;
     if (r->fn(r->ctx, &row))
@@ -390,7 +588,7 @@ static int scan_rows(reader *r, char *buf, size_t *pos, size_t len)
         int term;
         switch (scan_row(r, buf, pos, len, false, &term)) {
         case ROW_DONE:
-            deliver(r, buf, term);
+            deliver(r, term);
             if (r->stop)
                 return -1;
             break;
@@ -433,6 +631,7 @@ int tt_csv_read(tt_csv_job *j, tt_csv_row_fn fn, void *ctx)
             memmove(buf, buf + pos, len - pos);
             len -= pos;
             pos = 0;
+            r.win.stop = 0;   /* its bytes moved */
         }
         if (len == cap) {
             /* a row longer than the buffer */
@@ -472,7 +671,7 @@ int tt_csv_read(tt_csv_job *j, tt_csv_row_fn fn, void *ctx)
     /* what is left is one unfinished row at most */
     switch (scan_row(&r, buf, &pos, len, true, &term)) {
     case ROW_DONE:
-        deliver(&r, buf, term);
+        deliver(&r, term);
         r.n = r.discard ? 0 : r.n;
         break;
     case ROW_QUOTE:
@@ -507,9 +706,10 @@ int tt_csv_read(tt_csv_job *j, tt_csv_row_fn fn, void *ctx)
     rc = 0;
 out:
     free(buf);
-    free(r.sp);
+    free(r.q);
     free(r.ptr);
     free(r.flen);
+    free(r.num);
     return rc;
 }
 
@@ -623,11 +823,20 @@ bool tt_csv_is_null(const char *s, size_t n)
 {
     /* every cell passes here: most are numbers or longer text, told apart
      * by their length and first byte before any string comparison */
+    uint32_t w = 0;
     if (n > 4 || (n > 1 && (s[0] | 0x20) != 'n'))
         return n == 0;
-    return n == 0 || (n == 1 && s[0] == '-') || (n == 3 && strcasecmp(s, "n/a") == 0) ||
-           (n == 2 && strcasecmp(s, "na") == 0) || (n == 4 && strcasecmp(s, "null") == 0) ||
-           (n == 4 && strcasecmp(s, "none") == 0);
+    if (n <= 1)
+        return n == 0 || s[0] == '-';
+    if (n == 3)   /* "N/A" fills whole columns */
+        return (s[1] == '/') & ((s[2] | 0x20) == 'a');
+    /* the letters lowercased as one word: no strcasecmp() per cell */
+    for (size_t i = 0; i < n; i++)
+        w |= (uint32_t)((unsigned char)s[i] | 0x20) << (8 * i);
+    if (n == 2)
+        return w == ('n' | 'a' << 8);
+    return w == ('n' | 'u' << 8 | (uint32_t)'l' << 16 | (uint32_t)'l' << 24) ||
+           w == ('n' | 'o' << 8 | (uint32_t)'n' << 16 | (uint32_t)'e' << 24);
 }
 
 int tt_csv_decimal(const tt_csv_row *row, int col, int scale, int64_t *out)
@@ -734,19 +943,40 @@ int tt_csv_args(tt_csv_job *j, const tt_csv_row *row, uint32_t *handle)
 {
     size_t n = row->n < j->n_hdr ? row->n : j->n_hdr;
     bool any = false;
+    const char **f = row->f;
+    const size_t *flen = row->len;
+    const unsigned char *num = row->num;
+    const bool *keep;
+    tt_args_val *val;
     *handle = 0;
     if (!j->hdr_key && build_keys(j))
         return oom(j);
-    for (size_t c = 0; c < j->n_hdr; c++) {
-        tt_args_val *v = &j->val[c];
+    keep = j->keep;
+    val = j->val;
+    for (size_t c = 0, nh = j->n_hdr; c < nh; c++) {
+        tt_args_val *v = &val[c];
+        const char *s;
+        size_t len;
         v->kind = TT_ARGV_NONE;
-        if (c >= n || !j->keep[c] || tt_csv_is_null(row->f[c], row->len[c]))
+        if (c >= n || !keep[c])
             continue;
+        s = f[c];
+        len = flen[c];
+        /* a number stays a number; the store quotes the rest when read.
+         * Most cells are numbers the scan told apart already; a text that
+         * cannot be a number or a null word (longer than "none", not
+         * starting with a digit or '-') is a string without a look */
+        if (num && num[c])
+            v->kind = TT_ARGV_NUMBER;
+        else if (len > 4 && s[0] != '-' && (unsigned)(s[0] - '0') >= 10)
+            v->kind = TT_ARGV_STRING;
+        else if (tt_csv_is_null(s, len))
+            continue;
+        else
+            v->kind = js_is_number(s, len) ? TT_ARGV_NUMBER : TT_ARGV_STRING;
         any = true;
-        v->s = row->f[c];
-        v->n = row->len[c];
-        /* a number stays a number; the store quotes the rest when read */
-        v->kind = js_is_number(v->s, v->n) ? TT_ARGV_NUMBER : TT_ARGV_STRING;
+        v->s = s;
+        v->n = len;
     }
     if (!any)
         return 0;   /* no argument */

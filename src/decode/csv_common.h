@@ -28,6 +28,9 @@
 typedef struct tt_csv_row {
     const char  **f;
     const size_t *len;
+    /* per field: non-zero when the scan found it a JSON number (so not a
+     * null cell either); zero says nothing */
+    const unsigned char *num;
     size_t        n;
     int64_t       row;    /* 1-based, header line = 1 */
 } tt_csv_row;

@@ -550,40 +550,118 @@ uint32_t tt_args_keyset(tt_args *a, const char *const *keys, const size_t *klen,
     return a->n_keysets;
 }
 
+/* The first and the last w bytes of s[0..n) to d (w <= 8, w <= n): all
+ * of them when n <= 2w. */
+static inline void copy_ends(unsigned char *d, const char *s, size_t n, size_t w)
+{
+    uint64_t x, y;
+    memcpy(&x, s, w);
+    memcpy(&y, s + n - w, w);
+    memcpy(d, &x, w);
+    memcpy(d + n - w, &y, w);
+}
+
+/* s[0..n) to d, n <= 16 as two overlapping words or bytes: a keyed row's
+ * values are mostly a few digits, and a libc memcpy() call apiece was a
+ * fifth of storing them. Reads and writes only [0, n). */
+static inline void copy_value(unsigned char *d, const char *s, size_t n)
+{
+    if (n > 16) {
+        memcpy(d, s, n);
+    } else if (n >= 8) {
+        copy_ends(d, s, n, 8);
+    } else if (n >= 4) {
+        copy_ends(d, s, n, 4);
+    } else if (n) {
+        d[0] = (unsigned char)s[0];
+        d[n >> 1] = (unsigned char)s[n >> 1];
+        d[n - 1] = (unsigned char)s[n - 1];
+    }
+}
+
 uint32_t tt_args_add_row(tt_args *a, uint32_t keyset, const tt_args_val *vals)
 {
     const args_keyset *ks;
-    size_t need = 10, text = 0, bytes = 0;   /* text: punctuation and keys */
+    const size_t *off;
+    size_t text, bytes, need;   /* text: punctuation and keys */
+    unsigned char *out, *limit;
+    bool json, sized = false;
     if (a->lazy || keyset == 0 || keyset > a->n_keysets || a->next == UINT32_MAX)
         return 0;
     ks = &a->keysets[keyset - 1];
+    off = ks->off;
+    /* One pass: the row is written after the block's bytes while there is
+     * room, and only then is the block seen to be full (flushed, and the
+     * row moved to the front of the next). Where the room ends first the
+     * row is sized and room made, as args_room() makes it, and written
+     * again. */
+    if (a->cur_cap - a->cur_len < 10 &&
+        grow_bytes((void **)&a->cur, &a->cur_cap, a->cur_len + 10, a->block_target + 64))
+        return 0;
+fill:
+    text = bytes = 0;
+    json = false;
+    out = a->cur + a->cur_len;
+    limit = a->cur + a->cur_cap;
+    out += put_varint(out, (uint64_t)(keyset - 1) * 2 + 1);
+    /* everything read into locals first: the stores through out may
+     * alias anything, and would have every load made again */
+    for (uint32_t i = 0, n = ks->n; i < n; i++) {
+        int kind = vals[i].kind;
+        const char *src = vals[i].s;
+        size_t len = kind == TT_ARGV_NONE ? 0 : vals[i].n;
+        size_t key = off[i + 1] - off[i];
+        bool str = kind == TT_ARGV_STRING;
+        uint64_t x = ((uint64_t)len << 1 | str) + 1;
+        if ((size_t)(limit - out) < len + 11)
+            goto measure;
+        if (kind == TT_ARGV_NONE) {
+            *out++ = 0;
+            continue;
+        }
+        if (x < 0x80)
+            *out++ = (unsigned char)x;
+        else
+            out += put_varint(out, x);
+        copy_value(out, src, len);   /* an empty value may come without a buffer */
+        out += len;
+        bytes += len;
+        text += 1 + key + (str ? 2 : 0);
+        json |= kind == TT_ARGV_JSON;
+    }
+    if (text == 0 || bytes > UINT32_MAX / 16)
+        return 0;
+    need = 10 + (size_t)ks->n * 10 + bytes;
+    if (!sized && a->cur_len > 0 && a->cur_len + need > a->block_target) {
+        /* the row opens the next block, as args_room() would have had it */
+        size_t old = a->cur_len, len = (size_t)(out - (a->cur + old));
+        if (args_flush(a))
+            return 0;
+        memmove(a->cur, a->cur + old, len);
+        out = a->cur + len;
+    }
+    a->cur_len = (size_t)(out - a->cur);
+    if (json)
+        for (uint32_t i = 0; i < ks->n; i++)
+            if (vals[i].kind == TT_ARGV_JSON)
+                keys_note_value(&a->cur_keys, vals[i].s, vals[i].n);
+    keys_merge(&a->cur_keys, &ks->keys);
+    return args_commit(a, text + bytes + 1);   /* + "}" */
+measure:
+    if (sized)
+        return 0;   /* not reached: args_room() made room for the sized row */
+    sized = true;
+    text = bytes = 0;
     for (uint32_t i = 0; i < ks->n; i++) {
         if (vals[i].kind == TT_ARGV_NONE)
             continue;
         bytes += vals[i].n;
-        text += 1 + ks->off[i + 1] - ks->off[i] + (vals[i].kind == TT_ARGV_STRING ? 2 : 0);
+        text++;
     }
-    if (text == 0 || bytes > UINT32_MAX / 16)
+    if (text == 0 || bytes > UINT32_MAX / 16 ||
+        args_room(a, 10 + (size_t)ks->n * 10 + bytes))
         return 0;
-    if (args_room(a, need + (size_t)ks->n * 10 + bytes))
-        return 0;
-    a->cur_len += put_varint(a->cur + a->cur_len, (uint64_t)(keyset - 1) * 2 + 1);
-    for (uint32_t i = 0; i < ks->n; i++) {
-        const tt_args_val *v = &vals[i];
-        if (v->kind == TT_ARGV_NONE) {
-            a->cur[a->cur_len++] = 0;
-            continue;
-        }
-        a->cur_len += put_varint(a->cur + a->cur_len,
-                                 ((uint64_t)v->n << 1 | (v->kind == TT_ARGV_STRING)) + 1);
-        if (v->n)   /* an empty value may come without a buffer */
-            memcpy(a->cur + a->cur_len, v->s, v->n);
-        a->cur_len += v->n;
-        if (v->kind == TT_ARGV_JSON)
-            keys_note_value(&a->cur_keys, v->s, v->n);
-    }
-    keys_merge(&a->cur_keys, &ks->keys);
-    return args_commit(a, text + bytes + 1);   /* + "}" */
+    goto fill;
 }
 
 char *tt_args_json_string(char *d, const char *s, size_t n)

@@ -9,6 +9,7 @@
 
 #include "../tap.h"
 #include "decode/csv_common.h"
+#include "decode/json_scan.h"
 #include "io/input.h"
 
 #include <csv.h>
@@ -100,11 +101,22 @@ static void with_libcsv(const char *in, size_t n, seen *s)
     free(row.text);
 }
 
+/* Fields the scanner called JSON numbers that are not (tt_csv_row.num
+ * must agree with js_is_number and never mark a null cell), and those it
+ * called numbers at all. */
+static int64_t wrong_num, told_num;
+
 static int scan_row_fn(void *ctx, const tt_csv_row *row)
 {
     seen *s = ctx;
-    for (size_t i = 0; i < row->n; i++)
+    for (size_t i = 0; i < row->n; i++) {
         add_field(s, row->f[i], row->len[i]);
+        if (row->num[i]) {
+            told_num++;
+            wrong_num += !js_is_number(row->f[i], row->len[i]) ||
+                         tt_csv_is_null(row->f[i], row->len[i]);
+        }
+    }
     add(s, "\n", 1);
     return 0;
 }
@@ -170,6 +182,15 @@ static void random_csv(char *p, size_t n, bool plain)
         p[i] = plain ? text[rnd() % (sizeof text - 1)] : hot[rnd() % (sizeof hot - 1)];
 }
 
+/* n random bytes of number-like cells: digits, dots, leading zeros,
+ * signs, exponents, blanks and the separators. */
+static void random_numbers(char *p, size_t n)
+{
+    static const char num[] = "0123456789000....,,,,,\n-eE+ \t\"\rNA/";
+    for (size_t i = 0; i < n; i++)
+        p[i] = num[rnd() % (sizeof num - 1)];
+}
+
 int main(void)
 {
     static const char *const cases[] = {
@@ -190,6 +211,22 @@ int main(void)
         bad += !same_reading(buf, n);
     }
     is_i64(bad, 0, "20000 random short inputs read as libcsv reads them");
+
+    bad = 0;
+    for (int r = 0; r < 20000; r++) {
+        /* past 64 bytes the scanner reads unquoted fields 64 bytes at a
+         * time and tells numbers apart */
+        char buf[400];
+        size_t n = 64 + rnd() % (sizeof buf - 64);
+        if (r % 2)
+            random_numbers(buf, n);
+        else
+            random_csv(buf, n, r % 4 == 0);
+        bad += !same_reading(buf, n);
+    }
+    is_i64(bad, 0, "20000 random inputs of 64 to 400 bytes read as libcsv reads them");
+    is_i64(wrong_num, 0, "cells told JSON numbers by the scan are numbers, not null");
+    ok(told_num > 5000, "the scan told numbers apart (%lld cells)", (long long)told_num);
 
     bad = 0;
     for (int r = 0; r < 4; r++) {
