@@ -298,6 +298,29 @@ static const char *bad_syntax(chrome *c, const char *at, const char *msg)
     return NULL;
 }
 
+/* From just past a key to its value: the ':' and the whitespace around
+ * it. Writers put no space before the ':' and one after it ("ph": "X"):
+ * that is one two-byte compare; anything else takes the general skips.
+ * NULL with JS_MORE or a syntax error. */
+static inline __attribute__((always_inline)) const char *
+after_key(chrome *c, const char *p, const char *end)
+{
+    if (end - p >= 3 && p[0] == ':' && p[1] == ' ' && (unsigned char)p[2] > ' ')
+        return p + 2;
+    p = js_skip_ws(p, end);
+    if (p == end)
+        goto more;
+    if (*p != ':')
+        return bad_syntax(c, p, "expected ':' after a key");
+    p = js_skip_ws(p + 1, end);
+    if (p == end)
+        goto more;
+    return p;
+more:
+    c->sc.status = JS_MORE;
+    return NULL;
+}
+
 /* Parse a string-or-number value (pid, tid, id, ts, dur). */
 /* Inline: pid, tid, ts, dur and most args values go through it, and the
  * scans it calls are inline fast paths themselves. */
@@ -468,15 +491,8 @@ static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
         if (!(p = js_scan_string(&c->sc, p, end, &key)))
             return NULL;
         note_string(nt, &key, end, true);
-        p = js_skip_ws(p, end);
-        if (p == end)
-            goto more;
-        if (*p != ':') {
-            return bad_syntax(c, p, "expected ':' after a key");
-        }
-        p = js_skip_ws(p + 1, end);
-        if (p == end)
-            goto more;
+        if (!(p = after_key(c, p, end)))
+            return NULL;
         val.n = 0;
         is_str = false;
         if (*p == '"' || (*p >= '0' && *p <= '9') || *p == '-') {
@@ -497,6 +513,11 @@ static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
         if (val.n > 0 && !key.esc)
             if (arg_maybe_known(&c->argf, &key))
                 note_arg(ev, &key, &val, is_str);
+        /* the usual ',' right after the value, before any whitespace */
+        if (p < end && *p == ',') {
+            p++;
+            continue;
+        }
         p = js_skip_ws(p, end);
         if (p == end)
             goto more;
@@ -546,14 +567,8 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
         kstart = p;
         if (!(p = js_scan_string(&c->sc, p, end, &key)))
             return NULL;
-        p = js_skip_ws(p, end);
-        if (p == end)
-            goto more;
-        if (*p != ':')
-            return bad_syntax(c, p, "expected ':' after a key");
-        p = js_skip_ws(p + 1, end);
-        if (p == end)
-            goto more;
+        if (!(p = after_key(c, p, end)))
+            return NULL;
         vstart = p;
         switch (key.esc ? 0 : key.n) {
         case 1:
@@ -651,6 +666,11 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
         }
         if (!p)
             return NULL;
+        /* the usual ',' right after the value, before any whitespace */
+        if (p < end && *p == ',') {
+            p++;
+            continue;
+        }
         p = js_skip_ws(p, end);
         if (p == end)
             goto more;
