@@ -133,6 +133,7 @@ typedef struct chrome {
     size_t               extra_len, extra_cap;
 
     tt_strmemo           memo;        /* short strings -> ids (intern_tok) */
+    tt_strmemo_long      memo_long;   /* long ones -> ids (intern_tok) */
     arg_filter           argf;        /* which args keys may be well known */
     tt_u64map            lanes;       /* (pid id, tid/cat id, kind) -> lane */
     tt_u64map            groups;      /* pid id -> group */
@@ -231,17 +232,13 @@ static int scratch_reserve(chrome *c, size_t n)
     return 0;
 }
 
-/* Intern a string token (unescaping when needed). TT_STR_ERROR on failure
- * with c->err set. */
-static uint32_t intern_tok(chrome *c, const js_str *t)
+/* intern_tok() past its inline memo hit. */
+static __attribute__((noinline)) uint32_t intern_tok_any(chrome *c, const js_str *t)
 {
     uint32_t id;
     if (!t->esc && t->n - 1 < TT_STRMEMO_MAXLEN) {
-        /* 1..16 bytes: pid, tid, cat and most names, met again and again */
         uint64_t a, b;
         tt_strmemo_ent *ent = tt_strmemo_slot(&c->memo, t->s, t->n, &a, &b);
-        if (tt_strmemo_hit(ent, t->n, a, b))
-            return ent->id;
         id = tt_trace_intern(c->tr, t->s, t->n);
         if (id != TT_STR_ERROR) {
             ent->a = a;
@@ -250,7 +247,15 @@ static uint32_t intern_tok(chrome *c, const js_str *t)
             ent->id = id;
         }
     } else if (!t->esc) {
+        tt_strmemo_long_ent *ent = tt_strmemo_long_slot(&c->memo_long, t->s, t->n);
+        if (ent->s && ent->n == t->n && memcmp(ent->s, t->s, t->n) == 0)
+            return ent->id;
         id = tt_trace_intern(c->tr, t->s, t->n);
+        if (id != TT_STR_ERROR && t->n <= UINT32_MAX) {
+            ent->s = tt_strtab_get(c->tr->strings, id);
+            ent->n = (uint32_t)t->n;
+            ent->id = id;
+        }
     } else {
         long n;
         if (scratch_reserve(c, t->n + 1)) {
@@ -267,6 +272,21 @@ static uint32_t intern_tok(chrome *c, const js_str *t)
     if (id == TT_STR_ERROR && c->err->code == TT_OK)
         tt_error_set(c->err, TT_ERR_NOMEM, "out of memory");
     return id;
+}
+
+/* Intern a string token (unescaping when needed). TT_STR_ERROR on failure
+ * with c->err set. The usual case, a short string met before (pid, tid,
+ * cat, most names), is answered inline by the memo: a call saving and
+ * restoring registers cost as much as the lookup. */
+static inline __attribute__((always_inline)) uint32_t intern_tok(chrome *c, const js_str *t)
+{
+    if (!t->esc && t->n - 1 < TT_STRMEMO_MAXLEN) {
+        uint64_t a, b;
+        tt_strmemo_ent *ent = tt_strmemo_slot(&c->memo, t->s, t->n, &a, &b);
+        if (tt_strmemo_hit(ent, t->n, a, b))
+            return ent->id;
+    }
+    return intern_tok_any(c, t);
 }
 
 static int extra_append(chrome *c, const char *s, size_t n)
