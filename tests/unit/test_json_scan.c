@@ -318,6 +318,38 @@ static void test_number_scaled(void)
        "js_number_scaled agrees with js_is_number and tt_parse_decimal_scaled (%d taken)", took);
 }
 
+/* js_skip_value() on an array of numbers, which it walks on a short path
+ * of its own, ends where its general walk does, with the same status and
+ * error: the general walk is what it takes for the same text after a
+ * space. */
+static void test_skip_number_array(void)
+{
+    int bad = 0, ended = 0;
+    for (int k = 0; k < 200000; k++) {
+        size_t n = 1 + (size_t)(rnd() % 20);
+        char *b = random_buf(n, k % 3 ? "0123456789, ]" : "[]{}0123456789-.,e \n\"");
+        char *c = malloc(n + 1);
+        bool eof = k % 2;
+        js_scanner s1 = {0}, s2 = {0};
+        const char *r1, *r2;
+        b[0] = '[';
+        c[0] = ' ';
+        memcpy(c + 1, b, n);
+        r1 = js_skip_value(&s1, b, b + n, eof);
+        r2 = js_skip_value(&s2, c, c + n + 1, eof);
+        ended += r1 != NULL;
+        if (r1 ? r2 != c + 1 + (r1 - b)
+               : r2 != NULL || s1.status != s2.status ||
+                     (s1.status == JS_ERROR &&
+                      (s1.err_at - b != s2.err_at - (c + 1) || strcmp(s1.err_msg, s2.err_msg))))
+            bad++;
+        free(b);
+        free(c);
+    }
+    ok(bad == 0 && ended > 1000, "js_skip_value on arrays of numbers ends as its general walk (%d ended)",
+       ended);
+}
+
 /* js_number_fixed(), the inline parse of the usual timestamp shape, takes
  * what js_number_scaled() takes with the same value or leaves it, whatever
  * bytes follow the number (it reads 8 past it). */
@@ -396,5 +428,6 @@ int main(void)
     test_container_vs_skip_value();
     test_number_scaled();
     test_number_fixed();
+    test_skip_number_array();
     return tap_done();
 }
