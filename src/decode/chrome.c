@@ -117,6 +117,7 @@ typedef struct flow_keyed {
 typedef struct arg_filter {
     uint32_t len;        /* bit n: a key of n bytes (all are under 32) */
     uint64_t first[4];   /* bit c: a key starting with byte c */
+    uint16_t by_len[32]; /* bit i: arg_keys[i] has n bytes */
 } arg_filter;
 
 typedef struct chrome {
@@ -413,6 +414,7 @@ static void arg_filter_init(arg_filter *f)
         unsigned char c0 = (unsigned char)arg_keys[i].key[0];
         f->len |= 1u << arg_keys[i].len;
         f->first[c0 >> 6] |= 1ULL << (c0 & 63);
+        f->by_len[arg_keys[i].len] |= (uint16_t)(1u << i);
     }
 }
 
@@ -425,14 +427,20 @@ static bool arg_maybe_known(const arg_filter *f, const js_str *key)
     return f->first[c0 >> 6] >> (c0 & 63) & 1u;
 }
 
-/* Note one args member if its key is well known. */
-static void note_arg(cev *ev, const js_str *key, const js_str *val, bool is_str)
+/* Note one args member if its key is well known (arg_maybe_known() said
+ * it may be: key->n < 32). Only the keys of its length are compared: a
+ * key that passed the filter by chance ("stream", "context", "cbid") and
+ * "correlation", in every Kineto kernel and runtime call, walked most of
+ * the table. */
+static void note_arg(const arg_filter *f, cev *ev, const js_str *key, const js_str *val,
+                     bool is_str)
 {
-    for (size_t i = 0; i < sizeof arg_keys / sizeof arg_keys[0]; i++) {
+    _Static_assert(sizeof arg_keys / sizeof arg_keys[0] <= 16, "arg_filter.by_len holds 16 bits");
+    for (unsigned m = f->by_len[key->n]; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
         bool w = arg_keys[i].weak;
         /* the first byte before memcmp: most args are not well known */
-        if (key->n != arg_keys[i].len || key->s[0] != arg_keys[i].key[0] ||
-            memcmp(key->s, arg_keys[i].key, key->n) != 0)
+        if (key->s[0] != arg_keys[i].key[0] || memcmp(key->s, arg_keys[i].key, key->n) != 0)
             continue;
         if (arg_keys[i].string_only && !is_str)
             return;
@@ -532,7 +540,7 @@ static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
         }
         if (val.n > 0 && !key.esc)
             if (arg_maybe_known(&c->argf, &key))
-                note_arg(ev, &key, &val, is_str);
+                note_arg(&c->argf, ev, &key, &val, is_str);
         /* the usual ',' right after the value, before any whitespace */
         if (p < end && *p == ',') {
             p++;
