@@ -326,8 +326,13 @@ static const char *bad_syntax(chrome *c, const char *at, const char *msg)
 static inline __attribute__((always_inline)) const char *
 after_key(chrome *c, const char *p, const char *end)
 {
-    if (end - p >= 3 && p[0] == ':' && p[1] == ' ' && (unsigned char)p[2] > ' ')
-        return p + 2;
+    if (end - p >= 3) {
+        uint16_t two, want;
+        memcpy(&two, p, 2);   /* one load and compare, in any byte order */
+        memcpy(&want, ": ", 2);
+        if (two == want && (unsigned char)p[2] > ' ')
+            return p + 2;
+    }
     p = js_skip_ws(p, end);
     if (p == end)
         goto more;
