@@ -186,6 +186,7 @@ typedef struct cev {
          has_bp, has_scope_s, has_scope, has_bind_id;
     bool has_opcode, has_layer, has_operand, has_a_name, has_a_labels, has_a_sort;
     bool ts_str, dur_str;              /* given as strings */
+    bool ts_fixed, dur_fixed;          /* read by js_scan_fixed: ts_ns, dur_ns hold them */
     bool flow_in, flow_out;
     const char *args;                  /* raw object text, NULL when absent */
     size_t      args_n;
@@ -193,6 +194,7 @@ typedef struct cev {
     /* not cleared: */
     const char *at;                    /* its '{' */
     const char *end;                   /* the end of the data it was parsed in */
+    int64_t ts_ns, dur_ns;             /* with ts_fixed, dur_fixed */
     int64_t bytes;                     /* well-known arguments */
     int64_t corr;
     js_str ph, name, cat, pid, tid, ts, dur, id, id2, bp, scope_s, scope, bind_id;
@@ -616,7 +618,14 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
                 p = js_scan_string(&c->sc, p, end, &ev->ph);
                 ev->has_ph = true;
             } else if (JS_EQ(&key, "ts")) {
-                p = scan_scalar(c, p, end, &ev->ts, &ev->ts_str);
+                const char *q = js_scan_fixed(p, end, 3, &ev->ts, &ev->ts_ns);
+                ev->ts_fixed = q != NULL;
+                if (q) {
+                    ev->ts_str = false;
+                    p = q;
+                } else {
+                    p = scan_scalar(c, p, end, &ev->ts, &ev->ts_str);
+                }
                 ev->has_ts = true;
             } else if (JS_EQ(&key, "id")) {
                 p = scan_scalar(c, p, end, &ev->id, &is_str);
@@ -638,7 +647,14 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
                 p = js_scan_string(&c->sc, p, end, &ev->cat);
                 ev->has_cat = true;
             } else if (JS_EQ(&key, "dur")) {
-                p = scan_scalar(c, p, end, &ev->dur, &ev->dur_str);
+                const char *q = js_scan_fixed(p, end, 3, &ev->dur, &ev->dur_ns);
+                ev->dur_fixed = q != NULL;
+                if (q) {
+                    ev->dur_str = false;
+                    p = q;
+                } else {
+                    p = scan_scalar(c, p, end, &ev->dur, &ev->dur_str);
+                }
                 ev->has_dur = true;
             } else if (JS_EQ(&key, "id2") && *p == '{') {
                 const char *q = js_skip_value(&c->sc, p, end, c->w.eof);
@@ -1308,9 +1324,14 @@ static int commit_event(chrome *c, const cev *ev)
         tt_trace_problem(c->tr, TT_PROB_BAD_EVENT, "event with ph '%c' and no \"ts\" skipped", ph);
         return 0;
     }
-    if (parse_time(c, ev, &ev->ts, ev->ts_str, "timestamp", &ts))
+    /* read on the way (js_scan_fixed) where it had the usual shape */
+    if (ev->ts_fixed && tt_time_ok(ev->ts_ns))
+        ts = ev->ts_ns;
+    else if (parse_time(c, ev, &ev->ts, ev->ts_str, "timestamp", &ts))
         return -1;
-    if (ev->has_dur && parse_time(c, ev, &ev->dur, ev->dur_str, "duration", &dur))
+    if (ev->has_dur && ev->dur_fixed && tt_time_ok(ev->dur_ns))
+        dur = ev->dur_ns;
+    else if (ev->has_dur && parse_time(c, ev, &ev->dur, ev->dur_str, "duration", &dur))
         return -1;
 
     switch (ph) {

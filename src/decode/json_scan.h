@@ -176,21 +176,31 @@ bool js_number_scaled(const char *s, size_t n, int scale, int64_t *out);
  * digit. The digits are shifted to the word's top, the bytes below them
  * becoming leading zeros, and converted as eight at once (the SWAR
  * conversion of Lemire's fast_float). */
-static inline bool js_digits8(const char *q, unsigned k, uint64_t *v)
+static inline uint64_t js_nondigits(uint64_t w)
 {
-    uint64_t w, nd;
-    unsigned sh = 8 * (8 - k);
-    memcpy(&w, q, 8);
     /* the high bit of each byte outside '0'..'9'; carries and borrows run
-     * only towards later bytes, so the first k bytes' bits are exact */
-    nd = ((w + 0x4646464646464646ULL) | (w - 0x3030303030303030ULL)) & 0x8080808080808080ULL;
-    if (nd << sh)
-        return false;
-    w = (w - 0x3030303030303030ULL) << sh;
+     * only towards later bytes, so the bits up to the first one set are
+     * exact */
+    return ((w + 0x4646464646464646ULL) | (w - 0x3030303030303030ULL)) & 0x8080808080808080ULL;
+}
+
+/* The value of the first k (1..8) bytes of w, all digits. */
+static inline uint64_t js_word_digits(uint64_t w, unsigned k)
+{
+    w = (w - 0x3030303030303030ULL) << (8 * (8 - k));
     w = w * 10 + (w >> 8);
     w = ((w & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32)) +
          ((w >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32))) >> 32;
-    *v = w & 0xffffffffULL;
+    return w & 0xffffffffULL;
+}
+
+static inline bool js_digits8(const char *q, unsigned k, uint64_t *v)
+{
+    uint64_t w;
+    memcpy(&w, q, 8);
+    if (js_nondigits(w) << (8 * (8 - k)))
+        return false;
+    *v = js_word_digits(w, k);
     return true;
 }
 #endif
@@ -230,6 +240,65 @@ static inline bool js_number_fixed(const char *s, size_t n, size_t avail, unsign
 #else
     (void)s, (void)n, (void)avail, (void)scale, (void)out;
     return false;
+#endif
+}
+
+/* js_scan_number() and js_number_fixed() at once, for a number at p in
+ * the shape profilers write (1 to 16 integer digits, no leading zero, a
+ * point and exactly `scale` (1..8) decimals) with 32 bytes readable: the
+ * position past it, its span in *out and its value times 10^scale in
+ * *val. NULL, with nothing else touched, for any other shape or place,
+ * where the caller takes the two (which find the same span and value for
+ * every number this takes). The digit runs are found and converted 8
+ * bytes at a time, with no step per byte: a Kineto event's "ts" and
+ * "dur". */
+static inline const char *js_scan_fixed(const char *p, const char *end, unsigned scale,
+                                        js_str *out, int64_t *val)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    static const uint64_t pow10[9] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                                      1000000ULL, 10000000ULL, 100000000ULL};
+    uint64_t w, w2, wf, nd, v;
+    unsigned li, lf;
+    unsigned char t;
+    if (end - p < 32 || scale - 1 >= 8)
+        return NULL;
+    memcpy(&w, p, 8);
+    nd = js_nondigits(w);
+    if (nd) {
+        li = (unsigned)__builtin_ctzll(nd) >> 3;
+        if (li == 0)
+            return NULL;
+        v = js_word_digits(w, li);
+    } else {
+        memcpy(&w2, p + 8, 8);
+        nd = js_nondigits(w2);
+        if (!nd)
+            return NULL;   /* more than 16 integer digits */
+        li = 8 + ((unsigned)__builtin_ctzll(nd) >> 3);
+        v = js_word_digits(w, 8);
+        if (li > 8)
+            v = v * pow10[li - 8] + js_word_digits(w2, li - 8);
+    }
+    if (p[li] != '.' || (p[0] == '0' && li > 1))
+        return NULL;
+    memcpy(&wf, p + li + 1, 8);
+    nd = js_nondigits(wf);
+    lf = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8u;
+    /* exactly scale decimals, and the number ends there: what follows
+     * cannot continue it (an exponent, a second point, a sign) */
+    t = (unsigned char)p[li + 1 + lf];
+    if (lf != scale || li + lf > 18 || (unsigned)(t - '0') <= 9 || t == '.' || t == '-' ||
+        t == '+' || (t | 0x20) == 'e')
+        return NULL;
+    *val = (int64_t)(v * pow10[scale] + js_word_digits(wf, lf));
+    out->s = p;
+    out->n = li + 1 + lf;
+    out->esc = false;
+    return p + li + 1 + lf;
+#else
+    (void)p, (void)end, (void)scale, (void)out, (void)val;
+    return NULL;
 #endif
 }
 
