@@ -335,14 +335,9 @@ static inline __attribute__((always_inline)) size_t add_digits(const char *s, si
     while (n - i >= 8) {
         uint64_t w;
         memcpy(&w, s + i, 8);
-        /* every byte within '0'..'9' */
-        if (((w + 0x4646464646464646ULL) | (w - 0x3030303030303030ULL)) & 0x8080808080808080ULL)
-            break;
-        w -= 0x3030303030303030ULL;
-        w = w * 10 + (w >> 8);
-        w = ((w & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32)) +
-             ((w >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32))) >> 32;
-        m = m * 100000000ULL + (w & 0xffffffffULL);
+        if (js_nondigits(w))
+            break;   /* not every byte within '0'..'9' */
+        m = m * 100000000ULL + js_word_digits(w, 8);
         i += 8;
     }
 #endif

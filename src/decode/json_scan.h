@@ -171,20 +171,18 @@ bool js_is_number(const char *s, size_t n);
 bool js_number_scaled(const char *s, size_t n, int scale, int64_t *out);
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* The k (1..8) digits at q as a number, reading the 8 bytes at q (those
- * past the k digits are ignored); false when one of the k is not a
- * digit. The digits are shifted to the word's top, the bytes below them
- * becoming leading zeros, and converted as eight at once (the SWAR
- * conversion of Lemire's fast_float). */
+/* Bit 7 of each byte of w (8 bytes of text) that is not a digit, exact
+ * up to the first such byte. */
 static inline uint64_t js_nondigits(uint64_t w)
 {
-    /* the high bit of each byte outside '0'..'9'; carries and borrows run
-     * only towards later bytes, so the bits up to the first one set are
-     * exact */
+    /* carries and borrows run only towards later bytes */
     return ((w + 0x4646464646464646ULL) | (w - 0x3030303030303030ULL)) & 0x8080808080808080ULL;
 }
 
-/* The value of the first k (1..8) bytes of w, all digits. */
+/* The value of the first k (1..8) bytes of w, all digits (the bytes past
+ * them are ignored): they are shifted to the word's top, the bytes below
+ * becoming leading zeros, and converted as eight at once (the SWAR
+ * conversion of Lemire's fast_float). */
 static inline uint64_t js_word_digits(uint64_t w, unsigned k)
 {
     w = (w - 0x3030303030303030ULL) << (8 * (8 - k));
@@ -194,56 +192,9 @@ static inline uint64_t js_word_digits(uint64_t w, unsigned k)
     return w & 0xffffffffULL;
 }
 
-static inline bool js_digits8(const char *q, unsigned k, uint64_t *v)
-{
-    uint64_t w;
-    memcpy(&w, q, 8);
-    if (js_nondigits(w) << (8 * (8 - k)))
-        return false;
-    *v = js_word_digits(w, k);
-    return true;
-}
 #endif
 
-/* js_number_scaled() for the shape profilers write, inline and without a
- * step per digit: 1 to 16 integer digits (no leading zero) and exactly
- * `scale` (1..8) decimals ("3712845164726.318" at scale 3, Kineto's
- * microseconds to nanoseconds). avail: bytes readable from s, at least
- * n + 8 (the digits are read as 8-byte words). False for anything else,
- * where the caller takes js_number_scaled(), which gives the same value
- * for every string this accepts (tests/unit/test_json_scan.c). */
-static inline bool js_number_fixed(const char *s, size_t n, size_t avail, unsigned scale,
-                                   int64_t *out)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    size_t li = n - scale - 1;   /* integer digits */
-    uint64_t hi, lo, fr;
-    if (scale - 1 >= 8 || n <= scale + 1 || li > 16 || avail < n + 8 || s[li] != '.' ||
-        (s[0] == '0' && li > 1) || !js_digits8(s + li + 1, scale, &fr))
-        return false;
-    if (li > 8) {
-        if (!js_digits8(s, (unsigned)li - 8, &hi) || !js_digits8(s + li - 8, 8, &lo))
-            return false;
-        hi = hi * 100000000ULL + lo;
-    } else if (!js_digits8(s, (unsigned)li, &hi)) {
-        return false;
-    }
-    {
-        static const uint64_t pow10[9] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
-                                          1000000ULL, 10000000ULL, 100000000ULL};
-        /* at most 16 + 8 digits: past int64 only where li + scale > 18 */
-        if (li + scale > 18)
-            return false;
-        *out = (int64_t)(hi * pow10[scale] + fr);
-    }
-    return true;
-#else
-    (void)s, (void)n, (void)avail, (void)scale, (void)out;
-    return false;
-#endif
-}
-
-/* js_scan_number() and js_number_fixed() at once, for a number at p in
+/* js_scan_number() and js_number_scaled() at once, for a number at p in
  * the shape profilers write (1 to 16 integer digits, no leading zero, a
  * point and exactly `scale` (1..8) decimals) with 32 bytes readable: the
  * position past it, its span in *out and its value times 10^scale in

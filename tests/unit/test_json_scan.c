@@ -393,68 +393,6 @@ static void test_skip_number_array(void)
        ended);
 }
 
-/* js_number_fixed(), the inline parse of the usual timestamp shape, takes
- * what js_number_scaled() takes with the same value or leaves it, whatever
- * bytes follow the number (it reads 8 past it). */
-static void test_number_fixed(void)
-{
-    static const struct {
-        const char *s;
-        unsigned    scale;
-        int64_t     want;
-    } take[] = {
-        {"3712845164726.318", 3, 3712845164726318LL}, {"1.555", 3, 1555}, {"0.000", 3, 0},
-        {"9999999999999999.99", 2, 999999999999999999LL}, {"12345678.12345678", 8, 1234567812345678LL},
-        {"7.5", 1, 75}, {"0.5", 1, 5},
-    };
-    static const char *const leave[] = {
-        "", ".555", "01.555", "-1.555", "1.55", "1.5555", "1555", "1e3.555", "1.5e5",
-        "12345678901234567.000", "1.55a", "1.-55", "1..55",
-    };
-    int bad = 0, took = 0;
-    for (size_t i = 0; i < sizeof take / sizeof take[0]; i++) {
-        /* digits after the number: they must not be read as its own */
-        char buf[64];
-        int64_t v = -42;
-        size_t n = strlen(take[i].s);
-        memset(buf, '9', sizeof buf);
-        memcpy(buf, take[i].s, n);
-        if (!js_number_fixed(buf, n, sizeof buf, take[i].scale, &v) || v != take[i].want) {
-            diag("js_number_fixed(\"%s\", %u): %lld", take[i].s, take[i].scale, (long long)v);
-            bad++;
-        }
-    }
-    for (size_t i = 0; i < sizeof leave / sizeof leave[0]; i++) {
-        char buf[64];
-        int64_t v;
-        memset(buf, '5', sizeof buf);
-        memcpy(buf, leave[i], strlen(leave[i]));
-        if (js_number_fixed(buf, strlen(leave[i]), sizeof buf, 3, &v)) {
-            diag("js_number_fixed(\"%s\", 3) took it", leave[i]);
-            bad++;
-        }
-    }
-    ok(bad == 0, "js_number_fixed takes the usual timestamps and leaves other shapes");
-    bad = 0;
-    for (int k = 0; k < 200000; k++) {
-        size_t n = (size_t)(rnd() % 24);
-        char *b = random_buf(n + 8, k % 2 ? "0123456789." : "0123456789.-eE+");
-        unsigned scale = (unsigned)(rnd() % 10);
-        int64_t fast, slow;
-        bool fast_ok;
-        if (k % 4 == 0 && n > scale)
-            b[n - scale - 1] = '.';   /* the shape it looks for, more often */
-        fast_ok = js_number_fixed(b, n, n + 8, scale, &fast);
-        took += fast_ok;
-        if (fast_ok && (!js_number_scaled(b, n, (int)scale, &slow) || slow != fast)) {
-            diag("js_number_fixed(\"%.*s\", %u) = %lld", (int)n, b, scale, (long long)fast);
-            bad++;
-        }
-        free(b);
-    }
-    ok(bad == 0 && took > 1000, "js_number_fixed agrees with js_number_scaled (%d taken)", took);
-}
-
 int main(void)
 {
     int best = js_simd_level();
@@ -470,7 +408,6 @@ int main(void)
     js_simd_use(best);
     test_container_vs_skip_value();
     test_number_scaled();
-    test_number_fixed();
     test_skip_number_array();
     test_scan_fixed();
     return tap_done();
