@@ -368,6 +368,22 @@ scan_scalar(chrome *c, const char *p, const char *end, js_str *out, bool *is_str
     return bad_syntax(c, p, "expected a number or a string");
 }
 
+/* A time member (ts, dur): read at once where it has the usual shape
+ * (js_scan_fixed: *fixed set, *ns its nanoseconds), else its span for
+ * parse_time() as scan_scalar() finds it. */
+static inline __attribute__((always_inline)) const char *
+scan_time(chrome *c, const char *p, const char *end, js_str *out, bool *is_str, bool *fixed,
+          int64_t *ns)
+{
+    const char *q = js_scan_fixed(p, end, 3, out, ns);
+    *fixed = q != NULL;
+    if (q) {
+        *is_str = false;
+        return q;
+    }
+    return scan_scalar(c, p, end, out, is_str);
+}
+
 /* A numeric argument value (number or numeric string) as int64. */
 static bool num_value(const js_str *t, int64_t *out)
 {
@@ -616,14 +632,7 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
                 p = js_scan_string(&c->sc, p, end, &ev->ph);
                 ev->has_ph = true;
             } else if (JS_EQ(&key, "ts")) {
-                const char *q = js_scan_fixed(p, end, 3, &ev->ts, &ev->ts_ns);
-                ev->ts_fixed = q != NULL;
-                if (q) {
-                    ev->ts_str = false;
-                    p = q;
-                } else {
-                    p = scan_scalar(c, p, end, &ev->ts, &ev->ts_str);
-                }
+                p = scan_time(c, p, end, &ev->ts, &ev->ts_str, &ev->ts_fixed, &ev->ts_ns);
                 ev->has_ts = true;
             } else if (JS_EQ(&key, "id")) {
                 p = scan_scalar(c, p, end, &ev->id, &is_str);
@@ -645,14 +654,7 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
                 p = js_scan_string(&c->sc, p, end, &ev->cat);
                 ev->has_cat = true;
             } else if (JS_EQ(&key, "dur")) {
-                const char *q = js_scan_fixed(p, end, 3, &ev->dur, &ev->dur_ns);
-                ev->dur_fixed = q != NULL;
-                if (q) {
-                    ev->dur_str = false;
-                    p = q;
-                } else {
-                    p = scan_scalar(c, p, end, &ev->dur, &ev->dur_str);
-                }
+                p = scan_time(c, p, end, &ev->dur, &ev->dur_str, &ev->dur_fixed, &ev->dur_ns);
                 ev->has_dur = true;
             } else if (JS_EQ(&key, "id2") && *p == '{') {
                 const char *q = js_skip_value(&c->sc, p, end, c->w.eof);
