@@ -117,6 +117,7 @@ typedef struct flow_keyed {
 typedef struct arg_filter {
     uint32_t len;        /* bit n: a key of n bytes (all are under 32) */
     uint64_t first[4];   /* bit c: a key starting with byte c */
+    uint16_t by_len[32]; /* bit i: arg_keys[i] has n bytes */
 } arg_filter;
 
 typedef struct chrome {
@@ -133,6 +134,7 @@ typedef struct chrome {
     size_t               extra_len, extra_cap;
 
     tt_strmemo           memo;        /* short strings -> ids (intern_tok) */
+    tt_strmemo_long      memo_long;   /* long ones -> ids (intern_tok) */
     arg_filter           argf;        /* which args keys may be well known */
     tt_u64map            lanes;       /* (pid id, tid/cat id, kind) -> lane */
     tt_u64map            groups;      /* pid id -> group */
@@ -184,12 +186,14 @@ typedef struct cev {
          has_bp, has_scope_s, has_scope, has_bind_id;
     bool has_opcode, has_layer, has_operand, has_a_name, has_a_labels, has_a_sort;
     bool ts_str, dur_str;              /* given as strings */
+    bool ts_fixed, dur_fixed;          /* read by js_scan_fixed: ts_ns, dur_ns hold them */
     bool flow_in, flow_out;
     const char *args;                  /* raw object text, NULL when absent */
     size_t      args_n;
     tt_args_note note;                 /* the keys of args (scan_args) */
     /* not cleared: */
     const char *at;                    /* its '{' */
+    int64_t ts_ns, dur_ns;             /* with ts_fixed, dur_fixed */
     int64_t bytes;                     /* well-known arguments */
     int64_t corr;
     js_str ph, name, cat, pid, tid, ts, dur, id, id2, bp, scope_s, scope, bind_id;
@@ -230,17 +234,13 @@ static int scratch_reserve(chrome *c, size_t n)
     return 0;
 }
 
-/* Intern a string token (unescaping when needed). TT_STR_ERROR on failure
- * with c->err set. */
-static uint32_t intern_tok(chrome *c, const js_str *t)
+/* intern_tok() past its inline memo hit. */
+static __attribute__((noinline)) uint32_t intern_tok_any(chrome *c, const js_str *t)
 {
     uint32_t id;
     if (!t->esc && t->n - 1 < TT_STRMEMO_MAXLEN) {
-        /* 1..16 bytes: pid, tid, cat and most names, met again and again */
         uint64_t a, b;
         tt_strmemo_ent *ent = tt_strmemo_slot(&c->memo, t->s, t->n, &a, &b);
-        if (tt_strmemo_hit(ent, t->n, a, b))
-            return ent->id;
         id = tt_trace_intern(c->tr, t->s, t->n);
         if (id != TT_STR_ERROR) {
             ent->a = a;
@@ -249,7 +249,15 @@ static uint32_t intern_tok(chrome *c, const js_str *t)
             ent->id = id;
         }
     } else if (!t->esc) {
+        tt_strmemo_long_ent *ent = tt_strmemo_long_slot(&c->memo_long, t->s, t->n);
+        if (ent->s && ent->n == t->n && memcmp(ent->s, t->s, t->n) == 0)
+            return ent->id;
         id = tt_trace_intern(c->tr, t->s, t->n);
+        if (id != TT_STR_ERROR && t->n <= UINT32_MAX) {
+            ent->s = tt_strtab_get(c->tr->strings, id);
+            ent->n = (uint32_t)t->n;
+            ent->id = id;
+        }
     } else {
         long n;
         if (scratch_reserve(c, t->n + 1)) {
@@ -266,6 +274,21 @@ static uint32_t intern_tok(chrome *c, const js_str *t)
     if (id == TT_STR_ERROR && c->err->code == TT_OK)
         tt_error_set(c->err, TT_ERR_NOMEM, "out of memory");
     return id;
+}
+
+/* Intern a string token (unescaping when needed). TT_STR_ERROR on failure
+ * with c->err set. The usual case, a short string met before (pid, tid,
+ * cat, most names), is answered inline by the memo: a call saving and
+ * restoring registers cost as much as the lookup. */
+static inline __attribute__((always_inline)) uint32_t intern_tok(chrome *c, const js_str *t)
+{
+    if (!t->esc && t->n - 1 < TT_STRMEMO_MAXLEN) {
+        uint64_t a, b;
+        tt_strmemo_ent *ent = tt_strmemo_slot(&c->memo, t->s, t->n, &a, &b);
+        if (tt_strmemo_hit(ent, t->n, a, b))
+            return ent->id;
+    }
+    return intern_tok_any(c, t);
 }
 
 static int extra_append(chrome *c, const char *s, size_t n)
@@ -297,6 +320,34 @@ static const char *bad_syntax(chrome *c, const char *at, const char *msg)
     return NULL;
 }
 
+/* From just past a key to its value: the ':' and the whitespace around
+ * it. Writers put no space before the ':' and one after it ("ph": "X"):
+ * that is one two-byte compare; anything else takes the general skips.
+ * NULL with JS_MORE or a syntax error. */
+static inline __attribute__((always_inline)) const char *
+after_key(chrome *c, const char *p, const char *end)
+{
+    if (end - p >= 3) {
+        uint16_t two, want;
+        memcpy(&two, p, 2);   /* one load and compare, in any byte order */
+        memcpy(&want, ": ", 2);
+        if (two == want && (unsigned char)p[2] > ' ')
+            return p + 2;
+    }
+    p = js_skip_ws(p, end);
+    if (p == end)
+        goto more;
+    if (*p != ':')
+        return bad_syntax(c, p, "expected ':' after a key");
+    p = js_skip_ws(p + 1, end);
+    if (p == end)
+        goto more;
+    return p;
+more:
+    c->sc.status = JS_MORE;
+    return NULL;
+}
+
 /* Parse a string-or-number value (pid, tid, id, ts, dur). */
 /* Inline: pid, tid, ts, dur and most args values go through it, and the
  * scans it calls are inline fast paths themselves. */
@@ -315,6 +366,22 @@ scan_scalar(chrome *c, const char *p, const char *end, js_str *out, bool *is_str
         return NULL;
     }
     return bad_syntax(c, p, "expected a number or a string");
+}
+
+/* A time member (ts, dur): read at once where it has the usual shape
+ * (js_scan_fixed: *fixed set, *ns its nanoseconds), else its span for
+ * parse_time() as scan_scalar() finds it. */
+static inline __attribute__((always_inline)) const char *
+scan_time(chrome *c, const char *p, const char *end, js_str *out, bool *is_str, bool *fixed,
+          int64_t *ns)
+{
+    const char *q = js_scan_fixed(p, end, 3, out, ns);
+    *fixed = q != NULL;
+    if (q) {
+        *is_str = false;
+        return q;
+    }
+    return scan_scalar(c, p, end, out, is_str);
 }
 
 /* A numeric argument value (number or numeric string) as int64. */
@@ -369,6 +436,7 @@ static void arg_filter_init(arg_filter *f)
         unsigned char c0 = (unsigned char)arg_keys[i].key[0];
         f->len |= 1u << arg_keys[i].len;
         f->first[c0 >> 6] |= 1ULL << (c0 & 63);
+        f->by_len[arg_keys[i].len] |= (uint16_t)(1u << i);
     }
 }
 
@@ -381,14 +449,20 @@ static bool arg_maybe_known(const arg_filter *f, const js_str *key)
     return f->first[c0 >> 6] >> (c0 & 63) & 1u;
 }
 
-/* Note one args member if its key is well known. */
-static void note_arg(cev *ev, const js_str *key, const js_str *val, bool is_str)
+/* Note one args member if its key is well known (arg_maybe_known() said
+ * it may be: key->n < 32). Only the keys of its length are compared: a
+ * key that passed the filter by chance ("stream", "context", "cbid") and
+ * "correlation", in every Kineto kernel and runtime call, walked most of
+ * the table. */
+static void note_arg(const arg_filter *f, cev *ev, const js_str *key, const js_str *val,
+                     bool is_str)
 {
-    for (size_t i = 0; i < sizeof arg_keys / sizeof arg_keys[0]; i++) {
+    _Static_assert(sizeof arg_keys / sizeof arg_keys[0] <= 16, "arg_filter.by_len holds 16 bits");
+    for (unsigned m = f->by_len[key->n]; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
         bool w = arg_keys[i].weak;
         /* the first byte before memcmp: most args are not well known */
-        if (key->n != arg_keys[i].len || key->s[0] != arg_keys[i].key[0] ||
-            memcmp(key->s, arg_keys[i].key, key->n) != 0)
+        if (key->s[0] != arg_keys[i].key[0] || memcmp(key->s, arg_keys[i].key, key->n) != 0)
             continue;
         if (arg_keys[i].string_only && !is_str)
             return;
@@ -467,15 +541,8 @@ static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
         if (!(p = js_scan_string(&c->sc, p, end, &key)))
             return NULL;
         note_string(nt, &key, end, true);
-        p = js_skip_ws(p, end);
-        if (p == end)
-            goto more;
-        if (*p != ':') {
-            return bad_syntax(c, p, "expected ':' after a key");
-        }
-        p = js_skip_ws(p + 1, end);
-        if (p == end)
-            goto more;
+        if (!(p = after_key(c, p, end)))
+            return NULL;
         val.n = 0;
         is_str = false;
         if (*p == '"' || (*p >= '0' && *p <= '9') || *p == '-') {
@@ -495,7 +562,12 @@ static const char *scan_args(chrome *c, const char *p, const char *end, cev *ev)
         }
         if (val.n > 0 && !key.esc)
             if (arg_maybe_known(&c->argf, &key))
-                note_arg(ev, &key, &val, is_str);
+                note_arg(&c->argf, ev, &key, &val, is_str);
+        /* the usual ',' right after the value, before any whitespace */
+        if (p < end && *p == ',') {
+            p++;
+            continue;
+        }
         p = js_skip_ws(p, end);
         if (p == end)
             goto more;
@@ -544,14 +616,8 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
         kstart = p;
         if (!(p = js_scan_string(&c->sc, p, end, &key)))
             return NULL;
-        p = js_skip_ws(p, end);
-        if (p == end)
-            goto more;
-        if (*p != ':')
-            return bad_syntax(c, p, "expected ':' after a key");
-        p = js_skip_ws(p + 1, end);
-        if (p == end)
-            goto more;
+        if (!(p = after_key(c, p, end)))
+            return NULL;
         vstart = p;
         switch (key.esc ? 0 : key.n) {
         case 1:
@@ -566,7 +632,7 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
                 p = js_scan_string(&c->sc, p, end, &ev->ph);
                 ev->has_ph = true;
             } else if (JS_EQ(&key, "ts")) {
-                p = scan_scalar(c, p, end, &ev->ts, &ev->ts_str);
+                p = scan_time(c, p, end, &ev->ts, &ev->ts_str, &ev->ts_fixed, &ev->ts_ns);
                 ev->has_ts = true;
             } else if (JS_EQ(&key, "id")) {
                 p = scan_scalar(c, p, end, &ev->id, &is_str);
@@ -588,7 +654,7 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
                 p = js_scan_string(&c->sc, p, end, &ev->cat);
                 ev->has_cat = true;
             } else if (JS_EQ(&key, "dur")) {
-                p = scan_scalar(c, p, end, &ev->dur, &ev->dur_str);
+                p = scan_time(c, p, end, &ev->dur, &ev->dur_str, &ev->dur_fixed, &ev->dur_ns);
                 ev->has_dur = true;
             } else if (JS_EQ(&key, "id2") && *p == '{') {
                 const char *q = js_skip_value(&c->sc, p, end, c->w.eof);
@@ -649,6 +715,11 @@ static const char *parse_event(chrome *c, const char *p, const char *end, cev *e
         }
         if (!p)
             return NULL;
+        /* the usual ',' right after the value, before any whitespace */
+        if (p < end && *p == ',') {
+            p++;
+            continue;
+        }
         p = js_skip_ws(p, end);
         if (p == end)
             goto more;
@@ -1250,9 +1321,14 @@ static int commit_event(chrome *c, const cev *ev)
         tt_trace_problem(c->tr, TT_PROB_BAD_EVENT, "event with ph '%c' and no \"ts\" skipped", ph);
         return 0;
     }
-    if (parse_time(c, ev, &ev->ts, ev->ts_str, "timestamp", &ts))
+    /* read on the way (js_scan_fixed) where it had the usual shape */
+    if (ev->ts_fixed && tt_time_ok(ev->ts_ns))
+        ts = ev->ts_ns;
+    else if (parse_time(c, ev, &ev->ts, ev->ts_str, "timestamp", &ts))
         return -1;
-    if (ev->has_dur && parse_time(c, ev, &ev->dur, ev->dur_str, "duration", &dur))
+    if (ev->has_dur && ev->dur_fixed && tt_time_ok(ev->dur_ns))
+        dur = ev->dur_ns;
+    else if (ev->has_dur && parse_time(c, ev, &ev->dur, ev->dur_str, "duration", &dur))
         return -1;
 
     switch (ph) {

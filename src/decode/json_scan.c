@@ -335,14 +335,9 @@ static inline __attribute__((always_inline)) size_t add_digits(const char *s, si
     while (n - i >= 8) {
         uint64_t w;
         memcpy(&w, s + i, 8);
-        /* every byte within '0'..'9' */
-        if (((w + 0x4646464646464646ULL) | (w - 0x3030303030303030ULL)) & 0x8080808080808080ULL)
-            break;
-        w -= 0x3030303030303030ULL;
-        w = w * 10 + (w >> 8);
-        w = ((w & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32)) +
-             ((w >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32))) >> 32;
-        m = m * 100000000ULL + (w & 0xffffffffULL);
+        if (js_nondigits(w))
+            break;   /* not every byte within '0'..'9' */
+        m = m * 100000000ULL + js_word_digits(w, 8);
         i += 8;
     }
 #endif
@@ -419,11 +414,46 @@ static const char *js_literal(js_scanner *sc, const char *p, const char *end, bo
 enum { EXP_VALUE, EXP_VALUE_OR_CLOSE, EXP_KEY, EXP_KEY_OR_CLOSE, EXP_COLON,
        EXP_COMMA_OR_CLOSE };
 
+/* An array of numbers ("grid": [1, 1, 1] in a Kineto kernel's args), the
+ * only container most traces hold: walked here without the general
+ * walk's stack and states. NULL, with sc as it was, for anything else or
+ * anything short of the closing ']': js_skip_value() then walks it from
+ * the start, reaching the same end or the same error. */
+static const char *skip_number_array(js_scanner *sc, const char *p, const char *end, bool at_eof)
+{
+    js_scanner keep = *sc;
+    js_str tok;
+    p = js_skip_ws(p + 1, end);
+    if (p < end && *p == ']')
+        return p + 1;
+    for (;;) {
+        if (p == end || !((*p >= '0' && *p <= '9') || *p == '-'))
+            break;
+        if (!(p = js_scan_number(sc, p, end, at_eof, &tok)))
+            break;
+        p = js_skip_ws(p, end);
+        if (p == end)
+            break;
+        if (*p == ']')
+            return p + 1;
+        if (*p != ',')
+            break;
+        p = js_skip_ws(p + 1, end);
+    }
+    *sc = keep;
+    return NULL;
+}
+
 const char *js_skip_value(js_scanner *sc, const char *p, const char *end, bool at_eof)
 {
     char stack[JS_MAX_DEPTH];
     int depth = 0, state = EXP_VALUE;
     js_str tok;
+    if (p < end && *p == '[') {
+        const char *q = skip_number_array(sc, p, end, at_eof);
+        if (q)
+            return q;
+    }
     for (;;) {
         p = js_skip_ws(p, end);
         if (p == end)

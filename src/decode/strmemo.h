@@ -77,4 +77,37 @@ static inline int tt_strmemo_hit(const tt_strmemo_ent *ent, size_t n, uint64_t a
     return ent->n == n && ent->a == a && ent->b == b;
 }
 
+/* Strings past TT_STRMEMO_MAXLEN (kernel names: "void at::native::..."
+ * of a hundred bytes and more, a few hundred distinct ones met again and
+ * again) are remembered by where the string table keeps their bytes: a
+ * hit is one memcmp with those, instead of hashing the string and probing
+ * the table (the table's bytes never move, see strtab.h). Keyed by the
+ * length and the first, middle and last 8 bytes; an entry with s NULL is
+ * empty. */
+#define TT_STRMEMO_LONG_SLOTS 512u
+
+typedef struct tt_strmemo_long_ent {
+    const char *s;   /* the string table's copy */
+    uint32_t    n;
+    uint32_t    id;
+} tt_strmemo_long_ent;
+
+typedef struct tt_strmemo_long {
+    tt_strmemo_long_ent e[TT_STRMEMO_LONG_SLOTS];
+} tt_strmemo_long;
+
+/* The entry for s[0..n) (n > 8). */
+static inline tt_strmemo_long_ent *tt_strmemo_long_slot(tt_strmemo_long *m, const char *s,
+                                                        size_t n)
+{
+    uint64_t a, b, c, h;
+    memcpy(&a, s, 8);
+    memcpy(&b, s + (n >> 1) - 4, 8);
+    memcpy(&c, s + n - 8, 8);
+    h = (a ^ (b * 0x9e3779b97f4a7c15ULL) ^ (c * 0xc2b2ae3d27d4eb4fULL) ^ n) * 0xff51afd7ed558ccdULL;
+    return &m->e[h >> 55];   /* the top 9 bits: TT_STRMEMO_LONG_SLOTS entries */
+}
+
+_Static_assert(TT_STRMEMO_LONG_SLOTS == 512u, "tt_strmemo_long_slot() indexes by the top 9 bits");
+
 #endif

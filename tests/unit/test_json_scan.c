@@ -318,6 +318,81 @@ static void test_number_scaled(void)
        "js_number_scaled agrees with js_is_number and tt_parse_decimal_scaled (%d taken)", took);
 }
 
+/* js_scan_fixed(), the scan and parse at once of the usual timestamp
+ * shape, finds the span js_scan_number() finds and the value
+ * js_number_scaled() gives, or leaves the number to them. */
+static void test_scan_fixed(void)
+{
+    int bad = 0, took = 0;
+    {
+        const char *t = "3712845164726.318, \"dur\": 1.555}                ";
+        js_str tok;
+        int64_t v = 0;
+        const char *q = js_scan_fixed(t, t + strlen(t), 3, &tok, &v);
+        if (q != t + 17 || tok.s != t || tok.n != 17 || v != 3712845164726318LL)
+            bad++;
+    }
+    for (int k = 0; k < 300000; k++) {
+        size_t n = 32 + (size_t)(rnd() % 8);
+        char *b = random_buf(n, k % 2 ? "0123456789" : "0123456789.-eE+, }");
+        unsigned scale = 1 + (unsigned)(rnd() % 8);
+        size_t li = 1 + (size_t)(rnd() % 18);
+        js_scanner sc = {0};
+        js_str fast = {0}, slow = {0};
+        int64_t fv = -1, sv = -2;
+        const char *q, *r;
+        if (k % 4 && li + 1 < n)
+            b[li] = '.';   /* the shape it looks for, more often */
+        if (k % 8 == 0)
+            b[0] = '0';
+        q = js_scan_fixed(b, b + n, scale, &fast, &fv);
+        if (q) {
+            took++;
+            r = js_scan_number(&sc, b, b + n, true, &slow);
+            if (r != q || slow.s != fast.s || slow.n != fast.n || fast.esc ||
+                !js_number_scaled(slow.s, slow.n, (int)scale, &sv) || sv != fv) {
+                diag("js_scan_fixed(\"%.*s\", %u) = %lld", (int)n, b, scale, (long long)fv);
+                bad++;
+            }
+        }
+        free(b);
+    }
+    ok(bad == 0 && took > 1000, "js_scan_fixed agrees with js_scan_number and js_number_scaled (%d taken)",
+       took);
+}
+
+/* js_skip_value() on an array of numbers, which it walks on a short path
+ * of its own, ends where its general walk does, with the same status and
+ * error: the general walk is what it takes for the same text after a
+ * space. */
+static void test_skip_number_array(void)
+{
+    int bad = 0, ended = 0;
+    for (int k = 0; k < 200000; k++) {
+        size_t n = 1 + (size_t)(rnd() % 20);
+        char *b = random_buf(n, k % 3 ? "0123456789, ]" : "[]{}0123456789-.,e \n\"");
+        char *c = malloc(n + 1);
+        bool eof = k % 2;
+        js_scanner s1 = {0}, s2 = {0};
+        const char *r1, *r2;
+        b[0] = '[';
+        c[0] = ' ';
+        memcpy(c + 1, b, n);
+        r1 = js_skip_value(&s1, b, b + n, eof);
+        r2 = js_skip_value(&s2, c, c + n + 1, eof);
+        ended += r1 != NULL;
+        if (r1 ? r2 != c + 1 + (r1 - b)
+               : r2 != NULL || s1.status != s2.status ||
+                     (s1.status == JS_ERROR &&
+                      (s1.err_at - b != s2.err_at - (c + 1) || strcmp(s1.err_msg, s2.err_msg))))
+            bad++;
+        free(b);
+        free(c);
+    }
+    ok(bad == 0 && ended > 1000, "js_skip_value on arrays of numbers ends as its general walk (%d ended)",
+       ended);
+}
+
 int main(void)
 {
     int best = js_simd_level();
@@ -333,5 +408,7 @@ int main(void)
     js_simd_use(best);
     test_container_vs_skip_value();
     test_number_scaled();
+    test_skip_number_array();
+    test_scan_fixed();
     return tap_done();
 }
