@@ -746,7 +746,7 @@ int tt_csv_args(tt_csv_job *j, const tt_csv_row *row, uint32_t *handle)
         v->s = row->f[c];
         v->n = row->len[c];
         /* a number stays a number; the store quotes the rest when read */
-        v->kind = js_is_number(v->s, v->n) ? TT_ARGV_NUMBER : TT_ARGV_STRING;
+        v->kind = js_is_number(v->s, v->n) ? TT_ARGV_SCALAR : TT_ARGV_STRING;
     }
     if (!any)
         return 0;   /* no argument */

@@ -542,16 +542,19 @@ static void arg_number(tt_args_val *v, char *buf, int64_t x)
     }
     v->s = buf;
     v->n = n;
-    v->kind = TT_ARGV_NUMBER;   /* digits, sign, '.', 'e': no quote */
+    v->kind = TT_ARGV_SCALAR;   /* digits, sign, '.', 'e' */
 }
 
 /* str quoted with cJSON's escapes (tt_argjson_string()), into buf
- * (TT_JSON_STRING_MAX(strlen(str)) bytes) and *v. */
+ * (TT_JSON_STRING_MAX(strlen(str)) bytes) and *v: a TT_ARGV_SCALAR, which
+ * leaves its block's key filter able to pass it over, unless an escape
+ * was written (a backslash the filter must know of). */
 static void arg_string(tt_args_val *v, char *buf, const char *str)
 {
+    size_t n = strlen(str);
     v->s = buf;
-    v->n = (size_t)(tt_argjson_quote(buf, str, strlen(str)) - buf);
-    v->kind = TT_ARGV_JSON;
+    v->n = (size_t)(tt_argjson_quote(buf, str, n) - buf);
+    v->kind = v->n == n + 2 ? TT_ARGV_SCALAR : TT_ARGV_JSON;
 }
 
 static void progress(nsys *s)

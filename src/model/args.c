@@ -579,6 +579,7 @@ uint32_t tt_args_add_row(tt_args *a, uint32_t keyset, const tt_args_val *vals)
         if (v->n)   /* an empty value may come without a buffer */
             memcpy(a->cur + a->cur_len, v->s, v->n);
         a->cur_len += v->n;
+        /* a TT_ARGV_SCALAR holds nothing the filter counts (args.h) */
         if (v->kind == TT_ARGV_JSON)
             keys_note_value(&a->cur_keys, v->s, v->n);
     }
