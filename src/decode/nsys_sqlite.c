@@ -545,6 +545,31 @@ static void arg_number(tt_args_val *v, char *buf, int64_t x)
     v->kind = TT_ARGV_SCALAR;   /* digits, sign, '.', 'e' */
 }
 
+/* The values of a table's numeric arguments as last written, by key
+ * index: most columns repeat row after row (launch shapes, device,
+ * stream), and their text is then the last row's, still in num[k]. */
+typedef struct num_cache {
+    char    num[GPU_KEYS][32];
+    int64_t last[GPU_KEYS];
+    size_t  len[GPU_KEYS];
+    bool    have[GPU_KEYS];
+} num_cache;
+
+/* arg_number() of x as the value of key k, through the cache. */
+static void arg_number_at(tt_args_val *v, num_cache *c, int k, int64_t x)
+{
+    if (!c->have[k] || c->last[k] != x) {
+        arg_number(v, c->num[k], x);
+        c->last[k] = x;
+        c->len[k] = v->n;
+        c->have[k] = true;
+        return;
+    }
+    v->s = c->num[k];
+    v->n = c->len[k];
+    v->kind = TT_ARGV_SCALAR;
+}
+
 /* str quoted with cJSON's escapes (tt_argjson_string()), into buf
  * (TT_JSON_STRING_MAX(strlen(str)) bytes) and *v: a TT_ARGV_SCALAR, which
  * leaves its block's key filter able to pass it over, unless an escape
@@ -577,7 +602,13 @@ static int load_gpu(nsys *s, const char *table)
     uint32_t keyset;
     int k_dev = 0;   /* the index of "deviceId" in the table's keys */
     tt_args_val val[GPU_KEYS];
-    char num[GPU_KEYS][32], str[3][TT_JSON_STRING_MAX(sizeof s->copies[0])];
+    num_cache nc;
+    char str[3][TT_JSON_STRING_MAX(sizeof s->copies[0])];
+    /* the last row's labels as quoted (slot j: str[j]) and its copy or
+     * memset name: labels are a few, rows mostly repeat the last one's */
+    const char *quoted[3] = {NULL, NULL, NULL}, *named[3] = {NULL, NULL, NULL};
+    tt_args_val qval[3];
+    uint32_t last_name = TT_STR_ERROR;
     if (!table_exists(s, T))
         return 0;
     if (!column_exists(s, T, "start") || !column_exists(s, T, "end")) {
@@ -617,6 +648,7 @@ static int load_gpu(nsys *s, const char *table)
         sqlite3_finalize(st);
         return oom(s);
     }
+    memset(nc.have, 0, sizeof nc.have);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t start = sqlite3_column_int64(st, 0), end = sqlite3_column_int64(st, 1);
         int64_t dev = sqlite3_column_int64(st, 2), strm = sqlite3_column_int64(st, 3);
@@ -635,28 +667,44 @@ static int load_gpu(nsys *s, const char *table)
             idx = push(s, lane, start, end, name, "kernel", TT_EV_SLICE);
             for (int k = 0; k < 9; k++)
                 if (col_int(st, 7 + k, &v))
-                    arg_number(&val[k], num[k], v);
+                    arg_number_at(&val[k], &nc, k, v);
             k_dev = 9;
         } else if (copy) {
             int64_t ck = sqlite3_column_int64(st, 7);
             const char *src = kind_label(s, st, 8), *dst = kind_label(s, st, 9);
             const char *kind = ck >= 0 && ck < 16 && s->copies[ck][0] ? s->copies[ck] : "?";
-            tt_nsys_memcpy_name(buf, sizeof buf, kind, src, dst);
-            name = tt_trace_intern_cstr(s->tr, buf);
+            const char *lab[3] = {kind, src, dst};
+            if (last_name == TT_STR_ERROR || kind != named[0] || src != named[1] ||
+                dst != named[2]) {
+                tt_nsys_memcpy_name(buf, sizeof buf, kind, src, dst);
+                last_name = tt_trace_intern_cstr(s->tr, buf);
+                named[0] = kind;
+                named[1] = src;
+                named[2] = dst;
+            }
+            name = last_name;
             idx = push(s, lane, start, end, name, "gpu_memcpy", TT_EV_SLICE);
-            arg_string(&val[0], str[0], kind);
-            if (src)
-                arg_string(&val[1], str[1], src);
-            if (dst)
-                arg_string(&val[2], str[2], dst);
+            for (int j = 0; j < 3; j++) {
+                if (!lab[j])
+                    continue;
+                if (lab[j] != quoted[j]) {
+                    arg_string(&qval[j], str[j], lab[j]);
+                    quoted[j] = lab[j];
+                }
+                val[j] = qval[j];
+            }
             k_dev = 4;
         } else {
             const char *mem = kind_label(s, st, 7);
-            tt_nsys_memset_name(buf, sizeof buf, mem);
-            name = tt_trace_intern_cstr(s->tr, buf);
+            if (last_name == TT_STR_ERROR || mem != named[0]) {
+                tt_nsys_memset_name(buf, sizeof buf, mem);
+                last_name = tt_trace_intern_cstr(s->tr, buf);
+                named[0] = mem;
+            }
+            name = last_name;
             idx = push(s, lane, start, end, name, "gpu_memset", TT_EV_SLICE);
             if (col_int(st, 8, &v))
-                arg_number(&val[0], num[0], v);
+                arg_number_at(&val[0], &nc, 0, v);
             k_dev = 2;
         }
         if (idx == SKIPPED)
@@ -668,13 +716,13 @@ static int load_gpu(nsys *s, const char *table)
         e = &s->tr->lanes[lane].ev[idx];
         if (!kern && col_int(st, 6, &v)) {
             e->bytes = v;
-            arg_number(&val[k_dev - 1], num[k_dev - 1], e->bytes);
+            arg_number_at(&val[k_dev - 1], &nc, k_dev - 1, e->bytes);
         }
-        arg_number(&val[k_dev], num[k_dev], dev);
-        arg_number(&val[k_dev + 1], num[k_dev + 1], strm);
+        arg_number_at(&val[k_dev], &nc, k_dev, dev);
+        arg_number_at(&val[k_dev + 1], &nc, k_dev + 1, strm);
         if (corr > 0 && corr <= UINT32_MAX) {
             e->corr = (uint32_t)corr;
-            arg_number(&val[k_dev + 2], num[k_dev + 2], corr);
+            arg_number(&val[k_dev + 2], nc.num[k_dev + 2], corr);
             if (flow_point(s, pid, corr, e, TT_FLOW_END)) {
                 sqlite3_finalize(st);
                 return -1;
