@@ -609,6 +609,9 @@ static int load_gpu(nsys *s, const char *table)
     const char *quoted[3] = {NULL, NULL, NULL}, *named[3] = {NULL, NULL, NULL};
     tt_args_val qval[3];
     uint32_t last_name = TT_STR_ERROR;
+    /* the last row's stream and its lane: rows come in runs of a stream */
+    int64_t last_dev = 0, last_strm = 0;
+    uint32_t last_lane = TT_NO_LANE;
     if (!table_exists(s, T))
         return 0;
     if (!column_exists(s, T, "start") || !column_exists(s, T, "end")) {
@@ -654,10 +657,16 @@ static int load_gpu(nsys *s, const char *table)
         int64_t dev = sqlite3_column_int64(st, 2), strm = sqlite3_column_int64(st, 3);
         int64_t corr = sqlite3_column_int64(st, 4), v;
         uint64_t pid = ((uint64_t)sqlite3_column_int64(st, 5) >> 24) & 0xffffff;
-        uint32_t lane = gpu_lane(s, dev, strm), name;
+        uint32_t lane, name;
         int64_t idx;
         char buf[200];
         tt_event *e;
+        if (last_lane == TT_NO_LANE || dev != last_dev || strm != last_strm) {
+            last_lane = gpu_lane(s, dev, strm);
+            last_dev = dev;
+            last_strm = strm;
+        }
+        lane = last_lane;
         /* the values of the table's keys (gpu_keys), none present yet */
         memset(val, 0, sizeof val);
         if (kern) {
@@ -752,6 +761,9 @@ static int load_api(nsys *s, const char *table, const char *cat)
     sqlite3_stmt *st;
     int rc;
     uint64_t n = 0;
+    /* the last row's thread and its lane: a thread makes calls in runs */
+    int64_t last_gtid = 0;
+    uint32_t last_lane = TT_NO_LANE;
     if (!table_exists(s, table) || !column_exists(s, table, "globalTid"))
         return 0;
     snprintf(sql, sizeof sql, "SELECT start, end, globalTid, %s, %s FROM %s",
@@ -760,8 +772,14 @@ static int load_api(nsys *s, const char *table, const char *cat)
         return sql_fail(s, table);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t gtid = sqlite3_column_int64(st, 2), corr = sqlite3_column_int64(st, 3), idx;
-        uint32_t lane = thread_lane(s, gtid, false), name = str_of_id(s, st, 4);
+        uint32_t lane, name;
         tt_event *e;
+        if (last_lane == TT_NO_LANE || gtid != last_gtid) {
+            last_lane = thread_lane(s, gtid, false);
+            last_gtid = gtid;
+        }
+        lane = last_lane;
+        name = str_of_id(s, st, 4);   /* after the lane, as the ids always came */
         if (!name)
             name = tt_trace_intern_cstr(s->tr, "(unnamed call)");
         idx = push(s, lane, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), name, cat,
