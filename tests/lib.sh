@@ -42,6 +42,14 @@ matches() {
 
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 
+# need_py_sqlite: sets $py to a python3 with its sqlite3 module (tests
+# that write SQLite exports), or skips the whole test without one.
+need_py_sqlite() {
+    py=${PYTHON3:-python3}
+    command -v "$py" >/dev/null 2>&1 || skip_all "no python3"
+    "$py" -c 'import sqlite3' 2>/dev/null || skip_all "no sqlite3 module in python3"
+}
+
 tap_done() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
 
 # Where the third-party traces live, relative to the project root.

@@ -967,13 +967,13 @@ int tt_csv_args(tt_csv_job *j, const tt_csv_row *row, uint32_t *handle)
          * cannot be a number or a null word (longer than "none", not
          * starting with a digit or '-') is a string without a look */
         if (num && num[c])
-            v->kind = TT_ARGV_NUMBER;
+            v->kind = TT_ARGV_SCALAR;
         else if (len > 4 && s[0] != '-' && (unsigned)(s[0] - '0') >= 10)
             v->kind = TT_ARGV_STRING;
         else if (tt_csv_is_null(s, len))
             continue;
         else
-            v->kind = js_is_number(s, len) ? TT_ARGV_NUMBER : TT_ARGV_STRING;
+            v->kind = js_is_number(s, len) ? TT_ARGV_SCALAR : TT_ARGV_STRING;
         any = true;
         v->s = s;
         v->n = len;

@@ -518,40 +518,77 @@ static bool col_int(sqlite3_stmt *st, int c, int64_t *v)
     return true;
 }
 
-/* x as cJSON printed it as a number (tt_argjson_number()), into buf (32
- * bytes) and *v: an int's digits, anything bigger as cJSON prints the
- * double it becomes. */
+/* x as cJSON printed it as a number (tt_argjson_number()), in buf (32
+ * bytes; an int's digits at its end, not copied to its start) and *v: an
+ * int's digits, anything bigger as cJSON prints the double it becomes. */
 static void arg_number(tt_args_val *v, char *buf, int64_t x)
 {
-    size_t n;
     if (x >= INT_MIN && x <= INT_MAX) {
-        char tmp[16], *p = tmp + sizeof tmp;
+        char *p = buf + 32;
         uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
         do
             *--p = (char)('0' + u % 10);
         while (u /= 10);
         if (x < 0)
             *--p = '-';
-        n = (size_t)(tmp + sizeof tmp - p);
-        memcpy(buf, p, n);
+        v->s = p;
+        v->n = (size_t)(buf + 32 - p);
     } else {
         /* the decimal text reads as the double nearest x, as (double)x is */
         char t[24];
         int tl = snprintf(t, sizeof t, "%lld", (long long)x);
-        n = tt_argjson_print_number(buf, t, (size_t)tl);
+        v->s = buf;
+        v->n = tt_argjson_print_number(buf, t, (size_t)tl);
     }
-    v->s = buf;
-    v->n = n;
-    v->kind = TT_ARGV_NUMBER;   /* digits, sign, '.', 'e': no quote */
+    v->kind = TT_ARGV_SCALAR;   /* digits, sign, '.', 'e' */
+}
+
+/* The values of a table's numeric arguments as last written, by key
+ * index: most columns repeat row after row (launch shapes, device,
+ * stream), and their text is then the last row's, still in num[k]. */
+typedef struct num_cache {
+    char        num[GPU_KEYS][32];
+    int64_t     last[GPU_KEYS];
+    const char *text[GPU_KEYS];   /* in num[k] */
+    size_t      len[GPU_KEYS];
+    bool        have[GPU_KEYS];
+} num_cache;
+
+/* arg_number_at() for a value not in the cache: printed, then kept. */
+static void arg_number_new(tt_args_val *v, num_cache *c, int k, int64_t x)
+{
+    arg_number(v, c->num[k], x);
+    c->last[k] = x;
+    c->text[k] = v->s;
+    c->len[k] = v->n;
+    c->have[k] = true;
+}
+
+/* arg_number() of x as the value of key k, through the cache: inlined,
+ * a hit is a compare and three stores (a call per value was a tenth of
+ * what the cache saved). */
+static inline __attribute__((always_inline)) void arg_number_at(tt_args_val *v, num_cache *c,
+                                                                int k, int64_t x)
+{
+    if (!c->have[k] || c->last[k] != x) {
+        arg_number_new(v, c, k, x);
+        return;
+    }
+    v->s = c->text[k];
+    v->n = c->len[k];
+    v->kind = TT_ARGV_SCALAR;
 }
 
 /* str quoted with cJSON's escapes (tt_argjson_string()), into buf
- * (TT_JSON_STRING_MAX(strlen(str)) bytes) and *v. */
+ * (TT_JSON_STRING_MAX(strlen(str)) bytes) and *v: a TT_ARGV_SCALAR, which
+ * leaves its block's key filter able to pass it over, unless an escape
+ * was written (a backslash the filter must know of). */
 static void arg_string(tt_args_val *v, char *buf, const char *str)
 {
+    size_t n = strlen(str);
     v->s = buf;
-    v->n = (size_t)(tt_argjson_quote(buf, str, strlen(str)) - buf);
-    v->kind = TT_ARGV_JSON;
+    v->n = (size_t)(tt_argjson_quote(buf, str, n) - buf);
+    v->kind = v->n == n + 2 ? TT_ARGV_SCALAR : TT_ARGV_JSON;
 }
 
 static void progress(nsys *s)
@@ -574,7 +611,16 @@ static int load_gpu(nsys *s, const char *table)
     uint32_t keyset;
     int k_dev = 0;   /* the index of "deviceId" in the table's keys */
     tt_args_val val[GPU_KEYS];
-    char num[GPU_KEYS][32], str[3][TT_JSON_STRING_MAX(sizeof s->copies[0])];
+    num_cache nc;
+    char str[3][TT_JSON_STRING_MAX(sizeof s->copies[0])];
+    /* the last row's labels as quoted (slot j: str[j]) and its copy or
+     * memset name: labels are a few, rows mostly repeat the last one's */
+    const char *quoted[3] = {NULL, NULL, NULL}, *named[3] = {NULL, NULL, NULL};
+    tt_args_val qval[3];
+    uint32_t last_name = TT_STR_ERROR;
+    /* the last row's stream and its lane: rows come in runs of a stream */
+    int64_t last_dev = 0, last_strm = 0;
+    uint32_t last_lane = TT_NO_LANE;
     if (!table_exists(s, T))
         return 0;
     if (!column_exists(s, T, "start") || !column_exists(s, T, "end")) {
@@ -614,15 +660,22 @@ static int load_gpu(nsys *s, const char *table)
         sqlite3_finalize(st);
         return oom(s);
     }
+    memset(nc.have, 0, sizeof nc.have);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t start = sqlite3_column_int64(st, 0), end = sqlite3_column_int64(st, 1);
         int64_t dev = sqlite3_column_int64(st, 2), strm = sqlite3_column_int64(st, 3);
         int64_t corr = sqlite3_column_int64(st, 4), v;
         uint64_t pid = ((uint64_t)sqlite3_column_int64(st, 5) >> 24) & 0xffffff;
-        uint32_t lane = gpu_lane(s, dev, strm), name;
+        uint32_t lane, name;
         int64_t idx;
         char buf[200];
         tt_event *e;
+        if (last_lane == TT_NO_LANE || dev != last_dev || strm != last_strm) {
+            last_lane = gpu_lane(s, dev, strm);
+            last_dev = dev;
+            last_strm = strm;
+        }
+        lane = last_lane;
         /* the values of the table's keys (gpu_keys), none present yet */
         memset(val, 0, sizeof val);
         if (kern) {
@@ -632,28 +685,44 @@ static int load_gpu(nsys *s, const char *table)
             idx = push(s, lane, start, end, name, "kernel", TT_EV_SLICE);
             for (int k = 0; k < 9; k++)
                 if (col_int(st, 7 + k, &v))
-                    arg_number(&val[k], num[k], v);
+                    arg_number_at(&val[k], &nc, k, v);
             k_dev = 9;
         } else if (copy) {
             int64_t ck = sqlite3_column_int64(st, 7);
             const char *src = kind_label(s, st, 8), *dst = kind_label(s, st, 9);
             const char *kind = ck >= 0 && ck < 16 && s->copies[ck][0] ? s->copies[ck] : "?";
-            tt_nsys_memcpy_name(buf, sizeof buf, kind, src, dst);
-            name = tt_trace_intern_cstr(s->tr, buf);
+            const char *lab[3] = {kind, src, dst};
+            if (last_name == TT_STR_ERROR || kind != named[0] || src != named[1] ||
+                dst != named[2]) {
+                tt_nsys_memcpy_name(buf, sizeof buf, kind, src, dst);
+                last_name = tt_trace_intern_cstr(s->tr, buf);
+                named[0] = kind;
+                named[1] = src;
+                named[2] = dst;
+            }
+            name = last_name;
             idx = push(s, lane, start, end, name, "gpu_memcpy", TT_EV_SLICE);
-            arg_string(&val[0], str[0], kind);
-            if (src)
-                arg_string(&val[1], str[1], src);
-            if (dst)
-                arg_string(&val[2], str[2], dst);
+            for (int j = 0; j < 3; j++) {
+                if (!lab[j])
+                    continue;
+                if (lab[j] != quoted[j]) {
+                    arg_string(&qval[j], str[j], lab[j]);
+                    quoted[j] = lab[j];
+                }
+                val[j] = qval[j];
+            }
             k_dev = 4;
         } else {
             const char *mem = kind_label(s, st, 7);
-            tt_nsys_memset_name(buf, sizeof buf, mem);
-            name = tt_trace_intern_cstr(s->tr, buf);
+            if (last_name == TT_STR_ERROR || mem != named[0]) {
+                tt_nsys_memset_name(buf, sizeof buf, mem);
+                last_name = tt_trace_intern_cstr(s->tr, buf);
+                named[0] = mem;
+            }
+            name = last_name;
             idx = push(s, lane, start, end, name, "gpu_memset", TT_EV_SLICE);
             if (col_int(st, 8, &v))
-                arg_number(&val[0], num[0], v);
+                arg_number_at(&val[0], &nc, 0, v);
             k_dev = 2;
         }
         if (idx == SKIPPED)
@@ -665,13 +734,13 @@ static int load_gpu(nsys *s, const char *table)
         e = &s->tr->lanes[lane].ev[idx];
         if (!kern && col_int(st, 6, &v)) {
             e->bytes = v;
-            arg_number(&val[k_dev - 1], num[k_dev - 1], e->bytes);
+            arg_number_at(&val[k_dev - 1], &nc, k_dev - 1, e->bytes);
         }
-        arg_number(&val[k_dev], num[k_dev], dev);
-        arg_number(&val[k_dev + 1], num[k_dev + 1], strm);
+        arg_number_at(&val[k_dev], &nc, k_dev, dev);
+        arg_number_at(&val[k_dev + 1], &nc, k_dev + 1, strm);
         if (corr > 0 && corr <= UINT32_MAX) {
             e->corr = (uint32_t)corr;
-            arg_number(&val[k_dev + 2], num[k_dev + 2], corr);
+            arg_number(&val[k_dev + 2], nc.num[k_dev + 2], corr);
             if (flow_point(s, pid, corr, e, TT_FLOW_END)) {
                 sqlite3_finalize(st);
                 return -1;
@@ -701,6 +770,9 @@ static int load_api(nsys *s, const char *table, const char *cat)
     sqlite3_stmt *st;
     int rc;
     uint64_t n = 0;
+    /* the last row's thread and its lane: a thread makes calls in runs */
+    int64_t last_gtid = 0;
+    uint32_t last_lane = TT_NO_LANE;
     if (!table_exists(s, table) || !column_exists(s, table, "globalTid"))
         return 0;
     snprintf(sql, sizeof sql, "SELECT start, end, globalTid, %s, %s FROM %s",
@@ -709,8 +781,14 @@ static int load_api(nsys *s, const char *table, const char *cat)
         return sql_fail(s, table);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t gtid = sqlite3_column_int64(st, 2), corr = sqlite3_column_int64(st, 3), idx;
-        uint32_t lane = thread_lane(s, gtid, false), name = str_of_id(s, st, 4);
+        uint32_t lane, name;
         tt_event *e;
+        if (last_lane == TT_NO_LANE || gtid != last_gtid) {
+            last_lane = thread_lane(s, gtid, false);
+            last_gtid = gtid;
+        }
+        lane = last_lane;
+        name = str_of_id(s, st, 4);   /* after the lane, as the ids always came */
         if (!name)
             name = tt_trace_intern_cstr(s->tr, "(unnamed call)");
         idx = push(s, lane, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), name, cat,

@@ -641,7 +641,7 @@ fill:
         out = a->cur + len;
     }
     a->cur_len = (size_t)(out - a->cur);
-    if (json)
+    if (json)   /* a TT_ARGV_SCALAR holds nothing the filter counts (args.h) */
         for (uint32_t i = 0; i < ks->n; i++)
             if (vals[i].kind == TT_ARGV_JSON)
                 keys_note_value(&a->cur_keys, vals[i].s, vals[i].n);

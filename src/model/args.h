@@ -105,10 +105,13 @@ uint32_t tt_args_add_noted(tt_args *a, const char *args, size_t alen, const char
  * A key set is registered once: n keys, each the JSON text of a key with
  * its colon ("\"Step Id\":"). A row then stores only its values, typed:
  * TT_ARGV_JSON text is a JSON value written as is (a number), a
- * TT_ARGV_NUMBER text is one the decoder checked is a JSON number (only
- * -+.eE and digits): stored and read as TT_ARGV_JSON, but known to hold no
- * quote, so the block's key filter need not look at it; a
- * TT_ARGV_STRING text is quoted and escaped (tt_args_json_string) only
+ * TT_ARGV_SCALAR text is one complete JSON scalar that the decoder checked
+ * or wrote itself, a number or a string in quotes, holding no backslash
+ * (so no escape) and no NUL byte: stored and read as TT_ARGV_JSON, but
+ * known to add no key (a string value is never followed by a colon) and
+ * no byte the key filter counts, so the block's key filter need not look
+ * at it (a TT_ARGV_JSON value with a quote makes every filter of its
+ * block say "maybe"); a TT_ARGV_STRING text is quoted and escaped (tt_args_json_string) only
  * when read, TT_ARGV_NONE leaves the key out. tt_args_read rebuilds
  * exactly the object text tt_args_add would have been given: "{" key value
  * "," ... "}", present keys in key-set order, no extra text. The stored
@@ -121,7 +124,7 @@ uint32_t tt_args_add_noted(tt_args *a, const char *args, size_t alen, const char
  * as tt_args_add does: 0 when out of memory or when no value is present.
  * Its raw bytes (tt_args_raw_bytes) are the keys' and values' bytes plus
  * the object's punctuation, strings counted unescaped. */
-enum { TT_ARGV_NONE = 0, TT_ARGV_JSON, TT_ARGV_STRING, TT_ARGV_NUMBER };
+enum { TT_ARGV_NONE = 0, TT_ARGV_JSON, TT_ARGV_STRING, TT_ARGV_SCALAR };
 typedef struct tt_args_val {
     const char *s;
     size_t      n;

@@ -10,10 +10,8 @@
 . "$srcdir/tests/lib.sh"
 
 cd "$TMPD" || exit 1
-py=${PYTHON3:-python3}
+need_py_sqlite
 oracle="$srcdir/tests/cli/nsys_flows_oracle.py"
-command -v "$py" >/dev/null 2>&1 || skip_all "no python3"
-"$py" -c 'import sqlite3' 2>/dev/null || skip_all "no sqlite3 module in python3"
 
 for how in plain scrambled; do
     rm -f "$how.sqlite"

@@ -249,7 +249,7 @@ static size_t row_gen(uint32_t i, int ks, tt_args_val val[3], char vbuf[3][32], 
         if (h % 3) {
             val[k].n = (size_t)snprintf(vbuf[k], 32, "%llu", (unsigned long long)(h % 100000));
             /* a checked number reads back as the same JSON text */
-            val[k].kind = i % 2 ? TT_ARGV_NUMBER : TT_ARGV_JSON;
+            val[k].kind = i % 2 ? TT_ARGV_SCALAR : TT_ARGV_JSON;
         } else {
             val[k].n = (size_t)snprintf(vbuf[k], 32, "s%llu%s", (unsigned long long)(h % 1000),
                                         h % 5 == 0 ? "q\"b\\c\001" : "");
@@ -264,7 +264,7 @@ static size_t row_gen(uint32_t i, int ks, tt_args_val val[3], char vbuf[3][32], 
             continue;
         n += (size_t)sprintf(text + n, "%s%s", n ? "," : "{", row_keys[ks][k]);
         *raw += 1 + strlen(row_keys[ks][k]) + val[k].n;
-        if (val[k].kind == TT_ARGV_JSON || val[k].kind == TT_ARGV_NUMBER) {
+        if (val[k].kind == TT_ARGV_JSON || val[k].kind == TT_ARGV_SCALAR) {
             n += (size_t)sprintf(text + n, "%.*s", (int)val[k].n, val[k].s);
             continue;
         }

@@ -209,14 +209,17 @@ static void test_rows(void)
              ks3 = tt_args_keyset(s, k3, l3, 1);
     uint32_t n = 0, *h = malloc(40000 * sizeof *h);
     unsigned char *maybe = malloc(40000);
-    size_t src_rows_passed = 0, name_passed = 0, weird_passed = 0;
+    size_t src_rows_passed = 0, name_passed = 0, weird_passed = 0, scalar_passed = 0;
     for (uint32_t i = 0; i < 40000; i++) {
         tt_args_val v[2] = {{"12", 2, TT_ARGV_JSON}, {"src", 3, TT_ARGV_STRING}};
+        /* complete scalars, a quoted string among them (as nsys writes
+         * its kind labels): no key, so the block stays filterable */
+        tt_args_val sc[2] = {{"-1.5e3", 6, TT_ARGV_SCALAR}, {"\"src\"", 5, TT_ARGV_SCALAR}};
         uint32_t got;
         if (i < 10000)
             got = tt_args_add_row(s, ks1, v);   /* src as a key */
         else if (i < 20000)
-            got = tt_args_add_row(s, ks2, v);   /* "src" as a value only */
+            got = tt_args_add_row(s, ks2, i % 2 ? sc : v);   /* "src" as a value only */
         else if (i < 39990)
             got = tt_args_add(s, "{\"x\": 1}", 8, NULL, 0);
         else
@@ -234,9 +237,13 @@ static void test_rows(void)
                 weird_passed += !maybe[i];
             else
                 name_passed += !maybe[i];
+            if (i >= 10000 && i < 20000)
+                scalar_passed += !maybe[i];
         }
         is_i64((int64_t)src_rows_passed, 0, "rows of the key set with src: none passed over");
         is_i64((int64_t)weird_passed, 0, "rows of a key set with an escape: none passed over");
+        ok(scalar_passed > 4000, "rows of complete scalars, a quoted string among them, "
+                                 "passed over (%zu)", scalar_passed);
         ok(name_passed > 12000, "rows with src only as a value, and plain records, passed "
                                 "over (%zu)", name_passed);
     }
