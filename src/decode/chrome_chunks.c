@@ -581,6 +581,13 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
             munmap((void *)d.map, d.map_size);
             return 0;
         }
+        /* cut a quarter as long, 1 MB: each chunk being decoded is
+         * resident twice, its mapped text and its fragment, until it is
+         * merged (1M events: peak 92 MB instead of 98, and fewer faults
+         * for the same CPU time; the merges' string remaps grow by 0.6%
+         * of the instructions) */
+        if (d.chunk == CHUNK_BYTES)
+            d.chunk /= 4;
     } else if (threads <= 1) {
         return 0;
     } else {

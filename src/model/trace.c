@@ -509,9 +509,10 @@ out:
 }
 
 /* Sort one lane's events by (start, longer first, source order). Most lanes
- * arrive sorted, so check first; otherwise radix-sort (start, index) pairs,
- * order each run of equal starts by duration, and apply the permutation in
- * place, so a big lane never needs a second copy of its events. */
+ * arrive sorted, so check first; otherwise radix-sort keys of (start,
+ * index), order each run of equal starts by duration, and apply the
+ * permutation in place, so a big lane never needs a second copy of its
+ * events. */
 typedef struct ev_key {
     tt_ns    start;
     tt_ns    dur;
@@ -529,17 +530,17 @@ static int cmp_ev_key(const void *pa, const void *pb, void *ctx)
     return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-/* keys[0..k) share a start and are in source order (the radix sort is
- * stable): put longer events first, keeping source order among equals. */
-static int sort_equal_starts(const tt_lane *l, tt_kv *keys, size_t k)
+/* idx[0..k): events sharing a start, in source order: put longer events
+ * first, keeping source order among equals. */
+static int sort_equal_starts(const tt_lane *l, uint32_t *idx, size_t k)
 {
     ev_key small[16], *run = small;
     if (k > sizeof small / sizeof small[0] && !(run = malloc(k * sizeof *run)))
         return -1;
     for (size_t i = 0; i < k; i++) {
         run[i].start = 0;
-        run[i].dur = l->ev[keys[i].val].dur;
-        run[i].idx = (uint32_t)keys[i].val;
+        run[i].dur = l->ev[idx[i]].dur;
+        run[i].idx = idx[i];
     }
     if (tt_sort(run, k, sizeof *run, cmp_ev_key, NULL)) {
         if (run != small)
@@ -547,18 +548,48 @@ static int sort_equal_starts(const tt_lane *l, tt_kv *keys, size_t k)
         return -1;
     }
     for (size_t i = 0; i < k; i++)
-        keys[i].val = run[i].idx;
+        idx[i] = run[i].idx;
     if (run != small)
         free(run);
     return 0;
 }
 
+/* Bits to hold any value below n (at least 1). */
+static int bits_below(uint64_t n)
+{
+    return n > 1 ? 64 - __builtin_clzll(n - 1) : 1;
+}
+
+/* After the radix sort of a lane's keys: each run of equal starts ordered
+ * by duration, and the order applied to the events. keys: n packed keys
+ * (ib > 0: start << ib | index) or n (start, index) pairs (ib == 0),
+ * overwritten by the indexes as 32-bit positions, packed into their front
+ * (position j's 4 bytes lie in key j / 2 or pair j / 4: read before they
+ * are written; memcpy() stores, ordered with the reads of the keys). */
+static int apply_lane_order(tt_lane *l, void *keys, size_t n, int ib)
+{
+    const uint64_t *k64 = keys;
+    const tt_kv *kv = keys;
+    uint32_t *perm = keys;
+    uint64_t mask = ((uint64_t)1 << ib) - 1;
+    for (size_t i = 0, j; i < n; i = j) {
+        uint64_t start = ib ? k64[i] >> ib : kv[i].key;
+        for (j = i; j < n && (ib ? k64[j] >> ib : kv[j].key) == start; j++) {
+            uint32_t v = (uint32_t)(ib ? k64[j] & mask : kv[j].val);
+            memcpy((char *)keys + j * sizeof v, &v, sizeof v);
+        }
+        if (j - i > 1 && sort_equal_starts(l, perm + i, j - i))
+            return -1;
+    }
+    return tt_apply_perm(l->ev, n, sizeof *l->ev, perm);
+}
+
 static int lane_sort_events(tt_lane *l, tt_scratch *pool)
 {
-    size_t n = l->n, i;
-    tt_kv *keys;
-    tt_ns smin;
-    int sorted = 1;
+    size_t n = l->n, i, size;
+    void *keys;
+    tt_ns smin, smax;
+    int sorted = 1, ib, rc;
     for (i = 1; i < n && sorted; i++) {
         const tt_event *a = &l->ev[i - 1], *b = &l->ev[i];
         if (a->start > b->start || (a->start == b->start && a->dur < b->dur))
@@ -566,39 +597,47 @@ static int lane_sort_events(tt_lane *l, tt_scratch *pool)
     }
     if (sorted)
         return 0;
-    keys = tt_scratch_get(pool, n * sizeof *keys);
-    if (!keys)
+    /* a lane of 2^32 events would hold 256 GiB of them */
+    if (n >= UINT32_MAX)
         return -1;
-    smin = l->ev[0].start;
-    for (i = 1; i < n; i++)
+    smin = smax = l->ev[0].start;
+    for (i = 1; i < n; i++) {
         if (l->ev[i].start < smin)
             smin = l->ev[i].start;
+        if (l->ev[i].start > smax)
+            smax = l->ev[i].start;
+    }
     /* starts are within TT_TIME_LIMIT of 0 (checked before), so the
-     * distance to the smallest fits in 63 bits */
-    for (i = 0; i < n; i++) {
-        keys[i].key = (uint64_t)(l->ev[i].start - smin);
-        keys[i].val = i;
-    }
-    if (tt_radix_sort_in(keys, n, pool)) {
-        tt_scratch_put(pool, keys, n * sizeof *keys);
+     * distance to the smallest fits in 63 bits. Where it fits beside the
+     * index, (start - smin) << ib | index keys of 8 bytes (2^20 events
+     * spanning up to 4.8 hours, 2^16 up to 78): 8 bytes of key and 8 of
+     * the radix sort's buffer per event, where (start, index) pairs take
+     * 16 and 16, and the two biggest lanes of a load, sorted at once,
+     * made its peak. The index in the low bits keeps equal starts in
+     * source order, as the pairs' stable sort does. */
+    ib = bits_below(n);
+    if ((uint64_t)(smax - smin) >> (64 - ib) != 0)
+        ib = 0;
+    size = n * (ib ? sizeof(uint64_t) : sizeof(tt_kv));
+    if (!(keys = tt_scratch_get(pool, size)))
         return -1;
-    }
-    for (i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && keys[j].key == keys[i].key)
-            j++;
-        if (j - i > 1 && sort_equal_starts(l, keys + i, j - i)) {
-            tt_scratch_put(pool, keys, n * sizeof *keys);
-            return -1;
+    if (ib) {
+        uint64_t *k64 = keys;
+        for (i = 0; i < n; i++)
+            k64[i] = (uint64_t)(l->ev[i].start - smin) << ib | i;
+        rc = tt_radix_sort64_in(k64, n, ib, pool);
+    } else {
+        tt_kv *kv = keys;
+        for (i = 0; i < n; i++) {
+            kv[i].key = (uint64_t)(l->ev[i].start - smin);
+            kv[i].val = i;
         }
-        i = j;
+        rc = tt_radix_sort_in(kv, n, pool);
     }
-    if (tt_apply_order(l->ev, n, sizeof *l->ev, keys)) {
-        tt_scratch_put(pool, keys, n * sizeof *keys);
-        return -1;
-    }
-    tt_scratch_put(pool, keys, n * sizeof *keys);
-    return 0;
+    if (rc == 0)
+        rc = apply_lane_order(l, keys, n, ib);
+    tt_scratch_put(pool, keys, size);
+    return rc;
 }
 
 /* Depth of each event: call-stack nesting for thread lanes, first free row
@@ -736,6 +775,37 @@ static void bind_piece(void *ctx, size_t job)
     }
 }
 
+/* flow_bind_order() where lane, time and index fit one 64-bit key (lane
+ * << (tb + ib) | (ts - tmin) << ib | index: the same order as its pairs'
+ * sorts, in half their memory): 0, 1 where they do not fit (nothing
+ * done), -1 out of memory. */
+static int bind_order_packed(const tt_flow_point *fp, size_t n, uint32_t n_lanes, tt_ns tmin,
+                             tt_ns tmax, tt_scratch *pool, uint32_t **out)
+{
+    int ib = bits_below(n), lb = bits_below((uint64_t)n_lanes + 1), tb;
+    uint64_t span = (uint64_t)tmax - (uint64_t)tmin, *keys;
+    uint32_t *order;
+    tb = span ? 64 - __builtin_clzll(span) : 0;
+    if (lb + tb + ib > 64)
+        return 1;
+    if (!(keys = tt_scratch_get(pool, n * sizeof *keys)))
+        return -1;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t lane = fp[k].lane < n_lanes ? fp[k].lane : n_lanes;
+        keys[k] = (lane << tb | ((uint64_t)fp[k].ts - (uint64_t)tmin)) << ib | k;
+    }
+    if (tt_radix_sort64_in(keys, n, ib, pool) ||
+        !(order = tt_scratch_get(pool, n * sizeof *order))) {
+        tt_scratch_put(pool, keys, n * sizeof *keys);
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++)
+        order[k] = (uint32_t)(keys[k] & (((uint64_t)1 << ib) - 1));
+    tt_scratch_put(pool, keys, n * sizeof *keys);
+    *out = order;
+    return 0;
+}
+
 /* The points' order for binding, into *out (n indexes; the caller puts
  * it back to the pool): by lane, then time, then source order, points of
  * no lane last. Binding searches the point's lane; in the order the
@@ -750,17 +820,23 @@ static int flow_bind_order(const tt_flow_point *fp, size_t n, uint32_t n_lanes,
     tt_kv *by_time;
     uint32_t *order;
     size_t *start;
-    tt_ns tmin = INT64_MAX;
+    tt_ns tmin = INT64_MAX, tmax = INT64_MIN;
+    int rc;
     if (n > UINT32_MAX)
         return -1;   /* indexes are 32-bit below (seq is, too) */
+    for (size_t k = 0; k < n; k++) {
+        if (fp[k].ts < tmin)
+            tmin = fp[k].ts;
+        if (fp[k].ts > tmax)
+            tmax = fp[k].ts;
+    }
+    if (n && (rc = bind_order_packed(fp, n, n_lanes, tmin, tmax, pool, out)) <= 0)
+        return rc;
     by_time = tt_scratch_get(pool, n * sizeof *by_time);
     order = tt_scratch_get(pool, n * sizeof *order);
     start = calloc((size_t)n_lanes + 2, sizeof *start);
     if (!by_time || !order || !start)
         goto oom;
-    for (size_t k = 0; k < n; k++)
-        if (fp[k].ts < tmin)
-            tmin = fp[k].ts;
     for (size_t k = 0; k < n; k++) {
         /* exact for any int64 ts >= tmin, however far apart; the lane
          * rides along in the high half, so that grouping by lane below
@@ -994,52 +1070,63 @@ oom:
 static int cmp_point_at(const void *pa, const void *pb, void *ctx)
 {
     const tt_flow_point *fp = ctx;
-    return cmp_flow_points(&fp[((const tt_kv *)pa)->val], &fp[((const tt_kv *)pb)->val], NULL);
+    return cmp_flow_points(&fp[*(const uint32_t *)pa], &fp[*(const uint32_t *)pb], NULL);
 }
 
-/* The flow points' order by cmp_flow_points(), into *out (the caller
- * frees it): radix by id (the key), then each id's few points by time,
- * phase and source order. The points themselves stay where they are:
- * moving 48-byte records to an order that is random in memory cost more
- * than reading them there, ahead of need. */
-static int sort_flow_points(const tt_flow_point *fp, size_t n, tt_scratch *pool, tt_kv **out)
+/* The flow points' order by cmp_flow_points(), into *out (n indexes; the
+ * caller puts it back to the pool): radix by id, then each id's few
+ * points by time, phase and source order. The radix sort's keys are the
+ * id's top bits over the point's index (half the memory of (id, index)
+ * pairs, and of their sort's buffer: this job's scratch made the load's
+ * peak); ids sharing those bits form one run, which cmp_flow_points(),
+ * comparing whole ids first, orders as the pairs' sort did. The points
+ * themselves stay where they are: moving 48-byte records to an order that
+ * is random in memory cost more than reading them there, ahead of
+ * need. */
+static int sort_flow_points(const tt_flow_point *fp, size_t n, tt_scratch *pool, uint32_t **out)
 {
-    tt_kv *kv = tt_scratch_get(pool, n * sizeof *kv);
-    if (!kv)
+    int ib = bits_below(n);
+    uint64_t *keys, mask = ((uint64_t)1 << ib) - 1;
+    uint32_t *ord;
+    if (n >= UINT32_MAX)
+        return -1;   /* indexes are 32-bit (seq is, too) */
+    if (!(keys = tt_scratch_get(pool, n * sizeof *keys)))
         return -1;
     for (size_t k = 0; k < n; k++)
-        kv[k] = (tt_kv){fp[k].key, k};
-    if (tt_radix_sort_in(kv, n, pool))
-        goto oom;
+        keys[k] = (fp[k].key & ~mask) | k;
+    if (tt_radix_sort64_in(keys, n, ib, pool) || !(ord = tt_scratch_get(pool, n * sizeof *ord))) {
+        tt_scratch_put(pool, keys, n * sizeof *keys);
+        return -1;
+    }
     for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && kv[j].key == kv[i].key)
-            j++;
+        size_t j = i;
+        for (; j < n && (keys[j] ^ keys[i]) <= mask; j++)
+            ord[j] = (uint32_t)(keys[j] & mask);
         for (size_t k = i; k < j && k + 32 < n; k++)
-            __builtin_prefetch(&fp[kv[k + 32].val]);
+            __builtin_prefetch(&fp[keys[k + 32] & mask]);
         if (j - i <= 8) {
             /* an id has a start and an end or a few steps: insertion */
             for (size_t k = i + 1; k < j; k++) {
-                tt_kv x = kv[k];
+                uint32_t x = ord[k];
                 size_t m = k;
-                for (; m > i && cmp_flow_points(&fp[kv[m - 1].val], &fp[x.val], NULL) > 0; m--)
-                    kv[m] = kv[m - 1];
-                kv[m] = x;
+                for (; m > i && cmp_flow_points(&fp[ord[m - 1]], &fp[x], NULL) > 0; m--)
+                    ord[m] = ord[m - 1];
+                ord[m] = x;
             }
-        } else if (tt_sort(kv + i, j - i, sizeof *kv, cmp_point_at, (void *)fp)) {
-            goto oom;
+        } else if (tt_sort(ord + i, j - i, sizeof *ord, cmp_point_at, (void *)fp)) {
+            tt_scratch_put(pool, keys, n * sizeof *keys);
+            tt_scratch_put(pool, ord, n * sizeof *ord);
+            return -1;
         }
         i = j;
     }
-    *out = kv;
+    tt_scratch_put(pool, keys, n * sizeof *keys);
+    *out = ord;
     return 0;
-oom:
-    tt_scratch_put(pool, kv, n * sizeof *kv);
-    return -1;
 }
 
 /* resolve_flows()'s order and bindings of n points back to the pool. */
-static void put_resolve_scratch(tt_scratch *pool, tt_kv *ord, int64_t *bound, size_t n)
+static void put_resolve_scratch(tt_scratch *pool, uint32_t *ord, int64_t *bound, size_t n)
 {
     tt_scratch_put(pool, ord, n * sizeof *ord);
     tt_scratch_put(pool, bound, n * sizeof *bound);
@@ -1049,7 +1136,7 @@ static void put_resolve_scratch(tt_scratch *pool, tt_kv *ord, int64_t *bound, si
  * sort_flow_points(), order by flow_bind_order() (NULL when there are
  * no points, or on failure). */
 typedef struct flow_prep {
-    tt_kv    *ord;
+    uint32_t *ord;
     uint32_t *order;
 } flow_prep;
 
@@ -1069,7 +1156,7 @@ typedef struct resolve_piece {
 typedef struct resolve_job {
     const tt_trace      *tr;
     const tt_flow_point *fp;
-    const tt_kv         *ord;
+    const uint32_t      *ord;
     const int64_t       *bound;
     size_t               n;
     resolve_piece       *piece;
@@ -1120,7 +1207,7 @@ static void resolve_piece_run(void *ctx, size_t job)
     resolve_piece *r = &jb->piece[job];
     const tt_trace *tr = jb->tr;
     const tt_flow_point *fp = jb->fp;
-    const tt_kv *ord = jb->ord;
+    const uint32_t *ord = jb->ord;
     const int64_t *bound = jb->bound;
     size_t i = r->from, n = jb->n, end = r->to;
     while (i < end) {
@@ -1129,15 +1216,15 @@ static void resolve_piece_run(void *ctx, size_t job)
         tt_evref prev = {0, 0};
         const tt_flow_point *early_end = NULL;  /* an end seen before any start */
         tt_evref early_at = {0, 0};
-        while (j < end && ord[j].key == ord[i].key)
+        while (j < end && fp[ord[j]].key == fp[ord[i]].key)
             j++;
         for (size_t k = i; k <= j; k++) {
-            const tt_flow_point *p = k < j ? &fp[ord[k].val] : NULL;
+            const tt_flow_point *p = k < j ? &fp[ord[k]] : NULL;
             int64_t pos;
             tt_evref here;
             if (k + 32 < n) {
-                __builtin_prefetch(&fp[ord[k + 32].val]);
-                __builtin_prefetch(&bound[ord[k + 32].val]);
+                __builtin_prefetch(&fp[ord[k + 32]]);
+                __builtin_prefetch(&bound[ord[k + 32]]);
             }
             /* a chain left open (by the next start, or the id's last
              * point) takes the end that came before it */
@@ -1151,7 +1238,7 @@ static void resolve_piece_run(void *ctx, size_t job)
             }
             if (k == j)
                 break;
-            pos = bound[ord[k].val];
+            pos = bound[ord[k]];
             if (p->phase == TT_FLOW_START)
                 have_prev = 0;
             if (pos < 0) {
@@ -1251,7 +1338,7 @@ static int resolve_flows(tt_trace *tr, unsigned threads, tt_scratch *pool, flow_
 {
     size_t n = tr->n_flow_points, n_pieces = 1;
     const tt_flow_point *fp = tr->flow_points;
-    tt_kv *ord = prep->ord;   /* the points in resolving order; ord[k].key is the id */
+    uint32_t *ord = prep->ord;   /* the points in resolving order */
     int64_t *bound;
     resolve_piece *piece;
     resolve_job jb;
@@ -1284,7 +1371,7 @@ static int resolve_flows(tt_trace *tr, unsigned threads, tt_scratch *pool, flow_
         size_t at = p == 0 ? 0 : n / n_pieces * p;
         if (p > 0 && at < piece[p - 1].from)
             at = piece[p - 1].from;
-        while (at > 0 && at < n && ord[at].key == ord[at - 1].key)
+        while (at > 0 && at < n && fp[ord[at]].key == fp[ord[at - 1]].key)
             at++;
         piece[p].from = at;
         if (p > 0)

@@ -102,6 +102,22 @@ int tt_sort(void *base, size_t n, size_t size, tt_cmp_fn cmp, void *ctx)
 /* msd_sort()'s buckets up to this many pairs: insertion sort */
 #define RADIX_MSD_SMALL 32
 
+/* The radix sort's elements are tt_kv pairs or bare 64-bit keys
+ * (tt_radix_sort64), the key first in both: the functions below take the
+ * element's size, a constant at each call that inlining carries through,
+ * so that each kind gets code of its own from one source. */
+#define INL static inline __attribute__((always_inline))
+
+INL uint64_t key_at(const void *a, size_t es, size_t i)
+{
+    return *(const uint64_t *)(const void *)((const char *)a + i * es);
+}
+
+INL void elem_copy(void *dst, size_t di, const void *src, size_t si, size_t es)
+{
+    memcpy((char *)dst + di * es, (const char *)src + si * es, es);
+}
+
 /* The digit shifts covering the bits set in diff, digits of `bits` bits;
  * returns how many. */
 static int radix_digits(uint64_t diff, int bits, int shift[RADIX_MAX_DIGITS])
@@ -116,16 +132,16 @@ static int radix_digits(uint64_t diff, int bits, int shift[RADIX_MAX_DIGITS])
 
 /* The LSD passes over src[0..n) (keys differing in diff's bits only),
  * ping-ponging with tmp; count: nd * 2^bits zeroed counters. Returns
- * where the sorted pairs ended, src or tmp. */
-static tt_kv *lsd_passes(tt_kv *src, tt_kv *tmp, size_t n, uint64_t diff, int bits,
-                         size_t *count)
+ * where the sorted elements ended, src or tmp. */
+INL void *lsd_passes(void *src, void *tmp, size_t n, size_t es, uint64_t diff, int bits,
+                     size_t *count)
 {
     int shift[RADIX_MAX_DIGITS], nd = radix_digits(diff, bits, shift);
     size_t mask = ((size_t)1 << bits) - 1, nb = mask + 1;
-    tt_kv *dst = tmp;
+    void *dst = tmp;
     /* every digit's histogram in one pass */
     for (size_t i = 0; i < n; i++) {
-        uint64_t k = src[i].key;
+        uint64_t k = key_at(src, es, i);
         for (int d = 0; d < nd; d++)
             count[d * nb + ((k >> shift[d]) & mask)]++;
     }
@@ -138,9 +154,9 @@ static tt_kv *lsd_passes(tt_kv *src, tt_kv *tmp, size_t n, uint64_t diff, int bi
             sum += k;
         }
         for (size_t i = 0; i < n; i++)
-            dst[c[(src[i].key >> sh) & mask]++] = src[i];
+            elem_copy(dst, c[(key_at(src, es, i) >> sh) & mask]++, src, i, es);
         {
-            tt_kv *t = src;
+            void *t = src;
             src = dst;
             dst = t;
         }
@@ -148,28 +164,28 @@ static tt_kv *lsd_passes(tt_kv *src, tt_kv *tmp, size_t n, uint64_t diff, int bi
     return src;
 }
 
-static uint64_t key_diff(const tt_kv *a, size_t n)
+INL uint64_t key_diff(const void *a, size_t n, size_t es)
 {
-    uint64_t diff = 0;
+    uint64_t diff = 0, k0 = key_at(a, es, 0);
     for (size_t i = 1; i < n; i++)
-        diff |= a[i].key ^ a[0].key;
+        diff |= key_at(a, es, i) ^ k0;
     return diff;
 }
 
 /* Random keys (ids' hashes, the starts of a shuffled lane) over many
- * digits: one pass scatters the pairs by their highest differing bits
- * into buckets of a few pairs each, which are then sorted where they lie,
- * in cache: two passes over memory instead of one per digit. A bucket
- * that holds many (keys bunched in time) gets LSD passes of its own. The
+ * digits: one pass scatters the elements by their highest differing bits
+ * into buckets of a few each, which are then sorted where they lie, in
+ * cache: two passes over memory instead of one per digit. A bucket that
+ * holds many (keys bunched in time) gets LSD passes of its own. The
  * scatter and both sorts are stable, so the order is the LSD sort's. */
-static void msd_sort(tt_kv *a, size_t n, uint64_t diff, tt_kv *buf, size_t *count,
-                     size_t *wide)
+INL void msd_sort(void *a, size_t n, size_t es, uint64_t diff, uint64_t high, void *buf,
+                  size_t *count, size_t *wide)
 {
     int hb = 63 - __builtin_clzll(diff), b = 1, sh;
     size_t nb, mask, *end = count, from = 0;
     size_t small[RADIX_MAX_DIGITS << 8];
-    /* about 4 pairs a bucket, at most 2^16 buckets (the counters stay in
-     * L2) */
+    /* about 4 elements a bucket, at most 2^16 buckets (the counters stay
+     * in L2) */
     while (b < 16 && ((size_t)4 << (b + 1)) <= n)
         b++;
     if (b > hb + 1)
@@ -178,7 +194,7 @@ static void msd_sort(tt_kv *a, size_t n, uint64_t diff, tt_kv *buf, size_t *coun
     nb = (size_t)1 << b;
     mask = nb - 1;
     for (size_t i = 0; i < n; i++)
-        end[(a[i].key >> sh) & mask]++;
+        end[(key_at(a, es, i) >> sh) & mask]++;
     {
         size_t sum = 0;
         for (size_t k = 0; k < nb; k++) {
@@ -188,32 +204,34 @@ static void msd_sort(tt_kv *a, size_t n, uint64_t diff, tt_kv *buf, size_t *coun
         }
     }
     for (size_t i = 0; i < n; i++)
-        buf[end[(a[i].key >> sh) & mask]++] = a[i];
+        elem_copy(buf, end[(key_at(a, es, i) >> sh) & mask]++, a, i, es);
     /* end[k] is now where bucket k ends */
     for (size_t k = 0; k < nb; k++) {
         size_t m = end[k] - from;
-        tt_kv *s = buf + from, *d = a + from;
+        char *s = (char *)buf + from * es, *d = (char *)a + from * es;
         if (m <= RADIX_MSD_SMALL) {
             for (size_t i = 0; i < m; i++) {
-                tt_kv x = s[i];
+                tt_kv x;   /* room for either kind of element */
+                uint64_t xk = key_at(s, es, i);
                 size_t j = i;
-                for (; j > 0 && d[j - 1].key > x.key; j--)
-                    d[j] = d[j - 1];
-                d[j] = x;
+                memcpy(&x, s + i * es, es);
+                for (; j > 0 && key_at(d, es, j - 1) > xk; j--)
+                    elem_copy(d, j, d, j - 1, es);
+                memcpy(d + j * es, &x, es);
             }
         } else {
             /* the bucket's own LSD passes, a's part of it as their
              * second buffer; small buckets in digits of 8 bits, their
              * counters on the stack */
-            uint64_t bd = key_diff(s, m);
+            uint64_t bd = key_diff(s, m, es) & high;
             int bits = m < RADIX_WIDE_FROM ? 8 : RADIX_BITS, shift[RADIX_MAX_DIGITS];
             size_t need = (size_t)radix_digits(bd, bits, shift) << bits;
             size_t *c = bits == 8 ? small : wide;
-            tt_kv *r;
+            void *r;
             memset(c, 0, need * sizeof *c);
-            r = lsd_passes(s, d, m, bd, bits, c);
+            r = lsd_passes(s, d, m, es, bd, bits, c);
             if (r != d)
-                memcpy(d, r, m * sizeof *d);
+                memcpy(d, r, m * es);
         }
         from = end[k];
     }
@@ -227,28 +245,28 @@ static bool msd_bits_dense(uint64_t diff)
     return hb >= 15 && (top & 0xffff) == 0xffff;
 }
 
-int tt_radix_sort(tt_kv *a, size_t n)
-{
-    return tt_radix_sort_in(a, n, NULL);
-}
-
-int tt_radix_sort_in(tt_kv *a, size_t n, tt_scratch *pool)
+/* tt_radix_sort_in() over elements of es bytes, the key first; the bits
+ * of the key outside `high` already ascend in the order of the elements
+ * (tt_radix_sort64_in). */
+INL int radix_sort(void *a, size_t n, size_t es, uint64_t high, tt_scratch *pool)
 {
     size_t *count;
-    tt_kv *buf, *r;
+    void *buf, *r;
     uint64_t diff;
     int shift[RADIX_MAX_DIGITS], nd, bits = n < RADIX_WIDE_FROM ? 8 : RADIX_BITS;
     size_t i = 1, ncount;
     bool msd;
     if (n < 2)
         return 0;
-    while (i < n && a[i].key >= a[i - 1].key)
+    while (i < n && key_at(a, es, i) >= key_at(a, es, i - 1))
         i++;
     if (i == n)
         return 0;   /* sorted: one pass */
     /* the bits that differ between keys: those of the first key that some
-     * key does not share */
-    diff = key_diff(a, n);
+     * key does not share; of them, those that are not in order already */
+    diff = key_diff(a, n, es) & high;
+    if (!diff)
+        return 0;
     nd = radix_digits(diff, bits, shift);
     /* most significant first only where the top 16 differing bits lie
      * together: (lane << 32 | index) keys, zeros between their parts,
@@ -259,22 +277,40 @@ int tt_radix_sort_in(tt_kv *a, size_t n, tt_scratch *pool)
     ncount = msd ? ((size_t)1 << 16) + ((size_t)RADIX_MAX_DIGITS << RADIX_BITS)
                  : (size_t)nd << bits;
     count = calloc(ncount, sizeof *count);
-    /* n pairs: a pool's resident block, else fresh memory on huge pages,
-     * which fault once per 2 MiB, not once per 4 KiB (see bigalloc.h) */
-    buf = tt_scratch_get(pool, n * sizeof *buf);
+    /* n elements: a pool's resident block, else fresh memory on huge
+     * pages, which fault once per 2 MiB, not once per 4 KiB (see
+     * bigalloc.h) */
+    buf = tt_scratch_get(pool, n * es);
     if (!count || !buf) {
         free(count);
-        tt_scratch_put(pool, buf, n * sizeof *buf);
+        tt_scratch_put(pool, buf, n * es);
         return -1;
     }
     if (msd) {
-        msd_sort(a, n, diff, buf, count, count + ((size_t)1 << 16));
-    } else if ((r = lsd_passes(a, buf, n, diff, bits, count)) != a) {
-        memcpy(a, r, n * sizeof *a);
+        msd_sort(a, n, es, diff, high, buf, count, count + ((size_t)1 << 16));
+    } else if ((r = lsd_passes(a, buf, n, es, diff, bits, count)) != a) {
+        memcpy(a, r, n * es);
     }
-    tt_scratch_put(pool, buf, n * sizeof *buf);
+    tt_scratch_put(pool, buf, n * es);
     free(count);
     return 0;
+}
+
+int tt_radix_sort(tt_kv *a, size_t n)
+{
+    return tt_radix_sort_in(a, n, NULL);
+}
+
+int tt_radix_sort_in(tt_kv *a, size_t n, tt_scratch *pool)
+{
+    return radix_sort(a, n, sizeof *a, UINT64_MAX, pool);
+}
+
+int tt_radix_sort64_in(uint64_t *a, size_t n, int low, tt_scratch *pool)
+{
+    /* stable passes over the bits above `low` leave keys equal there in
+     * their order, which is that of their low bits */
+    return radix_sort(a, n, sizeof *a, low >= 64 ? 0 : UINT64_MAX << low, pool);
 }
 
 /* The body of tt_apply_order() over 64-bit vals, inlined for the size of
@@ -362,8 +398,6 @@ int tt_apply_order(void *base, size_t n, size_t size, tt_kv *order)
     char *tmp;
     if (n < 2)
         return 0;
-    if (!(tmp = malloc(size)))
-        return -1;
     if (n < PERM_DONE) {
         /* the vals as 32-bit positions, packed into the front of order
          * itself (each pair is read before its bytes are written:
@@ -374,15 +408,29 @@ int tt_apply_order(void *base, size_t n, size_t size, tt_kv *order)
             uint32_t v = (uint32_t)order[i].val;
             memcpy((char *)order + i * sizeof v, &v, sizeof v);
         }
-        if (size == 64)
-            apply_perm(base, n, 64, perm, tmp);   /* tt_event */
-        else
-            apply_perm(base, n, size, perm, tmp);
-    } else if (size == 64) {
-        apply_order(base, n, 64, order, tmp);
-    } else {
-        apply_order(base, n, size, order, tmp);
+        return tt_apply_perm(base, n, size, perm);
     }
+    if (!(tmp = malloc(size)))
+        return -1;
+    if (size == 64)
+        apply_order(base, n, 64, order, tmp);   /* tt_event */
+    else
+        apply_order(base, n, size, order, tmp);
+    free(tmp);
+    return 0;
+}
+
+int tt_apply_perm(void *base, size_t n, size_t size, uint32_t *perm)
+{
+    char *tmp;
+    if (n < 2)
+        return 0;
+    if (!(tmp = malloc(size)))
+        return -1;
+    if (size == 64)
+        apply_perm(base, n, 64, perm, tmp);   /* tt_event */
+    else
+        apply_perm(base, n, size, perm, tmp);
     free(tmp);
     return 0;
 }

@@ -43,6 +43,13 @@ int tt_radix_sort(tt_kv *a, size_t n);
 struct tt_scratch;
 int tt_radix_sort_in(tt_kv *a, size_t n, struct tt_scratch *pool);
 
+/* tt_radix_sort_in() of bare keys: for keys that carry what they stand
+ * for in their low bits (an index below a time), half the memory of pairs
+ * and of the sort's buffer. The low `low` bits of the keys must ascend
+ * with their position among keys equal above them (the index of each key
+ * does): the sort then makes no pass over them. */
+int tt_radix_sort64_in(uint64_t *a, size_t n, int low, struct tt_scratch *pool);
+
 /* Reorder n elements of `size` bytes in place so that position i receives
  * the element that was at order[i].val (a permutation of 0..n-1, such as
  * tt_radix_sort() leaves in the vals): each element moves once, and no
@@ -51,5 +58,10 @@ int tt_radix_sort_in(tt_kv *a, size_t n, struct tt_scratch *pool);
  * Returns 0, or -1 when one element of scratch cannot be allocated
  * (nothing has moved then). */
 int tt_apply_order(void *base, size_t n, size_t size, tt_kv *order);
+
+/* tt_apply_order() with the permutation as n 32-bit positions (n below
+ * UINT32_MAX), which it overwrites. Returns 0, or -1 when one element of
+ * scratch cannot be allocated (nothing has moved then). */
+int tt_apply_perm(void *base, size_t n, size_t size, uint32_t *perm);
 
 #endif

@@ -484,6 +484,53 @@ static void test_long_flow(void)
     tt_trace_free(tr);
 }
 
+/* Flow ids that share their top bits (finalize radix-sorts the points by
+ * an id's top bits over the point's index, then orders each run of such
+ * ids by whole id): each id's start and end still pair up, whether the
+ * ids differ in their low bits only or in their high ones, the points
+ * added in shuffled order. */
+static void test_flow_ids(void)
+{
+    enum { M = 40 };
+    tt_trace *tr = tt_trace_new();
+    tt_error err;
+    uint32_t g = group(tr, "1", "", false, 0), l = lane(tr, g, "1", "", false, 0, TT_LANE_THREAD);
+    uint32_t fl = S(tr, "flow");
+    tt_flow_point pts[2 * M];
+    int bad = 0;
+    for (int i = 0; i < 2 * M; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "e%d", i);
+        event(tr, l, name, 100 * i, 50, TT_EV_SLICE);
+    }
+    for (int m = 0; m < M; m++) {
+        /* even ids: 1..; odd ones: apart in their top bits */
+        uint64_t key = m % 2 ? (uint64_t)m << 50 | 5 : (uint64_t)m + 1;
+        pts[2 * m] = fp(key, l, 100 * m + 1, TT_FLOW_START, TT_BIND_ENCLOSING, fl, 0);
+        pts[2 * m + 1] = fp(key, l, 100 * (M + m) + 1, TT_FLOW_END, TT_BIND_ENCLOSING, fl, 0);
+    }
+    for (int k = 2 * M; k-- > 1;) {
+        int j = (int)(rnd() % (uint64_t)(k + 1));
+        tt_flow_point t = pts[k];
+        pts[k] = pts[j];
+        pts[j] = t;
+    }
+    for (int k = 0; k < 2 * M; k++)
+        tt_trace_flow_point(tr, &pts[k]);
+    if (ok(tt_trace_finalize(tr, &err) == 0, "finalize: flow ids sharing their top bits") &&
+        is_i64((int64_t)tr->n_flows, M, "each id's start and end make one arrow")) {
+        for (size_t i = 0; i < tr->n_flows; i++) {
+            char from[24], to[24];
+            snprintf(from, sizeof from, "e%zu", i);
+            snprintf(to, sizeof to, "e%zu", i + M);
+            if (strcmp(ev_name(tr, tr->flows[i].from), from) || strcmp(ev_name(tr, tr->flows[i].to), to))
+                bad++;
+        }
+        is_i64(bad, 0, "ids apart in their low bits only pair up as the others do");
+    }
+    tt_trace_free(tr);
+}
+
 /* ------------------------------------------------- random, brute force */
 
 typedef struct ref_ev {
@@ -603,38 +650,45 @@ static void test_random(void)
 }
 
 /* Many events sharing a start (runs longer than the sort's small-run
- * buffer), out of order, some far below zero: sorted by start, longer
- * first, equal ones in source order, as qsort says. */
+ * buffer), out of order: sorted by start, longer first, equal ones in
+ * source order, as qsort says. Starts far apart (some far below zero:
+ * (start, index) pairs) and close together (keys of start and index
+ * packed in 64 bits). */
 static void test_equal_starts(void)
 {
     enum { N = 600 };
-    static const tt_ns starts[] = {-2000000000000000000LL, 0, 7, 2000000000000000000LL};
-    tt_trace *tr = tt_trace_new();
-    tt_error err;
-    uint32_t g = group(tr, "1", "", false, 0), l = lane(tr, g, "1", "", false, 0, TT_LANE_ASYNC);
-    ref_ev *ref = malloc(N * sizeof *ref);
-    int bad = 0;
-    for (uint32_t i = 0; i < N; i++) {
-        char name[16];
-        ref[i].start = starts[rnd() % 4];
-        ref[i].dur = (tt_ns)(rnd() % 5);
-        ref[i].seq = i;
-        snprintf(name, sizeof name, "e%u", (unsigned)i);
-        event(tr, l, name, ref[i].start, ref[i].dur, TT_EV_ASYNC);
-    }
-    qsort(ref, N, sizeof *ref, cmp_ref);
-    if (ok(tt_trace_finalize(tr, &err) == 0, "finalize: equal starts")) {
-        const tt_lane *ln = &tr->lanes[0];
-        for (size_t i = 0; i < N; i++) {
+    static const tt_ns wide[] = {-2000000000000000000LL, 0, 7, 2000000000000000000LL};
+    static const tt_ns close[] = {-5, 0, 7, 1000000};
+    for (int w = 0; w < 2; w++) {
+        const tt_ns *starts = w ? close : wide;
+        tt_trace *tr = tt_trace_new();
+        tt_error err;
+        uint32_t g = group(tr, "1", "", false, 0), l = lane(tr, g, "1", "", false, 0, TT_LANE_ASYNC);
+        ref_ev *ref = malloc(N * sizeof *ref);
+        int bad = 0;
+        for (uint32_t i = 0; i < N; i++) {
             char name[16];
-            snprintf(name, sizeof name, "e%u", (unsigned)ref[i].seq);
-            if (strcmp(tt_str(tr, ln->ev[i].name), name) != 0)
-                bad++;
+            ref[i].start = starts[rnd() % 4];
+            ref[i].dur = (tt_ns)(rnd() % 5);
+            ref[i].seq = i;
+            snprintf(name, sizeof name, "e%u", (unsigned)i);
+            event(tr, l, name, ref[i].start, ref[i].dur, TT_EV_ASYNC);
         }
+        qsort(ref, N, sizeof *ref, cmp_ref);
+        if (ok(tt_trace_finalize(tr, &err) == 0, "finalize: equal starts, %s", w ? "close" : "far apart")) {
+            const tt_lane *ln = &tr->lanes[0];
+            for (size_t i = 0; i < N; i++) {
+                char name[16];
+                snprintf(name, sizeof name, "e%u", (unsigned)ref[i].seq);
+                if (strcmp(tt_str(tr, ln->ev[i].name), name) != 0)
+                    bad++;
+            }
+        }
+        is_i64(bad, 0, "600 events on 4 starts %s: by start, longer first, ties in source order",
+               w ? "close together" : "far apart");
+        free(ref);
+        tt_trace_free(tr);
     }
-    is_i64(bad, 0, "600 events on 4 starts: by start, longer first, ties in source order");
-    free(ref);
-    tt_trace_free(tr);
 }
 
 int main(void)
@@ -646,5 +700,6 @@ int main(void)
     test_random();
     test_equal_starts();
     test_long_flow();
+    test_flow_ids();
     return tap_done();
 }

@@ -3,7 +3,8 @@
  * for random keys, keys bunched into a few buckets and keys falling into
  * mid-sized ones (which then get LSD passes of their own, in 8- and
  * 11-bit digits), runs of equal keys (stable), keys differing only in
- * their top bits, shuffled event starts, and through a scratch pool. */
+ * their top bits, shuffled event starts, and through a scratch pool; the
+ * same keys bare (tt_radix_sort64_in); and tt_apply_perm(). */
 #include "config.h"
 
 #include "../tap.h"
@@ -69,7 +70,7 @@ int main(void)
     static const char *names[] = {"random", "bunched", "mid-sized buckets", "equal runs", "top bits", "times"};
     tt_scratch *pool = tt_scratch_new();
     for (int s = RANDOM; s <= TIMES; s++) {
-        int bad = 0;
+        int bad = 0, bad64 = 0;
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
             size_t n = sizes[si];
             tt_kv *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
@@ -88,11 +89,90 @@ int main(void)
                 bad++;
                 diag("%s keys, n=%zu: not the stable order", names[s], n);
             }
+            {
+                /* the keys alone, from the unsorted pairs' order (b's vals
+                 * are the positions they came from) */
+                uint64_t *k = malloc(n * sizeof *k);
+                for (size_t i = 0; i < n; i++)
+                    k[b[i].val] = b[i].key;
+                if (tt_radix_sort64_in(k, n, 0, si % 2 ? NULL : pool) != 0)
+                    bad64++;
+                for (size_t i = 0; i < n; i++)
+                    if (k[i] != b[i].key) {
+                        bad64++;
+                        diag("%s keys, n=%zu: bare key %zu out of order", names[s], n, i);
+                        break;
+                    }
+                free(k);
+            }
+            {
+                /* the keys' top bits over their position, the sort told
+                 * that the low bits ascend: each key in place, ascending */
+                int ib = 1;
+                uint64_t *k = malloc(n * sizeof *k), mask;
+                unsigned char *seen = calloc(n, 1);
+                while (((size_t)1 << ib) < n)
+                    ib++;
+                mask = ((uint64_t)1 << ib) - 1;
+                for (size_t i = 0; i < n; i++)
+                    k[b[i].val] = (b[i].key & ~mask) | b[i].val;
+                if (tt_radix_sort64_in(k, n, ib, si % 2 ? pool : NULL) != 0)
+                    bad64++;
+                for (size_t i = 0; i < n; i++) {
+                    if ((i > 0 && k[i - 1] >= k[i]) || seen[k[i] & mask]++) {
+                        bad64++;
+                        diag("%s keys, n=%zu: packed key %zu out of order", names[s], n, i);
+                        break;
+                    }
+                }
+                free(k);
+                free(seen);
+            }
             free(a);
             free(b);
         }
         is_i64(bad, 0, "radix sort, %s keys, 64k to 300k pairs: the stable merge sort's order",
                names[s]);
+        is_i64(bad64, 0, "radix sort of bare keys, %s keys, 64k to 300k: ascending, with and without index bits",
+               names[s]);
+    }
+    {
+        /* tt_apply_perm(): position i receives the element at perm[i], for
+         * 64-byte elements (its inlined case) and 12-byte ones */
+        enum { N = 100003 };
+        static const size_t sizes2[] = {64, 12};
+        for (size_t z = 0; z < 2; z++) {
+            size_t es = sizes2[z];
+            uint32_t *perm = malloc(N * sizeof *perm), *from = malloc(N * sizeof *from);
+            unsigned char *v = malloc(N * es);
+            int bad = 0;
+            for (uint32_t i = 0; i < N; i++)
+                perm[i] = i;
+            for (size_t i = N - 1; i > 0; i--) {
+                size_t j = rnd() % (i + 1);
+                uint32_t t = perm[i];
+                perm[i] = perm[j];
+                perm[j] = t;
+            }
+            for (size_t i = 0; i < N; i++) {
+                uint32_t tag = (uint32_t)i;
+                memset(v + i * es, (int)(i & 0xff), es);
+                memcpy(v + i * es, &tag, sizeof tag);
+            }
+            memcpy(from, perm, N * sizeof *perm);
+            if (tt_apply_perm(v, N, es, perm) != 0)
+                bad++;
+            for (size_t i = 0; i < N; i++) {
+                uint32_t tag;
+                memcpy(&tag, v + i * es, sizeof tag);
+                if (tag != from[i] || v[i * es + es - 1] != (unsigned char)(from[i] & 0xff))
+                    bad++;
+            }
+            is_i64(bad, 0, "apply_perm: %zu-byte elements land where the permutation says", es);
+            free(perm);
+            free(from);
+            free(v);
+        }
     }
     tt_scratch_free(pool);
     return tap_done();
