@@ -36,6 +36,7 @@ FORMATS_CLI_TESTS = \
 	tests/cli/lanes_many.sh \
 	tests/cli/chrome_unterminated.sh \
 	tests/cli/chrome_parallel.sh \
+	tests/cli/chrome_lenient_count.sh \
 	tests/cli/chrome_mapped.sh \
 	tests/cli/input_limits.sh \
 	tests/cli/ncu.sh \

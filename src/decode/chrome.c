@@ -1498,11 +1498,29 @@ static int drop_tail(chrome *c, const char *why_at, const char *why)
             from = (int64_t)c->map_end_at;
         const char *p = c->w.data + (from > 0 ? from : 0);
         const char *end = c->w.data + c->w.len;
+        char edge[6];        /* the last bytes before p, then p's first */
+        size_t edge_len = 0;
         for (;;) {
+            size_t head = (size_t)(end - p) < 3 ? (size_t)(end - p) : 3;
             for (const char *q = p; q < end && !any; q++)
                 if (!(*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t' || *q == ',' || *q == 0))
                     any = true;
-            /* a rough count of partial or unparsed events: their "ph" keys */
+            /* a rough count of partial or unparsed events: their "ph" keys,
+             * also one across the end of the last window, so that the
+             * count does not depend on where the reads ended */
+            memcpy(edge + edge_len, p, head);
+            for (size_t i = 0; i < edge_len && i + 4 <= edge_len + head; i++)
+                if (memcmp(edge + i, "\"ph\"", 4) == 0)
+                    events++;
+            /* then the last 3 bytes read (with a window shorter than
+             * that, some are the last window's) */
+            edge_len += head;
+            if ((size_t)(end - p) >= 3)
+                memcpy(edge, end - 3, 3);
+            else if (edge_len > 3)
+                memmove(edge, edge + edge_len - 3, 3);
+            if (edge_len > 3)
+                edge_len = 3;
             for (const char *q = p; (q = memchr(q, '"', (size_t)(end - q))) != NULL; q++)
                 if (end - q >= 4 && memcmp(q, "\"ph\"", 4) == 0)
                     events++;

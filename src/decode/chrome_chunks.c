@@ -3,8 +3,9 @@
  *
  * The calling thread cuts chunks and merges them; worker threads decode
  * them. A plain file is mapped and cut in place; any other input (gzip,
- * zstd, a pipe) is read through the load's input into chunk buffers, so
- * the calling thread decompresses while the workers parse. Where the
+ * zstd, a pipe) is read through the load's input into chunk buffers by a
+ * cutter thread, which decompresses while the workers parse and the
+ * calling thread merges (see cutter()). Where the
  * parallel part ends, the serial loop of chrome.c goes on: over the rest
  * of the mapping, or over the data read but not merged followed by the
  * rest of the input; its line numbers come from the workers' newline
@@ -43,19 +44,22 @@
 #define MAX_GROW 4
 /* A stream's chunks cut beyond one per worker (see chrome_chunks_run). */
 #define STREAM_SPARE 2
+/* ... and beyond those, by a stream's cutter thread, so that it goes on
+ * decompressing while the merge takes a chunk (see cutter()) */
+#define CUT_SLACK 2
 
 typedef enum slot_state { SLOT_FREE, SLOT_READY, SLOT_TAKEN, SLOT_DONE } slot_state;
 
 typedef struct slot {
     const char   *data;      /* the chunk: in the mapping, or `owned` */
     char         *owned;
-    size_t        owned_cap;  /* a stream's chunk buffer: its size */
     size_t        len;
     int64_t       base;      /* stream offset of data[0] */
     bool          more;      /* data follows */
     chrome_chunk *chunk;     /* decoded; NULL: out of memory */
     uint64_t      newlines;  /* in data[0..where it stopped) */
     int64_t       last_nl;   /* stream offset after the last of them, -1 none */
+    int64_t       file_pos;  /* a stream's: the input's position once it was cut */
     slot_state    state;
 } slot;
 
@@ -71,17 +75,32 @@ typedef struct driver {
     bool                in_eof;
     bool                cut_all;    /* the last chunk is cut */
     size_t              chunk;      /* nominal chunk length */
-    char               *spare[STREAM_SPARE + 2];   /* merged chunks' buffers, */
-    size_t              n_spare;                   /* of chunk + chunk / 8 */
+    char               *pool;       /* a stream's chunk buffers: one mapping */
+    size_t              pool_len;   /* of ring + 1 of bufsz (see pool_init) */
+    size_t              bufsz;      /* chunk + chunk / 8 */
+    char              **spare;      /* the pool's buffers not in use; under mu */
+    size_t              n_spare;
 
     const tt_load_opts *opts;
-    slot               *slots;      /* ring of `ahead` */
-    size_t              ahead;
+    slot               *slots;      /* ring of `ring` */
+    size_t              ahead;      /* chunks cut beyond the merge, as it sees them */
+    size_t              ring;       /* ahead, and a stream's cutter's slack */
     size_t              cut, merged;   /* chunks cut / merged so far */
     pthread_mutex_t     mu;
     pthread_cond_t      work;       /* a chunk is ready, or stop */
     pthread_cond_t      done;       /* a chunk is decoded */
     bool                stop;
+
+    /* a stream's cutter thread (see cutter()); under mu */
+    pthread_cond_t      cut_cv;     /* a chunk is cut, or the cutter left */
+    pthread_cond_t      room;       /* a chunk is merged, or stop_cut */
+    bool                cutting;    /* it was started (not under mu) */
+    bool                stop_cut;
+    bool                cut_left;   /* it left: the carry and the input are ours again */
+    bool                cut_failed; /* ... reading the input: cut_err */
+    size_t              fail_at;    /* the chunk it failed to cut */
+    int64_t             end_pos;    /* the input's position when it left */
+    tt_error            cut_err;
 } driver;
 
 static bool is_ws(char ch)
@@ -179,8 +198,8 @@ static void *worker(void *arg)
         slot *s = NULL;
         /* the oldest chunk ready, so the merge waits least */
         for (size_t i = d->merged; i < d->cut; i++)
-            if (d->slots[i % d->ahead].state == SLOT_READY) {
-                s = &d->slots[i % d->ahead];
+            if (d->slots[i % d->ring].state == SLOT_READY) {
+                s = &d->slots[i % d->ring];
                 break;
             }
         if (d->stop)
@@ -230,6 +249,24 @@ static bool cut_mapped(driver *d, slot *s)
     return true;
 }
 
+static bool in_pool(const driver *d, const char *p)
+{
+    return d->pool && p >= d->pool && p < d->pool + d->pool_len;
+}
+
+/* A chunk buffer no longer needed: the pool's back to it, others freed.
+ * Once the threads may run (mu). */
+static void give_back(driver *d, char *p)
+{
+    if (!in_pool(d, p)) {
+        free(p);
+        return;
+    }
+    pthread_mutex_lock(&d->mu);
+    d->spare[d->n_spare++] = p;
+    pthread_mutex_unlock(&d->mu);
+}
+
 static int carry_reserve(driver *d, size_t n)
 {
     char *nb;
@@ -238,8 +275,16 @@ static int carry_reserve(driver *d, size_t n)
         return 0;
     while (nc < n)
         nc *= 2;
-    if (!(nb = realloc(d->carry, nc)))
+    if (in_pool(d, d->carry)) {
+        /* a pool buffer does not grow: longer than usual, this one
+         * is the heap's */
+        if (!(nb = malloc(nc)))
+            return -1;
+        memcpy(nb, d->carry, d->carry_len);
+        give_back(d, d->carry);
+    } else if (!(nb = realloc(d->carry, nc))) {
         return -1;
+    }
     d->carry = nb;
     d->carry_cap = nc;
     return 0;
@@ -295,20 +340,23 @@ static int cut_streamed(driver *d, slot *s, bool *cut, tt_error *err)
     s->data = d->carry;
     if (found) {
         /* the rest starts the next chunk */
-        size_t left = d->carry_len - to, cap = d->chunk + d->chunk / 8;
-        char *rest = left <= cap && d->n_spare ? d->spare[--d->n_spare]
-                                               : malloc(cap > left ? cap : left);
+        size_t left = d->carry_len - to, cap = d->bufsz;
+        char *rest = NULL;
+        pthread_mutex_lock(&d->mu);   /* the merge gives buffers back */
+        if (left <= cap && d->n_spare)
+            rest = d->spare[--d->n_spare];
+        pthread_mutex_unlock(&d->mu);
+        if (!rest)
+            rest = malloc(cap > left ? cap : left);
         if (!rest)
             return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
         memcpy(rest, d->carry + to, left);
-        s->owned_cap = d->carry_cap;
         s->len = to;
         s->more = true;
         d->carry = rest;
         d->carry_len = left;
         d->carry_cap = cap > left ? cap : left;
     } else {
-        s->owned_cap = d->carry_cap;
         s->len = d->carry_len;   /* the last chunk */
         s->more = false;
         d->carry = NULL;
@@ -324,7 +372,7 @@ static int cut_streamed(driver *d, slot *s, bool *cut, tt_error *err)
 static int cut_more(driver *d, tt_error *err)
 {
     while (!d->cut_all && d->cut < d->merged + d->ahead) {
-        slot *s = &d->slots[d->cut % d->ahead];
+        slot *s = &d->slots[d->cut % d->ring];
         slot fresh;
         bool cut;
         memset(&fresh, 0, sizeof fresh);
@@ -344,27 +392,97 @@ static int cut_more(driver *d, tt_error *err)
     return 0;
 }
 
+/* A stream's cutter: decompresses and cuts chunks on a thread of its own,
+ * up to `ring` chunks beyond the merge. On the merging thread, as the
+ * chunks' own decompression, it was the load's critical path: that thread
+ * decompressed, merged and waited in turn, and shared the two cores with
+ * two workers, which then waited for chunks (1M events in zstd: each
+ * worker idle 1.1 s of 1.6). The merge still sees exactly what it saw
+ * when it cut for itself: it waits until the cutter is `ahead` chunks
+ * beyond it, and a read error counts once the chunk it stopped is within
+ * those (merge_all), so errors and their order do not change. While it
+ * runs, the carry, next_base, in_eof, cut_all and the input are its own. */
+static void *cutter(void *arg)
+{
+    driver *d = arg;
+    tt_error err;
+    tt_error_clear(&err);
+    pthread_mutex_lock(&d->mu);
+    for (;;) {
+        slot fresh;
+        bool cut;
+        int rc;
+        while (!d->stop_cut && !d->cut_all && d->cut >= d->merged + d->ring)
+            pthread_cond_wait(&d->room, &d->mu);
+        if (d->stop_cut || d->cut_all)
+            break;
+        pthread_mutex_unlock(&d->mu);
+        memset(&fresh, 0, sizeof fresh);
+        rc = cut_streamed(d, &fresh, &cut, &err);
+        fresh.file_pos = tt_input_file_pos(d->in);
+        pthread_mutex_lock(&d->mu);
+        if (rc) {
+            d->cut_failed = true;
+            d->fail_at = d->cut;
+            d->cut_err = err;
+            break;
+        }
+        if (!cut)
+            break;
+        fresh.state = SLOT_READY;
+        d->slots[d->cut % d->ring] = fresh;
+        d->cut++;
+        pthread_cond_broadcast(&d->work);
+        pthread_cond_broadcast(&d->cut_cv);
+    }
+    d->end_pos = tt_input_file_pos(d->in);
+    d->cut_left = true;
+    pthread_cond_broadcast(&d->cut_cv);
+    pthread_mutex_unlock(&d->mu);
+    return NULL;
+}
+
+/* Wait until the cutter is as far beyond merged as cut_more() would have
+ * cut. *cut the chunks cut then, *pos the input's position after the
+ * last of those. 0, or -1 with its read error when cut_more() would have
+ * met it by now. */
+static int await_cutter(driver *d, size_t *cut, int64_t *pos, tt_error *err)
+{
+    size_t want;
+    pthread_mutex_lock(&d->mu);
+    want = d->merged + d->ahead;
+    while (!d->cut_left && d->cut < want)
+        pthread_cond_wait(&d->cut_cv, &d->mu);
+    if (d->cut_failed && d->fail_at < want) {
+        *err = d->cut_err;
+        pthread_mutex_unlock(&d->mu);
+        return -1;
+    }
+    *cut = d->cut < want ? d->cut : want;
+    *pos = d->cut < want ? d->end_pos : d->slots[(want - 1) % d->ring].file_pos;
+    pthread_mutex_unlock(&d->mu);
+    return 0;
+}
+
 /* ------------------------------------------------------------- merging */
 
-static void release(slot *s)
+/* Free what s holds (a pool buffer goes with the pool). */
+static void release(driver *d, slot *s)
 {
     chrome_chunk_free(s->chunk);
-    free(s->owned);
+    if (!in_pool(d, s->owned))
+        free(s->owned);
     memset(s, 0, sizeof *s);
 }
 
-/* release() of a merged chunk, its buffer kept for the next cut when it
- * has the usual size: a fresh one was fresh pages too, faulted in and
- * cleared by the kernel for every chunk (perf: 2% of a 1M-event zstd
- * load's cycles) */
+/* release() of a merged chunk, its buffer back to the pool */
 static void recycle(driver *d, slot *s)
 {
-    if (s->owned && s->owned_cap == d->chunk + d->chunk / 8 &&
-        d->n_spare < sizeof d->spare / sizeof d->spare[0]) {
-        d->spare[d->n_spare++] = s->owned;
+    if (in_pool(d, s->owned)) {
+        give_back(d, s->owned);
         s->owned = NULL;
     }
-    release(s);
+    release(d, s);
 }
 
 /* Where the serial loop takes over. */
@@ -381,7 +499,7 @@ typedef struct handover {
 static int join_next(driver *d, slot *s, size_t from, tt_error *err)
 {
     /* a chunk stopped inside an event: the event starts the next one */
-    slot *next = &d->slots[(d->merged + 1) % d->ahead];
+    slot *next = &d->slots[(d->merged + 1) % d->ring];
     char *joined;
     size_t rest = s->len - from;
     pthread_mutex_lock(&d->mu);
@@ -394,9 +512,8 @@ static int join_next(driver *d, slot *s, size_t from, tt_error *err)
     memcpy(joined, s->data + from, rest);
     memcpy(joined + rest, next->data, next->len);
     chrome_chunk_free(next->chunk);
-    free(next->owned);
+    give_back(d, next->owned);
     next->owned = joined;
-    next->owned_cap = 0;   /* not of the usual size: not to be recycled */
     next->data = joined;
     next->len += rest;
     next->base = s->base + (int64_t)from;
@@ -416,18 +533,27 @@ static int merge_all(driver *d, handover *h, tt_error *err)
     bool joined_last = false;
     h->newlines = 0;
     h->last_nl = -1;
-    h->at = d->next_base;
+    h->at = 0;
     h->need_comma = false;
     for (;;) {
-        slot *s = &d->slots[d->merged % d->ahead];
+        slot *s = &d->slots[d->merged % d->ring];
         chrome_chunk *k;
-        size_t end, in_event;
+        size_t end, in_event, cut;
+        int64_t pos = 0;
         bool at_limit, any;
-        if (cut_more(d, err))
-            return -1;
-        if (d->merged == d->cut) {
+        if (d->cutting) {
+            if (await_cutter(d, &cut, &pos, err))
+                return -1;
+        } else {
+            if (cut_more(d, err))
+                return -1;
+            cut = d->cut;
+            if (!d->map)
+                pos = tt_input_file_pos(d->in);
+        }
+        if (d->merged == cut) {
             /* no chunk could be cut here: the serial loop goes on after
-             * the last one (it ended after a comma) */
+             * the last one (it ended after a comma; the cutter has left) */
             h->at = d->next_base;
             h->need_comma = false;
             return 0;
@@ -446,9 +572,8 @@ static int merge_all(driver *d, handover *h, tt_error *err)
         h->newlines += s->newlines;
         if (s->last_nl >= 0)
             h->last_nl = s->last_nl;
-        chrome_progress(d->c, d->map ? s->base + (int64_t)end : tt_input_file_pos(d->in),
-                        s->base + (int64_t)end);
-        if (!at_limit && in_event != SIZE_MAX && !joined_last && d->merged + 1 < d->cut) {
+        chrome_progress(d->c, d->map ? s->base + (int64_t)end : pos, s->base + (int64_t)end);
+        if (!at_limit && in_event != SIZE_MAX && !joined_last && d->merged + 1 < cut) {
             /* it stopped inside an event: maybe the next chunk's start was
              * a wrong guess; once more from that event, joined with the
              * next chunk (the newlines skipped up to it counted here) */
@@ -465,6 +590,7 @@ static int merge_all(driver *d, handover *h, tt_error *err)
             recycle(d, s);
             pthread_mutex_lock(&d->mu);
             d->merged++;
+            pthread_cond_signal(&d->room);
             pthread_mutex_unlock(&d->mu);
             continue;
         }
@@ -479,6 +605,7 @@ static int merge_all(driver *d, handover *h, tt_error *err)
         recycle(d, s);
         pthread_mutex_lock(&d->mu);
         d->merged++;
+        pthread_cond_signal(&d->room);
         pthread_mutex_unlock(&d->mu);
     }
 }
@@ -490,13 +617,13 @@ static int pending_data(driver *d, const handover *h, char **out, size_t *n, tt_
     size_t total = d->carry_len, at = 0;
     char *buf;
     for (size_t i = d->merged; i < d->cut; i++) {
-        slot *s = &d->slots[i % d->ahead];
+        slot *s = &d->slots[i % d->ring];
         total += s->len - (i == d->merged ? (size_t)(h->at - s->base) : 0);
     }
     if (!(buf = malloc(total ? total : 1)))
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory"), -1;
     for (size_t i = d->merged; i < d->cut; i++) {
-        slot *s = &d->slots[i % d->ahead];
+        slot *s = &d->slots[i % d->ring];
         size_t skip = i == d->merged ? (size_t)(h->at - s->base) : 0;
         memcpy(buf + at, s->data + skip, s->len - skip);
         at += s->len - skip;
@@ -522,6 +649,29 @@ static size_t chunk_bytes(void)
             return (size_t)v;
     }
     return CHUNK_BYTES;
+}
+
+/* A stream's chunk buffers, one for each slot and one for the carry,
+ * taken in turn and given back as their chunks are merged: one mapping
+ * of their own, outside malloc's arenas, so that their pages are faulted
+ * in once, not for each chunk, and leave nothing behind in the arenas of
+ * the threads that used them (the peak memory of a load comes after the
+ * chunks, when the trace is finalized). 0, or -1 out of memory. */
+static int pool_init(driver *d)
+{
+    size_t n = d->ring + 1;
+    void *p;
+    d->bufsz = d->chunk + d->chunk / 8;
+    if (!(d->spare = malloc(n * sizeof *d->spare)))
+        return -1;
+    p = mmap(NULL, n * d->bufsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return 0;   /* the heap's buffers, then */
+    d->pool = p;
+    d->pool_len = n * d->bufsz;
+    for (size_t i = 0; i < n; i++)
+        d->spare[d->n_spare++] = d->pool + (n - 1 - i) * d->bufsz;
+    return 0;
 }
 
 /* Map a plain file when it is worth it. */
@@ -552,7 +702,7 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
                       const tt_load_opts *opts, int64_t *resume, bool *need_comma)
 {
     driver d;
-    pthread_t tids[MAX_WORKERS];
+    pthread_t tids[MAX_WORKERS], cut_tid;
     unsigned n_workers = 0;
     handover h;
     tt_error *err = chrome_error(c);
@@ -600,10 +750,10 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
         size_t n;
         if (d.chunk == CHUNK_BYTES)
             d.chunk /= 8;
-        /* decompressed here, straight into the chunk buffers: a thread
-         * of the input's own would fill blocks of its own, copied once
-         * more into these (1M events in zstd: perf 7% of the cycles in
-         * memmove and page clearing), while this thread mostly waits */
+        /* decompressed by the cutter, straight into the chunk buffers: a
+         * thread of the input's own would fill blocks of its own, copied
+         * once more into these (1M events in zstd: perf 7% of the cycles
+         * in memmove and page clearing) */
         tt_input_set_readahead(in, 0);
         chrome_window_pending(c, &p, &n);
         if (carry_reserve(&d, n + d.chunk))
@@ -631,23 +781,41 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
     /* a mapped file: one chunk waiting beside those being decoded, so the
      * merge rarely waits; a stream: each chunk is a buffer of its own
      * (1M events in gzip: 7 MB less at the peak), and a few more, which
-     * this thread decompresses while the workers decode: with none, it
+     * the cutter decompresses while the workers decode: with none, it
      * waited for the oldest chunk while the workers waited for it */
     d.ahead = d.map ? (size_t)threads + 1 : (size_t)threads + STREAM_SPARE;
-    if (!(d.slots = calloc(d.ahead, sizeof *d.slots))) {
+    d.ring = d.map ? d.ahead : d.ahead + CUT_SLACK;
+    if (!(d.slots = calloc(d.ring, sizeof *d.slots))) {
+        tt_error_set(err, TT_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    if (!d.map && pool_init(&d)) {
         tt_error_set(err, TT_ERR_NOMEM, "out of memory");
         goto out;
     }
     pthread_mutex_init(&d.mu, NULL);
     pthread_cond_init(&d.work, NULL);
     pthread_cond_init(&d.done, NULL);
+    pthread_cond_init(&d.cut_cv, NULL);
+    pthread_cond_init(&d.room, NULL);
     for (unsigned t = 0; t < threads; t++)
         if (pthread_create(&tids[n_workers], NULL, worker, &d) == 0)
             n_workers++;
+    /* a stream is cut on a thread of its own; without one, here */
+    if (n_workers > 0 && !d.map && pthread_create(&cut_tid, NULL, cutter, &d) == 0)
+        d.cutting = true;
     if (n_workers > 0)
         rc = merge_all(&d, &h, err);
     else
         rc = 1;   /* no thread: all of it is handed over */
+    if (d.cutting) {
+        /* it finishes the chunk it is cutting: what it read is kept */
+        pthread_mutex_lock(&d.mu);
+        d.stop_cut = true;
+        pthread_cond_signal(&d.room);
+        pthread_mutex_unlock(&d.mu);
+        pthread_join(cut_tid, NULL);
+    }
     pthread_mutex_lock(&d.mu);
     d.stop = true;
     pthread_cond_broadcast(&d.work);
@@ -656,6 +824,8 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
         pthread_join(tids[t], NULL);
     pthread_cond_destroy(&d.work);
     pthread_cond_destroy(&d.done);
+    pthread_cond_destroy(&d.cut_cv);
+    pthread_cond_destroy(&d.room);
     pthread_mutex_destroy(&d.mu);
     if (rc == 1) {
         h.at = start;
@@ -688,12 +858,14 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
     }
 out:
     if (d.slots)
-        for (size_t i = 0; i < d.ahead; i++)
-            release(&d.slots[i]);
+        for (size_t i = 0; i < d.ring; i++)
+            release(&d, &d.slots[i]);
     free(d.slots);
-    free(d.carry);
-    while (d.n_spare)
-        free(d.spare[--d.n_spare]);
+    if (!in_pool(&d, d.carry))
+        free(d.carry);
+    free(d.spare);
+    if (d.pool)
+        munmap(d.pool, d.pool_len);
     if (d.map)
         munmap((void *)d.map, d.map_size);
     /* the workers' fragments were freed into their threads' malloc

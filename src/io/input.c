@@ -55,6 +55,9 @@ struct tt_input {
     tt_readahead *ra;                 /* the decompressing thread, when running */
     int           readahead;          /* -1: decide at the first read; 0, 1 */
     int           ra_decided;
+
+    int      failed;                  /* a read failed: fail_err, again */
+    tt_error fail_err;
 };
 
 static int input_alloc(const char *path, tt_input **out, tt_error *err)
@@ -403,7 +406,7 @@ static int wants_readahead(const tt_input *in)
            tt_parallel_cores() > 1;
 }
 
-static ssize_t read_decoded(tt_input *in, unsigned char *buf, size_t n, tt_error *err)
+static ssize_t decode_on(tt_input *in, unsigned char *buf, size_t n, tt_error *err)
 {
     if (!in->ra_decided) {
         in->ra_decided = 1;
@@ -420,6 +423,27 @@ static ssize_t read_decoded(tt_input *in, unsigned char *buf, size_t n, tt_error
         in->ra = NULL;
     }
     return decode_some(in, buf, n, err);
+}
+
+/* decode_on(), an error repeated on every later read: a decompressor
+ * is not asked again after it failed (zstd's state after an error is
+ * not defined), and a reader who reads on after an error (chrome_chunks.c
+ * hands the rest of a stream its thread failed to read to the serial
+ * loop) gets the error the first read gave. */
+static ssize_t read_decoded(tt_input *in, unsigned char *buf, size_t n, tt_error *err)
+{
+    ssize_t got;
+    if (in->failed) {
+        if (err)
+            *err = in->fail_err;
+        return -1;
+    }
+    got = decode_on(in, buf, n, err);
+    if (got < 0 && err) {
+        in->failed = 1;
+        in->fail_err = *err;
+    }
+    return got;
 }
 
 void tt_input_set_readahead(tt_input *in, int on)

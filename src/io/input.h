@@ -14,7 +14,9 @@
  *
  * Ownership: tt_input_open() returns a handle the caller closes with
  * tt_input_close() (NULL is a no-op; stops that thread, also early). One
- * reader thread per handle.
+ * reader thread at a time per handle (another may take over once the
+ * first is joined or otherwise synchronized with, as chrome_chunks.c's
+ * cutter thread does).
  */
 #ifndef TT_IO_INPUT_H
 #define TT_IO_INPUT_H
@@ -53,7 +55,7 @@ void tt_input_close(tt_input *in);
 void tt_input_set_readahead(tt_input *in, int on);
 
 /* Up to n decompressed bytes into buf. Returns the count, 0 at end of data,
- * -1 on error (err set). */
+ * -1 on error (err set; the same error again on every later read). */
 ssize_t tt_input_read(tt_input *in, void *buf, size_t n, tt_error *err);
 
 /* Read the rest of the data into one malloc'd buffer (*out, with a NUL
