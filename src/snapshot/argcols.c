@@ -36,11 +36,14 @@ enum { LM_PLAIN, LM_NAME, LM__COUNT };
 #define MAX_TOKEN 64u       /* longer runs of digits stay text */
 /* The sample of a column that chooses its predictor. The rest of the
  * column is written under the chosen predictor, one number per value,
- * where the trial writes five: at 65536, a chunk's columns were mostly trial
- * (a 1M-event Kineto trace: a fifth of the encode), for choices that a
- * sample this size makes just as well (that trace's snapshot: 171 bytes
- * more of 3.9 MB; the real traces in tests: none). */
-#define TRIAL_VALUES 8192u
+ * where the trial writes five and then compresses them all: at 65536, a
+ * chunk's columns were mostly trial (a 1M-event Kineto trace: a fifth of
+ * the encode), and at 8192 still most of the columns' encoding (a
+ * 100k-event Kineto trace: 127M instructions, 70M at 1024), for choices
+ * that a sample this size makes just as well (the 100k-event trace's
+ * snapshot: the same bytes; the 1M-event one: 624 bytes more of 3.98 MB;
+ * the real traces in tests: see the commit). */
+#define TRIAL_VALUES 1024u
 /* Records are cut into chunks of about this much text, each encoded on its
  * own, so that readers rebuild them in parallel. */
 #define CHUNK_BYTES ((uint64_t)16 << 20)
