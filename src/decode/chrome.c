@@ -1692,6 +1692,11 @@ chrome_chunk *chrome_chunk_decode(const char *data, size_t size, bool more,
         c->good_events++;
         need_comma = true;
     }
+    /* The fragment's last argument block is compressed here, on the
+     * worker, not by tt_args_append on the merging thread, which the
+     * whole load waits for. A failure leaves the block unflushed: the
+     * append tries again and reports it. */
+    (void)tt_args_seal(c->tr->args);
     return k;
 }
 
