@@ -737,6 +737,21 @@ static int row_rebuild(tt_args_reader *r, const args_keyset *ks, const unsigned 
     return 0;
 }
 
+/* The index of the block of a (n_blocks > 0) that holds handle, a handle
+ * before cur_first: the last block starting at or before it. */
+static uint32_t block_of(const tt_args *a, uint32_t handle)
+{
+    uint32_t lo = 0, hi = a->n_blocks;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a->blocks[mid].first <= handle)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Record `handle` of a, a store of blocks, through r's cache. */
 static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, const char **args,
                        size_t *alen, const char **extra, size_t *elen)
@@ -752,17 +767,8 @@ static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, con
         end = a->cur + a->cur_len;
         skip = handle - a->cur_first;
     } else {
-        uint32_t lo = 0, hi = a->n_blocks, bi;
-        const args_block *b;
-        while (hi - lo > 1) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (a->blocks[mid].first <= handle)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        bi = lo;
-        b = &a->blocks[bi];
+        uint32_t bi = block_of(a, handle);
+        const args_block *b = &a->blocks[bi];
         if (r->block != bi + 1) {
             if (r->cap < b->raw_size) {
                 unsigned char *nb = realloc(r->buf, b->raw_size);
@@ -1006,17 +1012,8 @@ static void blocks_filter(const tt_args *a, const uint32_t *handles, size_t n,
         } else {
             /* handles ascend: the block of the last one, or a later one */
             if (bi >= a->n_blocks || h < a->blocks[bi].first ||
-                (bi + 1 < a->n_blocks && h >= a->blocks[bi + 1].first)) {
-                uint32_t lo = 0, hi = a->n_blocks;
-                while (hi - lo > 1) {
-                    uint32_t mid = lo + (hi - lo) / 2;
-                    if (a->blocks[mid].first <= h)
-                        lo = mid;
-                    else
-                        hi = mid;
-                }
-                bi = lo;
-            }
+                (bi + 1 < a->n_blocks && h >= a->blocks[bi + 1].first))
+                bi = block_of(a, h);
             blk = bi;
         }
         if (blk != told) {
