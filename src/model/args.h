@@ -96,7 +96,9 @@ static inline uint64_t tt_args_key_hash(const char *key, size_t n, size_t avail)
 
 /* tt_args_add(), the args text's keys told by *note (NULL: scanned, as
  * tt_args_add does); the extra text is scanned. Same record, same key
- * summary. */
+ * summary. With a note, a text of a layout seen before (its bytes but for
+ * its digit runs) is stored as that layout's template and its digit runs:
+ * a Kineto trace's arguments give zstd a fifth of the bytes. */
 uint32_t tt_args_add_noted(tt_args *a, const char *args, size_t alen, const char *extra,
                            size_t elen, const tt_args_note *note);
 
@@ -119,7 +121,9 @@ uint32_t tt_args_add_noted(tt_args *a, const char *args, size_t alen, const char
  * thirds of an Ascend kernel_details.csv's argument text), and no JSON is
  * written while loading.
  *
- * tt_args_keyset returns a key set id >= 1, or 0 when out of memory.
+ * tt_args_keyset returns a key set id >= 1 (numbered with the args
+ * templates of tt_args_add_noted: not always the next), or 0 when out of
+ * memory.
  * tt_args_add_row takes one value per key of the set and returns a handle
  * as tt_args_add does: 0 when out of memory or when no value is present.
  * Its raw bytes (tt_args_raw_bytes) are the keys' and values' bytes plus

@@ -384,11 +384,215 @@ static void test_rows(void)
     tt_args_free(s);
 }
 
+/* ------------------------------------------------------ args templates
+ * Records added with a note (the Chrome decoder's) may be stored as a
+ * template and their digit runs. Whatever the text, a record reads back
+ * byte for byte, the store holds the same records per block as one given
+ * the texts by tt_args_add() (so that every filter answer is the same),
+ * and texts of repeating layouts shrink. */
+enum { TN = 40000 };
+
+static uint64_t trng = 0x9e3779b97f4a7c15ULL;
+static uint64_t trnd(void)
+{
+    trng ^= trng << 13;
+    trng ^= trng >> 7;
+    trng ^= trng << 17;
+    return trng;
+}
+
+/* Text i into b (at least 8192 bytes), its extra text into x; kind into
+ * *k (the note's key). */
+static void tmpl_gen(uint32_t i, char *b, size_t *bn, char *x, size_t *xn, uint32_t *k)
+{
+    uint32_t kind = (uint32_t)(trnd() % 16);
+    size_t n = 0;
+    *xn = 0;
+    *k = kind;
+    switch (kind) {
+    case 0: case 1: case 2: case 3: case 4:
+        n = (size_t)sprintf(b, "{\n      \"External id\": %u,      \"queued\": %u, \"device\": 0, "
+                               "\"grid\": [%u, 1, 1], \"blocks per SM\": %u.%06u\n    }",
+                            i, (unsigned)(trnd() % 3), (unsigned)(trnd() % 1000),
+                            (unsigned)(trnd() % 10), (unsigned)(trnd() % 1000000));
+        break;
+    case 5: case 6:
+        n = (size_t)sprintf(b, "{\"External id\": %u,\"Record function id\": %u, \"Ev Idx\": %u}",
+                            i, i, i + 1);
+        break;
+    case 7:   /* digits at both ends, a long run, leading zeros */
+        n = (size_t)sprintf(b, "%u{\"a\":\"x%llu%llu%llu\",\"b\":00%u}%u", i % 7,
+                            (unsigned long long)trnd(), (unsigned long long)trnd(),
+                            (unsigned long long)trnd(), i, i % 3);
+        break;
+    case 8:   /* a text of digits only, and one without any */
+        n = i % 2 ? (size_t)sprintf(b, "%u", i) : (size_t)sprintf(b, "{\"no\":\"digits\"}");
+        break;
+    case 9:   /* layouts that never repeat */
+        n = (size_t)sprintf(b, "{\"name\":\"op%c%c%c\",\"n\":%u}", 'a' + (int)(trnd() % 26),
+                            'a' + (int)(trnd() % 26), 'a' + (int)(trnd() % 26), i);
+        break;
+    case 10:   /* more runs than a template holds */
+        n = (size_t)sprintf(b, "{\"v\":[");
+        for (int j = 0; j < 200; j++)
+            n += (size_t)sprintf(b + n, "%s%u", j ? "," : "", (unsigned)(trnd() % 100));
+        n += (size_t)sprintf(b + n, "]}");
+        break;
+    case 11:   /* longer than a template's text */
+        n = (size_t)sprintf(b, "{\"s\":\"");
+        while (n < 5000)
+            b[n++] = (char)('a' + (int)(trnd() % 26));
+        n += (size_t)sprintf(b + n, "\",\"x\":%u}", i);
+        break;
+    case 12:   /* an escape and a NUL byte (the decoder notes them `any`) */
+        n = (size_t)sprintf(b, "{\"e\\\"s\":%u,\"z\":\"a", i);
+        b[n++] = 0;
+        n += (size_t)sprintf(b + n, "b\"}");
+        break;
+    case 13:   /* with an extra text */
+        n = (size_t)sprintf(b, "{\"a\":%u}", i % 50);
+        *xn = (size_t)sprintf(x, "{\"ts_raw\":\"%u\"}", i);
+        break;
+    case 14:   /* an empty args text, extra only */
+        *xn = (size_t)sprintf(x, "{\"u\":%u}", i);
+        break;
+    default:   /* same note key as kind 0, another layout: a wrong guess */
+        *k = 0;
+        n = (size_t)sprintf(b, "{\n      \"External id\": %u,      \"queued\": %u\n    }", i, i % 9);
+        break;
+    }
+    *bn = n;
+}
+
+static void test_templates(void)
+{
+    static char b[8192], x[256];
+    tt_args *s = tt_args_new(), *p = tt_args_new(), *t = tt_args_new();
+    char **keep = calloc(TN, sizeof *keep);
+    size_t *klen = calloc(TN, sizeof *klen), *kx = calloc(TN, sizeof *kx);
+    tt_args_reader r;
+    int bad = 0, badf = 0;
+    uint32_t *hs = calloc(TN, sizeof *hs);
+    unsigned char *m1 = calloc(TN, 1), *m2 = calloc(TN, 1);
+    for (uint32_t i = 0; i < TN; i++) {
+        size_t bn, xn;
+        uint32_t k;
+        tt_args_note note;
+        tt_args *dst = i < TN / 2 ? s : t;
+        tmpl_gen(i, b, &bn, x, &xn, &k);
+        /* keys left to the store's scan; the note's count and first hash
+         * still pick the template tried first */
+        note.n = k % 3;
+        note.any = k == 12;
+        note.rescan = true;
+        note.hash[0] = tt_args_key_hash("k", 1, 1) + k;
+        note.hash[1] = k;
+        keep[i] = malloc(bn + xn + 1);
+        memcpy(keep[i], b, bn);
+        memcpy(keep[i] + bn, x, xn);
+        klen[i] = bn;
+        kx[i] = xn;
+        if (tt_args_add_noted(dst, b, bn, x, xn, &note) != (i < TN / 2 ? i + 1 : i - TN / 2 + 1) ||
+            tt_args_add(p, b, bn, x, xn) != i + 1)
+            bad++;
+    }
+    is_i64(bad, 0, "noted records get handles in order");
+    {
+        /* a key set after templates: its own id, its rows read back */
+        static const char *const keys[2] = {"\"a\":", "\"b\":"};
+        static const size_t kl[2] = {4, 4};
+        tt_args_val val[2] = {{"7", 1, TT_ARGV_JSON}, {"q", 1, TT_ARGV_STRING}};
+        uint32_t ks = tt_args_keyset(t, keys, kl, 2), h = tt_args_add_row(t, ks, val);
+        const char *a, *e;
+        size_t an, en;
+        tt_args_reader_init(&r, t);
+        ok(ks != 0 && h == TN / 2 + 1 && tt_args_read(&r, h, &a, &an, &e, &en) == 0 && an == 15 &&
+               memcmp(a, "{\"a\":7,\"b\":\"q\"}", 15) == 0,
+           "a key set registered after templates");
+        tt_args_reader_fini(&r);
+    }
+    is_i64((int64_t)tt_args_raw_bytes(s) + (int64_t)tt_args_raw_bytes(t) - 15,
+           (int64_t)tt_args_raw_bytes(p), "raw bytes as the plain store's");
+    tt_args_reader_init(&r, s);
+    bad = 0;
+    for (uint32_t i = 0; i < TN / 2; i++) {
+        const char *a, *e;
+        size_t an, en;
+        if (tt_args_read(&r, i + 1, &a, &an, &e, &en) || an != klen[i] || en != kx[i] ||
+            (an && memcmp(a, keep[i], an)) || (en && memcmp(e, keep[i] + an, en)))
+            bad++;
+    }
+    is_i64(bad, 0, "every record reads back (unsealed, in order)");
+    tt_args_reader_fini(&r);
+    ok(tt_args_append(s, t) == 0, "append a noted store");
+    tt_args_seal(s);
+    tt_args_seal(p);
+    tt_args_reader_init(&r, s);
+    bad = 0;
+    for (uint32_t j = 0; j < TN; j++) {
+        uint32_t i = j % 3 ? (uint32_t)(trnd() % TN) : TN - 1 - j;
+        const char *a, *e;
+        size_t an, en;
+        if (tt_args_read(&r, i + 1, &a, &an, &e, &en) || an != klen[i] ||
+            en != kx[i] || (an && memcmp(a, keep[i], an)) || (en && memcmp(e, keep[i] + an, en)))
+            bad++;
+    }
+    is_i64(bad, 0, "every record reads back after sealing and the append (random order)");
+    tt_args_reader_fini(&r);
+    {
+        /* the first half's blocks are the plain store's: the same answers */
+        static const char *const needles[] = {"\"queued\"", "\"x\"", "\"zz\""};
+        for (uint32_t i = 0; i < TN / 2; i++)
+            hs[i] = i + 1;
+        for (int k = 0; k < 3; k++) {
+            tt_args_filter(s, hs, TN / 2, needles + k, 1, m1);
+            tt_args_filter(p, hs, TN / 2, needles + k, 1, m2);
+            if (memcmp(m1, m2, TN / 2))
+                badf++;
+        }
+        is_i64(badf, 0, "filter answers as the plain store's");
+    }
+    {
+        /* Kineto-like texts (kinds 0 to 6) alone shrink */
+        tt_args *ks = tt_args_new(), *kp = tt_args_new();
+        for (uint32_t i = 0; i < TN; i++) {
+            size_t bn, xn;
+            uint32_t k;
+            tt_args_note note = {0, false, true, {0}};
+            do
+                tmpl_gen(i, b, &bn, x, &xn, &k);
+            while (k > 6 || xn);
+            note.n = 1;
+            note.hash[0] = k;
+            tt_args_add_noted(ks, b, bn, NULL, 0, &note);
+            tt_args_add(kp, b, bn, NULL, 0);
+        }
+        tt_args_seal(ks);
+        tt_args_seal(kp);
+        ok(tt_args_memory(ks) < tt_args_memory(kp),
+           "templates store less of Kineto-like texts (%zu < %zu)", tt_args_memory(ks),
+           tt_args_memory(kp));
+        tt_args_free(ks);
+        tt_args_free(kp);
+    }
+    for (uint32_t i = 0; i < TN; i++)
+        free(keep[i]);
+    free(keep);
+    free(klen);
+    free(kx);
+    free(hs);
+    free(m1);
+    free(m2);
+    tt_args_free(s);
+    tt_args_free(p);
+}
+
 int main(void)
 {
     test_empty();
     test_many();
     test_huge();
     test_rows();
+    test_templates();
     return tap_done();
 }
