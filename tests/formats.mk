@@ -37,6 +37,7 @@ FORMATS_CLI_TESTS = \
 	tests/cli/chrome_unterminated.sh \
 	tests/cli/chrome_parallel.sh \
 	tests/cli/chrome_lenient_count.sh \
+	tests/cli/chrome_empty_strings.sh \
 	tests/cli/chrome_mapped.sh \
 	tests/cli/input_limits.sh \
 	tests/cli/ncu.sh \

@@ -248,7 +248,9 @@ static __attribute__((noinline)) uint32_t intern_tok_any(chrome *c, const js_str
             ent->n = (uint32_t)t->n;
             ent->id = id;
         }
-    } else if (!t->esc) {
+    } else if (!t->esc && t->n > TT_STRMEMO_MAXLEN) {
+        /* past the short memo's length (the empty string is not: n - 1
+         * wrapped above, and the long memo reads 8 bytes at each end) */
         tt_strmemo_long_ent *ent = tt_strmemo_long_slot(&c->memo_long, t->s, t->n);
         if (ent->s && ent->n == t->n && memcmp(ent->s, t->s, t->n) == 0)
             return ent->id;
@@ -258,6 +260,8 @@ static __attribute__((noinline)) uint32_t intern_tok_any(chrome *c, const js_str
             ent->n = (uint32_t)t->n;
             ent->id = id;
         }
+    } else if (!t->esc) {
+        id = tt_trace_intern(c->tr, t->s, t->n);   /* "" */
     } else {
         long n;
         if (scratch_reserve(c, t->n + 1)) {

@@ -96,7 +96,8 @@ typedef struct tt_strmemo_long {
     tt_strmemo_long_ent e[TT_STRMEMO_LONG_SLOTS];
 } tt_strmemo_long;
 
-/* The entry for s[0..n) (n > 8). */
+/* The entry for s[0..n) (n > 8: it reads the first, middle and last 8
+ * bytes; callers pass only n > TT_STRMEMO_MAXLEN). */
 static inline tt_strmemo_long_ent *tt_strmemo_long_slot(tt_strmemo_long *m, const char *s,
                                                         size_t n)
 {
