@@ -195,7 +195,7 @@ static inline uint64_t js_word_digits(uint64_t w, unsigned k)
 #endif
 
 /* js_scan_number() and js_number_scaled() at once, for a number at p in
- * the shape profilers write (1 to 16 integer digits, no leading zero, a
+ * the shape profilers write (1 to 15 integer digits, no leading zero, a
  * point and exactly `scale` (1..8) decimals) with 32 bytes readable: the
  * position past it, its span in *out and its value times 10^scale in
  * *val. NULL, with nothing else touched, for any other shape or place,
@@ -226,7 +226,7 @@ js_scan_fixed(const char *p, const char *end, unsigned scale, js_str *out, int64
         memcpy(&w2, p + 8, 8);
         nd = js_nondigits(w2);
         if (!nd)
-            return NULL;   /* more than 16 integer digits */
+            return NULL;   /* 16 integer digits or more */
         li = 8 + ((unsigned)__builtin_ctzll(nd) >> 3);
         v = js_word_digits(w, 8);
         if (li > 8)

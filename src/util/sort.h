@@ -55,8 +55,9 @@ int tt_radix_sort64_in(uint64_t *a, size_t n, int low, struct tt_scratch *pool);
  * tt_radix_sort() leaves in the vals): each element moves once, and no
  * second copy of the array is needed. The pairs of order are overwritten
  * (keys too: the walk packs the vals into the front of the array).
- * Returns 0, or -1 when one element of scratch cannot be allocated
- * (nothing has moved then). */
+ * Returns 0, or -1 when one element of scratch cannot be allocated:
+ * base has not moved then, but order may already hold packed positions,
+ * so a caller cannot retry with it (the one caller gives up). */
 int tt_apply_order(void *base, size_t n, size_t size, tt_kv *order);
 
 /* tt_apply_order() with the permutation as n 32-bit positions (n below
