@@ -514,6 +514,17 @@ static const unsigned char *get_varint(const unsigned char *p, const unsigned ch
     return NULL;
 }
 
+/* A run of a record: its length (a varint), then its bytes, at *at, *n
+ * of them. The position past it, or NULL when it does not fit in end. */
+static const unsigned char *take_run(const unsigned char *p, const unsigned char *end,
+                                     const unsigned char **at, uint64_t *n)
+{
+    if (!(p = get_varint(p, end, n)) || *n > (uint64_t)(end - p))
+        return NULL;
+    *at = p;
+    return p + *n;
+}
+
 /* At least `need` bytes at *buf (*cap of them allocated), doubling from
  * `first`. 0 or -1 (OOM, *buf unchanged). */
 static int grow_bytes(void **buf, size_t *cap, size_t need, size_t first)
@@ -1305,15 +1316,12 @@ static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, con
                 /* an args template's runs, then the extra text */
                 uint64_t digits = 0;
                 for (uint32_t i = 0; i < ks->n; i++) {
-                    if (!(p = get_varint(p, end, &la)) || la > (uint64_t)(end - p))
+                    if (!(p = take_run(p, end, &ta, &la)))
                         return -1;
-                    p += la;
                     digits += la;
                 }
-                if (!(p = get_varint(p, end, &le)) || le > (uint64_t)(end - p))
+                if (!(p = take_run(p, end, &te, &le)))
                     return -1;
-                te = p;
-                p += le;
                 if (skip-- != 0)
                     continue;
                 if (tmpl_rebuild(r, ks, body, end, digits, &ta, &la))
@@ -1339,10 +1347,8 @@ static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, con
                 return -1;
             ta = p;
             p += la;
-            if (!(p = get_varint(p, end, &le)) || le > (uint64_t)(end - p))
+            if (!(p = take_run(p, end, &te, &le)))   /* the extra text */
                 return -1;
-            te = p;
-            p += le;
             if (skip-- != 0)
                 continue;
         }
