@@ -40,6 +40,7 @@
 #include "model/args.h"
 
 #include "util/bigalloc.h"
+#include "util/grow.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -172,7 +173,8 @@ struct tt_args {
     size_t         block_target;  /* raw bytes per block (BLOCK_TARGET) */
     int            level;         /* zstd level (ARGS_ZSTD_LEVEL) */
     args_keyset   *keysets;       /* id k at keysets[k - 1] */
-    uint32_t       n_keysets, cap_keysets;
+    uint32_t       n_keysets;
+    size_t         cap_keysets;
     unsigned char **slabs;        /* the blocks' bytes; the last is filled */
     uint32_t       n_slabs, cap_slabs;
     size_t         slab_used, slab_cap;   /* of the last slab */
@@ -653,15 +655,7 @@ static int keyset_room(tt_args *a)
 {
     if (a->n_keysets >= UINT32_MAX / 4)
         return -1;
-    if (a->n_keysets == a->cap_keysets) {
-        uint32_t nc = a->cap_keysets ? a->cap_keysets * 2 : 4;
-        args_keyset *nk = realloc(a->keysets, nc * sizeof *nk);
-        if (!nk)
-            return -1;
-        a->keysets = nk;
-        a->cap_keysets = nc;
-    }
-    return 0;
+    return tt_grow_one((void **)&a->keysets, &a->cap_keysets, a->n_keysets, sizeof *a->keysets);
 }
 
 /* The layout a->tw->sk[0..n) of g gaps as a new template: its id, or 0. */
