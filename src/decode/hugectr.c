@@ -65,6 +65,10 @@ static int oom(tt_error *err)
 
 enum { JN_OBJ, JN_ARR, JN_STR, JN_NUM, JN_LIT };
 
+/* event_row(): the most key sets and members per event it handles; past
+ * them an event's arguments are stored as text (jt_print). */
+enum { ROW_KEYSETS = 16, ROW_MEMBERS = 32 };
+
 /* 40 bytes: a tree holds a node per value of the document. Lengths fit
  * 32 bits, as the document is at most MAX_FILE bytes. */
 typedef struct jnode {
@@ -83,8 +87,17 @@ typedef struct jtree {
     size_t        n, cap;
     const cJSON **cj;       /* per node its cJSON node (cJSON documents) */
     size_t        cap_cj;
-    char         *out;      /* jt_print()'s text */
+    char         *out;      /* jt_print()'s text, event_row()'s numbers */
     size_t        cap_out;
+    /* the args key sets of event_row(), one per sequence of member names
+     * met: each event's object lists the same few names */
+    struct {
+        uint32_t  id;       /* tt_args_keyset() */
+        uint32_t  n;
+        char     *text;     /* the keys' texts ("\"label\":"), back to back */
+        uint32_t *off;      /* key i is text[off[i], off[i + 1]) */
+    } ks[ROW_KEYSETS];
+    uint32_t      n_ks, last_ks;
 } jtree;
 
 static int64_t jt_new(jtree *t, uint8_t type)
@@ -107,6 +120,10 @@ static void jt_free(jtree *t)
     free(t->nd);
     free(t->cj);
     free(t->out);
+    for (uint32_t i = 0; i < t->n_ks; i++) {
+        free(t->ks[i].text);
+        free(t->ks[i].off);
+    }
 }
 
 /* The first byte of [p, end) that is a quote, a backslash or a control
@@ -376,27 +393,167 @@ static int64_t jt_print(jtree *t, const jnode *v)
 
 /* ------------------------------------------------------------ the model */
 
-/* A time in ns from "<base>_ms" or "<base>_ns" (BASE: a literal); false
- * when neither is a finite number within TT_TIME_LIMIT. */
-#define get_time(t, o, BASE, ns) get_time_in(t, o, BASE "_ns", BASE "_ms", ns)
-
-static bool get_time_in(const jtree *t, const jnode *o, const char *key_ns, const char *key_ms,
-                        int64_t *ns)
+/* A time in ns from the number v_ns (in ns) or, failing that, v_ms (in
+ * ms), either NULL; false when neither is a finite number within
+ * TT_TIME_LIMIT. */
+static bool time_of(const jtree *t, const jnode *v_ns, const jnode *v_ms, int64_t *ns)
 {
-    const jnode *v;
     double d;
-    v = jt_get(t, o, key_ns);
-    if (v && v->type == JN_NUM && isfinite(d = jt_number(t, v)) && fabs(d) < (double)TT_TIME_LIMIT) {
+    if (v_ns && v_ns->type == JN_NUM && isfinite(d = jt_number(t, v_ns)) &&
+        fabs(d) < (double)TT_TIME_LIMIT) {
         *ns = llround(d);
         return true;
     }
-    v = jt_get(t, o, key_ms);
-    if (v && v->type == JN_NUM && isfinite(d = jt_number(t, v)) &&
+    if (v_ms && v_ms->type == JN_NUM && isfinite(d = jt_number(t, v_ms)) &&
         fabs(d) < (double)TT_TIME_LIMIT / 1e6) {
         *ns = llround(d * 1e6);
         return true;
     }
     return false;
+}
+
+/* A time in ns from "<base>_ms" or "<base>_ns" (BASE: a literal), as
+ * time_of(). */
+#define get_time(t, o, BASE, ns) time_of(t, jt_get(t, o, BASE "_ns"), jt_get(t, o, BASE "_ms"), ns)
+
+/* The members of an event the model reads, each the first of its name
+ * (as jt_get() finds it), NULL when missing: one walk over the members
+ * instead of a jt_get() per name (five of them, each a strlen() and a
+ * walk). */
+typedef struct ev_fields {
+    const jnode *label, *start_ns, *start_ms, *dur_ns, *dur_ms;
+} ev_fields;
+
+#define START_KEY "avg_iter_start_to_event_start_time_"
+#define DUR_KEY   "avg_measured_time_"
+
+static void event_fields(const jtree *t, const jnode *ev, ev_fields *f)
+{
+    memset(f, 0, sizeof *f);
+    if (ev->type != JN_OBJ)
+        return;
+    JT_EACH(t, c, ev) {
+        const jnode **slot = NULL;
+        if (c->keyn == 5 && memcmp(c->key, "label", 5) == 0)
+            slot = &f->label;
+        else if (c->keyn == sizeof START_KEY + 1 && memcmp(c->key, START_KEY, sizeof START_KEY - 1) == 0)
+            slot = c->key[sizeof START_KEY] != 's' ? NULL
+                   : c->key[sizeof START_KEY - 1] == 'n' ? &f->start_ns
+                   : c->key[sizeof START_KEY - 1] == 'm' ? &f->start_ms : NULL;
+        else if (c->keyn == sizeof DUR_KEY + 1 && memcmp(c->key, DUR_KEY, sizeof DUR_KEY - 1) == 0)
+            slot = c->key[sizeof DUR_KEY] != 's' ? NULL
+                   : c->key[sizeof DUR_KEY - 1] == 'n' ? &f->dur_ns
+                   : c->key[sizeof DUR_KEY - 1] == 'm' ? &f->dur_ms : NULL;
+        if (slot && !*slot)
+            *slot = c;
+    }
+}
+
+/* Whether key set k holds the member names of ev's n members, in order. */
+static bool keyset_is(const jtree *t, uint32_t k, const jnode *ev, uint32_t n)
+{
+    const char *text = t->ks[k].text;
+    const uint32_t *off = t->ks[k].off;
+    uint32_t i = 0;
+    if (t->ks[k].n != n)
+        return false;
+    JT_EACH(t, c, ev) {
+        if (off[i + 1] - off[i] != c->keyn + 3 || memcmp(text + off[i] + 1, c->key, c->keyn) != 0)
+            return false;
+        i++;
+    }
+    return true;
+}
+
+/* The args key set of ev's n member names (each "\"NAME\":"), made the
+ * first time; 0 when ROW_KEYSETS are made already, -1 out of memory. */
+static int64_t event_keyset(tt_trace *tr, jtree *t, const jnode *ev, uint32_t n)
+{
+    const char *keys[ROW_MEMBERS];
+    size_t klen[ROW_MEMBERS], total = 0;
+    uint32_t i = 0, k = t->n_ks, id;
+    char *text;
+    uint32_t *off;
+    for (uint32_t j = 0; j < t->n_ks; j++) {
+        k = (t->last_ks + j) % t->n_ks;
+        if (keyset_is(t, k, ev, n))
+            return t->ks[t->last_ks = k].id;
+    }
+    if (t->n_ks == ROW_KEYSETS)
+        return 0;
+    JT_EACH(t, c, ev) {
+        total += c->keyn + 3;
+    }
+    text = malloc(total);
+    off = malloc((n + 1) * sizeof *off);
+    if (!text || !off) {
+        free(text);
+        free(off);
+        return -1;
+    }
+    off[0] = 0;
+    JT_EACH(t, c, ev) {
+        char *d = text + off[i];
+        d[0] = '"';
+        memcpy(d + 1, c->key, c->keyn);
+        memcpy(d + 1 + c->keyn, "\":", 2);
+        off[i + 1] = off[i] + c->keyn + 3;
+        keys[i] = d;
+        klen[i] = c->keyn + 3;
+        i++;
+    }
+    k = t->n_ks;
+    t->ks[k].text = text;
+    t->ks[k].off = off;
+    t->ks[k].n = n;
+    t->n_ks++;   /* jt_free() frees them from here on */
+    if (!(id = tt_args_keyset(tr->args, keys, klen, n)))
+        return -1;
+    t->ks[k].id = id;
+    t->last_ks = k;
+    return id;
+}
+
+/* An event's arguments stored as a keyed row (args.h) of a plain
+ * document: its member names once per key set, its values as cJSON
+ * prints them, the row reading back as jt_print()'s text. Storing that
+ * text had the store scan it for its keys and zstd compress the names of
+ * every event (a fifth of a summary's instructions). The args handle; 0
+ * when the event takes text (a nested value, more than ROW_MEMBERS
+ * members, more than ROW_KEYSETS name sequences), -1 out of memory. */
+static int64_t event_row(tt_trace *tr, jtree *t, const jnode *ev)
+{
+    tt_args_val val[ROW_MEMBERS];
+    uint32_t n = 0, h;
+    int64_t ks;
+    if (!out_room(t, ROW_MEMBERS * 32))
+        return -1;
+    JT_EACH(t, c, ev) {
+        if (n == ROW_MEMBERS || c->type == JN_OBJ || c->type == JN_ARR)
+            return 0;
+        if (c->type == JN_STR) {
+            /* a plain string, quoted: no escape, no control byte */
+            val[n].s = c->s - 1;
+            val[n].n = c->n + 2;
+            val[n].kind = TT_ARGV_SCALAR;
+        } else if (c->type == JN_NUM) {
+            char *d = t->out + (size_t)n * 32;
+            val[n].s = d;
+            val[n].n = tt_argjson_print_number(d, c->s, c->n);
+            val[n].kind = TT_ARGV_SCALAR;
+        } else {
+            val[n].s = c->s;   /* true, false, null */
+            val[n].n = c->n;
+            val[n].kind = TT_ARGV_JSON;
+        }
+        n++;
+    }
+    if (n == 0)
+        return 0;
+    if ((ks = event_keyset(tr, t, ev, n)) <= 0)
+        return ks;
+    h = tt_args_add_row(tr->args, (uint32_t)ks, val);
+    return h ? (int64_t)h : -1;
 }
 
 static uint32_t lane_for(tt_trace *tr, uint32_t group, const char *key, const char *name)
@@ -585,11 +742,12 @@ static int do_host(tt_trace *tr, jtree *t, const jnode *host, int index,
             if (l == TT_NO_LANE || reserve_events(&tr->lanes[l], t, strm))
                 return oom(err);
             JT_EACH(t, ev, strm) {
-                const jnode *label = jt_get(t, ev, "label");
-                int64_t s, d, idx, len;
-                if (ev->type != JN_OBJ || !label || label->type != JN_STR ||
-                    !get_time(t, ev, "avg_iter_start_to_event_start_time", &s) ||
-                    !get_time(t, ev, "avg_measured_time", &d)) {
+                ev_fields f;
+                int64_t s, d, idx, len, args;
+                event_fields(t, ev, &f);
+                if (ev->type != JN_OBJ || !f.label || f.label->type != JN_STR ||
+                    !time_of(t, f.start_ns, f.start_ms, &s) ||
+                    !time_of(t, f.dur_ns, f.dur_ms, &d)) {
                     tt_trace_problem(tr, TT_PROB_BAD_EVENT,
                                      "event without label, avg_measured_time_ms or "
                                      "avg_iter_start_to_event_start_time_ms on %s",
@@ -598,16 +756,19 @@ static int do_host(tt_trace *tr, jtree *t, const jnode *host, int index,
                 }
                 if (d < 0) {
                     tt_trace_problem(tr, TT_PROB_NEGATIVE_DURATION,
-                                     "\"%.*s\" has a negative average time", (int)label->n,
-                                     label->s);
+                                     "\"%.*s\" has a negative average time", (int)f.label->n,
+                                     f.label->s);
                     d = 0;
                 }
-                idx = push(tr, l, s, d, label->s, label->n, "kernel", &kernel, TT_EV_SLICE);
-                if (idx < 0 || (len = jt_print(t, ev)) < 0)
+                idx = push(tr, l, s, d, f.label->s, f.label->n, "kernel", &kernel, TT_EV_SLICE);
+                if (idx < 0 || (args = t->cj ? 0 : event_row(tr, t, ev)) < 0)
                     return oom(err);
-                tr->lanes[l].ev[idx].args = tt_args_add(tr->args, t->out, (size_t)len, NULL, 0);
-                if (!tr->lanes[l].ev[idx].args)
-                    return oom(err);
+                if (args == 0) {
+                    if ((len = jt_print(t, ev)) < 0 ||
+                        !(args = tt_args_add(tr->args, t->out, (size_t)len, NULL, 0)))
+                        return oom(err);
+                }
+                tr->lanes[l].ev[idx].args = (uint32_t)args;
                 (*events)++;
             }
         }
