@@ -80,6 +80,8 @@ typedef struct jnode {
     uint32_t     child;     /* first child + 1, 0 = none */
     uint32_t     next;      /* next sibling + 1, 0 = none */
     uint8_t      type;
+    bool         canon;     /* a number written as cJSON prints it
+                             * (plain_number()) */
 } jnode;
 
 typedef struct jtree {
@@ -165,12 +167,113 @@ static const char *plain_string(const char *p, const char *end, js_str *out)
     return q + 1;
 }
 
+static inline bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* A plain number at p: the strict JSON grammar, not followed by a byte
+ * that continues a number (so the scanner's span, checked, is the same
+ * span), under 60 bytes (cJSON reads at most 63); the position after it,
+ * else NULL. *canon: whether cJSON prints it as it is written, which
+ * tt_argjson_print_number() finds in its fast case (argjson.c): no
+ * exponent, at most 15 significant digits, the first between 10^-4 and
+ * 10^14, no trailing zero after the point, not "-0.0" or "0.0". Such a
+ * number's arguments text is its source, and its double is
+ * canon_value(): the scanner's span, a grammar check and two conversions
+ * of every number were a fifth of the decode. */
+static const char *plain_number(const char *p, const char *end, bool *canon)
+{
+    const char *q = p, *int_end, *dot = NULL, *first;
+    bool expo = false;
+    size_t sig;
+    long x;
+    if (*q == '-')
+        q++;
+    if (q == end)
+        return NULL;
+    if (*q == '0')
+        q++;
+    else if (*q >= '1' && *q <= '9')
+        while (q < end && is_digit(*q))
+            q++;
+    else
+        return NULL;
+    int_end = q;
+    if (q < end && *q == '.') {
+        dot = q++;
+        if (q == end || !is_digit(*q))
+            return NULL;
+        while (q < end && is_digit(*q))
+            q++;
+    }
+    if (q < end && (*q == 'e' || *q == 'E')) {
+        expo = true;
+        q++;
+        if (q < end && (*q == '+' || *q == '-'))
+            q++;
+        if (q == end || !is_digit(*q))
+            return NULL;
+        while (q < end && is_digit(*q))
+            q++;
+    }
+    if ((q < end && (is_digit(*q) || *q == '.' || *q == 'e' || *q == 'E' || *q == '+' ||
+                     *q == '-')) ||
+        q - p >= 60)
+        return NULL;
+    *canon = false;
+    if (expo)
+        return q;
+    /* the first significant digit: the integer part's first, or past an
+     * integer part "0" and the fraction's leading zeros */
+    first = p + (*p == '-');
+    if (*first == '0') {
+        first = dot ? dot + 1 : q;
+        while (first < q && *first == '0')
+            first++;
+    }
+    if (first == q) {   /* zero: "0" and "-0" print so */
+        *canon = !dot;
+        return q;
+    }
+    if (dot && q[-1] == '0')
+        return q;
+    x = first < int_end ? (long)(int_end - first) - 1 : -(long)(first - dot);
+    sig = (size_t)(q - first) - (dot && first < dot ? 1 : 0);
+    *canon = sig <= 15 && x >= -4 && x <= 14;
+    return q;
+}
+
+/* The double of a number plain_number() found canonical: at most 15
+ * significant digits (under 2^53) over a power of ten of at most 19
+ * fraction digits, both exact, so one division rounds it correctly, as
+ * strtod() does. */
+static double canon_value(const char *s, size_t n)
+{
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    uint64_t m = 0;
+    size_t i = s[0] == '-', frac = 0;
+    bool in_frac = false;
+    double d;
+    for (; i < n; i++) {
+        if (s[i] == '.') {
+            in_frac = true;
+            continue;
+        }
+        m = m * 10 + (uint64_t)(s[i] - '0');
+        frac += in_frac;
+    }
+    d = (double)m / p10[frac];
+    return s[0] == '-' ? -d : d;
+}
+
 /* Scan a plain value at p (after whitespace) into node k's type and
  * children; returns the position after it, NULL when the document is not
  * plain (the cJSON path then reads it). */
 static const char *plain_value(jtree *t, int64_t k, const char *p, const char *end, int depth)
 {
-    js_scanner sc = {0};
     js_str tok;
     const char *start = p;
     if (p == end || depth > 200)
@@ -224,9 +327,7 @@ static const char *plain_value(jtree *t, int64_t k, const char *p, const char *e
         t->nd[k].n = (uint32_t)tok.n;
         return p;
     } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
-        /* cJSON reads at most 63 bytes of a number */
-        if (!(p = js_scan_number(&sc, p, end, true, &tok)) || tok.n >= 60 ||
-            !js_is_number(tok.s, tok.n))
+        if (!(p = plain_number(p, end, &t->nd[k].canon)))
             return NULL;
         t->nd[k].type = JN_NUM;
     } else {
@@ -325,6 +426,8 @@ static double jt_number(const jtree *t, const jnode *v)
     double d;
     if (t->cj)
         return t->cj[v - t->nd]->valuedouble;
+    if (v->canon)
+        return canon_value(v->s, v->n);
     /* strtod()'s double, most often without it (its fast path); a value
      * past the doubles (inf) from strtod() itself */
     if (tt_parse_double(v->s, v->n, &d) == TT_NUM_OK)
@@ -535,6 +638,10 @@ static int64_t event_row(tt_trace *tr, jtree *t, const jnode *ev)
             /* a plain string, quoted: no escape, no control byte */
             val[n].s = c->s - 1;
             val[n].n = c->n + 2;
+            val[n].kind = TT_ARGV_SCALAR;
+        } else if (c->type == JN_NUM && c->canon) {
+            val[n].s = c->s;
+            val[n].n = c->n;
             val[n].kind = TT_ARGV_SCALAR;
         } else if (c->type == JN_NUM) {
             char *d = t->out + (size_t)n * 32;
