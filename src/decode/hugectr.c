@@ -260,15 +260,13 @@ static double canon_value(const char *s, size_t n)
                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     uint64_t m = 0;
     size_t i = s[0] == '-', frac = 0;
-    bool in_frac = false;
     double d;
-    for (; i < n; i++) {
-        if (s[i] == '.') {
-            in_frac = true;
-            continue;
-        }
+    for (; i < n && s[i] != '.'; i++)
         m = m * 10 + (uint64_t)(s[i] - '0');
-        frac += in_frac;
+    if (i < n) {
+        frac = n - i - 1;
+        for (i++; i < n; i++)
+            m = m * 10 + (uint64_t)(s[i] - '0');
     }
     d = (double)m / p10[frac];
     return s[0] == '-' ? -d : d;
