@@ -8,6 +8,7 @@ FORMATS_UNIT_TESTS = \
 	tests/unit/test_secpipe \
 	tests/unit/test_argslazy \
 	tests/unit/test_formats \
+	tests/unit/test_hugectr_plain \
 	tests/unit/test_argjson \
 	tests/unit/test_csv_scan \
 	tests/unit/test_ncu_join
@@ -17,6 +18,7 @@ tests_unit_test_snapshot_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_secpipe_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_argslazy_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_formats_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_hugectr_plain_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_argjson_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_csv_scan_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_ncu_join_LDADD = $(TT_TEST_LDADD)
