@@ -107,7 +107,7 @@ typedef struct jtree {
     uint32_t      n_ks, last_ks;
 } jtree;
 
-static int64_t jt_new(jtree *t, uint8_t type)
+static inline int64_t jt_new(jtree *t, uint8_t type)
 {
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
@@ -275,64 +275,28 @@ static double canon_value(const char *s, size_t n)
 /* Scan a plain value at p (after whitespace) into node k's type and
  * children; returns the position after it, NULL when the document is not
  * plain (the cJSON path then reads it). */
-static const char *plain_value(jtree *t, int64_t k, const char *p, const char *end, int depth)
+static const char *plain_value(jtree *t, int64_t k, const char *p, const char *end, int depth);
+
+/* Scan a plain string, number or literal at p into node nd; as
+ * plain_value(), which it serves, and inline in its member loop (a call
+ * per member was a sixth of the tree's instructions). */
+static inline const char *plain_scalar(jnode *nd, const char *p, const char *end)
 {
     js_str tok;
     const char *start = p;
-    if (p == end || depth > 200)
+    if (p == end)
         return NULL;
-    if (*p == '{' || *p == '[') {
-        bool obj = *p == '{';
-        int64_t prev = -1;
-        t->nd[k].type = obj ? JN_OBJ : JN_ARR;
-        p = js_skip_ws(p + 1, end);
-        if (p < end && *p == (obj ? '}' : ']')) {
-            p++;
-        } else {
-            for (;;) {
-                int64_t c = jt_new(t, JN_LIT);
-                if (c < 0)
-                    return NULL;
-                if (obj) {
-                    if (p == end || *p != '"' || !(p = plain_string(p, end, &tok)))
-                        return NULL;
-                    t->nd[c].key = tok.s;
-                    t->nd[c].keyn = (uint32_t)tok.n;
-                    p = js_skip_ws(p, end);
-                    if (p == end || *p != ':')
-                        return NULL;
-                    p = js_skip_ws(p + 1, end);
-                }
-                if (!(p = plain_value(t, c, p, end, depth + 1)))
-                    return NULL;
-                if (prev < 0)
-                    t->nd[k].child = (uint32_t)c + 1;
-                else
-                    t->nd[prev].next = (uint32_t)c + 1;
-                prev = c;
-                p = js_skip_ws(p, end);
-                if (p < end && *p == ',') {
-                    p = js_skip_ws(p + 1, end);
-                    continue;
-                }
-                if (p < end && *p == (obj ? '}' : ']')) {
-                    p++;
-                    break;
-                }
-                return NULL;
-            }
-        }
-    } else if (*p == '"') {
+    if (*p == '"') {
         if (!(p = plain_string(p, end, &tok)))
             return NULL;
-        t->nd[k].type = JN_STR;
-        t->nd[k].s = tok.s;
-        t->nd[k].n = (uint32_t)tok.n;
+        nd->type = JN_STR;
+        nd->s = tok.s;
+        nd->n = (uint32_t)tok.n;
         return p;
     } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
-        if (!(p = plain_number(p, end, &t->nd[k].canon)))
+        if (!(p = plain_number(p, end, &nd->canon)))
             return NULL;
-        t->nd[k].type = JN_NUM;
+        nd->type = JN_NUM;
     } else {
         static const char *const lit[] = {"true", "false", "null"};
         size_t i = 0;
@@ -342,7 +306,66 @@ static const char *plain_value(jtree *t, int64_t k, const char *p, const char *e
         if (i == 3)
             return NULL;
         p += strlen(lit[i]);
-        t->nd[k].type = JN_LIT;
+        nd->type = JN_LIT;
+    }
+    nd->s = start;
+    nd->n = (uint32_t)(p - start);
+    return p;
+}
+
+static const char *plain_value(jtree *t, int64_t k, const char *p, const char *end, int depth)
+{
+    js_str tok;
+    const char *start = p;
+    bool obj;
+    int64_t prev = -1;
+    if (p == end || depth > 200)
+        return NULL;
+    if (*p != '{' && *p != '[')
+        return plain_scalar(&t->nd[k], p, end);
+    obj = *p == '{';
+    t->nd[k].type = obj ? JN_OBJ : JN_ARR;
+    p = js_skip_ws(p + 1, end);
+    if (p < end && *p == (obj ? '}' : ']')) {
+        p++;
+    } else {
+        for (;;) {
+            int64_t c = jt_new(t, JN_LIT);
+            if (c < 0)
+                return NULL;
+            if (obj) {
+                if (p == end || *p != '"' || !(p = plain_string(p, end, &tok)))
+                    return NULL;
+                t->nd[c].key = tok.s;
+                t->nd[c].keyn = (uint32_t)tok.n;
+                p = js_skip_ws(p, end);
+                if (p == end || *p != ':')
+                    return NULL;
+                p = js_skip_ws(p + 1, end);
+            }
+            /* a member deeper than 200 is not plain, a scalar too */
+            if (p < end && (*p == '{' || *p == '[' || depth >= 200))
+                p = plain_value(t, c, p, end, depth + 1);
+            else
+                p = plain_scalar(&t->nd[c], p, end);
+            if (!p)
+                return NULL;
+            if (prev < 0)
+                t->nd[k].child = (uint32_t)c + 1;
+            else
+                t->nd[prev].next = (uint32_t)c + 1;
+            prev = c;
+            p = js_skip_ws(p, end);
+            if (p < end && *p == ',') {
+                p = js_skip_ws(p + 1, end);
+                continue;
+            }
+            if (p < end && *p == (obj ? '}' : ']')) {
+                p++;
+                break;
+            }
+            return NULL;
+        }
     }
     t->nd[k].s = start;
     t->nd[k].n = (uint32_t)(p - start);
