@@ -549,7 +549,8 @@ static void event_fields(const jtree *t, const jnode *ev, ev_fields *f)
         const jnode **slot = NULL;
         if (c->keyn == 5 && memcmp(c->key, "label", 5) == 0)
             slot = &f->label;
-        else if (c->keyn == sizeof START_KEY + 1 && memcmp(c->key, START_KEY, sizeof START_KEY - 1) == 0)
+        else if (c->keyn == sizeof START_KEY + 1 &&
+                 memcmp(c->key, START_KEY, sizeof START_KEY - 1) == 0)
             slot = c->key[sizeof START_KEY] != 's' ? NULL
                    : c->key[sizeof START_KEY - 1] == 'n' ? &f->start_ns
                    : c->key[sizeof START_KEY - 1] == 'm' ? &f->start_ms : NULL;
