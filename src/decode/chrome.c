@@ -1502,6 +1502,14 @@ static int drop_tail(chrome *c, const char *why_at, const char *why)
             from = (int64_t)c->map_end_at;
         const char *p = c->w.data + (from > 0 ? from : 0);
         const char *end = c->w.data + c->w.len;
+        /* what is dropped starts at the damaged or partial event: the
+         * comma and whitespace after the last complete event are not
+         * counted. A read window may have dropped them already, and the
+         * parallel chunks hand over after them (chrome_chunks.c); left in
+         * the window, they were counted: a damaged event inside a mapped
+         * file counted 4 bytes more serially than in parallel. */
+        while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' || *p == ','))
+            p++;
         char edge[6];        /* the last bytes before p, then p's first */
         size_t edge_len = 0;
         for (;;) {
