@@ -106,6 +106,7 @@ static int run(const tt_rule_ctx *ctx)
 
 const tt_rule tt_rule_pageable_memcpy = {
     .id = "pageable-memcpy",
+    .devwork = true,
     .summary = "device copies from or to pageable (unpinned) host memory",
     .params = {
         {"merge_gap", TT_PARAM_DURATION, 1000000, "copies closer than this form one finding"},

@@ -431,7 +431,8 @@ typedef struct rules_job {
     const tt_trace *const *traces;
     rule_run              *runs;
     rule_devwork          *devwork;   /* one per trace */
-    const tt_rules_along  *along;     /* jobs [0, along->n): the caller's */
+    size_t                 n_build;   /* jobs [0, n_build): build devwork[job] */
+    const tt_rules_along  *along;     /* the next along->n jobs: the caller's */
 } rules_job;
 
 static void rule_run_one(void *ctx, size_t job)
@@ -439,6 +440,11 @@ static void rule_run_one(void *ctx, size_t job)
     rules_job *j = ctx;
     rule_run *r;
     tt_rule_ctx rc;
+    if (job < j->n_build) {
+        rule_devwork_build(j->devwork, job);
+        return;
+    }
+    job -= j->n_build;
     if (j->along && job < j->along->n) {
         j->along->work(j->along->ctx, job);
         return;
@@ -485,8 +491,9 @@ static void along_serial(const tt_rules_along *along)
 }
 
 /* The rules run on every core the process may use, each (rule, trace)
- * pair a job of its own (rules only read the traces), after the caller's
- * jobs (along, may be NULL); the rules' findings are joined in the serial
+ * pair a job of its own (rules only read the traces), after each trace's
+ * device work when a rule reads it (rule.devwork), then the caller's jobs
+ * (along, may be NULL); the rules' findings are joined in the serial
  * order (rule by rule, trace by trace), so the result does not depend on
  * the threads. */
 static int run_each(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
@@ -494,10 +501,13 @@ static int run_each(const tt_rules_config *cfg, const tt_trace *const *traces, s
 {
     rules_job j;
     size_t n_runs = 0, k = 0;
+    bool devwork = false;
     int rc = 0;
     for (size_t i = 0; rule_table[i]; i++)
-        if (cfg->enabled[i] && !rule_table[i]->multi)
+        if (cfg->enabled[i] && !rule_table[i]->multi) {
             n_runs += n_traces;
+            devwork |= rule_table[i]->devwork;
+        }
     if (n_runs == 0) {
         along_serial(along);
         return 0;
@@ -523,7 +533,8 @@ static int run_each(const tt_rules_config *cfg, const tt_trace *const *traces, s
     j.cfg = cfg;
     j.traces = traces;
     j.along = along;
-    tt_parallel_run(n_runs + (along ? along->n : 0), 0, rule_run_one, &j);
+    j.n_build = devwork ? n_traces : 0;
+    tt_parallel_run(j.n_build + (along ? along->n : 0) + n_runs, 0, rule_run_one, &j);
     for (k = 0; k < n_runs; k++) {
         if (rc == 0 && j.runs[k].rc) {
             *err = j.runs[k].err;   /* the first failure in the serial order */

@@ -118,6 +118,10 @@ struct tt_rule {
                                 * once over ctx->facts, not over traces */
     bool          ranks_first; /* its findings are listed before costlier ones
                                 * (the straggler explains the other ranks' waits) */
+    bool          devwork;     /* it reads every trace's device work
+                                * (rules/devwork.h): that is built first, as a
+                                * job of its own, so that no rule's thread
+                                * waits while another rule builds it */
     const char   *summary;     /* one line for --help and the man page */
     tt_rule_param params[TT_RULE_MAX_PARAMS];
     size_t        n_params;
