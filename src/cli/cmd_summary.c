@@ -260,6 +260,7 @@ static const summary_facts *facts_of(const summary_rules *sr, int t, summary_fac
 {
     if (sr->facts)
         return &sr->facts[t];
+    memset(own, 0, sizeof *own);
     {
         summary_rules one = *sr;
         one.traces = sr->traces + t;
