@@ -45,29 +45,35 @@ tt_cat_class tt_classify_category(const char *cat)
     return TT_CAT_OTHER;
 }
 
-/* ASCII case-insensitive substring test (names may hold any bytes). */
-static bool contains_nocase(const char *s, const char *needle)
+/* s starts with needle (lowercase), ASCII case-insensitively. */
+static bool starts_nocase(const char *s, const char *needle)
 {
-    size_t k = 0;
-    while (needle[k])
-        k++;
-    for (; *s; s++) {
-        size_t i = 0;
-        while (i < k && s[i] && tolower((unsigned char)s[i]) == needle[i])
-            i++;
-        if (i == k)
-            return true;
-    }
-    return false;
+    size_t i = 0;
+    while (needle[i] && s[i] && tolower((unsigned char)s[i]) == needle[i])
+        i++;
+    return !needle[i];
 }
 
+/* Whether the name holds one of collectives[], ASCII case-insensitively:
+ * one pass over the name, trying at each byte only the needles that start
+ * with it. Kernel names are long C++ template names, and a pass per
+ * needle, each byte lowered nine times, was a tenth of the rules' time in
+ * a `summary` (each rule's classifier asks once per kernel name). */
 bool tt_classify_collective(const char *name)
 {
+    uint32_t firsts = 0;   /* bit c - 'a': some needle starts with c */
     if (!name)
         return false;
     for (size_t i = 0; i < sizeof collectives / sizeof collectives[0]; i++)
-        if (contains_nocase(name, collectives[i]))
-            return true;
+        firsts |= 1u << (collectives[i][0] - 'a');
+    for (const char *s = name; *s; s++) {
+        int c = tolower((unsigned char)*s);
+        if (c < 'a' || c > 'z' || !(firsts >> (c - 'a') & 1))
+            continue;
+        for (size_t i = 0; i < sizeof collectives / sizeof collectives[0]; i++)
+            if (collectives[i][0] == c && starts_nocase(s, collectives[i]))
+                return true;
+    }
     return false;
 }
 

@@ -188,6 +188,19 @@ static void meta_text(FILE *f, const cJSON *meta)
     }
 }
 
+/* What a trace's summary shows besides the rules that walks its events:
+ * its launch links, its names by total time, its flows that lead back in
+ * time. Found while the rules run, by the same threads (rules.h:
+ * tt_rules_find_along): after the rules, on one core, they were a third
+ * of the command's time. */
+typedef struct summary_facts {
+    int              attrib_rc;   /* tt_attrib_count's: 0 when ac holds */
+    tt_attrib_counts ac;
+    name_total      *names;       /* names_by_total's, NULL when out of memory */
+    size_t           n_names;
+    size_t           back;        /* tt_trace_flows_backward's */
+} summary_facts;
+
 /* Findings of the warning rules, with the default configuration, over
  * every trace summarized: with several, they are the ranks of one job, as
  * for `tracetty check`, and the cross-rank rules (straggler) run too. */
@@ -196,17 +209,72 @@ typedef struct summary_rules {
     bool            multi;    /* several traces: cross-rank rules ran */
     tt_annotations  ann;
     tt_error        err;      /* why they did not */
+    const tt_trace *const *traces;
+    summary_facts  *facts;    /* one per trace, or NULL when out of memory */
 } summary_rules;
+
+/* Job 2t: trace t's launch links, the longest; job 2t + 1: its names and
+ * flows, so that two cores share even one trace's facts. */
+static void facts_find(void *ctx, size_t job)
+{
+    summary_rules *sr = ctx;
+    const tt_trace *tr = sr->traces[job / 2];
+    summary_facts *f = &sr->facts[job / 2];
+    tt_error aerr;
+    if (job % 2 == 0) {
+        f->attrib_rc = tt_attrib_count(tr, &f->ac, &aerr);
+    } else {
+        f->names = names_by_total(tr, &f->n_names);
+        f->back = tt_trace_flows_backward(tr);
+    }
+}
 
 static void summary_rules_run(summary_rules *sr, const tt_trace *const *traces, size_t n)
 {
     tt_rules_config cfg;
+    tt_rules_along along;
     tt_rules_config_defaults(&cfg);
     tt_annotations_init(&sr->ann);
     tt_error_clear(&sr->err);
     sr->multi = n > 1;
+    sr->traces = traces;
+    sr->facts = calloc(n ? n : 1, sizeof *sr->facts);
+    along.n = sr->facts ? 2 * n : 0;
+    along.work = facts_find;
+    along.ctx = sr;
     /* counted, not listed: their severities and order do not matter */
-    sr->ok = tt_rules_find(&cfg, traces, n, &sr->ann, &sr->err) == 0;
+    sr->ok = tt_rules_find_along(&cfg, traces, n, &along, &sr->ann, &sr->err) == 0;
+}
+
+static void summary_rules_fini(summary_rules *sr, size_t n)
+{
+    tt_annotations_fini(&sr->ann);
+    for (size_t t = 0; sr->facts && t < n; t++)
+        free(sr->facts[t].names);
+    free(sr->facts);
+}
+
+/* Trace t's facts, found here when they could not be alongside the rules
+ * (no memory for sr->facts). Free with facts_free. */
+static const summary_facts *facts_of(const summary_rules *sr, int t, summary_facts *own)
+{
+    if (sr->facts)
+        return &sr->facts[t];
+    memset(own, 0, sizeof *own);
+    {
+        summary_rules one = *sr;
+        one.traces = sr->traces + t;
+        one.facts = own;
+        facts_find(&one, 0);
+        facts_find(&one, 1);
+    }
+    return own;
+}
+
+static void facts_free(const summary_rules *sr, summary_facts *own)
+{
+    if (!sr->facts)
+        free(own->names);
 }
 
 /* Counts per rule for trace t; false when the rules could not run. A rule
@@ -228,8 +296,10 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
                          const summary_rules *sr, int t)
 {
     char b1[64], b2[64], label[512], safe[1024];
-    size_t nn = 0;
-    name_total *names = names_by_total(tr, &nn);
+    summary_facts own;
+    const summary_facts *fa = facts_of(sr, t, &own);
+    size_t nn = fa->n_names;
+    const name_total *names = fa->names;
     int64_t span = tr->t1 - tr->t0;
 
     fputs("File      ", f);
@@ -255,7 +325,7 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
     fputc('\n', f);
     fprintf(f, "Lanes     %u in %u groups\n", tr->n_lanes, tr->n_groups);
     {
-        size_t back = tt_trace_flows_backward(tr);
+        size_t back = fa->back;
         fprintf(f, "Flows     %zu", tr->n_flows);
         if (back)
             fprintf(f, " (%zu lead to an event that starts before their source: kept as stamped)", back);
@@ -264,9 +334,8 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
     {
         /* launch links (analysis/attrib.h); ids naming no host call are
          * counted, never fatal */
-        tt_error aerr;
-        tt_attrib_counts ac;
-        if (!tt_attrib_count(tr, &ac, &aerr) && ac.n_device) {
+        tt_attrib_counts ac = fa->ac;
+        if (!fa->attrib_rc && ac.n_device) {
             fprintf(f, "Launches  %zu of %zu device events linked to a host call",
                     ac.n_links, ac.n_device);
             if (ac.n_dangling)
@@ -352,7 +421,7 @@ static void summary_text(FILE *f, const tt_trace *tr, const char *compression,
             fputc('\n', f);
         }
     }
-    free(names);
+    facts_free(sr, &own);
 }
 
 /* ------------------------------------------------------------- json */
@@ -362,10 +431,11 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
 {
     cJSON *o = cJSON_CreateObject(), *a, *x;
     char label[512];
-    size_t nn = 0;
-    name_total *names;
+    summary_facts own;
+    const summary_facts *fa;
     if (!o)
         return NULL;
+    fa = facts_of(sr, t, &own);
     cJSON_AddStringToObject(o, "file", tr->source ? tr->source : "-");
     cJSON_AddStringToObject(o, "format", tr->format);
     cJSON_AddStringToObject(o, "compression", compression);
@@ -406,15 +476,14 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
         cJSON_AddItemToArray(a, e);
     }
     a = cJSON_AddArrayToObject(o, "top_names");
-    names = names_by_total(tr, &nn);
-    for (size_t i = 0; names && i < nn && i < TOP_NAMES; i++) {
+    for (size_t i = 0; fa->names && i < fa->n_names && i < TOP_NAMES; i++) {
+        const name_total *nt = &fa->names[i];
         cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "name", tt_str(tr, names[i].name));
-        cJSON_AddNumberToObject(e, "count", (double)names[i].count);
-        cJSON_AddNumberToObject(e, "total_ns", (double)names[i].total);
+        cJSON_AddStringToObject(e, "name", tt_str(tr, nt->name));
+        cJSON_AddNumberToObject(e, "count", (double)nt->count);
+        cJSON_AddNumberToObject(e, "total_ns", (double)nt->total);
         cJSON_AddItemToArray(a, e);
     }
-    free(names);
     a = cJSON_AddArrayToObject(o, "counters");
     for (uint32_t i = 0; i < tr->n_counters; i++) {
         const tt_counter *c = &tr->counters[i];
@@ -429,11 +498,10 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
         cJSON_AddItemToArray(a, e);
     }
     cJSON_AddNumberToObject(o, "flows", (double)tr->n_flows);
-    cJSON_AddNumberToObject(o, "flows_backward", (double)tt_trace_flows_backward(tr));
+    cJSON_AddNumberToObject(o, "flows_backward", (double)fa->back);
     {
-        tt_error aerr;
-        tt_attrib_counts ac;
-        if (!tt_attrib_count(tr, &ac, &aerr) && ac.n_device) {   /* as the text's Launches line */
+        tt_attrib_counts ac = fa->ac;
+        if (!fa->attrib_rc && ac.n_device) {   /* as the text's Launches line */
             cJSON_AddNumberToObject(o, "device_events", (double)ac.n_device);
             cJSON_AddNumberToObject(o, "launch_links", (double)ac.n_links);
             cJSON_AddNumberToObject(o, "dangling_correlations", (double)ac.n_dangling);
@@ -481,6 +549,7 @@ static cJSON *summary_json(const tt_trace *tr, const char *compression,
             cJSON_AddNumberToObject(x, "shape_mismatch", (double)st->shape_mismatch);
         }
     }
+    facts_free(sr, &own);
     return o;
 }
 
@@ -588,7 +657,7 @@ static int summary_exec(int argc, char **argv)
             summary_text(stdout, tr, tr->compression, &sr, (int)k);
         }
     }
-    tt_annotations_fini(&sr.ann);
+    summary_rules_fini(&sr, n_loaded);
     for (size_t k = 0; k < n_loaded; k++)
         tt_trace_free(loaded[k]);
     free(loaded);

@@ -161,17 +161,28 @@ out:
     return rc;
 }
 
-/* The built entry of ctx->traces[t], or NULL (ctx->err set). */
-static rule_devwork *get(const tt_rule_ctx *ctx, size_t t)
+/* Entry d built (or failed): its state, 1 or -1. */
+static int build_once(rule_devwork *d)
 {
-    rule_devwork *d = rule_devwork_at(ctx->devwork, t);
     int state;
     pthread_mutex_lock(&d->lock);
     if (d->state == 0)
         d->state = build(d) ? -1 : 1;
     state = d->state;
     pthread_mutex_unlock(&d->lock);
-    if (state < 0) {
+    return state;
+}
+
+void rule_devwork_build(rule_devwork *dw, size_t k)
+{
+    build_once(rule_devwork_at(dw, k));
+}
+
+/* The built entry of ctx->traces[t], or NULL (ctx->err set). */
+static rule_devwork *get(const tt_rule_ctx *ctx, size_t t)
+{
+    rule_devwork *d = rule_devwork_at(ctx->devwork, t);
+    if (build_once(d) < 0) {
         tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
         return NULL;
     }

@@ -36,6 +36,10 @@ void rule_devwork_free(rule_devwork *dw, size_t n);
  * the traces a run is given). */
 rule_devwork *rule_devwork_at(rule_devwork *dw, size_t k);
 
+/* Build entry k now, if no rule has yet (tt_rules_run's first jobs). Out
+ * of memory is kept and told to the rules that ask (rule_devwork_lanes). */
+void rule_devwork_build(rule_devwork *dw, size_t k);
+
 /* The lanes of ctx->traces[t] as rule_lanes_init() finds them; NULL when
  * out of memory (ctx->err set). */
 const rule_lanes *rule_devwork_lanes(const tt_rule_ctx *ctx, size_t t);

@@ -56,18 +56,52 @@ void tt_rules_job_free(tt_rules_job *j)
     free(j);
 }
 
+/* What a rank gives the job besides its findings, each a walk over its
+ * events of its own, found alongside the rules by the same threads: job
+ * 0 its reference time (its steps), job 1 (when the job wants them) its
+ * facts for the cross-rank rules. */
+typedef struct rank_job {
+    tt_rules_job   *j;
+    size_t          t;
+    const tt_trace *tr;
+    int             base_rc, facts_rc;
+    tt_error        facts_err;
+} rank_job;
+
+static void rank_find(void *ctx, size_t job)
+{
+    rank_job *r = ctx;
+    if (job == 0) {
+        tt_rank_base_fini(&r->j->bases[r->t]);
+        r->base_rc = tt_rank_base_init(&r->j->bases[r->t], r->tr);
+    } else {
+        r->facts_rc = rule_jobfacts_add(&r->j->facts, r->t, r->tr, &r->facts_err);
+    }
+}
+
 int tt_rules_job_add(tt_rules_job *j, size_t t, const tt_trace *tr, tt_error *err)
 {
     tt_annotations one;
+    rank_job rj;
+    tt_rules_along along;
     int rc;
     if (t >= j->n)
         return tt_error_set(err, TT_ERR_USAGE, "rules: rank %zu of a job of %zu", t, j->n);
     tt_annotations_init(&one);
-    /* one trace alone: its per-trace findings, as over the job. Their
+    memset(&rj, 0, sizeof rj);
+    rj.j = j;
+    rj.t = t;
+    rj.tr = tr;
+    tt_error_clear(&rj.facts_err);
+    along.n = j->facts_on ? 2 : 1;
+    along.work = rank_find;
+    along.ctx = &rj;
+    /* one trace alone: its per-trace findings, as over the job (one trace
+     * has no cross-rank rules to run). Their
      * severities and order come once over the job (tt_rules_job_finish):
      * the final sort is stable and its equal keys are findings of one rule
      * about one trace, which keep the rule's order either way. */
-    rc = tt_rules_run_each(&j->cfg, &tr, 1, &one, err);
+    rc = tt_rules_find_along(&j->cfg, &tr, 1, &along, &one, err);
     for (size_t i = 0; i < one.n; i++)
         one.v[i].trace = (int)t;
     if (rc == 0 && tt_annotations_take(&j->ann, &one))
@@ -75,10 +109,13 @@ int tt_rules_job_add(tt_rules_job *j, size_t t, const tt_trace *tr, tt_error *er
     tt_annotations_fini(&one);
     if (rc)
         return -1;
-    tt_rank_base_fini(&j->bases[t]);
-    if (tt_rank_base_init(&j->bases[t], tr))
+    if (rj.base_rc)
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
-    return j->facts_on ? rule_jobfacts_add(&j->facts, t, tr, err) : 0;
+    if (rj.facts_rc) {
+        *err = rj.facts_err;
+        return -1;
+    }
+    return 0;
 }
 
 int tt_rules_job_finish(tt_rules_job *j, tt_error *err)

@@ -258,6 +258,7 @@ static int run(const tt_rule_ctx *ctx)
 
 const tt_rule tt_rule_device_idle = {
     .id = "device-idle",
+    .devwork = true,
     .summary = "a device is idle while its host is busy (the device waits for the host)",
     .params = {
         {"min_gap", TT_PARAM_DURATION, 1000000, "shortest gap reported"},

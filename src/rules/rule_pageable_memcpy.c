@@ -14,6 +14,21 @@
 #include "rules/devwork.h"
 #include "rules/rules_util.h"
 
+#include <stdlib.h>
+
+/* Whether name id holds "pageable", asked once per name: a trace's copies
+ * bear a few names, and the test was most of the rule's time when asked
+ * of every copy. pg[id]: 0 not asked yet, 1 no, 2 yes (ids past n_ids,
+ * which a trace does not have, are asked each time). */
+static bool pageable_name(const tt_trace *tr, uint8_t *pg, uint32_t n_ids, uint32_t id)
+{
+    if (id >= n_ids)
+        return rule_icontains(tt_str(tr, id), "pageable");
+    if (!pg[id])
+        pg[id] = rule_icontains(tt_str(tr, id), "pageable") ? 2 : 1;
+    return pg[id] == 2;
+}
+
 static int flush(const tt_rule_ctx *ctx, int ti, const tt_trace *tr, rule_span *sp,
                  const char *example)
 {
@@ -40,10 +55,16 @@ static int run(const tt_rule_ctx *ctx)
         /* a copy is device work: lanes without any have none (rules/devwork.h) */
         const rule_lanes *rl = rule_devwork_lanes(ctx, t);
         tt_classifier cls;
+        uint32_t n_ids = tt_strtab_count(tr->strings);
+        uint8_t *pg;
         if (!rl)
             return -1;
-        if (tt_classifier_init(&cls, tr))
+        if (!(pg = calloc(n_ids ? n_ids : 1, 1)))
             return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
+        if (tt_classifier_init(&cls, tr)) {
+            free(pg);
+            return tt_error_set(ctx->err, TT_ERR_NOMEM, "out of memory");
+        }
         for (uint32_t l = 0; l < tr->n_lanes; l++) {
             const tt_lane *ln = &tr->lanes[l];
             rule_span sp;
@@ -56,13 +77,15 @@ static int run(const tt_rule_ctx *ctx)
                 const char *name;
                 if (tt_classifier_gpu(&cls, e) != TT_GPU_MEMCPY)
                     continue;
-                name = tt_str(tr, e->name);
-                if (!rule_icontains(name, "pageable") || (e->bytes >= 0 && e->bytes < min_bytes))
+                if (!pageable_name(tr, pg, n_ids, e->name) ||
+                    (e->bytes >= 0 && e->bytes < min_bytes))
                     continue;
+                name = tt_str(tr, e->name);
                 if (!rule_span_add(&sp, gap, e->start, tt_event_end(e), l, (uint32_t)i,
                                    e->bytes)) {
                     if (flush(ctx, (int)t, tr, &sp, example)) {
                         tt_classifier_fini(&cls);
+                        free(pg);
                         return -1;
                     }
                     rule_span_start(&sp, e->start, tt_event_end(e), l, (uint32_t)i, e->bytes);
@@ -71,16 +94,19 @@ static int run(const tt_rule_ctx *ctx)
             }
             if (flush(ctx, (int)t, tr, &sp, example)) {
                 tt_classifier_fini(&cls);
+                free(pg);
                 return -1;
             }
         }
         tt_classifier_fini(&cls);
+        free(pg);
     }
     return 0;
 }
 
 const tt_rule tt_rule_pageable_memcpy = {
     .id = "pageable-memcpy",
+    .devwork = true,
     .summary = "device copies from or to pageable (unpinned) host memory",
     .params = {
         {"merge_gap", TT_PARAM_DURATION, 1000000, "copies closer than this form one finding"},

@@ -108,6 +108,7 @@ static int run(const tt_rule_ctx *ctx)
 
 const tt_rule tt_rule_tiny_kernels = {
     .id = "tiny-kernels",
+    .devwork = true,
     .summary = "long runs of very short kernels where launch overhead dominates",
     .params = {
         {"max_duration", TT_PARAM_DURATION, 10000, "a kernel shorter than this is tiny"},

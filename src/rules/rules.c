@@ -431,13 +431,25 @@ typedef struct rules_job {
     const tt_trace *const *traces;
     rule_run              *runs;
     rule_devwork          *devwork;   /* one per trace */
+    size_t                 n_build;   /* jobs [0, n_build): build devwork[job] */
+    const tt_rules_along  *along;     /* the next along->n jobs: the caller's */
 } rules_job;
 
 static void rule_run_one(void *ctx, size_t job)
 {
     rules_job *j = ctx;
-    rule_run *r = &j->runs[job];
+    rule_run *r;
     tt_rule_ctx rc;
+    if (job < j->n_build) {
+        rule_devwork_build(j->devwork, job);
+        return;
+    }
+    job -= j->n_build;
+    if (j->along && job < j->along->n) {
+        j->along->work(j->along->ctx, job);
+        return;
+    }
+    r = &j->runs[job - (j->along ? j->along->n : 0)];
     rc.rule = rule_table[r->rule];
     rc.cfg = j->cfg;
     rc.traces = j->traces + r->trace;
@@ -470,24 +482,40 @@ int tt_annotations_take(tt_annotations *dst, tt_annotations *src)
     return 0;
 }
 
+/* The caller's jobs alone, on the calling thread: when no rule runs, or
+ * the rules' own memory could not be had. */
+static void along_serial(const tt_rules_along *along)
+{
+    for (size_t k = 0; along && k < along->n; k++)
+        along->work(along->ctx, k);
+}
+
 /* The rules run on every core the process may use, each (rule, trace)
- * pair a job of its own (rules only read the traces); their findings are
- * joined in the serial order (rule by rule, trace by trace), so the
- * result does not depend on the threads. */
-int tt_rules_run_each(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
-                      tt_annotations *out, tt_error *err)
+ * pair a job of its own (rules only read the traces), after each trace's
+ * device work when a rule reads it (rule.devwork), then the caller's jobs
+ * (along, may be NULL); the rules' findings are joined in the serial
+ * order (rule by rule, trace by trace), so the result does not depend on
+ * the threads. */
+static int run_each(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
+                    const tt_rules_along *along, tt_annotations *out, tt_error *err)
 {
     rules_job j;
     size_t n_runs = 0, k = 0;
+    bool devwork = false;
     int rc = 0;
     for (size_t i = 0; rule_table[i]; i++)
-        if (cfg->enabled[i] && !rule_table[i]->multi)
+        if (cfg->enabled[i] && !rule_table[i]->multi) {
             n_runs += n_traces;
-    if (n_runs == 0)
+            devwork |= rule_table[i]->devwork;
+        }
+    if (n_runs == 0) {
+        along_serial(along);
         return 0;
+    }
     if (!(j.runs = calloc(n_runs, sizeof *j.runs)) ||
         !(j.devwork = rule_devwork_new(traces, n_traces))) {
         free(j.runs);
+        along_serial(along);
         return tt_error_set(err, TT_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; rule_table[i]; i++) {
@@ -504,7 +532,9 @@ int tt_rules_run_each(const tt_rules_config *cfg, const tt_trace *const *traces,
     }
     j.cfg = cfg;
     j.traces = traces;
-    tt_parallel_run(n_runs, 0, rule_run_one, &j);
+    j.along = along;
+    j.n_build = devwork ? n_traces : 0;
+    tt_parallel_run(j.n_build + (along ? along->n : 0) + n_runs, 0, rule_run_one, &j);
     for (k = 0; k < n_runs; k++) {
         if (rc == 0 && j.runs[k].rc) {
             *err = j.runs[k].err;   /* the first failure in the serial order */
@@ -519,11 +549,18 @@ int tt_rules_run_each(const tt_rules_config *cfg, const tt_trace *const *traces,
     return rc ? -1 : 0;
 }
 
-int tt_rules_find(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
-                  tt_annotations *out, tt_error *err)
+int tt_rules_run_each(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
+                      tt_annotations *out, tt_error *err)
+{
+    return run_each(cfg, traces, n_traces, NULL, out, err);
+}
+
+int tt_rules_find_along(const tt_rules_config *cfg, const tt_trace *const *traces,
+                        size_t n_traces, const tt_rules_along *along, tt_annotations *out,
+                        tt_error *err)
 {
     int rc = 0;
-    if (tt_rules_run_each(cfg, traces, n_traces, out, err))
+    if (run_each(cfg, traces, n_traces, along, out, err))
         return -1;
     /* the rules across ranks read each rank's facts, as a job loaded in
      * batches gives them (rules/jobrules.h) */
@@ -542,6 +579,12 @@ int tt_rules_find(const tt_rules_config *cfg, const tt_trace *const *traces, siz
             return -1;
     }
     return 0;
+}
+
+int tt_rules_find(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
+                  tt_annotations *out, tt_error *err)
+{
+    return tt_rules_find_along(cfg, traces, n_traces, NULL, out, err);
 }
 
 int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,

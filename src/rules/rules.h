@@ -118,6 +118,10 @@ struct tt_rule {
                                 * once over ctx->facts, not over traces */
     bool          ranks_first; /* its findings are listed before costlier ones
                                 * (the straggler explains the other ranks' waits) */
+    bool          devwork;     /* it reads every trace's device work
+                                * (rules/devwork.h): that is built first, as a
+                                * job of its own, so that no rule's thread
+                                * waits while another rule builds it */
     const char   *summary;     /* one line for --help and the man page */
     tt_rule_param params[TT_RULE_MAX_PARAMS];
     size_t        n_params;
@@ -191,6 +195,22 @@ int tt_rules_run(const tt_rules_config *cfg, const tt_trace *const *traces, size
  * with err set. */
 int tt_rules_find(const tt_rules_config *cfg, const tt_trace *const *traces, size_t n_traces,
                   tt_annotations *out, tt_error *err);
+
+/* Work of the caller's to run alongside the per-trace rules, by the same
+ * threads: work(ctx, job) for every job in [0, n), handed out before the
+ * rules' own jobs. `summary` counts a trace's launches, its names and its
+ * flows this way, where they used to wait for the rules on one core. */
+typedef struct tt_rules_along {
+    size_t n;
+    void (*work)(void *ctx, size_t job);
+    void  *ctx;
+} tt_rules_along;
+
+/* tt_rules_find, with along's jobs run alongside the per-trace rules (all
+ * of them, even when the rules fail). along may be NULL. */
+int tt_rules_find_along(const tt_rules_config *cfg, const tt_trace *const *traces,
+                        size_t n_traces, const tt_rules_along *along, tt_annotations *out,
+                        tt_error *err);
 
 /* The first step of tt_rules_run: the per-trace rules alone (not those
  * across ranks) over the traces, their findings appended to out in the
