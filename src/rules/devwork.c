@@ -57,6 +57,14 @@ rule_devwork *rule_devwork_at(rule_devwork *dw, size_t k)
     return dw ? dw + k : NULL;
 }
 
+/* The first event at or after i on l that is device work (l->n: none). */
+static size_t next_work(const tt_lane *l, size_t i, tt_classifier *cls)
+{
+    while (i < l->n && tt_classifier_gpu(cls, &l->ev[i]) == TT_GPU_NONE)
+        i++;
+    return i;
+}
+
 /* The union of the kernels, copies, memsets, instructions and
  * collectives on the device lanes of group into iv (empty). The lanes'
  * events are taken in one merged start order (each lane is sorted by
@@ -76,8 +84,13 @@ static int group_work(const tt_trace *tr, const uint32_t *dev, size_t nl, tt_cla
     pos = calloc(nl ? nl : 1, sizeof *pos);
     if (!lanes || !pos || tt_ivals_reserve(iv, room))
         goto out;
-    for (size_t k = 0; k < nl; k++)
+    /* each lane's head is classified once, when it becomes the head:
+     * classifying every head at every step was 68M of 599M instructions
+     * in the summary of a HugeCTR profile with 48 streams a device */
+    for (size_t k = 0; k < nl; k++) {
         lanes[k] = &tr->lanes[dev[k]];
+        pos[k] = next_work(lanes[k], 0, cls);
+    }
     for (;;) {
         const tt_event *e = NULL;
         size_t best = 0;
@@ -85,8 +98,6 @@ static int group_work(const tt_trace *tr, const uint32_t *dev, size_t nl, tt_cla
          * few streams or engines: a scan beats a heap) */
         for (size_t k = 0; k < nl; k++) {
             const tt_lane *l = lanes[k];
-            while (pos[k] < l->n && tt_classifier_gpu(cls, &l->ev[pos[k]]) == TT_GPU_NONE)
-                pos[k]++;
             if (pos[k] < l->n && (!e || l->ev[pos[k]].start < e->start)) {
                 e = &l->ev[pos[k]];
                 best = k;
@@ -94,7 +105,7 @@ static int group_work(const tt_trace *tr, const uint32_t *dev, size_t nl, tt_cla
         }
         if (!e)
             break;
-        pos[best]++;
+        pos[best] = next_work(lanes[best], pos[best] + 1, cls);
         if (tt_ivals_push(iv, e->start, tt_event_end(e)))
             goto out;
     }
