@@ -1476,13 +1476,67 @@ static int cmp_sample(const void *pa, const void *pb, void *ctx)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
+/* counter_finalize()'s sort where time and index fit one 64-bit key,
+ * (t - tmin) << ib | index: a radix sort, the same stable order by time
+ * as cmp_sample()'s merge sort (26k samples of a 1M-event load: 4.5 ms
+ * of comparisons, on finalize's serial path). 0, 1 where the keys do
+ * not fit (nothing done), -1 out of memory. */
+static int counter_sort_packed(tt_counter *c)
+{
+    size_t n = c->n;
+    int ib = bits_below(n), rc = 0;
+    tt_ns lo = c->t[0], hi = lo;
+    uint64_t tmin, *keys;
+    tt_ns *t;
+    double *v;
+    if (n >= UINT32_MAX)
+        return 1;
+    for (size_t i = 1; i < n; i++) {
+        if (c->t[i] < lo)
+            lo = c->t[i];
+        if (c->t[i] > hi)
+            hi = c->t[i];
+    }
+    /* the times are not checked yet: any int64 span, unsigned */
+    tmin = (uint64_t)lo;
+    if (((uint64_t)hi - tmin) >> (64 - ib) != 0)
+        return 1;
+    keys = malloc(n * sizeof *keys);
+    t = malloc(n * sizeof *t);
+    v = malloc(n * sizeof *v);
+    if (!keys || !t || !v) {
+        rc = -1;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        keys[i] = ((uint64_t)c->t[i] - tmin) << ib | i;
+    if (tt_radix_sort64_in(keys, n, ib, NULL)) {
+        rc = -1;
+        goto out;
+    }
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (size_t)(keys[k] & (((uint64_t)1 << ib) - 1));
+        t[k] = c->t[i];
+        v[k] = c->v[i];
+    }
+    memcpy(c->t, t, n * sizeof *t);
+    memcpy(c->v, v, n * sizeof *v);
+out:
+    free(keys);
+    free(t);
+    free(v);
+    return rc;
+}
+
 static int counter_finalize(tt_counter *c)
 {
-    int sorted = 1;
+    int sorted = 1, rc = 0;
     for (size_t i = 1; i < c->n && sorted; i++)
         if (c->t[i] < c->t[i - 1])
             sorted = 0;
-    if (!sorted) {
+    if (!sorted && (rc = counter_sort_packed(c)) < 0)
+        return -1;
+    if (!sorted && rc == 1) {
         sample *s = malloc(c->n * sizeof *s);
         if (!s)
             return -1;

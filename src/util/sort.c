@@ -172,27 +172,50 @@ INL uint64_t key_diff(const void *a, size_t n, size_t es)
     return diff;
 }
 
+/* Whether the 16 bits below the highest set bit of diff are all set. */
+static bool msd_bits_dense(uint64_t diff)
+{
+    int hb = 63 - __builtin_clzll(diff);
+    uint64_t top = hb >= 15 ? diff >> (hb - 15) : diff;
+    return hb >= 15 && (top & 0xffff) == 0xffff;
+}
+
+static void msd_inner(void *a, size_t n, size_t es, uint64_t diff, uint64_t high, void *buf,
+                      size_t *count);
+
+/* Above this many elements msd_sort() scatters into at most 2^12 buckets
+ * (RADIX_MSD_TWO_BITS), each then sorted by a second msd_sort() of its
+ * own, in cache: 2^16 buckets of one pass are 2^16 places written at
+ * random, a miss each once the array outgrows L2 (the flow points' sort
+ * by id of a 10M-event load: 31x the 1M one's time). */
+#define RADIX_MSD_TWO_FROM ((size_t)1 << 19)
+#define RADIX_MSD_TWO_BITS 12
+
 /* Random keys (ids' hashes, the starts of a shuffled lane) over many
  * digits: one pass scatters the elements by their highest differing bits
  * into buckets of a few each, which are then sorted where they lie, in
  * cache: two passes over memory instead of one per digit. A bucket that
- * holds many (keys bunched in time) gets LSD passes of its own. The
- * scatter and both sorts are stable, so the order is the LSD sort's. */
+ * holds many (keys bunched in time) gets LSD passes of its own. Above
+ * RADIX_MSD_TWO_FROM elements the buckets are fewer and bigger, and
+ * those of random keys get a second msd_sort() each. The scatter and
+ * every sort after it are stable, so the order is the LSD sort's. */
 INL void msd_sort(void *a, size_t n, size_t es, uint64_t diff, uint64_t high, void *buf,
                   size_t *count, size_t *wide)
 {
     int hb = 63 - __builtin_clzll(diff), b = 1, sh;
+    int top = n >= RADIX_MSD_TWO_FROM ? RADIX_MSD_TWO_BITS : 16;
     size_t nb, mask, *end = count, from = 0;
     size_t small[RADIX_MAX_DIGITS << 8];
     /* about 4 elements a bucket, at most 2^16 buckets (the counters stay
-     * in L2) */
-    while (b < 16 && ((size_t)4 << (b + 1)) <= n)
+     * in L2), or 2^12 of a second pass each */
+    while (b < top && ((size_t)4 << (b + 1)) <= n)
         b++;
     if (b > hb + 1)
         b = hb + 1;
     sh = hb + 1 - b;
     nb = (size_t)1 << b;
     mask = nb - 1;
+    memset(end, 0, nb * sizeof *end);
     for (size_t i = 0; i < n; i++)
         end[(key_at(a, es, i) >> sh) & mask]++;
     {
@@ -209,6 +232,7 @@ INL void msd_sort(void *a, size_t n, size_t es, uint64_t diff, uint64_t high, vo
     for (size_t k = 0; k < nb; k++) {
         size_t m = end[k] - from;
         char *s = (char *)buf + from * es, *d = (char *)a + from * es;
+        uint64_t bd;
         if (m <= RADIX_MSD_SMALL) {
             for (size_t i = 0; i < m; i++) {
                 tt_kv x;   /* room for either kind of element */
@@ -219,15 +243,23 @@ INL void msd_sort(void *a, size_t n, size_t es, uint64_t diff, uint64_t high, vo
                     elem_copy(d, j, d, j - 1, es);
                 memcpy(d + j * es, &x, es);
             }
+        } else if (top == RADIX_MSD_TWO_BITS && m < RADIX_WIDE_FROM &&
+                   (bd = key_diff(s, m, es) & high) != 0 && msd_bits_dense(bd)) {
+            /* the second pass, sorted where it lies in buf, a's part
+             * as its buffer; its counters are those of the LSD passes
+             * (its own buckets, below RADIX_WIDE_FROM, take theirs from
+             * the stack) */
+            msd_inner(s, m, es, bd, high, d, wide);
+            memcpy(d, s, m * es);
         } else {
             /* the bucket's own LSD passes, a's part of it as their
              * second buffer; small buckets in digits of 8 bits, their
              * counters on the stack */
-            uint64_t bd = key_diff(s, m, es) & high;
             int bits = m < RADIX_WIDE_FROM ? 8 : RADIX_BITS, shift[RADIX_MAX_DIGITS];
-            size_t need = (size_t)radix_digits(bd, bits, shift) << bits;
-            size_t *c = bits == 8 ? small : wide;
+            size_t need, *c = bits == 8 ? small : wide;
             void *r;
+            bd = key_diff(s, m, es) & high;
+            need = (size_t)radix_digits(bd, bits, shift) << bits;
             memset(c, 0, need * sizeof *c);
             r = lsd_passes(s, d, m, es, bd, bits, c);
             if (r != d)
@@ -237,12 +269,18 @@ INL void msd_sort(void *a, size_t n, size_t es, uint64_t diff, uint64_t high, vo
     }
 }
 
-/* Whether the 16 bits below the highest set bit of diff are all set. */
-static bool msd_bits_dense(uint64_t diff)
+/* msd_sort()'s second pass over a bucket of fewer than RADIX_WIDE_FROM
+ * elements, out of line: an inlined function cannot call itself. So few
+ * make no third pass (below RADIX_MSD_TWO_FROM), and their buckets' LSD
+ * passes count in 8-bit digits on the stack: no `wide` counters. The
+ * elements are pairs or bare keys (radix_sort()'s two kinds). */
+static void msd_inner(void *a, size_t n, size_t es, uint64_t diff, uint64_t high, void *buf,
+                      size_t *count)
 {
-    int hb = 63 - __builtin_clzll(diff);
-    uint64_t top = hb >= 15 ? diff >> (hb - 15) : diff;
-    return hb >= 15 && (top & 0xffff) == 0xffff;
+    if (es == sizeof(tt_kv))
+        msd_sort(a, n, sizeof(tt_kv), diff, high, buf, count, NULL);
+    else
+        msd_sort(a, n, sizeof(uint64_t), diff, high, buf, count, NULL);
 }
 
 /* tt_radix_sort_in() over elements of es bytes, the key first; the bits

@@ -691,11 +691,58 @@ static void test_equal_starts(void)
     }
 }
 
+/* Unsorted samples: a big series with many equal times (the radix sort
+ * of packed keys) and one spanning the whole time range (keys that do
+ * not pack: the merge sort), both in (time, source order). */
+static void test_counter_sort(void)
+{
+    enum { N = 5000 };
+    tt_trace *tr = tt_trace_new();
+    tt_error err;
+    uint32_t g = group(tr, "0", "p", false, 0), big, wide;
+    static const tt_ns wide_t[] = {TT_TIME_LIMIT, -TT_TIME_LIMIT, 0, -TT_TIME_LIMIT, 0};
+    tt_ns prev_t = INT64_MIN;
+    double prev_v = -1;
+    int bad = 0;
+    big = tt_trace_counter(tr, g, S(tr, "big"), S(tr, "v"));
+    wide = tt_trace_counter(tr, g, S(tr, "wide"), S(tr, "v"));
+    for (int i = 0; i < N; i++)   /* the value is the source position */
+        tt_trace_counter_push(tr, big, 1000000 + (tt_ns)(rnd() % 300) * 1000, i);
+    for (int i = 0; i < 5; i++)
+        tt_trace_counter_push(tr, wide, wide_t[i], i);
+    if (!ok(tt_trace_finalize(tr, &err) == 0, "finalize"))
+        return;
+    for (uint32_t k = 0; k < tr->n_counters; k++) {
+        const tt_counter *c = &tr->counters[k];
+        if (strcmp(tt_str(tr, c->name), "big") != 0)
+            continue;
+        is_i64((int64_t)c->n, N, "every sample kept");
+        for (size_t i = 0; i < c->n; i++) {
+            if (c->t[i] < prev_t || (c->t[i] == prev_t && c->v[i] <= prev_v))
+                bad++;
+            prev_t = c->t[i];
+            prev_v = c->v[i];
+        }
+    }
+    is_i64(bad, 0, "many samples sorted by time, equal times in source order");
+    for (uint32_t k = 0; k < tr->n_counters; k++) {
+        const tt_counter *c = &tr->counters[k];
+        if (strcmp(tt_str(tr, c->name), "wide") != 0)
+            continue;
+        ok(c->n == 5 && c->t[0] == -TT_TIME_LIMIT && c->v[0] == 1 &&
+               c->t[1] == -TT_TIME_LIMIT && c->v[1] == 3 && c->t[2] == 0 && c->v[2] == 2 &&
+               c->t[3] == 0 && c->v[3] == 4 && c->t[4] == TT_TIME_LIMIT && c->v[4] == 0,
+           "samples across the whole time range sorted, equal times in source order");
+    }
+    tt_trace_free(tr);
+}
+
 int main(void)
 {
     test_order();
     test_events();
     test_counters();
+    test_counter_sort();
     test_flows();
     test_random();
     test_equal_starts();

@@ -4,7 +4,8 @@
  * mid-sized ones (which then get LSD passes of their own, in 8- and
  * 11-bit digits), runs of equal keys (stable), keys differing only in
  * their top bits, shuffled event starts, and through a scratch pool; the
- * same keys bare (tt_radix_sort64_in); and tt_apply_perm(). */
+ * same keys bare (tt_radix_sort64_in), at sizes up to those whose
+ * buckets get a second most-significant pass; and tt_apply_perm(). */
 #include "config.h"
 
 #include "../tap.h"
@@ -66,7 +67,7 @@ static uint64_t key_of(shape s, size_t i, size_t n)
 
 int main(void)
 {
-    static const size_t sizes[] = {65536, 65537, 100000, 300001};
+    static const size_t sizes[] = {65536, 65537, 100000, 300001, 600001};
     static const char *names[] = {"random", "bunched", "mid-sized buckets", "equal runs", "top bits", "times"};
     tt_scratch *pool = tt_scratch_new();
     for (int s = RANDOM; s <= TIMES; s++) {
@@ -131,9 +132,9 @@ int main(void)
             free(a);
             free(b);
         }
-        is_i64(bad, 0, "radix sort, %s keys, 64k to 300k pairs: the stable merge sort's order",
+        is_i64(bad, 0, "radix sort, %s keys, 64k to 600k pairs: the stable merge sort's order",
                names[s]);
-        is_i64(bad64, 0, "radix sort of bare keys, %s keys, 64k to 300k: ascending, with and without index bits",
+        is_i64(bad64, 0, "radix sort of bare keys, %s keys, 64k to 600k: ascending, with and without index bits",
                names[s]);
     }
     {
