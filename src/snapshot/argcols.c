@@ -339,6 +339,19 @@ static bool build_match(enc *e, tmpl *t)
     return !e->mtext.oom;
 }
 
+/* The end of a record's values written past g->n (to k), literals from
+ * lits0 on: kept when ok and no memory ran out, else dropped. */
+static bool values_end(enc *e, vseg *g, size_t k, size_t lits0, bool ok)
+{
+    if (ok && !e->lits.oom) {
+        g->n = k;
+        return true;
+    }
+    e->lits.n = lits0;
+    e->lits.oom = false;
+    return false;
+}
+
 /* Whether the record (a[0..an), x[0..xn)) is template t with numbers in
  * its slots, as cut_text() would have found, given that it cuts text the
  * template spells out the same way every time: the text between two
@@ -405,14 +418,9 @@ static bool match_template(enc *e, const tmpl *t, const unsigned char *a, size_t
             i = j;
         }
     }
-    if (i != n || s != x || e->lits.oom)
-        goto miss;
-    g->n = k;
-    return true;
+    return values_end(e, g, k, lits0, i == n && s == x);
 miss:
-    e->lits.n = lits0;
-    e->lits.oom = false;
-    return false;
+    return values_end(e, g, k, lits0, false);
 }
 
 /* Template id to the front of a part's recently used ones. */
@@ -680,14 +688,9 @@ static bool fast_values(enc *e, const cut_job_part *p, const fit *ft, const tt_a
         }
         g->v[i++] = v;
     }
-    if (e->lits.oom)
-        goto miss;
-    g->n = i;
-    return true;
+    return values_end(e, g, i, lits0, true);
 miss:
-    e->lits.n = lits0;
-    e->lits.oom = false;
-    return false;
+    return values_end(e, g, i, lits0, false);
 }
 
 /* Each part writes its records straight into the merged encoder's arrays
