@@ -5,6 +5,7 @@
 
 FORMATS_UNIT_TESTS = \
 	tests/unit/test_snapshot \
+	tests/unit/test_argcols_form \
 	tests/unit/test_secpipe \
 	tests/unit/test_argslazy \
 	tests/unit/test_formats \
@@ -15,6 +16,7 @@ FORMATS_UNIT_TESTS = \
 check_PROGRAMS += $(FORMATS_UNIT_TESTS)
 TESTS += $(FORMATS_UNIT_TESTS)
 tests_unit_test_snapshot_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_argcols_form_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_secpipe_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_argslazy_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_formats_LDADD = $(TT_TEST_LDADD)

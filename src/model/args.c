@@ -1246,7 +1246,7 @@ static int tmpl_rebuild(tt_args_reader *r, const args_keyset *ks, const unsigned
 
 /* Record `handle` of a, a store of blocks, through r's cache. */
 static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, const char **args,
-                       size_t *alen, const char **extra, size_t *elen)
+                       size_t *alen, const char **extra, size_t *elen, tt_args_form *form)
 {
     const unsigned char *p, *end;
     uint32_t skip, kbase = 0;
@@ -1309,17 +1309,32 @@ static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, con
             if (ks->tmpl) {
                 /* an args template's runs, then the extra text */
                 uint64_t digits = 0;
+                const unsigned char *runs_end;
                 for (uint32_t i = 0; i < ks->n; i++) {
                     if (!(p = take_run(p, end, &ta, &la)))
                         return -1;
                     digits += la;
                 }
+                runs_end = p;
                 if (!(p = take_run(p, end, &te, &le)))
                     return -1;
                 if (skip-- != 0)
                     continue;
-                if (tmpl_rebuild(r, ks, body, end, digits, &ta, &la))
+                if (form) {
+                    /* left as its template and runs (tt_args_read_form) */
+                    form->tmpl = (uint32_t)k;
+                    form->layout = ks->text;
+                    form->layout_len = ks->off[ks->n + 1] - 1;
+                    form->n_runs = ks->n;
+                    form->runs = body;
+                    form->runs_end = runs_end;
+                    form->digits = (size_t)digits;
+                    form->ks = ks;
+                    ta = NULL;
+                    la = 0;
+                } else if (tmpl_rebuild(r, ks, body, end, digits, &ta, &la)) {
                     return -1;
+                }
             } else {
                 for (uint32_t i = 0; i < ks->n; i++) {
                     if (!(p = get_varint(p, end, &la)) ||
@@ -1436,11 +1451,36 @@ int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *
     if (!a || handle == 0 || handle >= a->next)
         return -1;
     if (!a->lazy)
-        return read_blocks(r, a, handle, args, alen, extra, elen);
+        return read_blocks(r, a, handle, args, alen, extra, elen, NULL);
     if ((!r->part || handle < r->part_first || handle - r->part_first >= r->part_n) &&
         lazy_find(r, a, handle))
         return -1;
-    return read_blocks(r, r->part, handle - r->part_first + 1, args, alen, extra, elen);
+    return read_blocks(r, r->part, handle - r->part_first + 1, args, alen, extra, elen, NULL);
+}
+
+int tt_args_read_form(tt_args_reader *r, uint32_t handle, tt_args_form *f)
+{
+    const tt_args *a = r->store;
+    f->tmpl = 0;
+    if (!a || handle == 0 || handle >= a->next)
+        return -1;
+    if (a->lazy)   /* its parts' template ids are their own: texts */
+        return tt_args_read(r, handle, &f->args, &f->alen, &f->extra, &f->elen);
+    return read_blocks(r, a, handle, &f->args, &f->alen, &f->extra, &f->elen, f);
+}
+
+int tt_args_form_text(tt_args_reader *r, tt_args_form *f)
+{
+    const unsigned char *t;
+    uint64_t len;
+    if (!f->tmpl)
+        return 0;
+    if (tmpl_rebuild(r, f->ks, f->runs, f->runs_end, f->digits, &t, &len))
+        return -1;
+    f->args = (const char *)t;
+    f->alen = (size_t)len;
+    f->tmpl = 0;
+    return 0;
 }
 
 int tt_args_set_source(tt_args *a, uint32_t n, const tt_args_source *src, void *ctx)

@@ -184,6 +184,40 @@ void tt_args_reader_fini(tt_args_reader *r);
 int tt_args_read(tt_args_reader *r, uint32_t handle, const char **args, size_t *alen,
                  const char **extra, size_t *elen);
 
+/* A record as it is stored, for a reader that can use an args template
+ * (tt_args_add_noted) without its text rebuilt: the snapshot writer,
+ * whose argument columns are cut from templates too. */
+typedef struct tt_args_form {
+    /* 0: the record's texts are args[0..alen) and extra[0..elen). Else
+     * the id (>= 1, the same for every record of one template of the
+     * store) of the args text's template: its layout, the text with each
+     * of its n_runs digit runs replaced by one '0' (its only digits), and
+     * the runs, each a varint length and that many digits, at
+     * runs[0..runs_end), `digits` digits in all; args is NULL and extra
+     * holds the extra text. */
+    uint32_t             tmpl;
+    const char          *args, *extra;
+    size_t               alen, elen;
+    const char          *layout;
+    size_t               layout_len;
+    uint32_t             n_runs;
+    const unsigned char *runs, *runs_end;
+    size_t               digits;
+    const void          *ks;   /* the store's template (for tt_args_form_text) */
+} tt_args_form;
+
+/* tt_args_read() that leaves a templated record as its template and runs
+ * (*f); a store with a source gives texts. The layout lives as long as
+ * the store (a reader may keep what it learnt of a template by its id);
+ * the other pointers are valid until the next call on the reader.
+ * Returns as tt_args_read(). */
+int tt_args_read_form(tt_args_reader *r, uint32_t handle, tt_args_form *f);
+
+/* f's args text rebuilt (f->args, f->alen; tmpl becomes 0), valid until
+ * the next call on the reader. A no-op for a form holding texts. Returns
+ * 0 or -1 (out of memory). */
+int tt_args_form_text(tt_args_reader *r, tt_args_form *f);
+
 /* Move every record of src after those of dst and free src, whatever the
  * outcome (takes ownership of src): src's handle h becomes n + h, n being
  * tt_args_count(dst) before the call. Records of either store not yet in a

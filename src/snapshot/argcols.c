@@ -339,6 +339,19 @@ static bool build_match(enc *e, tmpl *t)
     return !e->mtext.oom;
 }
 
+/* The end of a record's values written past g->n (to k), literals from
+ * lits0 on: kept when ok and no memory ran out, else dropped. */
+static bool values_end(enc *e, vseg *g, size_t k, size_t lits0, bool ok)
+{
+    if (ok && !e->lits.oom) {
+        g->n = k;
+        return true;
+    }
+    e->lits.n = lits0;
+    e->lits.oom = false;
+    return false;
+}
+
 /* Whether the record (a[0..an), x[0..xn)) is template t with numbers in
  * its slots, as cut_text() would have found, given that it cuts text the
  * template spells out the same way every time: the text between two
@@ -405,14 +418,9 @@ static bool match_template(enc *e, const tmpl *t, const unsigned char *a, size_t
             i = j;
         }
     }
-    if (i != n || s != x || e->lits.oom)
-        goto miss;
-    g->n = k;
-    return true;
+    return values_end(e, g, k, lits0, i == n && s == x);
 miss:
-    e->lits.n = lits0;
-    e->lits.oom = false;
-    return false;
+    return values_end(e, g, k, lits0, false);
 }
 
 /* Template id to the front of a part's recently used ones. */
@@ -503,12 +511,187 @@ static void enc_fini(enc *e)
 /* Read the store in handle order, cutting every record named by map. */
 /* Records cut by one thread: those with handles [h_lo, h_hi), in handle
  * order, into a part of their own (enc.part). */
+/* A store template that is a part template (fits_layout), as a program
+ * over its runs: a slot (FIT_INT, FIT_LIT) is its text in the store
+ * template's layout (number characters, each '0' a digit run), a
+ * FIT_TEXT run is one that the part template spells out (digits in a
+ * string): the record's run must be those digits. */
+enum { FIT_INT = CK_INT, FIT_LIT = CK_LIT, FIT_TEXT };
+typedef struct fit_op {
+    uint32_t    kind;
+    uint32_t    len;           /* of seg, or the digits */
+    const char *seg;           /* FIT_INT, FIT_LIT */
+    size_t      off;           /* FIT_TEXT: the digits in enc.tbytes */
+} fit_op;
+
+typedef struct fit {
+    uint32_t t;                /* the part's template */
+    uint32_t op0, nops;        /* its program in cut_job_part.ops */
+} fit;
+
 typedef struct cut_job_part {
     enc       e;
     uint32_t  h_lo, h_hi;
     uint32_t  n;               /* records cut */
     int       rc;
+    /* per template of the store (tt_args_form.tmpl): FAST_UNKNOWN,
+     * FAST_NO, or FAST_T0 + its fit in fits[] */
+    uint32_t *fast;
+    size_t    cap_fast;
+    fit      *fits;
+    size_t    nfits, cap_fits;
+    fit_op   *ops;
+    size_t    nops, cap_ops;
 } cut_job_part;
+
+enum { FAST_UNKNOWN, FAST_NO, FAST_T0 };
+
+static bool fit_add(cut_job_part *p, uint32_t kind, uint32_t len, const char *seg, size_t off)
+{
+    if (!tt_grow(&p->ops, &p->cap_ops, p->nops + 1, sizeof *p->ops))
+        return false;
+    p->ops[p->nops].kind = kind;
+    p->ops[p->nops].len = len;
+    p->ops[p->nops].seg = seg;
+    p->ops[p->nops].off = off;
+    p->nops++;
+    return true;
+}
+
+/* Whether part template tid is the store's template layout[0..ln) (each
+ * of its gaps a '0', its only digits) with no extra text: if so, its fit
+ * is added to p and *id says which, else *id is FAST_NO. Then a record of
+ * that store template and no extra text is tid whenever each slot's
+ * text, its runs filled in, is a number of the slot's kind and each
+ * FIT_TEXT run is the template's (fast_values): cut_text() decides where
+ * strings, keys and numbers lie from the text between the runs, which
+ * the records share, and from the runs being digits; only a number's
+ * kind (a canonical integer or not) and length (MAX_TOKEN), and the text
+ * of a run that is not in a number, depend on its digits. False when
+ * out of memory. */
+static bool fits_layout(cut_job_part *p, uint32_t tid, const char *layout, size_t ln,
+                        uint32_t *id)
+{
+    const enc *e = &p->e;
+    const tmpl *t = &e->t[tid];
+    const unsigned char *k = e->tbytes.p + t->off;
+    const unsigned char *l = (const unsigned char *)layout;
+    size_t o = 0, op0 = p->nops;
+    uint32_t slots = 0;
+    *id = FAST_NO;
+    if (t->len == 0 || k[t->len - 1] != MK_SPLIT)
+        return true;
+    for (size_t j = 0; j + 1 < t->len; j++) {
+        unsigned char c = k[j];
+        if (c == MK_INT || c == MK_LIT) {
+            size_t at = o;
+            bool gap = false;
+            while (o < ln && is_numch(l[o]))
+                gap |= l[o++] == '0';
+            if (!gap || o - at > MAX_TOKEN)
+                goto no;
+            if (!fit_add(p, c == MK_INT ? FIT_INT : FIT_LIT, (uint32_t)(o - at), layout + at, 0))
+                return false;
+            slots++;
+            continue;
+        }
+        if (is_digit(c)) {
+            /* a run the template spells out: the layout's gap */
+            size_t d = j;
+            while (d + 1 < t->len && is_digit(k[d]))
+                d++;
+            if (o >= ln || l[o] != '0' || d - j > MAX_TOKEN)
+                goto no;
+            if (!fit_add(p, FIT_TEXT, (uint32_t)(d - j), NULL, t->off + j))
+                return false;
+            o++;
+            j = d - 1;
+            continue;
+        }
+        /* a second split, an escape, or other text */
+        if (c <= MK_ESC || o >= ln || l[o] != c)
+            goto no;
+        o++;
+    }
+    if (o != ln || slots != t->nslots)
+        goto no;
+    if (!tt_grow(&p->fits, &p->cap_fits, p->nfits + 1, sizeof *p->fits))
+        return false;
+    p->fits[p->nfits].t = tid;
+    p->fits[p->nfits].op0 = (uint32_t)op0;
+    p->fits[p->nfits].nops = (uint32_t)(p->nops - op0);
+    *id = FAST_T0 + (uint32_t)p->nfits++;
+    return true;
+no:
+    p->nops = op0;
+    return true;
+}
+
+/* The values of record f (of a store template that fits_layout() made
+ * fit ft) as add_slot() would have added them (the caller made room for
+ * its slots): false, with nothing added, when a slot's number is not of
+ * its kind (or too long) or a FIT_TEXT run is not the template's. */
+static bool fast_values(enc *e, const cut_job_part *p, const fit *ft, const tt_args_form *f)
+{
+    vseg *g = &e->seg[e->nseg - 1];
+    const unsigned char *r = f->runs;
+    size_t lits0 = e->lits.n, i = g->n;
+    unsigned char tok[MAX_TOKEN + 24];
+    for (uint32_t k = 0; k < ft->nops; k++) {
+        const fit_op *op = &p->ops[ft->op0 + k];
+        size_t n = 0;
+        int64_t v;
+        if (op->len == 1 && op->kind == FIT_INT && r[0] >= 1 && r[0] <= 18 &&
+            (r[1] != '0' || r[0] == 1)) {
+            /* the common slot: one run, a canonical integer (as
+             * canonical_int() reads it) */
+            uint64_t u = 0;
+            for (size_t d = 1; d <= r[0]; d++)
+                u = u * 10 + (uint64_t)(r[d] - '0');
+            r += 1 + r[0];
+            g->kind[i] = CK_INT;
+            g->v[i++] = (int64_t)u;
+            continue;
+        }
+        if (op->kind == FIT_TEXT) {
+            /* a run of 128 digits or more has a longer length varint */
+            if (*r != op->len || memcmp(r + 1, e->tbytes.p + op->off, op->len) != 0)
+                goto miss;
+            r += 1 + op->len;
+            continue;
+        }
+        for (uint32_t c = 0; c < op->len; c++) {
+            if (op->seg[c] == '0') {
+                size_t len = *r++;   /* a run of 128 digits or more: too long anyway */
+                if (len > MAX_TOKEN || n + len > MAX_TOKEN)
+                    goto miss;
+                memcpy(tok + n, r, len);
+                n += len;
+                r += len;
+            } else {
+                if (n + 1 > MAX_TOKEN)
+                    goto miss;
+                tok[n++] = (unsigned char)op->seg[c];
+            }
+        }
+        if (canonical_int(tok, n, &v)) {
+            if (op->kind != FIT_INT)
+                goto miss;
+            g->kind[i] = CK_INT;
+        } else {
+            size_t at = e->lits.n;
+            if (op->kind != FIT_LIT)
+                goto miss;
+            tt_wbuf_put(&e->lits, tok, n);
+            v = (int64_t)(at << 8 | n);
+            g->kind[i] = CK_LIT;
+        }
+        g->v[i++] = v;
+    }
+    return values_end(e, g, i, lits0, true);
+miss:
+    return values_end(e, g, i, lits0, false);
+}
 
 /* Each part writes its records straight into the merged encoder's arrays
  * by position (no two parts share a position): its values' place (the
@@ -528,18 +711,55 @@ static void cut_part_run(void *ctx, size_t k)
     cut_job_part *cp = &j->p[k];
     enc *e = &cp->e, *out = j->out;
     tt_args_reader r;
+    tt_args_form f;
     uint32_t m;
     tt_args_reader_init(&r, j->store);
     for (uint32_t h = cp->h_lo; h < cp->h_hi && cp->rc == 0; h++) {
         const char *a, *x;
         size_t an, xn;
-        uint32_t pos = j->map[h];
+        uint32_t pos = j->map[h], st = 0, fast = FAST_NO;
         if (!pos)
             continue;
-        if (pos > j->n || tt_args_read(&r, h, &a, &an, &x, &xn)) {
+        if (pos > j->n || tt_args_read_form(&r, h, &f)) {
             cp->rc = -2;
             break;
         }
+        if (f.tmpl && f.elen == 0) {
+            /* a record of a store template: its runs straight into the
+             * values of the part template that template is, not its text
+             * rebuilt and cut again (most of a Kineto trace's records) */
+            st = f.tmpl;
+            if (st >= cp->cap_fast) {
+                size_t was = cp->cap_fast;
+                if (!tt_grow(&cp->fast, &cp->cap_fast, (size_t)st + 1, sizeof *cp->fast)) {
+                    cp->rc = -1;
+                    break;
+                }
+                memset(cp->fast + was, 0, (cp->cap_fast - was) * sizeof *cp->fast);
+            }
+            fast = cp->fast[st];
+            if (fast >= FAST_T0) {
+                const fit *ft = &cp->fits[fast - FAST_T0];
+                if (!(out->rv[pos - 1] = enc_room(e, (size_t)e->t[ft->t].nslots + 1))) {
+                    cp->rc = -1;
+                    break;
+                }
+                if (fast_values(e, cp, ft, &f)) {
+                    out->rlen[pos - 1] = f.layout_len - f.n_runs + f.digits;
+                    out->rtmpl[pos - 1] = ft->t;
+                    cp->n++;
+                    continue;
+                }
+            }
+        }
+        if (tt_args_form_text(&r, &f)) {
+            cp->rc = -1;
+            break;
+        }
+        a = f.args;
+        an = f.alen;
+        x = f.extra;
+        xn = f.elen;
         e->sk.n = 0;
         e->nskey = 0;
         e->keyset = 0;
@@ -554,9 +774,12 @@ static void cut_part_run(void *ctx, size_t k)
                                (const unsigned char *)x, xn))
                 break;
         if (m < e->nmru) {
-            out->rtmpl[pos - 1] = e->mru[m];
+            uint32_t t = e->mru[m];
+            out->rtmpl[pos - 1] = t;
             if (m)
-                mru_front(e, e->mru[m], m);
+                mru_front(e, t, m);
+            if (fast == FAST_UNKNOWN && !fits_layout(cp, t, f.layout, f.layout_len, &cp->fast[st]))
+                cp->rc = -1;
             continue;
         }
         if (!cut_text(e, (const unsigned char *)a, an))
@@ -566,9 +789,12 @@ static void cut_part_run(void *ctx, size_t k)
                             !find_template(e, &out->rtmpl[pos - 1])))
             cp->rc = -1;
         if (cp->rc == 0) {
-            for (m = 0; m < e->nmru && e->mru[m] != out->rtmpl[pos - 1]; m++)
+            uint32_t t = out->rtmpl[pos - 1];
+            for (m = 0; m < e->nmru && e->mru[m] != t; m++)
                 ;
-            mru_front(e, out->rtmpl[pos - 1], m);
+            mru_front(e, t, m);
+            if (fast == FAST_UNKNOWN && !fits_layout(cp, t, f.layout, f.layout_len, &cp->fast[st]))
+                cp->rc = -1;
         }
     }
     tt_args_reader_fini(&r);
@@ -710,6 +936,9 @@ static int enc_cut(enc *e, const tt_args *store, const uint32_t *map, uint32_t n
     }
     for (uint32_t k = 0; k < parts; k++) {
         enc_fini(&j.p[k].e);
+        free(j.p[k].fast);
+        free(j.p[k].fits);
+        free(j.p[k].ops);
         free(mj.tm[k]);
     }
     free(j.p);
