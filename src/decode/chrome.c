@@ -155,7 +155,6 @@ typedef struct chrome {
 
     /* chunk mode (a fragment of the trace, see chrome_chunks.h) */
     bool                 chunk;
-    size_t               lane_hint;   /* chunk mode: a new lane's first capacity */
     async_op            *async_ops;
     size_t               n_async_ops, cap_async_ops;
     meta_op             *meta_ops;
@@ -776,14 +775,6 @@ static uint32_t lane_for(chrome *c, uint32_t pid_id, uint32_t key_id, tt_lane_ki
     idx = tt_trace_lane(c->tr, g, key_id, kind);
     if (idx == TT_NO_LANE || tt_u64map_put(&c->lanes, k, idx))
         return TT_NO_LANE;
-    if (c->chunk && c->lane_hint && !c->tr->lanes[idx].cap) {
-        /* a chunk's lane starts at the room its events usually take:
-         * grown from 64, each chunk copied its events about once more,
-         * into fresh pages (no room: it grows as before) */
-        tt_lane *ln = &c->tr->lanes[idx];
-        if ((ln->ev = malloc(c->lane_hint * sizeof *ln->ev)))
-            ln->cap = c->lane_hint;
-    }
     return idx;
 }
 
@@ -1664,12 +1655,6 @@ chrome_chunk *chrome_chunk_decode(const char *data, size_t size, bool more,
     c->info = &k->info;
     c->err = &k->err;
     c->chunk = true;
-    /* about a lane's share of a chunk's events (Kineto: ~400 bytes an
-     * event, most of them on two or three lanes), below malloc's mmap
-     * threshold so that the room is reused from chunk to chunk. A
-     * stream's 512 KB chunks get 512: with 1024, a 1M-event zstd load
-     * peaked 3 MB higher (more chunks in flight) */
-    c->lane_hint = size / 1024 < 64 ? 0 : size / 1024 > 1024 ? 1024 : size / 1024;
     arg_filter_init(&c->argf);
     tt_u64map_init(&c->lanes);
     tt_u64map_init(&c->groups);
