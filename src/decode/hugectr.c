@@ -634,11 +634,13 @@ static int64_t event_keyset(tt_trace *tr, jtree *t, const jnode *ev, uint32_t n)
  * text had the store scan it for its keys and zstd compress the names of
  * every event (a fifth of a summary's instructions). The args handle; 0
  * when the event takes text (a nested value, more than ROW_MEMBERS
- * members, more than ROW_KEYSETS name sequences), -1 out of memory. */
+ * members, more than ROW_KEYSETS name sequences, values over
+ * TT_ARGS_ROW_MAX bytes), -1 out of memory. */
 static int64_t event_row(tt_trace *tr, jtree *t, const jnode *ev)
 {
     tt_args_val val[ROW_MEMBERS];
     uint32_t n = 0, h;
+    size_t bytes = 0;
     int64_t ks;
     if (!out_room(t, ROW_MEMBERS * 32))
         return -1;
@@ -664,9 +666,10 @@ static int64_t event_row(tt_trace *tr, jtree *t, const jnode *ev)
             val[n].n = c->n;
             val[n].kind = TT_ARGV_JSON;
         }
+        bytes += val[n].n;
         n++;
     }
-    if (n == 0)
+    if (n == 0 || bytes > TT_ARGS_ROW_MAX)   /* too large for a row: text */
         return 0;
     if ((ks = event_keyset(tr, t, ev, n)) <= 0)
         return ks;

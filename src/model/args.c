@@ -1008,7 +1008,7 @@ fill:
         text += 1 + key + (str ? 2 : 0);
         json |= kind == TT_ARGV_JSON;
     }
-    if (text == 0 || bytes > UINT32_MAX / 16)
+    if (text == 0 || bytes > TT_ARGS_ROW_MAX)
         return 0;
     need = 10 + (size_t)ks->n * 10 + bytes;
     if (!sized && a->cur_len > 0 && a->cur_fill + need > a->block_target) {
@@ -1039,7 +1039,7 @@ measure:
         text++;
     }
     need = 10 + (size_t)ks->n * 10 + bytes;
-    if (text == 0 || bytes > UINT32_MAX / 16 || args_room(a, need, need))
+    if (text == 0 || bytes > TT_ARGS_ROW_MAX || args_room(a, need, need))
         return 0;
     goto fill;
 }

@@ -125,9 +125,13 @@ uint32_t tt_args_add_noted(tt_args *a, const char *args, size_t alen, const char
  * templates of tt_args_add_noted: not always the next), or 0 when out of
  * memory.
  * tt_args_add_row takes one value per key of the set and returns a handle
- * as tt_args_add does: 0 when out of memory or when no value is present.
+ * as tt_args_add does: 0 when out of memory, when no value is present, or
+ * when the values hold more than TT_ARGS_ROW_MAX bytes (a decoder checks
+ * that first and stores such a record as text, which tt_args_add takes
+ * up to four times larger).
  * Its raw bytes (tt_args_raw_bytes) are the keys' and values' bytes plus
  * the object's punctuation, strings counted unescaped. */
+#define TT_ARGS_ROW_MAX (UINT32_MAX / 16)
 enum { TT_ARGV_NONE = 0, TT_ARGV_JSON, TT_ARGV_STRING, TT_ARGV_SCALAR };
 typedef struct tt_args_val {
     const char *s;
