@@ -1,0 +1,349 @@
+/* sqlite_scan.c - rows of a rowid table read from the database file's
+ * pages (see sqlite_scan.h).
+ *
+ * The format (https://www.sqlite.org/fileformat2.html): a rowid table is
+ * a b-tree of pages; an interior page (type 5) holds cells of a child
+ * page and a key, plus a right-most child; a leaf (type 13) holds cells of
+ * a payload length, a rowid and the record, whose header lists a serial
+ * type per field. Visiting the children in order gives the rows in rowid
+ * order, the order of SQLite's full scan of the table.
+ *
+ * The checks are SQLite's (with PRAGMA cell_size_check on) and more: a
+ * page type, a cell count within the page, each cell inside the usable
+ * part of its page and past the cell pointers, a child page in the
+ * database and met once, a depth SQLite's cursor allows, a record whose
+ * header and fields add up to its payload. Where SQLite would report
+ * corruption, or read something this file does not (an overflow page, a
+ * field missing from a short record, a REAL), the scan is refused.
+ */
+#include "config.h"
+
+#include "decode/sqlite_scan.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+/* SQLite's cursor depth (BTCURSOR_MAX_DEPTH 20), kept well within. */
+#define MAX_DEPTH 18
+/* The fields a scan's header walk keeps (a column's field is below). */
+#define MAX_FIELDS 64
+
+static uint32_t get2(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 8 | p[1];
+}
+
+static uint32_t get4(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* varint() of more than a byte. */
+static size_t varint_long(const unsigned char *p, const unsigned char *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (size_t i = 0; i < 8; i++) {
+        if (p + i >= end)
+            return 0;
+        x = x << 7 | (p[i] & 0x7f);
+        if (!(p[i] & 0x80)) {
+            *v = x;
+            return i + 1;
+        }
+    }
+    if (p + 8 >= end)
+        return 0;
+    *v = x << 8 | p[8];
+    return 9;
+}
+
+/* The varint at p, ending before end, in *v: its length, 0 when it runs
+ * past end. */
+static inline size_t varint(const unsigned char *p, const unsigned char *end, uint64_t *v)
+{
+    if (p < end && *p < 0x80) {
+        *v = *p;
+        return 1;
+    }
+    return varint_long(p, end, v);
+}
+
+static bool exists(const char *path, const char *suffix)
+{
+    char name[PATH_MAX + 16];
+    int n = snprintf(name, sizeof name, "%s%s", path, suffix);
+    return n < 0 || (size_t)n >= sizeof name || access(name, F_OK) == 0;
+}
+
+int tt_sqlfile_open(tt_sqlfile *f, const char *path)
+{
+    struct stat sb;
+    const unsigned char *m;
+    uint32_t page, filepages, npages;
+    int fd;
+    void *map;
+    memset(f, 0, sizeof *f);
+    /* a journal or a write-ahead log may hold what SQLite would read */
+    if (!path || exists(path, "-journal") || exists(path, "-wal"))
+        return -1;
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+        return -1;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size < 512 ||
+        (uint64_t)sb.st_size > SIZE_MAX) {
+        close(fd);
+        return -1;
+    }
+    /* populated: the pages are in the page cache (SQLite just read the
+     * schema), mapped at once rather than a fault at a time */
+    map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return -1;
+    f->map = m = map;
+    f->size = (size_t)sb.st_size;
+    page = get2(m + 16) == 1 ? 65536 : get2(m + 16);
+    filepages = (uint32_t)(f->size / (page ? page : 1));
+    /* a valid in-header size, as SQLite takes it */
+    npages = get4(m + 28) != 0 && memcmp(m + 24, m + 92, 4) == 0 ? get4(m + 28) : filepages;
+    if (memcmp(m, "SQLite format 3", 16) != 0 || page < 512 || (page & (page - 1)) != 0 ||
+        m[18] != 1 || m[19] != 1 || page - m[20] < 480 || get4(m + 56) != 1 ||
+        f->size % page != 0 || (uint64_t)f->size / page > UINT32_MAX || npages > filepages ||
+        npages == 0) {
+        tt_sqlfile_close(f);
+        return -1;
+    }
+    f->page = page;
+    f->usable = page - m[20];
+    f->npages = npages;
+    return 0;
+}
+
+void tt_sqlfile_close(tt_sqlfile *f)
+{
+    if (f->map)
+        munmap((void *)f->map, f->size);
+    memset(f, 0, sizeof *f);
+}
+
+static const unsigned char *page_at(const tt_sqlfile *f, uint32_t pg)
+{
+    return f->map + (size_t)(pg - 1) * f->page;
+}
+
+/* Whether a page's n cells lie where SQLite's cell_size_check wants them
+ * (hdr: its header length, 8 or 12) and the count fits the page. */
+static bool cells_ok(const tt_sqlfile *f, uint32_t hdr, uint32_t n)
+{
+    return n <= (f->page - 8) / 6 && hdr + 2 * n <= f->usable - 4;
+}
+
+/* Gather the leaves under page pg (depth: its own) in order. seen: a bit
+ * per page. */
+static bool gather(tt_sqlscan *sc, uint8_t *seen, uint32_t pg, int depth, bool root,
+                   size_t *cap)
+{
+    const tt_sqlfile *f = sc->f;
+    const unsigned char *p;
+    uint32_t n;
+    if (pg < 2 || pg > f->npages || depth > MAX_DEPTH || (seen[pg >> 3] >> (pg & 7) & 1))
+        return false;
+    seen[pg >> 3] |= (uint8_t)(1u << (pg & 7));
+    p = page_at(f, pg);
+    n = get2(p + 3);
+    if (p[0] == 13) {
+        if ((n == 0 && !root) || !cells_ok(f, 8, n))
+            return false;
+        if (sc->n_leaf == *cap) {
+            size_t c = *cap ? *cap * 2 : 64;
+            uint32_t *l = realloc(sc->leaf, c * sizeof *l);
+            if (!l)
+                return false;
+            sc->leaf = l;
+            *cap = c;
+        }
+        sc->leaf[sc->n_leaf++] = pg;
+        return true;
+    }
+    if (p[0] != 5 || n == 0 || !cells_ok(f, 12, n))
+        return false;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t pc = get2(p + 12 + 2 * k);
+        uint64_t key;
+        if (pc < 12 + 2 * n || pc > f->usable - 4 ||
+            varint(p + pc + 4, p + f->usable, &key) == 0 ||
+            !gather(sc, seen, get4(p + pc), depth + 1, false, cap))
+            return false;
+    }
+    return gather(sc, seen, get4(p + 8), depth + 1, false, cap);
+}
+
+/* The bytes of a value of serial type st below 12 (10 and 11 are not
+ * types: a scan refuses them). */
+static const uint8_t small_size[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
+
+/* Row k of leaf p checked, and read into v where get (the open checks
+ * each row once, without; the reads check again, for a file changed
+ * since, where a row's offsets could lead out of the mapping). A
+ * record's header is read up to the last field asked for, as SQLite
+ * reads it for the last column asked for, with SQLite's checks: every
+ * field within the payload, and the whole payload taken when the header
+ * ends there. false: a row a scan does not read. */
+static inline __attribute__((always_inline)) bool row_at(const tt_sqlscan *sc,
+                                                          const unsigned char *p, uint32_t k,
+                                                          tt_sqlv *v, bool get)
+{
+    const tt_sqlfile *f = sc->f;
+    const unsigned char *end = p + f->usable, *c, *rec, *hp, *hend;
+    uint32_t n = get2(p + 3), pc = get2(p + 8 + 2 * k);
+    uint64_t len, rowid, hs, off, t[MAX_FIELDS], at[MAX_FIELDS];
+    size_t a, b, h;
+    if (pc < 8 + 2 * n || pc > f->usable - 4)
+        return false;
+    c = p + pc;
+    a = varint(c, end, &len);
+    b = varint(c + a, end, &rowid);
+    if (!a || !b || len > f->usable - 35 || len > (uint64_t)(end - (c + a + b)))
+        return false;   /* out of the page, or on overflow pages */
+    rec = c + a + b;
+    h = varint(rec, rec + len, &hs);
+    if (!h || hs < h || hs > len)
+        return false;
+    hp = rec + h;
+    hend = rec + hs;
+    off = hs;
+    for (int fld = 0; fld <= sc->last; fld++) {
+        uint64_t st;
+        size_t m;
+        if (hp >= hend)
+            return false;   /* a short record: SQLite gives the default */
+        m = varint(hp, hend, &st);
+        if (!m || st == 10 || st == 11)
+            return false;
+        hp += m;
+        t[fld] = st;
+        at[fld] = off;
+        off += st < 12 ? small_size[st] : (st - 12) / 2;
+        if (off > len)
+            return false;
+    }
+    if (hp >= hend && off != len)
+        return false;
+    for (int col = 0; col < sc->ncol; col++) {
+        int i = sc->field[col];
+        uint64_t st = i < 0 ? 0 : t[i], u;
+        const unsigned char *d = rec + (i < 0 ? 0 : at[i]);
+        tt_sqlv *x = &v[col];
+        if (st >= 12) {
+            if (!(st & 1) || !(sc->text_ok >> col & 1))
+                return false;   /* a BLOB, or text where none may be */
+            if (get) {
+                x->type = SQLITE_TEXT;
+                x->i = 0;
+                x->s = (const char *)d;
+                x->n = (size_t)(st - 13) / 2;
+            }
+            continue;
+        }
+        if (st == 7)
+            return false;   /* a REAL */
+        if (!get)
+            continue;
+        x->type = SQLITE_INTEGER;
+        switch (st) {
+        case 0:
+            x->type = SQLITE_NULL;
+            x->i = 0;
+            break;
+        case 1:
+            x->i = (int8_t)d[0];
+            break;
+        case 2:
+            x->i = (int16_t)(uint16_t)(d[0] << 8 | d[1]);
+            break;
+        case 3:
+            u = (uint64_t)d[0] << 16 | (uint64_t)d[1] << 8 | d[2];
+            x->i = (int64_t)(u ^ 0x800000) - 0x800000;
+            break;
+        case 4:
+            x->i = (int32_t)get4(d);
+            break;
+        case 5:
+            u = (uint64_t)get2(d) << 32 | get4(d + 2);
+            x->i = (int64_t)(u ^ 0x800000000000) - 0x800000000000;
+            break;
+        case 6:
+            x->i = (int64_t)((uint64_t)get4(d) << 32 | get4(d + 4));
+            break;
+        default:   /* 8 and 9: the constants 0 and 1 */
+            x->i = st == 9;
+            break;
+        }
+    }
+    return true;
+}
+
+int tt_sqlscan_open(tt_sqlscan *sc, const tt_sqlfile *f, uint32_t root, int ncol,
+                    const int *field, uint32_t text_ok)
+{
+    uint8_t *seen;
+    size_t cap = 0;
+    bool ok;
+    memset(sc, 0, sizeof *sc);
+    if (!f->map || ncol < 0 || ncol > TT_SQLSCAN_MAX_COLS)
+        return -1;
+    sc->f = f;
+    sc->ncol = ncol;
+    sc->text_ok = text_ok;
+    sc->last = -1;
+    for (int c = 0; c < ncol; c++) {
+        if (field[c] >= MAX_FIELDS)
+            return -1;
+        sc->field[c] = field[c];
+        if (field[c] > sc->last)
+            sc->last = field[c];
+    }
+    if (!(seen = calloc((size_t)f->npages / 8 + 1, 1)))
+        return -1;
+    ok = gather(sc, seen, root, 0, true, &cap);
+    free(seen);
+    /* every row read once before the caller sees one */
+    for (size_t l = 0; ok && l < sc->n_leaf; l++) {
+        const unsigned char *p = page_at(f, sc->leaf[l]);
+        for (uint32_t k = 0, n = get2(p + 3); ok && k < n; k++)
+            ok = row_at(sc, p, k, NULL, false);
+    }
+    if (!ok) {
+        tt_sqlscan_close(sc);
+        return -1;
+    }
+    sc->n_cell = sc->n_leaf ? get2(page_at(f, sc->leaf[0]) + 3) : 0;
+    return 0;
+}
+
+int tt_sqlscan_next(tt_sqlscan *sc, tt_sqlv *v)
+{
+    while (sc->at_leaf < sc->n_leaf) {
+        const unsigned char *p = page_at(sc->f, sc->leaf[sc->at_leaf]);
+        if (sc->cell < sc->n_cell)
+            return row_at(sc, p, sc->cell++, v, true) ? 1 : -1;
+        if (++sc->at_leaf < sc->n_leaf)
+            sc->n_cell = get2(page_at(sc->f, sc->leaf[sc->at_leaf]) + 3);
+        sc->cell = 0;
+    }
+    return 0;
+}
+
+void tt_sqlscan_close(tt_sqlscan *sc)
+{
+    free(sc->leaf);
+    sc->leaf = NULL;
+    sc->n_leaf = sc->at_leaf = 0;
+}

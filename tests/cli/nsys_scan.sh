@@ -1,0 +1,42 @@
+#!/bin/sh
+# nsys_scan.sh - the decoder's own reading of an Nsight Systems export's
+# pages (src/decode/sqlite_scan.c) against SQLite's: exports written to
+# take each of its paths (tests/cli/nsys_scan_gen.py: deep and big pages,
+# every integer width, text names, deleted rows, and what it must leave to
+# SQLite: an index, a REAL, overflow pages, UTF-16, a write-ahead log,
+# short records, generated columns, damaged pages) give summary, check and
+# the operator report byte for byte as with TRACETTY_SQLITE_SCAN=0, where
+# SQLite reads every table. Skipped without python3 or without SQLite
+# support.
+. "$srcdir/tests/lib.sh"
+
+cd "$TMPD" || exit 1
+need_py_sqlite
+"$py" "$srcdir/tests/cli/nsys_scan_gen.py" . >names
+ok $? "exports written"
+
+"$TRACETTY" summary plain.sqlite >plain.out 2>plain.err
+rc=$?
+if [ $rc -ne 0 ] && grep -q "built without SQLite" plain.err; then
+    skip_all "built without SQLite"
+fi
+ok $rc "plain: summary"
+
+for name in $(cat names); do
+    for cmd in summary check report; do
+        case $cmd in
+        summary) args="summary" ;;
+        check) args="check --format csv" ;;
+        report) args="report --kind ops --format csv" ;;
+        esac
+        # shellcheck disable=SC2086 # args: a command and its options
+        "$TRACETTY" $args "$name.sqlite" >scan.out 2>&1
+        echo "exit $?" >>scan.out
+        # shellcheck disable=SC2086
+        TRACETTY_SQLITE_SCAN=0 "$TRACETTY" $args "$name.sqlite" >sql.out 2>&1
+        echo "exit $?" >>sql.out
+        cmp -s scan.out sql.out
+        ok $? "$name: $cmd as SQLite reads it"
+    done
+done
+tap_done
