@@ -185,25 +185,78 @@ static bool gather(tt_sqlscan *sc, uint8_t *seen, uint32_t pg, int depth, bool r
     return gather(sc, seen, get4(p + 8), depth + 1, false, cap);
 }
 
-/* The bytes of a value of serial type st below 12 (10 and 11 are not
- * types: a scan refuses them). */
-static const uint8_t small_size[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
+/* The bytes of a value of serial type st below 128 (10 and 11 are not
+ * types: a scan refuses them): 12 and up are a BLOB or a text of
+ * (st - 12) / 2 bytes. */
+#define TS(n) (((n) - 12) / 2)
+#define TS8(n) TS(n), TS(n + 1), TS(n + 2), TS(n + 3), TS(n + 4), TS(n + 5), TS(n + 6), TS(n + 7)
+static const uint8_t type_size[128] = {
+    0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0, TS(12), TS(13), TS(14), TS(15),
+    TS8(16), TS8(24), TS8(32), TS8(40), TS8(48), TS8(56), TS8(64), TS8(72),
+    TS8(80), TS8(88), TS8(96), TS8(104), TS8(112), TS8(120),
+};
+#undef TS8
+#undef TS
+
+/* Where each column's value lies in a record of header hdr (hs bytes)
+ * and payload len, into sc->col_st and sc->col_at: the header read up to
+ * the last field asked for, as SQLite reads it for the last column asked
+ * for, with SQLite's checks (every field within the payload, the whole
+ * payload taken when the header ends there) and the scan's (no short
+ * record, no REAL or BLOB, text only where allowed). false: a record a
+ * scan does not read. */
+static bool read_header(tt_sqlscan *sc, const unsigned char *hdr, size_t h, uint64_t hs,
+                        uint64_t len)
+{
+    const unsigned char *hp = hdr + h, *hend = hdr + hs;
+    uint64_t off = hs, t[MAX_FIELDS], at[MAX_FIELDS];
+    /* a serial type is mostly one byte (an integer, a short text): its
+     * size from the table; the sum is tested once after (64 fields of
+     * at most 57 bytes, or of len at most, cannot overflow it) */
+    for (int fld = 0; fld <= sc->last; fld++) {
+        uint64_t st;
+        if (hp >= hend)
+            return false;   /* a short record: SQLite gives the default */
+        if (*hp < 0x80) {
+            st = *hp++;
+        } else {
+            size_t m = varint_long(hp, hend, &st);
+            if (!m || (st - 12) / 2 > len)
+                return false;
+            hp += m;
+        }
+        if (st == 10 || st == 11)
+            return false;
+        t[fld] = st;
+        at[fld] = off;
+        off += st < 128 ? type_size[st] : (st - 12) / 2;
+    }
+    if (off > len || (hp >= hend && off != len))
+        return false;
+    for (int col = 0; col < sc->ncol; col++) {
+        int i = sc->field[col];
+        uint64_t st = i < 0 ? 0 : t[i];
+        if (st == 7 || (st >= 12 && (!(st & 1) || !(sc->text_ok >> col & 1))))
+            return false;   /* a REAL, a BLOB, or text where none may be */
+        sc->col_st[col] = st;
+        sc->col_at[col] = i < 0 ? 0 : (uint32_t)at[i];
+    }
+    return true;
+}
 
 /* Row k of leaf p checked, and read into v where get (the open checks
  * each row once, without; the reads check again, for a file changed
- * since, where a row's offsets could lead out of the mapping). A
- * record's header is read up to the last field asked for, as SQLite
- * reads it for the last column asked for, with SQLite's checks: every
- * field within the payload, and the whole payload taken when the header
- * ends there. false: a row a scan does not read. */
-static inline __attribute__((always_inline)) bool row_at(const tt_sqlscan *sc,
-                                                          const unsigned char *p, uint32_t k,
-                                                          tt_sqlv *v, bool get)
+ * since, where a row's offsets could lead out of the mapping). A record
+ * whose header and length are the last one's (rows mostly repeat their
+ * types) takes its columns' places from it. false: a row a scan does
+ * not read. */
+static inline __attribute__((always_inline)) bool row_at(tt_sqlscan *sc, const unsigned char *p,
+                                                          uint32_t k, tt_sqlv *v, bool get)
 {
     const tt_sqlfile *f = sc->f;
-    const unsigned char *end = p + f->usable, *c, *rec, *hp, *hend;
+    const unsigned char *end = p + f->usable, *c, *rec;
     uint32_t n = get2(p + 3), pc = get2(p + 8 + 2 * k);
-    uint64_t len, rowid, hs, off, t[MAX_FIELDS], at[MAX_FIELDS];
+    uint64_t len, rowid, hs;
     size_t a, b, h;
     if (pc < 8 + 2 * n || pc > f->usable - 4)
         return false;
@@ -216,46 +269,19 @@ static inline __attribute__((always_inline)) bool row_at(const tt_sqlscan *sc,
     h = varint(rec, rec + len, &hs);
     if (!h || hs < h || hs > len)
         return false;
-    hp = rec + h;
-    hend = rec + hs;
-    off = hs;
-    for (int fld = 0; fld <= sc->last; fld++) {
-        uint64_t st;
-        size_t m;
-        if (hp >= hend)
-            return false;   /* a short record: SQLite gives the default */
-        m = varint(hp, hend, &st);
-        if (!m || st == 10 || st == 11)
+    if (!sc->prev || hs != sc->prev_hs || len != sc->prev_len || memcmp(rec, sc->prev, hs) != 0) {
+        if (!read_header(sc, rec, h, hs, len))
             return false;
-        hp += m;
-        t[fld] = st;
-        at[fld] = off;
-        off += st < 12 ? small_size[st] : (st - 12) / 2;
-        if (off > len)
-            return false;
+        sc->prev = rec;
+        sc->prev_hs = hs;
+        sc->prev_len = len;
     }
-    if (hp >= hend && off != len)
-        return false;
+    if (!get)
+        return true;
     for (int col = 0; col < sc->ncol; col++) {
-        int i = sc->field[col];
-        uint64_t st = i < 0 ? 0 : t[i], u;
-        const unsigned char *d = rec + (i < 0 ? 0 : at[i]);
+        uint64_t st = sc->col_st[col], u;
+        const unsigned char *d = rec + sc->col_at[col];
         tt_sqlv *x = &v[col];
-        if (st >= 12) {
-            if (!(st & 1) || !(sc->text_ok >> col & 1))
-                return false;   /* a BLOB, or text where none may be */
-            if (get) {
-                x->type = SQLITE_TEXT;
-                x->i = 0;
-                x->s = (const char *)d;
-                x->n = (size_t)(st - 13) / 2;
-            }
-            continue;
-        }
-        if (st == 7)
-            return false;   /* a REAL */
-        if (!get)
-            continue;
         x->type = SQLITE_INTEGER;
         switch (st) {
         case 0:
@@ -282,8 +308,15 @@ static inline __attribute__((always_inline)) bool row_at(const tt_sqlscan *sc,
         case 6:
             x->i = (int64_t)((uint64_t)get4(d) << 32 | get4(d + 4));
             break;
-        default:   /* 8 and 9: the constants 0 and 1 */
+        case 8:
+        case 9:   /* the constants 0 and 1 */
             x->i = st == 9;
+            break;
+        default:   /* text (read_header() let no other type through) */
+            x->type = SQLITE_TEXT;
+            x->i = 0;
+            x->s = (const char *)d;
+            x->n = (size_t)(st - 13) / 2;
             break;
         }
     }

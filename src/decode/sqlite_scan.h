@@ -65,6 +65,13 @@ typedef struct tt_sqlscan {
     int               field[TT_SQLSCAN_MAX_COLS]; /* record field of a column, -1: NULL */
     uint32_t          text_ok; /* bit c: column c may hold text */
     int               last;    /* the highest field asked for */
+    /* the last record header read (in the mapping; NULL: none), its
+     * length and its payload's, and where it put each column: serial
+     * type, offset in the record */
+    const unsigned char *prev;
+    uint64_t          prev_hs, prev_len;
+    uint64_t          col_st[TT_SQLSCAN_MAX_COLS];
+    uint32_t          col_at[TT_SQLSCAN_MAX_COLS];
 } tt_sqlscan;
 
 /* Open a scan of the rowid table whose b-tree starts at page root, ncol
