@@ -76,6 +76,33 @@ static inline size_t varint(const unsigned char *p, const unsigned char *end, ui
     return varint_long(p, end, v);
 }
 
+/* The length of the varint at p, ending before end; 0 when it runs past
+ * end. */
+static inline size_t varint_skip(const unsigned char *p, const unsigned char *end)
+{
+    for (size_t i = 0; i < 9 && p + i < end; i++)
+        if (!(p[i] & 0x80) || i == 8)
+            return i + 1;
+    return 0;
+}
+
+/* Whether the n bytes at a and b are the same: a record header's few
+ * bytes, compared eight at a time (a call to memcmp() cost more). */
+static inline bool same(const unsigned char *a, const unsigned char *b, size_t n)
+{
+    uint64_t x, y;
+    for (; n >= 8; n -= 8, a += 8, b += 8) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return false;
+    }
+    while (n--)
+        if (*a++ != *b++)
+            return false;
+    return true;
+}
+
 static bool exists(const char *path, const char *suffix)
 {
     char name[PATH_MAX + 16];
@@ -199,14 +226,14 @@ static const uint8_t type_size[128] = {
 #undef TS
 
 /* Where each column's value lies in a record of header hdr (hs bytes)
- * and payload len, into sc->col_st and sc->col_at: the header read up to
+ * and payload len, into *out (its st and off): the header read up to
  * the last field asked for, as SQLite reads it for the last column asked
  * for, with SQLite's checks (every field within the payload, the whole
  * payload taken when the header ends there) and the scan's (no short
  * record, no REAL or BLOB, text only where allowed). false: a record a
  * scan does not read. */
-static bool read_header(tt_sqlscan *sc, const unsigned char *hdr, size_t h, uint64_t hs,
-                        uint64_t len)
+static bool read_header(const tt_sqlscan *sc, struct tt_sqlhdr *out, const unsigned char *hdr,
+                        size_t h, uint64_t hs, uint64_t len)
 {
     const unsigned char *hp = hdr + h, *hend = hdr + hs;
     uint64_t off = hs, t[MAX_FIELDS], at[MAX_FIELDS];
@@ -238,8 +265,8 @@ static bool read_header(tt_sqlscan *sc, const unsigned char *hdr, size_t h, uint
         uint64_t st = i < 0 ? 0 : t[i];
         if (st == 7 || (st >= 12 && (!(st & 1) || !(sc->text_ok >> col & 1))))
             return false;   /* a REAL, a BLOB, or text where none may be */
-        sc->col_st[col] = st;
-        sc->col_at[col] = i < 0 ? 0 : (uint32_t)at[i];
+        out->st[col] = st;
+        out->off[col] = i < 0 ? 0 : (uint32_t)at[i];
     }
     return true;
 }
@@ -247,40 +274,55 @@ static bool read_header(tt_sqlscan *sc, const unsigned char *hdr, size_t h, uint
 /* Row k of leaf p checked, and read into v where get (the open checks
  * each row once, without; the reads check again, for a file changed
  * since, where a row's offsets could lead out of the mapping). A record
- * whose header and length are the last one's (rows mostly repeat their
- * types) takes its columns' places from it. false: a row a scan does
- * not read. */
+ * whose header and length are a recent one's (rows mostly repeat a few
+ * lists of types) takes its columns' places from it. false: a row a scan
+ * does not read. */
 static inline __attribute__((always_inline)) bool row_at(tt_sqlscan *sc, const unsigned char *p,
                                                           uint32_t k, tt_sqlv *v, bool get)
 {
     const tt_sqlfile *f = sc->f;
     const unsigned char *end = p + f->usable, *c, *rec;
     uint32_t n = get2(p + 3), pc = get2(p + 8 + 2 * k);
-    uint64_t len, rowid, hs;
+    uint64_t len, hs;
     size_t a, b, h;
+    struct tt_sqlhdr *hd;
     if (pc < 8 + 2 * n || pc > f->usable - 4)
         return false;
     c = p + pc;
     a = varint(c, end, &len);
-    b = varint(c + a, end, &rowid);
+    b = varint_skip(c + a, end);   /* the rowid */
     if (!a || !b || len > f->usable - 35 || len > (uint64_t)(end - (c + a + b)))
         return false;   /* out of the page, or on overflow pages */
     rec = c + a + b;
     h = varint(rec, rec + len, &hs);
     if (!h || hs < h || hs > len)
         return false;
-    if (!sc->prev || hs != sc->prev_hs || len != sc->prev_len || memcmp(rec, sc->prev, hs) != 0) {
-        if (!read_header(sc, rec, h, hs, len))
-            return false;
-        sc->prev = rec;
-        sc->prev_hs = hs;
-        sc->prev_len = len;
+    /* the latest header first, then the others */
+    for (unsigned e = 0, x = sc->last_hdr;; x = (x + 1) % TT_SQLSCAN_HDRS) {
+        hd = &sc->hdr[x];
+        if (hd->at && hd->hs == hs && hd->len == len && same(rec, hd->at, hs)) {
+            sc->last_hdr = x;
+            break;
+        }
+        if (++e == TT_SQLSCAN_HDRS) {
+            /* a new one, in place of the oldest */
+            x = (sc->last_hdr + TT_SQLSCAN_HDRS - 1) % TT_SQLSCAN_HDRS;
+            hd = &sc->hdr[x];
+            hd->at = NULL;
+            if (!read_header(sc, hd, rec, h, hs, len))
+                return false;
+            hd->at = rec;
+            hd->hs = hs;
+            hd->len = len;
+            sc->last_hdr = x;
+            break;
+        }
     }
     if (!get)
         return true;
     for (int col = 0; col < sc->ncol; col++) {
-        uint64_t st = sc->col_st[col], u;
-        const unsigned char *d = rec + sc->col_at[col];
+        uint64_t st = hd->st[col], u;
+        const unsigned char *d = rec + hd->off[col];
         tt_sqlv *x = &v[col];
         x->type = SQLITE_INTEGER;
         switch (st) {

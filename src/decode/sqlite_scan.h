@@ -55,6 +55,7 @@ int tt_sqlfile_open(tt_sqlfile *f, const char *path);
 void tt_sqlfile_close(tt_sqlfile *f);
 
 #define TT_SQLSCAN_MAX_COLS 32
+#define TT_SQLSCAN_HDRS 4
 
 typedef struct tt_sqlscan {
     const tt_sqlfile *f;
@@ -65,13 +66,15 @@ typedef struct tt_sqlscan {
     int               field[TT_SQLSCAN_MAX_COLS]; /* record field of a column, -1: NULL */
     uint32_t          text_ok; /* bit c: column c may hold text */
     int               last;    /* the highest field asked for */
-    /* the last record header read (in the mapping; NULL: none), its
-     * length and its payload's, and where it put each column: serial
-     * type, offset in the record */
-    const unsigned char *prev;
-    uint64_t          prev_hs, prev_len;
-    uint64_t          col_st[TT_SQLSCAN_MAX_COLS];
-    uint32_t          col_at[TT_SQLSCAN_MAX_COLS];
+    /* the last few record headers read, the latest in hdr[last_hdr] */
+    struct tt_sqlhdr {
+        const unsigned char *at;   /* in the mapping; NULL: none */
+        uint64_t             hs, len; /* its length and its payload's */
+        /* where it puts each column: serial type, offset in the record */
+        uint64_t             st[TT_SQLSCAN_MAX_COLS];
+        uint32_t             off[TT_SQLSCAN_MAX_COLS];
+    } hdr[TT_SQLSCAN_HDRS];
+    unsigned          last_hdr;
 } tt_sqlscan;
 
 /* Open a scan of the rowid table whose b-tree starts at page root, ncol
