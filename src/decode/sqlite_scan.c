@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "decode/sqlite_scan.h"
+#include "util/grow.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -188,14 +189,8 @@ static bool gather(tt_sqlscan *sc, uint8_t *seen, uint32_t pg, int depth, bool r
     if (p[0] == 13) {
         if ((n == 0 && !root) || !cells_ok(f, 8, n))
             return false;
-        if (sc->n_leaf == *cap) {
-            size_t c = *cap ? *cap * 2 : 64;
-            uint32_t *l = realloc(sc->leaf, c * sizeof *l);
-            if (!l)
-                return false;
-            sc->leaf = l;
-            *cap = c;
-        }
+        if (tt_grow_one((void **)&sc->leaf, cap, sc->n_leaf, sizeof *sc->leaf))
+            return false;
         sc->leaf[sc->n_leaf++] = pg;
         return true;
     }

@@ -14,40 +14,45 @@ import random
 import sqlite3
 import sys
 
-SCHEMA = """
-CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);
-CREATE TABLE ThreadNames (globalTid INTEGER, nameId INTEGER, priority INTEGER);
-CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL,
-  eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL,
-  returnValue INTEGER NOT NULL, callchainId INTEGER);
-CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,
-  deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER,
-  streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
-  demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, mangledName INTEGER,
-  launchType INTEGER, cacheConfig INTEGER, registersPerThread INTEGER,
-  gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL,
-  blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,
-  staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL,
-  localMemoryPerThread INTEGER NOT NULL, localMemoryTotal INTEGER NOT NULL,
-  gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER, graphNodeId INTEGER,
-  sharedMemoryLimitConfig INTEGER);
-CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL,
-  deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER,
-  streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL,
-  copyKind INTEGER NOT NULL, deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER,
-  srcDeviceId INTEGER, srcContextId INTEGER, dstDeviceId INTEGER, dstContextId INTEGER,
-  migrationCause INTEGER, graphNodeId INTEGER, virtualAddress INTEGER);
-CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL,
-  deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER,
-  streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL,
-  bytes INTEGER NOT NULL, graphNodeId INTEGER, memKind INTEGER);
-CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL,
-  rangeId INTEGER, category INTEGER, color INTEGER, text TEXT, globalTid INTEGER,
-  endGlobalTid INTEGER, textId INTEGER, domainId INTEGER, uint64Value INTEGER,
-  int64Value INTEGER, doubleValue REAL, uint32Value INTEGER, int32Value INTEGER,
-  floatValue REAL, jsonTextId INTEGER, jsonText TEXT, binaryData TEXT);
-"""
+# The tables the decoder reads, with nsys 2025.1's columns (real rows are
+# this wide): INTEGER unless a type follows the name (its spaces as "_").
+TABLES = {
+    "StringIds": "id:INTEGER_PRIMARY_KEY value:TEXT",
+    "PROCESSES": "globalPid pid name:TEXT",
+    "ThreadNames": "globalTid nameId priority",
+    "CUPTI_ACTIVITY_KIND_RUNTIME": "start end eventClass globalTid correlationId nameId "
+                                   "returnValue callchainId",
+    "CUPTI_ACTIVITY_KIND_KERNEL": "start end deviceId contextId greenContextId streamId "
+                                  "correlationId globalPid demangledName shortName mangledName "
+                                  "launchType cacheConfig registersPerThread gridX gridY gridZ "
+                                  "blockX blockY blockZ staticSharedMemory dynamicSharedMemory "
+                                  "localMemoryPerThread localMemoryTotal gridId "
+                                  "sharedMemoryExecuted graphNodeId sharedMemoryLimitConfig",
+    "CUPTI_ACTIVITY_KIND_MEMCPY": "start end deviceId contextId greenContextId streamId "
+                                  "correlationId globalPid bytes copyKind deprecatedSrcId srcKind "
+                                  "dstKind srcDeviceId srcContextId dstDeviceId dstContextId "
+                                  "migrationCause graphNodeId virtualAddress",
+    "CUPTI_ACTIVITY_KIND_MEMSET": "start end deviceId contextId greenContextId streamId "
+                                  "correlationId globalPid value bytes graphNodeId memKind",
+    "NVTX_EVENTS": "start end eventType rangeId category color text:TEXT globalTid endGlobalTid "
+                   "textId domainId uint64Value int64Value doubleValue:REAL uint32Value "
+                   "int32Value floatValue:REAL jsonTextId jsonText:TEXT binaryData:TEXT",
+}
+
+
+def schema(**cols):
+    """CREATE TABLE statements of TABLES, a table's columns replaced by
+    cols[table] where given."""
+    out = []
+    for name, spec in TABLES.items():
+        spec = cols.get(name, spec)
+        defs = [c.replace(":", " ").replace("_", " ") if ":" in c else c + " INTEGER"
+                for c in spec.split()]
+        out.append("CREATE TABLE %s (%s);" % (name, ", ".join(defs)))
+    return "\n".join(out)
+
+
+SCHEMA = schema()
 
 NAMES = ["ampere_sgemm_128x64_nn", "void at::native::vectorized_elementwise_kernel<4>",
          "ncclKernel_AllReduce_RING_LL_Sum_float", "void cudnn::winograd_nonfused",
@@ -166,41 +171,35 @@ def main():
                 os.remove(path + suffix)
         return path
 
+    def variant(name, *sql, **kw):
+        """An export of write(**kw), then statements sql run on it."""
+        db = write(p(name), **kw)
+        for q in sql:
+            db.execute(q)
+        db.commit()
+        db.close()
+
     write(p("plain")).close()
     write(p("small_pages"), n=4000, page_size=512).close()
     write(p("big_pages"), page_size=65536).close()
     write(p("widths"), widths=True).close()
     write(p("text_names"), text_names=True, nulls=True).close()
-    db = write(p("deleted"))
-    db.execute("DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId % 3 = 0")
-    db.execute("DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId % 5 = 0")
-    db.commit()
-    db.close()
-    db = write(p("empty_tables"), n=0)
-    db.close()
+    variant("deleted", "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId % 3 = 0",
+            "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId % 5 = 0")
+    variant("empty_tables", n=0)
     # left to SQLite
-    db = write(p("index"))
-    db.execute("CREATE INDEX k ON CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId)")
-    db.commit()
-    db.close()
+    variant("index", "CREATE INDEX k ON CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId)")
     write(p("real"), real=True).close()
     write(p("text_int"), text_int=True).close()
     write(p("overflow"), big_text=True).close()
     write(p("utf16"), pre="PRAGMA encoding='UTF-16le';").close()
-    db = write(p("wal"))
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId % 2 = 0")
-    db.commit()
-    db.close()
-    db = write(p("altered"))
-    db.execute("ALTER TABLE CUPTI_ACTIVITY_KIND_RUNTIME ADD COLUMN extra INTEGER DEFAULT 7")
-    db.execute("ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN gridX2 INTEGER DEFAULT 5")
-    db.commit()
-    db.close()
+    variant("wal", "PRAGMA journal_mode=WAL",
+            "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId % 2 = 0")
+    variant("altered", "ALTER TABLE CUPTI_ACTIVITY_KIND_RUNTIME ADD COLUMN extra INTEGER DEFAULT 7",
+            "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN gridX2 INTEGER DEFAULT 5")
     db = sqlite3.connect(p("altered_missing"))
-    db.executescript(SCHEMA.replace(
-        "correlationId INTEGER, nameId INTEGER NOT NULL,\n  returnValue INTEGER NOT NULL, "
-        "callchainId INTEGER);", "correlationId INTEGER);"))
+    db.executescript(schema(CUPTI_ACTIVITY_KIND_RUNTIME="start end eventClass globalTid "
+                                                        "correlationId"))
     db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1000, 2000, 0, 1, 1)")
     db.execute("ALTER TABLE CUPTI_ACTIVITY_KIND_RUNTIME ADD COLUMN nameId INTEGER DEFAULT 5")
     db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (3000, 4000, 0, 1, 2, 6)")
@@ -208,9 +207,9 @@ def main():
     db.close()
     db = sqlite3.connect(p("generated"))
     db.executescript(SCHEMA.replace(
-        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL,",
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER,",
         "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (shifted INTEGER GENERATED ALWAYS AS "
-        "(start + 1) VIRTUAL, start INTEGER NOT NULL,"))
+        "(start + 1) VIRTUAL, start INTEGER,"))
     db.executemany("INSERT INTO StringIds VALUES (?, ?)", list(enumerate(NAMES, 1)))
     db.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
                    "correlationId, nameId, returnValue) VALUES (?, ?, 0, 17, ?, 5, 0)",
