@@ -181,7 +181,9 @@ static bool gather(tt_sqlscan *sc, uint8_t *seen, uint32_t pg, int depth, bool r
     const tt_sqlfile *f = sc->f;
     const unsigned char *p;
     uint32_t n;
-    if (pg < 2 || pg > f->npages || depth > MAX_DEPTH || (seen[pg >> 3] >> (pg & 7) & 1))
+    /* the page holding the lock bytes (at 1 GiB) is never a b-tree's */
+    if (pg < 2 || pg > f->npages || pg == 0x40000000 / f->page + 1 || depth > MAX_DEPTH ||
+        (seen[pg >> 3] >> (pg & 7) & 1))
         return false;
     seen[pg >> 3] |= (uint8_t)(1u << (pg & 7));
     p = page_at(f, pg);

@@ -20,6 +20,10 @@
  * refusal costs nothing already decoded. Callers ask SQLite then, and are
  * told exactly what they were before.
  *
+ * A file changed while it is read gives an error (tt_sqlscan_next() returns -1),
+ * never a read out of the mapping; one truncated meanwhile gets SIGBUS,
+ * as the JSON decoder's mapping does (chrome_chunks.c).
+ *
  * Ownership: a tt_sqlfile maps the file read-only (tt_sqlfile_close()
  * unmaps it); a tt_sqlscan borrows its file and owns its list of leaf
  * pages (tt_sqlscan_close()). Values point into the mapping.
