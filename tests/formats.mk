@@ -37,6 +37,7 @@ FORMATS_CLI_TESTS = \
 	tests/cli/flows.sh \
 	tests/cli/nsys_flows.sh \
 	tests/cli/nsys_args.sh \
+	tests/cli/nsys_scan.sh \
 	tests/cli/lanes_many.sh \
 	tests/cli/chrome_unterminated.sh \
 	tests/cli/chrome_parallel.sh \
@@ -49,7 +50,8 @@ FORMATS_CLI_TESTS = \
 TESTS += $(FORMATS_CLI_TESTS)
 EXTRA_DIST += $(FORMATS_CLI_TESTS) tests/golden/formats \
 	tests/cli/ncu_oracle.py tests/data/ncu \
-	tests/cli/ncujoin_oracle.py tests/data/ncujoin tests/cli/nsys_flows_oracle.py tests/cli/nsys_args_oracle.py
+	tests/cli/ncujoin_oracle.py tests/data/ncujoin tests/cli/nsys_flows_oracle.py tests/cli/nsys_args_oracle.py \
+	tests/cli/nsys_scan_gen.py
 
 # Fuzz targets, one per decoder, following the pattern in tests/qa.mk
 # (fuzz_formats.h holds the loading and invariant checks they share).

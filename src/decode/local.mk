@@ -13,6 +13,7 @@ libtracetty_a_SOURCES += \
 	src/decode/mindspore_hccl.c src/decode/mindspore_hccl.h \
 	src/decode/neuron.c src/decode/hugectr.c src/decode/nsys_sqlite.c \
 	src/decode/nsys_flows.c src/decode/nsys_flows.h \
+	src/decode/sqlite_scan.c src/decode/sqlite_scan.h \
 	src/decode/captures.c src/decode/captures.h \
 	src/decode/ascend_tree.c src/decode/ascend_tree.h \
 	src/decode/ascend_join.c src/decode/ascend_join.h

@@ -2,7 +2,7 @@
  * linked once its lanes are sorted (see nsys_flows.h).
  *
  * The marked events are gathered (lane, position) and sorted by (pid,
- * correlation id), a merge of their few runs (sort_marks()): ids follow
+ * correlation id), a merge of their few runs (merge_next()): ids follow
  * time, so each id's events are found near the previous id's, lane by
  * lane, and the walk stays in cache (the points' hashed keys sent it all
  * over memory). An id with one call and all its GPU work at or after the
@@ -23,6 +23,7 @@
 #include "decode/nsys_flows.h"
 #include "util/bigalloc.h"
 #include "util/hash.h"
+#include "util/grow.h"
 #include "util/sort.h"
 
 #include <stdlib.h>
@@ -102,55 +103,61 @@ static int push_points(tt_trace *tr, tt_kv *rest, size_t n, uint32_t cat)
 
 #define MAX_RUNS 16
 
-/* Sort the n marks of *kv by key, stably, with *rest (room for n) as
- * scratch: the two arrays may trade places. The marks come lane by lane,
- * each lane's in id order (ids follow time), so they are a few ascending
- * runs: merging those in one pass, the lowest run first among equal keys
- * (the stable order), costs a fraction of the radix sort's passes that
- * scatter over the whole array. Many runs go to the radix sort. 0 or -1
- * (out of memory). */
-static int sort_marks(tt_kv **kv, tt_kv **rest, size_t n)
+/* The marks in key order, stably, read from their sorted runs as they are
+ * merged (no merged copy: fresh memory the size of the marks was a
+ * twentieth of an export's summary, in page faults). The marks come lane
+ * by lane, each lane's in id order (ids follow time), so they are a few
+ * ascending runs. */
+typedef struct merge {
+    const tt_kv *a;
+    size_t       head[MAX_RUNS], end[MAX_RUNS], nr;
+} merge;
+
+/* The runs of a[0..n): false when there are more than MAX_RUNS (the
+ * caller sorts them into one). */
+static bool merge_init(merge *m, const tt_kv *a, size_t n)
 {
-    const tt_kv *a = *kv;
-    tt_kv *o = *rest;
-    size_t head[MAX_RUNS], end[MAX_RUNS], nr = 0;
+    m->a = a;
+    m->nr = 0;
     for (size_t i = 0; i < n; i++)
         if (i == 0 || a[i].key < a[i - 1].key) {
-            if (nr == MAX_RUNS)
-                return tt_radix_sort(*kv, n);
-            if (nr)
-                end[nr - 1] = i;
-            head[nr++] = i;
+            if (m->nr == MAX_RUNS)
+                return false;
+            if (m->nr)
+                m->end[m->nr - 1] = i;
+            m->head[m->nr++] = i;
         }
-    if (nr <= 1)
-        return 0;
-    end[nr - 1] = n;
-    for (size_t m = 0; m < n; m++) {
-        size_t best = nr;
-        for (size_t r = 0; r < nr; r++)
-            if (head[r] < end[r] && (best == nr || a[head[r]].key < a[head[best]].key))
-                best = r;
-        o[m] = a[head[best]++];
-    }
-    *rest = *kv;
-    *kv = o;
-    return 0;
+    if (m->nr)
+        m->end[m->nr - 1] = n;
+    return true;
+}
+
+/* The next mark in key order, the lowest run first among equal keys (the
+ * stable order); NULL after the last. */
+static inline __attribute__((always_inline)) const tt_kv *merge_next(merge *m)
+{
+    size_t best = m->nr;
+    for (size_t r = 0; r < m->nr; r++)
+        if (m->head[r] < m->end[r] &&
+            (best == m->nr || m->a[m->head[r]].key < m->a[m->head[best]].key))
+            best = r;
+    return best == m->nr ? NULL : &m->a[m->head[best]++];
 }
 
 #define MAX_PIDS 64
 
 int tt_nsys_flows_resolve(tt_trace *tr, size_t n, bool placed, uint32_t cat)
 {
-    tt_kv *kv, *rest = NULL;
+    tt_kv *kv, *rest = NULL, *grp = NULL;
+    const tt_kv *x;
+    merge mg;
     uint64_t pids[MAX_PIDS], last_pid = UINT64_MAX;
-    size_t k = 0, nrest = 0, npids = 0;
+    size_t k = 0, nrest = 0, cap_rest = 0, cap_grp = 0, npids = 0;
     int rc = -1;
     if (n == 0)
         return 0;
-    kv = tt_bigalloc(n * sizeof *kv);
-    rest = tt_bigalloc(n * sizeof *rest);
-    if (!kv || !rest)
-        goto out;
+    if (!(kv = tt_bigalloc(n * sizeof *kv)))
+        return -1;
     for (uint32_t li = 0; li < tr->n_lanes; li++) {
         const tt_lane *l = &tr->lanes[li];
         for (size_t i = 0; i < l->n && k < n; i++) {
@@ -173,32 +180,42 @@ int tt_nsys_flows_resolve(tt_trace *tr, size_t n, bool placed, uint32_t cat)
     n = k;
     if (pids_may_collide(pids, npids))
         placed = false;
-    if (sort_marks(&kv, &rest, n))
+    /* many runs: sorted into one first (stably, as the merge would) */
+    if (!merge_init(&mg, kv, n) && (tt_radix_sort(kv, n) || !merge_init(&mg, kv, n)))
         goto out;
-    for (size_t i = 0, j; i < n; i = j) {
-        size_t starts = 0;
-        uint64_t start = 0;
+    /* a group at a time: the marks of one key, in grp[0..j) */
+    for (x = merge_next(&mg); x;) {
+        uint64_t key = x->key, start = 0;
+        size_t j = 0, starts = 0;
         bool simple;
-        for (j = i; j < n && kv[j].key == kv[i].key; j++)
-            if (is_start(at(tr, kv[j].val))) {
+        do {
+            if (tt_grow_one((void **)&grp, &cap_grp, j, sizeof *grp))
+                goto out;
+            grp[j++] = *x;
+        } while ((x = merge_next(&mg)) && x->key == key);
+        for (size_t m = 0; m < j; m++)
+            if (is_start(at(tr, grp[m].val))) {
                 starts++;
-                start = kv[j].val;
+                start = grp[m].val;
             }
         simple = placed && starts == 1;
-        for (size_t m = i; simple && m < j; m++)
-            simple = at(tr, kv[m].val)->start >= at(tr, start)->start;
+        for (size_t m = 0; simple && m < j; m++)
+            simple = at(tr, grp[m].val)->start >= at(tr, start)->start;
         if (!simple) {
-            for (size_t m = i; m < j; m++)
-                rest[nrest++] = (tt_kv){(uint64_t)at(tr, kv[m].val)->busy_upto, kv[m].val};
+            for (size_t m = 0; m < j; m++) {
+                if (tt_grow_one((void **)&rest, &cap_rest, nrest, sizeof *rest))
+                    goto out;
+                rest[nrest++] = (tt_kv){(uint64_t)at(tr, grp[m].val)->busy_upto, grp[m].val};
+            }
             continue;
         }
-        for (size_t m = i; m < j; m++) {
+        for (size_t m = 0; m < j; m++) {
             tt_evref from = bound(tr, start), to;
-            if (kv[m].val == start)
+            if (grp[m].val == start)
                 continue;
-            to = bound(tr, kv[m].val);
+            to = bound(tr, grp[m].val);
             if ((from.lane != to.lane || from.idx != to.idx) &&
-                tt_trace_flow_resolved(tr, from, to, at(tr, kv[m].val)->name, cat))
+                tt_trace_flow_resolved(tr, from, to, at(tr, grp[m].val)->name, cat))
                 goto out;
         }
     }
@@ -213,5 +230,6 @@ out:
     }
     free(kv);
     free(rest);
+    free(grp);
     return rc;
 }

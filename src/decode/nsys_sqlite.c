@@ -21,6 +21,12 @@
  *
  * SQLite needs a file it can open by path: compressed or piped input is an
  * error that says so (tt_input_is_plain_file()).
+ *
+ * The schema, names and small tables are read through SQLite; the big
+ * ones (kernels, copies, memsets, API calls, NVTX) through rows_open(),
+ * which reads their pages itself where the file allows (sqlite_scan.h:
+ * SQLite's virtual machine was more than half of the decode) and leaves
+ * anything else to SQLite, with the same rows either way.
  */
 #include "config.h"
 
@@ -28,6 +34,7 @@
 #include "decode/csv_common.h"
 #include "decode/decode.h"
 #include "decode/nsys_flows.h"
+#include "decode/sqlite_scan.h"
 #include "util/bigalloc.h"
 #include "util/hash.h"
 #include "util/u64map.h"
@@ -48,6 +55,7 @@ typedef struct nsys {
     tt_input           *in;
     tt_error           *err;
     sqlite3            *db;
+    tt_sqlfile          file;     /* the database's pages for scans (sqlite_scan.h) */
     tt_u64map           str;      /* StringIds id -> string id */
     uint32_t           *dense;    /* the same for ids below n_dense (dense_put()) */
     size_t              n_dense;
@@ -117,19 +125,31 @@ static const char *col_or_null(nsys *s, const char *table, const char *col)
     return column_exists(s, table, col) ? col : "NULL";
 }
 
-static uint32_t str_of_id(nsys *s, sqlite3_stmt *st, int c)
+/* Column c of st's row as a scan gives it (sqlite_scan.h): the type
+ * before any conversion, the integer sqlite3_column_int64() makes of it,
+ * a text's bytes. */
+static void sql_value(sqlite3_stmt *st, int c, tt_sqlv *x)
 {
-    sqlite3_value *x = sqlite3_column_value(st, c);
+    x->type = sqlite3_column_type(st, c);
+    x->s = NULL;
+    x->n = 0;
+    if (x->type == SQLITE_TEXT) {
+        x->s = (const char *)sqlite3_column_text(st, c);
+        x->n = (size_t)sqlite3_column_bytes(st, c);
+    }
+    x->i = sqlite3_column_int64(st, c);
+}
+
+/* The string id of a text, or of a StringIds id; 0 for anything else. */
+static uint32_t str_of_id(nsys *s, const tt_sqlv *x)
+{
     uint32_t *v;
     uint64_t id;
-    int type = sqlite3_value_type(x);
-    if (type == SQLITE_TEXT) {
-        const unsigned char *t = sqlite3_column_text(st, c);
-        return tt_trace_intern(s->tr, (const char *)t, (size_t)sqlite3_column_bytes(st, c));
-    }
-    if (type != SQLITE_INTEGER)
+    if (x->type == SQLITE_TEXT)
+        return tt_trace_intern(s->tr, x->s, x->n);
+    if (x->type != SQLITE_INTEGER)
         return 0;
-    id = (uint64_t)sqlite3_value_int64(x);
+    id = (uint64_t)x->i;
     if (id < s->n_dense)
         return s->dense[id] == NO_STR ? 0 : s->dense[id];
     v = tt_u64map_get(&s->str, id);
@@ -170,6 +190,133 @@ static const char *text(sqlite3_stmt *st, int c)
 {
     const unsigned char *t = sqlite3_column_text(st, c);
     return t ? (const char *)t : "";
+}
+
+/* The rows of one SELECT of a table's columns, read by a scan of the file
+ * (sqlite_scan.h) where it can, else by SQLite: the same values either
+ * way, in the same order (a full scan's, rowid order). */
+typedef struct rows {
+    sqlite3_stmt *st;     /* NULL: the scan reads (or the query ended) */
+    tt_sqlscan    sc;
+    bool          scan;
+    const char   *table;
+    int           ncol;
+    tt_sqlv       v[TT_SQLSCAN_MAX_COLS];   /* the current row's values */
+} rowsrc;
+
+/* The record field of each of the ncol columns col[] of table ("NULL":
+ * -1) and the table's root page, where a scan reads them as SQLite's
+ * query would: a rowid table, no index on it (a covering index could be
+ * what SQLite scans, in its own order), no hidden or generated column
+ * (the fields follow the declared columns), no key column asked for (an
+ * INTEGER PRIMARY KEY is the rowid, not a field). */
+static bool scan_fields(nsys *s, const char *table, const char *const *col, int ncol,
+                        int *field, uint32_t *root)
+{
+    sqlite3_stmt *st;
+    char sql[200];
+    bool ok;
+    int64_t pg = 0;
+    if (!s->file.map || ncol > TT_SQLSCAN_MAX_COLS)
+        return false;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT rootpage FROM sqlite_master WHERE type='table' AND name=?1 "
+                           "AND NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type='index' "
+                           "AND tbl_name=?1)",
+                           -1, &st, NULL) != SQLITE_OK)
+        return false;
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER)
+        pg = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (pg < 2 || pg > UINT32_MAX)
+        return false;
+    *root = (uint32_t)pg;
+    for (int c = 0; c < ncol; c++)
+        field[c] = strcmp(col[c], "NULL") == 0 ? -1 : -2;
+    snprintf(sql, sizeof sql, "PRAGMA table_xinfo(\"%s\")", table);
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return false;
+    ok = true;
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = text(st, 1);
+        int64_t cid = sqlite3_column_int64(st, 0);
+        bool pk = sqlite3_column_int64(st, 5) != 0;
+        ok = sqlite3_column_int64(st, 6) == 0 && cid >= 0 && cid < INT_MAX;
+        for (int c = 0; ok && c < ncol; c++)
+            if (field[c] != -1 && strcmp(col[c], name) == 0) {
+                field[c] = (int)cid;
+                ok = !pk;
+            }
+    }
+    sqlite3_finalize(st);
+    for (int c = 0; ok && c < ncol; c++)
+        ok = field[c] != -2;
+    return ok;
+}
+
+/* Open the rows of columns col[0..ncol) of table (a name, or "NULL"),
+ * where, if not NULL, is the query's condition: a scan reads every row
+ * and the caller tests it again. text_ok: bit c, column c may hold text
+ * (any other text or a REAL leaves the table to SQLite). 0 or -1 (the
+ * error set). */
+static int rows_open(nsys *s, rowsrc *r, const char *table, const char *const *col, int ncol,
+                     uint32_t text_ok, const char *where)
+{
+    char sql[1024];
+    size_t len;
+    int field[TT_SQLSCAN_MAX_COLS];
+    uint32_t root;
+    r->st = NULL;
+    r->scan = false;
+    r->table = table;
+    r->ncol = ncol;
+    if (scan_fields(s, table, col, ncol, field, &root) &&
+        tt_sqlscan_open(&r->sc, &s->file, root, ncol, field, text_ok) == 0) {
+        r->scan = true;
+        return 0;
+    }
+    len = (size_t)snprintf(sql, sizeof sql, "SELECT");
+    for (int c = 0; c < ncol && len < sizeof sql; c++)
+        len += (size_t)snprintf(sql + len, sizeof sql - len, "%s %s", c ? "," : "", col[c]);
+    if (len < sizeof sql)
+        len += (size_t)snprintf(sql + len, sizeof sql - len, " FROM %s%s%s", table,
+                                where ? " WHERE " : "", where ? where : "");
+    if (len >= sizeof sql || sqlite3_prepare_v2(s->db, sql, -1, &r->st, NULL) != SQLITE_OK)
+        return sql_fail(s, table);
+    return 0;
+}
+
+/* The next row in r->v: 1, 0 after the last, -1 on an error (set; the
+ * query is then finalized before its message is read, as it always was). */
+static int rows_next(nsys *s, rowsrc *r)
+{
+    int rc;
+    if (r->scan) {
+        if ((rc = tt_sqlscan_next(&r->sc, r->v)) < 0)
+            tt_error_set(s->err, TT_ERR_FORMAT, "%s: the database changed while it was read",
+                         r->table);
+        return rc;
+    }
+    if (!r->st)
+        return 0;
+    if ((rc = sqlite3_step(r->st)) == SQLITE_ROW) {
+        for (int c = 0; c < r->ncol; c++)
+            sql_value(r->st, c, &r->v[c]);
+        return 1;
+    }
+    sqlite3_finalize(r->st);
+    r->st = NULL;
+    return rc == SQLITE_DONE ? 0 : sql_fail(s, r->table);
+}
+
+static void rows_close(rowsrc *r)
+{
+    if (r->scan)
+        tt_sqlscan_close(&r->sc);
+    r->scan = false;
+    sqlite3_finalize(r->st);
+    r->st = NULL;
 }
 
 static int load_strings(nsys *s)
@@ -236,12 +383,12 @@ static void load_enums(nsys *s)
     }
 }
 
-static const char *kind_label(nsys *s, sqlite3_stmt *st, int c)
+static const char *kind_label(nsys *s, const tt_sqlv *x)
 {
     int64_t v;
-    if (sqlite3_column_type(st, c) != SQLITE_INTEGER)
+    if (x->type != SQLITE_INTEGER)
         return NULL;
-    v = sqlite3_column_int64(st, c);
+    v = x->i;
     return v >= 0 && v < 16 && s->kinds[v][0] ? s->kinds[v] : NULL;
 }
 
@@ -291,7 +438,10 @@ static int load_names(nsys *s)
         sqlite3_prepare_v2(s->db, "SELECT globalTid, nameId FROM ThreadNames", -1, &st, NULL) ==
             SQLITE_OK) {
         while (sqlite3_step(st) == SQLITE_ROW) {
-            uint32_t nm = str_of_id(s, st, 1);
+            tt_sqlv id;
+            uint32_t nm;
+            sql_value(st, 1, &id);
+            nm = str_of_id(s, &id);
             if (nm && tt_u64map_put(&s->thread, (uint64_t)sqlite3_column_int64(st, 0), nm)) {
                 sqlite3_finalize(st);
                 return oom(s);
@@ -506,15 +656,12 @@ static uint32_t gpu_keyset(nsys *s, int t)
     return s->keyset[t] = tt_args_keyset(s->tr->args, keys, len, n);
 }
 
-/* Whether column c is an integer, and then its value in *v: one look at
- * the column for both (sqlite3_column_type() and _int64() each enter the
- * statement's column API). */
-static bool col_int(sqlite3_stmt *st, int c, int64_t *v)
+/* Whether x is an integer, and then its value in *v. */
+static bool col_int(const tt_sqlv *x, int64_t *v)
 {
-    sqlite3_value *x = sqlite3_column_value(st, c);
-    if (sqlite3_value_type(x) != SQLITE_INTEGER)
+    if (x->type != SQLITE_INTEGER)
         return false;
-    *v = sqlite3_value_int64(x);
+    *v = x->i;
     return true;
 }
 
@@ -524,11 +671,23 @@ static bool col_int(sqlite3_stmt *st, int c, int64_t *v)
 static void arg_number(tt_args_val *v, char *buf, int64_t x)
 {
     if (x >= INT_MIN && x <= INT_MAX) {
+        /* two digits a step: a correlation id is new on every row */
+        static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                    "25262728293031323334353637383940414243444546474849"
+                                    "50515253545556575859606162636465666768697071727374"
+                                    "75767778798081828384858687888990919293949596979899";
         char *p = buf + 32;
         uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
-        do
-            *--p = (char)('0' + u % 10);
-        while (u /= 10);
+        for (; u >= 100; u /= 100) {
+            p -= 2;
+            memcpy(p, pairs + 2 * (u % 100), 2);
+        }
+        if (u >= 10) {
+            p -= 2;
+            memcpy(p, pairs + 2 * u, 2);
+        } else {
+            *--p = (char)('0' + u);
+        }
         if (x < 0)
             *--p = '-';
         v->s = p;
@@ -604,9 +763,15 @@ static int load_gpu(nsys *s, const char *table)
     const char *T = table;
     bool kern = strcmp(table, "CUPTI_ACTIVITY_KIND_KERNEL") == 0;
     bool copy = strcmp(table, "CUPTI_ACTIVITY_KIND_MEMCPY") == 0;
-    char sql[1024];
-    sqlite3_stmt *st;
-    int rc;
+    static const char *const kern_cols[] = {"gridX", "gridY", "gridZ", "blockX", "blockY",
+                                            "blockZ", "registersPerThread",
+                                            "staticSharedMemory", "dynamicSharedMemory"};
+    static const char *const copy_cols[] = {"bytes", "copyKind", "srcKind", "dstKind"};
+    static const char *const set_cols[] = {"bytes", "memKind", "value"};
+    const char *col[16];
+    int ncol = 0, rc;
+    rowsrc r;
+    const tt_sqlv *v;
     uint64_t n = 0;
     uint32_t keyset;
     int k_dev = 0;   /* the index of "deviceId" in the table's keys */
@@ -627,45 +792,39 @@ static int load_gpu(nsys *s, const char *table)
         tt_trace_problem(s->tr, TT_PROB_BAD_EVENT, "table %s has no start/end columns: skipped", T);
         return 0;
     }
+    col[ncol++] = "start";
+    col[ncol++] = "end";
+    col[ncol++] = col_or_null(s, T, "deviceId");
+    col[ncol++] = col_or_null(s, T, "streamId");
+    col[ncol++] = col_or_null(s, T, "correlationId");
+    col[ncol++] = col_or_null(s, T, "globalPid");
     if (kern) {
-        const char *name = column_exists(s, T, "demangledName") ? "demangledName"
-                           : column_exists(s, T, "shortName")   ? "shortName"
-                                                                : col_or_null(s, T, "name");
-        snprintf(sql, sizeof sql,
-                 "SELECT start, end, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s "
-                 "FROM %s",
-                 col_or_null(s, T, "deviceId"), col_or_null(s, T, "streamId"),
-                 col_or_null(s, T, "correlationId"), col_or_null(s, T, "globalPid"), name,
-                 col_or_null(s, T, "gridX"), col_or_null(s, T, "gridY"), col_or_null(s, T, "gridZ"),
-                 col_or_null(s, T, "blockX"), col_or_null(s, T, "blockY"),
-                 col_or_null(s, T, "blockZ"), col_or_null(s, T, "registersPerThread"),
-                 col_or_null(s, T, "staticSharedMemory"), col_or_null(s, T, "dynamicSharedMemory"),
-                 T);
+        col[ncol++] = column_exists(s, T, "demangledName") ? "demangledName"
+                      : column_exists(s, T, "shortName")   ? "shortName"
+                                                           : col_or_null(s, T, "name");
+        for (size_t k = 0; k < sizeof kern_cols / sizeof kern_cols[0]; k++)
+            col[ncol++] = col_or_null(s, T, kern_cols[k]);
     } else if (copy) {
-        snprintf(sql, sizeof sql, "SELECT start, end, %s, %s, %s, %s, %s, %s, %s, %s FROM %s",
-                 col_or_null(s, T, "deviceId"), col_or_null(s, T, "streamId"),
-                 col_or_null(s, T, "correlationId"), col_or_null(s, T, "globalPid"),
-                 col_or_null(s, T, "bytes"), col_or_null(s, T, "copyKind"),
-                 col_or_null(s, T, "srcKind"), col_or_null(s, T, "dstKind"), T);
+        for (size_t k = 0; k < sizeof copy_cols / sizeof copy_cols[0]; k++)
+            col[ncol++] = col_or_null(s, T, copy_cols[k]);
     } else {
-        snprintf(sql, sizeof sql, "SELECT start, end, %s, %s, %s, %s, %s, %s, %s FROM %s",
-                 col_or_null(s, T, "deviceId"), col_or_null(s, T, "streamId"),
-                 col_or_null(s, T, "correlationId"), col_or_null(s, T, "globalPid"),
-                 col_or_null(s, T, "bytes"), col_or_null(s, T, "memKind"),
-                 col_or_null(s, T, "value"), T);
+        for (size_t k = 0; k < sizeof set_cols / sizeof set_cols[0]; k++)
+            col[ncol++] = col_or_null(s, T, set_cols[k]);
     }
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return sql_fail(s, T);
+    /* a kernel's name may be the text itself (old exports) */
+    if (rows_open(s, &r, T, col, ncol, kern ? 1u << 6 : 0, NULL))
+        return -1;
+    v = r.v;
     if (!(keyset = gpu_keyset(s, kern ? 0 : copy ? 1 : 2))) {
-        sqlite3_finalize(st);
+        rows_close(&r);
         return oom(s);
     }
     memset(nc.have, 0, sizeof nc.have);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t start = sqlite3_column_int64(st, 0), end = sqlite3_column_int64(st, 1);
-        int64_t dev = sqlite3_column_int64(st, 2), strm = sqlite3_column_int64(st, 3);
-        int64_t corr = sqlite3_column_int64(st, 4), v;
-        uint64_t pid = ((uint64_t)sqlite3_column_int64(st, 5) >> 24) & 0xffffff;
+    while ((rc = rows_next(s, &r)) > 0) {
+        int64_t start = v[0].i, end = v[1].i;
+        int64_t dev = v[2].i, strm = v[3].i;
+        int64_t corr = v[4].i, x;
+        uint64_t pid = ((uint64_t)v[5].i >> 24) & 0xffffff;
         uint32_t lane, name;
         int64_t idx;
         char buf[200];
@@ -679,17 +838,17 @@ static int load_gpu(nsys *s, const char *table)
         /* the values of the table's keys (gpu_keys), none present yet */
         memset(val, 0, sizeof val);
         if (kern) {
-            name = str_of_id(s, st, 6);
+            name = str_of_id(s, &v[6]);
             if (!name)
                 name = tt_trace_intern_cstr(s->tr, "(unnamed kernel)");
             idx = push(s, lane, start, end, name, "kernel", TT_EV_SLICE);
             for (int k = 0; k < 9; k++)
-                if (col_int(st, 7 + k, &v))
-                    arg_number_at(&val[k], &nc, k, v);
+                if (col_int(&v[7 + k], &x))
+                    arg_number_at(&val[k], &nc, k, x);
             k_dev = 9;
         } else if (copy) {
-            int64_t ck = sqlite3_column_int64(st, 7);
-            const char *src = kind_label(s, st, 8), *dst = kind_label(s, st, 9);
+            int64_t ck = v[7].i;
+            const char *src = kind_label(s, &v[8]), *dst = kind_label(s, &v[9]);
             const char *kind = ck >= 0 && ck < 16 && s->copies[ck][0] ? s->copies[ck] : "?";
             const char *lab[3] = {kind, src, dst};
             if (last_name == TT_STR_ERROR || kind != named[0] || src != named[1] ||
@@ -713,7 +872,7 @@ static int load_gpu(nsys *s, const char *table)
             }
             k_dev = 4;
         } else {
-            const char *mem = kind_label(s, st, 7);
+            const char *mem = kind_label(s, &v[7]);
             if (last_name == TT_STR_ERROR || mem != named[0]) {
                 tt_nsys_memset_name(buf, sizeof buf, mem);
                 last_name = tt_trace_intern_cstr(s->tr, buf);
@@ -721,19 +880,19 @@ static int load_gpu(nsys *s, const char *table)
             }
             name = last_name;
             idx = push(s, lane, start, end, name, "gpu_memset", TT_EV_SLICE);
-            if (col_int(st, 8, &v))
-                arg_number_at(&val[0], &nc, 0, v);
+            if (col_int(&v[8], &x))
+                arg_number_at(&val[0], &nc, 0, x);
             k_dev = 2;
         }
         if (idx == SKIPPED)
             continue;
         if (idx < 0) {
-            sqlite3_finalize(st);
+            rows_close(&r);
             return -1;
         }
         e = &s->tr->lanes[lane].ev[idx];
-        if (!kern && col_int(st, 6, &v)) {
-            e->bytes = v;
+        if (!kern && col_int(&v[6], &x)) {
+            e->bytes = x;
             arg_number_at(&val[k_dev - 1], &nc, k_dev - 1, e->bytes);
         }
         arg_number_at(&val[k_dev], &nc, k_dev, dev);
@@ -742,21 +901,21 @@ static int load_gpu(nsys *s, const char *table)
             e->corr = (uint32_t)corr;
             arg_number(&val[k_dev + 2], nc.num[k_dev + 2], corr);
             if (flow_point(s, pid, corr, e, TT_FLOW_END)) {
-                sqlite3_finalize(st);
+                rows_close(&r);
                 return -1;
             }
         }
         /* deviceId and streamId are always there: 0 is out of memory */
         if (!(e->args = tt_args_add_row(s->tr->args, keyset, val))) {
-            sqlite3_finalize(st);
+            rows_close(&r);
             return oom(s);
         }
         if (++n % 65536 == 0)
             progress(s);
     }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return sql_fail(s, T);
+    rows_close(&r);
+    if (rc < 0)
+        return -1;
     if (n && tt_trace_tally_phase(s->tr, kern ? "kernel" : copy ? "gpu_memcpy" : "gpu_memset",
                                   strlen(kern ? "kernel" : copy ? "gpu_memcpy" : "gpu_memset"), n))
         return oom(s);
@@ -766,8 +925,9 @@ static int load_gpu(nsys *s, const char *table)
 /* CUDA runtime or driver API calls on host threads. */
 static int load_api(nsys *s, const char *table, const char *cat)
 {
-    char sql[512];
-    sqlite3_stmt *st;
+    const char *col[5];
+    rowsrc r;
+    const tt_sqlv *v = r.v;
     int rc;
     uint64_t n = 0;
     /* the last row's thread and its lane: a thread makes calls in runs */
@@ -775,12 +935,15 @@ static int load_api(nsys *s, const char *table, const char *cat)
     uint32_t last_lane = TT_NO_LANE;
     if (!table_exists(s, table) || !column_exists(s, table, "globalTid"))
         return 0;
-    snprintf(sql, sizeof sql, "SELECT start, end, globalTid, %s, %s FROM %s",
-             col_or_null(s, table, "correlationId"), col_or_null(s, table, "nameId"), table);
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return sql_fail(s, table);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t gtid = sqlite3_column_int64(st, 2), corr = sqlite3_column_int64(st, 3), idx;
+    col[0] = "start";
+    col[1] = "end";
+    col[2] = "globalTid";
+    col[3] = col_or_null(s, table, "correlationId");
+    col[4] = col_or_null(s, table, "nameId");
+    if (rows_open(s, &r, table, col, 5, 1u << 4, NULL))
+        return -1;
+    while ((rc = rows_next(s, &r)) > 0) {
+        int64_t gtid = v[2].i, corr = v[3].i, idx;
         uint32_t lane, name;
         tt_event *e;
         if (last_lane == TT_NO_LANE || gtid != last_gtid) {
@@ -788,31 +951,30 @@ static int load_api(nsys *s, const char *table, const char *cat)
             last_gtid = gtid;
         }
         lane = last_lane;
-        name = str_of_id(s, st, 4);   /* after the lane, as the ids always came */
+        name = str_of_id(s, &v[4]);   /* after the lane, as the ids always came */
         if (!name)
             name = tt_trace_intern_cstr(s->tr, "(unnamed call)");
-        idx = push(s, lane, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), name, cat,
-                   TT_EV_SLICE);
+        idx = push(s, lane, v[0].i, v[1].i, name, cat, TT_EV_SLICE);
         if (idx == SKIPPED)
             continue;
         if (idx < 0) {
-            sqlite3_finalize(st);
+            rows_close(&r);
             return -1;
         }
         e = &s->tr->lanes[lane].ev[idx];
         if (corr > 0 && corr <= UINT32_MAX) {
             e->corr = (uint32_t)corr;
             if (flow_point(s, ((uint64_t)gtid >> 24) & 0xffffff, corr, e, TT_FLOW_START)) {
-                sqlite3_finalize(st);
+                rows_close(&r);
                 return -1;
             }
         }
         if (++n % 65536 == 0)
             progress(s);
     }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return sql_fail(s, table);
+    rows_close(&r);
+    if (rc < 0)
+        return -1;
     if (n && tt_trace_tally_phase(s->tr, cat, strlen(cat), n))
         return oom(s);
     return 0;
@@ -832,6 +994,12 @@ static bool thread_rank(const char *name, int *rank)
     return *rank >= 0;
 }
 
+/* A range's name: its text, else the StringIds entry of its textId. */
+static uint32_t nvtx_name(nsys *s, const tt_sqlv *text, const tt_sqlv *id)
+{
+    return str_of_id(s, text->type == SQLITE_TEXT ? text : id);
+}
+
 /* NVTX: push/pop ranges nest on their thread; start/end ranges may
  * overlap, so they go to the process's async "NVTX" lane; marks are
  * instants. Thread-naming records (NvtxThread, 39) name the lane; "MPI Rank
@@ -839,44 +1007,51 @@ static bool thread_rank(const char *name, int *rank)
 static int load_nvtx(nsys *s)
 {
     const char *T = "NVTX_EVENTS";
-    char sql[512];
-    sqlite3_stmt *st;
+    const char *col[6];
+    rowsrc r;
+    const tt_sqlv *v = r.v;
     int rc;
     uint64_t n = 0;
     if (!table_exists(s, T) || !column_exists(s, T, "globalTid"))
         return 0;
     /* thread names first, so the lanes get them whatever the row order */
-    snprintf(sql, sizeof sql, "SELECT %s, %s, globalTid FROM %s WHERE eventType IN (39, 72)",
-             col_or_null(s, T, "text"), col_or_null(s, T, "textId"), T);
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return sql_fail(s, T);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        uint32_t name = sqlite3_column_type(st, 0) == SQLITE_TEXT ? str_of_id(s, st, 0)
-                                                                  : str_of_id(s, st, 1);
+    col[0] = col_or_null(s, T, "text");
+    col[1] = col_or_null(s, T, "textId");
+    col[2] = "globalTid";
+    col[3] = "eventType";
+    if (rows_open(s, &r, T, col, 4, 1u << 0 | 1u << 1, "eventType IN (39, 72)"))
+        return -1;
+    while ((rc = rows_next(s, &r)) > 0) {
+        uint32_t name;
         int rank;
-        if (!name)
+        /* the scan reads every row: the query's condition again */
+        if (v[3].type != SQLITE_INTEGER || (v[3].i != 39 && v[3].i != 72))
             continue;
-        if (name == TT_STR_ERROR ||
-            tt_u64map_put(&s->thread, (uint64_t)sqlite3_column_int64(st, 2), name)) {
-            sqlite3_finalize(st);
+        if (!(name = nvtx_name(s, &v[0], &v[1])))
+            continue;
+        if (name == TT_STR_ERROR || tt_u64map_put(&s->thread, (uint64_t)v[2].i, name)) {
+            rows_close(&r);
             return oom(s);
         }
         if (thread_rank(tt_str(s->tr, name), &rank))
             s->tr->rank = rank;
     }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return sql_fail(s, T);
-    snprintf(sql, sizeof sql, "SELECT start, end, eventType, %s, %s, globalTid FROM %s",
-             col_or_null(s, T, "text"), col_or_null(s, T, "textId"), T);
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return sql_fail(s, T);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t start = sqlite3_column_int64(st, 0), type = sqlite3_column_int64(st, 2);
-        int64_t gtid = sqlite3_column_int64(st, 5), idx;
-        bool has_end = sqlite3_column_type(st, 1) == SQLITE_INTEGER;
-        uint32_t name = sqlite3_column_type(st, 3) == SQLITE_TEXT ? str_of_id(s, st, 3)
-                                                                  : str_of_id(s, st, 4);
+    rows_close(&r);
+    if (rc < 0)
+        return -1;
+    col[0] = "start";
+    col[1] = "end";
+    col[2] = "eventType";
+    col[3] = col_or_null(s, T, "text");
+    col[4] = col_or_null(s, T, "textId");
+    col[5] = "globalTid";
+    if (rows_open(s, &r, T, col, 6, 1u << 3 | 1u << 4, NULL))
+        return -1;
+    while ((rc = rows_next(s, &r)) > 0) {
+        int64_t start = v[0].i, type = v[2].i;
+        int64_t gtid = v[5].i, idx;
+        bool has_end = v[1].type == SQLITE_INTEGER;
+        uint32_t name = nvtx_name(s, &v[3], &v[4]);
         uint32_t lane;
         if (type == 39 || type == 72)
             continue;   /* thread names, read above */
@@ -884,10 +1059,10 @@ static int load_nvtx(nsys *s)
             name = tt_trace_intern_cstr(s->tr, "(unnamed range)");
         if ((type == 59 || type == 70) && has_end) {
             lane = thread_lane(s, gtid, false);
-            idx = push(s, lane, start, sqlite3_column_int64(st, 1), name, "nvtx", TT_EV_SLICE);
+            idx = push(s, lane, start, v[1].i, name, "nvtx", TT_EV_SLICE);
         } else if ((type == 60 || type == 71) && has_end) {
             lane = thread_lane(s, gtid, true);
-            idx = push(s, lane, start, sqlite3_column_int64(st, 1), name, "nvtx", TT_EV_ASYNC);
+            idx = push(s, lane, start, v[1].i, name, "nvtx", TT_EV_ASYNC);
         } else if (type == 34 || type == 65) {
             lane = thread_lane(s, gtid, false);
             idx = push(s, lane, start, start, name, "nvtx", TT_EV_INSTANT);
@@ -897,19 +1072,18 @@ static int load_nvtx(nsys *s)
         if (idx == SKIPPED)
             continue;
         if (idx < 0) {
-            sqlite3_finalize(st);
+            rows_close(&r);
             return -1;
         }
         n++;
     }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return sql_fail(s, T);
+    rows_close(&r);
+    if (rc < 0)
+        return -1;
     if (n && tt_trace_tally_phase(s->tr, "nvtx", 4, n))
         return oom(s);
     return 0;
 }
-
 /* ---------------------------------------------------------- lane order */
 
 /* Whether b belongs after a in the order finalize sorts lanes into: by
@@ -994,6 +1168,7 @@ static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
                          tt_error *err)
 {
     nsys s;
+    const char *scan_env;
     int rc = -1;
     (void)info;
     if (!tt_input_is_plain_file(in))
@@ -1039,6 +1214,10 @@ static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
                          "CUPTI or NVTX tables)");
         goto out;
     }
+    /* the big tables' rows straight from the file where it allows;
+     * TRACETTY_SQLITE_SCAN=0, for tests, leaves every table to SQLite */
+    if (!(scan_env = getenv("TRACETTY_SQLITE_SCAN")) || strcmp(scan_env, "0") != 0)
+        tt_sqlfile_open(&s.file, tt_input_path(in));
     load_enums(&s);
     if (load_strings(&s) || load_names(&s) || load_gpu(&s, "CUPTI_ACTIVITY_KIND_KERNEL") ||
         load_gpu(&s, "CUPTI_ACTIVITY_KIND_MEMCPY") || load_gpu(&s, "CUPTI_ACTIVITY_KIND_MEMSET") ||
@@ -1059,6 +1238,7 @@ static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
     rc = 0;
 out:
     sqlite3_close(s.db);
+    tt_sqlfile_close(&s.file);
     tt_u64map_fini(&s.str);
     free(s.dense);
     tt_u64map_fini(&s.lanes);
