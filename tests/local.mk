@@ -14,7 +14,7 @@ AM_TESTS_ENVIRONMENT = \
 	export TRACETTY srcdir builddir LC_ALL TZ;
 
 TT_TEST_LDADD = libtracetty.a $(TT_DEPLIBS)
-EXTRA_DIST += tests/tap.h tests/lib.sh
+EXTRA_DIST += tests/tap.h tests/xorshift.h tests/lib.sh
 
 UNIT_TESTS = \
 	tests/unit/test_num \

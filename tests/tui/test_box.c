@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "analysis/select.h"
 #include "tui/annot.h"
 #include "tui/hilite.h"
@@ -30,10 +31,7 @@
 static uint64_t rng = 0x0b0c5e1ec7ab1e5ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 static int64_t rint_(int64_t lo, int64_t hi)
 {

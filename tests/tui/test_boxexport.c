@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "analysis/gpu.h"
 #include "analysis/select.h"
 #include "analysis/transfers.h"
@@ -22,10 +23,7 @@
 static uint64_t rng = 0xe4b0c5ad00d1e5ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 static int64_t rint_(int64_t lo, int64_t hi)
 {

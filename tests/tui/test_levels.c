@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "model/trace.h"
 #include "tui/levels.h"
 #include "tui/search.h"
@@ -18,10 +19,7 @@ static uint64_t rng = 0x2545F4914F6CDD1DULL;
 
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 
 static int64_t rnd_range(int64_t lo, int64_t hi)

@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "analysis/classify.h"
 #include "analysis/stats.h"
 #include "multi/rankset.h"
@@ -46,10 +47,7 @@
 static uint64_t rng = 0x5eed0f7a11ba5e5ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 static int64_t rint_(int64_t lo, int64_t hi)
 {

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "tui/viewport.h"
 
 #include <math.h>
@@ -15,10 +16,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 
 static int64_t rnd_range(int64_t lo, int64_t hi)   /* [lo, hi] */

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "model/args.h"
 #include "snapshot/argcols.h"
 
@@ -25,10 +26,7 @@
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 
 /* A number's text: mostly small canonical integers, sometimes a trap. */

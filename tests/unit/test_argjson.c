@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "decode/argjson.h"
 
 #include <cjson/cJSON.h>
@@ -15,10 +16,7 @@
 static uint64_t rng = 0x6a09e667f3bcc909ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 
 /* One object of n numbers through both; true when the texts agree. */

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "model/args.h"
 
 #include <stdbool.h>
@@ -395,10 +396,7 @@ enum { TN = 40000 };
 static uint64_t trng = 0x9e3779b97f4a7c15ULL;
 static uint64_t trnd(void)
 {
-    trng ^= trng << 13;
-    trng ^= trng >> 7;
-    trng ^= trng << 17;
-    return trng;
+    return tt_xorshift64(&trng);
 }
 
 /* Text i into b (at least 8192 bytes), its extra text into x; kind into

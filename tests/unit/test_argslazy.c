@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 
 #include "analysis/argvals.h"
 #include "snapshot/argcols.h"
@@ -35,10 +36,7 @@ static uint64_t rng_state = 7;
 
 static uint64_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return tt_xorshift64(&rng_state);
 }
 
 /* Three lanes of events, most with a record of their own (long enough for

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "decode/decode.h"
 #include "model/args.h"
 
@@ -23,10 +24,7 @@
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 
 static const char *const vocab[] = {

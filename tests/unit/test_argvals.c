@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "analysis/argvals.h"
 #include "analysis/key.h"
 
@@ -24,10 +25,7 @@
 static uint64_t rng = 0x243f6a8885a308d3ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 
 /* Events 0..N_EVENTS-1 on two lanes with shuffled start times; record i

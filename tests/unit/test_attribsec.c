@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 
 #include "analysis/attrib.h"
 #include "decode/decode.h"
@@ -27,10 +28,7 @@
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 
 #define ROOT_DUR ((tt_ns)10000000000000)   /* 10^13 ns: a self time past 2^32 */

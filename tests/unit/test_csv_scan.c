@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "decode/csv_common.h"
 #include "decode/json_scan.h"
 #include "io/input.h"
@@ -19,10 +20,7 @@
 static uint64_t rng = 0x243f6a8885a308d3ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 
 /* What a reader saw: each row's fields as "<field>|", a row as a line,

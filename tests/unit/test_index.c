@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "index/index.h"
 
 #include <stdlib.h>
@@ -9,10 +10,7 @@
 static uint64_t rng = 88172645463325252ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 
 static int cmp_ev(const void *a, const void *b)

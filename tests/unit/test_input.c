@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "io/input.h"
 
 #include <fcntl.h>
@@ -53,9 +54,7 @@ static buf make_data(size_t n)
     b.p = malloc(n);
     b.n = b.cap = n;
     for (size_t i = 0; i < n; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        tt_xorshift64(&x);
         b.p[i] = (i % 64 == 63) ? '\n' : "0123456789abcdef"[x & 15];
     }
     return b;

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "decode/json_scan.h"
 #include "util/num.h"
 
@@ -16,10 +17,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return tt_xorshift64(&rng_state);
 }
 
 /* A buffer of n bytes drawn mostly from `often`, sometimes any byte. */

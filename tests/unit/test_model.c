@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "model/trace.h"
 
 #include <stdlib.h>
@@ -14,10 +15,7 @@
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 
 static uint32_t S(tt_trace *tr, const char *s) { return tt_trace_intern_cstr(tr, s); }

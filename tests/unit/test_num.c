@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "util/num.h"
 
 #include <inttypes.h>
@@ -26,10 +27,7 @@ static uint64_t rng_state = 0x243f6a8885a308d3ULL;
 
 static uint64_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return tt_xorshift64(&rng_state);
 }
 
 static size_t put_digits(char *b, size_t o, int n)

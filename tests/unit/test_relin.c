@@ -7,6 +7,7 @@
 #include "util/relin.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 
 #include <locale.h>
 #include <regex.h>
@@ -18,9 +19,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static unsigned rnd(unsigned n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
+    tt_xorshift64(&rng);
     return (unsigned)(rng % n);
 }
 

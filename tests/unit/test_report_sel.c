@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "analysis/select.h"
 #include "report/report.h"
 
@@ -18,10 +19,7 @@
 static uint64_t rng = 0x51e5a11ce0ffee01ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 static int64_t rint_(int64_t lo, int64_t hi)
 {

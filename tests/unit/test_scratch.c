@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "util/bigalloc.h"
 #include "util/scratch.h"
 #include "util/sort.h"
@@ -90,9 +91,7 @@ int main(void)
     if (!x || !y || !z)
         return tap_skip_all("out of memory");
     for (size_t i = 0; i < n; i++) {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
+        tt_xorshift64(&seed);
         x[i] = (tt_kv){seed % 50000 * 1000, i};   /* many equal keys */
     }
     memcpy(y, x, n * sizeof *x);

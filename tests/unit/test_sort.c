@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "util/scratch.h"
 #include "util/sort.h"
 
@@ -20,10 +21,7 @@ static uint64_t rs = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t rnd(void)
 {
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
+    return tt_xorshift64(&rs);
 }
 
 static int cmp_kv(const void *pa, const void *pb, void *ctx)

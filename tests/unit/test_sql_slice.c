@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "sql/sqltab.h"
 
 #include <stdlib.h>
@@ -15,10 +16,7 @@
 static uint64_t rng = 88172645463325252ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 
 static tt_trace *make_trace(uint32_t lanes, size_t per_lane)

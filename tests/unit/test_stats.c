@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "analysis/classify.h"
 #include "analysis/dist.h"
 #include "analysis/gpu.h"
@@ -33,10 +34,7 @@
 static uint64_t rng = 0x9d2c5680a1b2c3d4ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 static int64_t rint_(int64_t lo, int64_t hi)   /* [lo, hi] */
 {

@@ -25,6 +25,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "analysis/dist.h"
 #include "analysis/gpu.h"
 #include "analysis/setsum.h"
@@ -41,10 +42,7 @@
 static uint64_t rng = 0x5bd1e9955bd1e995ULL;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return tt_xorshift64(&rng);
 }
 static int64_t rint_(int64_t lo, int64_t hi)   /* [lo, hi] */
 {

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "../tap.h"
+#include "../xorshift.h"
 #include "decode/strmemo.h"
 
 #include <stdbool.h>
@@ -25,9 +26,7 @@ int main(void)
         /* few letters, so that strings share most of their bytes */
         len[i] = 1 + (size_t)(i % TT_STRMEMO_MAXLEN);
         for (size_t k = 0; k < len[i]; k++) {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
+            tt_xorshift64(&rng);
             text[i][k] = "ab0"[rng % 3];
         }
     }
