@@ -623,10 +623,10 @@ static void lane_pass_end(lane_pass *p, tt_lane *l, bool done)
 
 /* Put the lane's events in the order of perm (tt_apply_perm()'s), and
  * run the pass over them. */
-static int place_lane(tt_lane *l, uint32_t *perm, size_t n, lane_pass *pass)
+static int place_lane(tt_lane *l, uint32_t *perm, size_t n, lane_pass *pass, tt_scratch *pool)
 {
     tt_perm_ring ring;
-    int rc = tt_perm_ring_init(&ring, perm, n, sizeof *l->ev, LANE_RING_MAX);
+    int rc = tt_perm_ring_init(&ring, perm, n, sizeof *l->ev, LANE_RING_MAX, pool);
     if (rc < 0)
         return -1;
     if (rc > 0)
@@ -647,7 +647,8 @@ static int place_lane(tt_lane *l, uint32_t *perm, size_t n, lane_pass *pass)
  * overwritten by the indexes as 32-bit positions, packed into their front
  * (position j's 4 bytes lie in key j / 2 or pair j / 4: read before they
  * are written; memcpy() stores, ordered with the reads of the keys). */
-static int apply_lane_order(tt_lane *l, void *keys, size_t n, int ib, lane_pass *pass)
+static int apply_lane_order(tt_lane *l, void *keys, size_t n, int ib, lane_pass *pass,
+                            tt_scratch *pool)
 {
     const uint64_t *k64 = keys;
     const tt_kv *kv = keys;
@@ -662,7 +663,7 @@ static int apply_lane_order(tt_lane *l, void *keys, size_t n, int ib, lane_pass 
         if (j - i > 1 && sort_equal_starts(l, perm + i, j - i))
             return -1;
     }
-    return place_lane(l, perm, n, pass);
+    return place_lane(l, perm, n, pass, pool);
 }
 
 static int lane_sort_events(tt_lane *l, tt_scratch *pool, lane_pass *pass)
@@ -681,12 +682,24 @@ static int lane_sort_events(tt_lane *l, tt_scratch *pool, lane_pass *pass)
     /* a lane of 2^32 events would hold 256 GiB of them */
     if (n >= UINT32_MAX)
         return -1;
-    smin = smax = l->ev[0].start;
-    for (i = 1; i < n; i++) {
-        if (l->ev[i].start < smin)
-            smin = l->ev[i].start;
-        if (l->ev[i].start > smax)
-            smax = l->ev[i].start;
+    /* the starts, copied into what will be the packed keys (8 bytes an
+     * event) as they are scanned for the smallest and largest: the keys
+     * are then made from the copy, so the events are read once here, not
+     * twice (a lane past the cache comes from memory each time) */
+    size = n * sizeof(uint64_t);
+    if (!(keys = tt_scratch_get(pool, size)))
+        return -1;
+    {
+        uint64_t *k64 = keys;
+        smin = smax = l->ev[0].start;
+        for (i = 0; i < n; i++) {
+            tt_ns s = l->ev[i].start;
+            k64[i] = (uint64_t)s;
+            if (s < smin)
+                smin = s;
+            if (s > smax)
+                smax = s;
+        }
     }
     /* starts are within TT_TIME_LIMIT of 0 (checked before), so the
      * distance to the smallest fits in 63 bits. Where it fits beside the
@@ -699,16 +712,18 @@ static int lane_sort_events(tt_lane *l, tt_scratch *pool, lane_pass *pass)
     ib = bits_below(n);
     if ((uint64_t)(smax - smin) >> (64 - ib) != 0)
         ib = 0;
-    size = n * (ib ? sizeof(uint64_t) : sizeof(tt_kv));
-    if (!(keys = tt_scratch_get(pool, size)))
-        return -1;
     if (ib) {
         uint64_t *k64 = keys;
         for (i = 0; i < n; i++)
-            k64[i] = (uint64_t)(l->ev[i].start - smin) << ib | i;
+            k64[i] = ((uint64_t)((tt_ns)k64[i] - smin)) << ib | i;
         rc = tt_radix_sort64_in(k64, n, ib, pool);
     } else {
-        tt_kv *kv = keys;
+        tt_kv *kv;
+        tt_scratch_put(pool, keys, size);
+        size = n * sizeof(tt_kv);
+        if (!(keys = tt_scratch_get(pool, size)))
+            return -1;
+        kv = keys;
         for (i = 0; i < n; i++) {
             kv[i].key = (uint64_t)(l->ev[i].start - smin);
             kv[i].val = i;
@@ -716,7 +731,7 @@ static int lane_sort_events(tt_lane *l, tt_scratch *pool, lane_pass *pass)
         rc = tt_radix_sort_in(kv, n, pool);
     }
     if (rc == 0)
-        rc = apply_lane_order(l, keys, n, ib, pass);
+        rc = apply_lane_order(l, keys, n, ib, pass, pool);
     tt_scratch_put(pool, keys, size);
     return rc;
 }

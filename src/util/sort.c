@@ -474,7 +474,7 @@ int tt_apply_perm(void *base, size_t n, size_t size, uint32_t *perm)
 }
 
 int tt_perm_ring_init(tt_perm_ring *r, const uint32_t *perm, size_t n, size_t size,
-                      size_t max_bytes)
+                      size_t max_bytes, tt_scratch *pool)
 {
     size_t back = 0, b = 1;
     for (size_t i = 0; i < n; i++)
@@ -489,10 +489,11 @@ int tt_perm_ring_init(tt_perm_ring *r, const uint32_t *perm, size_t n, size_t si
     }
     if (b > max_bytes / size)
         return 1;
-    if (!(r->ring = malloc(b * size)))
+    if (!(r->ring = tt_scratch_get(pool, b * size)))
         return -1;
     r->mask = b - 1;
     r->size = size;
+    r->pool = pool;
     return 0;
 }
 
@@ -533,6 +534,6 @@ void tt_perm_ring_apply(tt_perm_ring *r, void *base, size_t n, const uint32_t *p
 
 void tt_perm_ring_fini(tt_perm_ring *r)
 {
-    free(r->ring);
+    tt_scratch_put(r->pool, r->ring, (r->mask + 1) * r->size);
     r->ring = NULL;
 }

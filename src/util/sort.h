@@ -75,11 +75,14 @@ int tt_apply_perm(void *base, size_t n, size_t size, uint32_t *perm);
  * tt_apply_perm() follows cycles that jump about a window: each element
  * is fetched once, and a pass that reads the placed elements (nesting,
  * index) can run on each stretch while it is still in cache.
- * The ring owns its buffer (malloc). */
+ * The ring owns its buffer, taken from and put back to a scratch pool
+ * (NULL: a block of its own), where the sort that made the permutation
+ * left memory that is resident already. */
 typedef struct tt_perm_ring {
-    char  *ring;
-    size_t mask;   /* B - 1 */
-    size_t size;   /* of an element */
+    char                *ring;
+    size_t               mask;   /* B - 1 */
+    size_t               size;   /* of an element */
+    struct tt_scratch   *pool;
 } tt_perm_ring;
 
 /* Set *r up for perm[0..n-1] (a permutation of 0..n-1: position i
@@ -88,7 +91,7 @@ typedef struct tt_perm_ring {
  * further: use tt_apply_perm()); -1 out of memory. *r holds nothing to
  * free unless 0. */
 int tt_perm_ring_init(tt_perm_ring *r, const uint32_t *perm, size_t n, size_t size,
-                      size_t max_bytes);
+                      size_t max_bytes, struct tt_scratch *pool);
 
 /* Place positions from .. to - 1 of base (n elements) after the calls
  * that placed 0 .. from - 1. perm is only read. */

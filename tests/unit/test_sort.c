@@ -207,9 +207,9 @@ int main(void)
                     memset(v + i * es, (int)(i & 0xff), es);
                     memcpy(v + i * es, &tag, sizeof tag);
                 }
-                if (windows[w] > 1 && tt_perm_ring_init(&r, perm, N, es, windows[w] / 2 * es) != 1)
+                if (windows[w] > 1 && tt_perm_ring_init(&r, perm, N, es, windows[w] / 2 * es, pool) != 1)
                     bad++;
-                if (tt_perm_ring_init(&r, perm, N, es, 2 * windows[w] * es) != 0) {
+                if (tt_perm_ring_init(&r, perm, N, es, 2 * windows[w] * es, NULL) != 0) {
                     bad++;
                 } else {
                     for (size_t i = 0, step = 1; i < N; i += step, step = step % 300 + 37)
