@@ -512,7 +512,8 @@ out:
  * arrive sorted, so check first; otherwise radix-sort keys of (start,
  * index), order each run of equal starts by duration, and apply the
  * permutation in place, so a big lane never needs a second copy of its
- * events. */
+ * events. The lane pass (nesting, index) runs over the events as they
+ * are placed, or over the lane as it came when it was sorted. */
 typedef struct ev_key {
     tt_ns    start;
     tt_ns    dur;
@@ -560,13 +561,94 @@ static int bits_below(uint64_t n)
     return n > 1 ? 64 - __builtin_clzll(n - 1) : 1;
 }
 
+/* The pass over a lane's sorted events that nests them (tt_lane_nest())
+ * and builds their index (tt_index_build()), run a stretch at a time as
+ * the events are placed, so that a lane past the cache is read once
+ * rather than once more for each. */
+typedef struct lane_pass {
+    tt_nest          nz;
+    tt_index_builder ib;
+    uint16_t         maxd;
+} lane_pass;
+
+static int lane_pass_init(lane_pass *p, const tt_lane *l)
+{
+    p->maxd = 0;
+    tt_index_builder_init(&p->ib);
+    return tt_nest_init(&p->nz, l->kind);
+}
+
+/* Events from .. to - 1, after from .. 0. 0, or -1 out of memory. */
+static int lane_pass_run(lane_pass *p, tt_event *ev, size_t from, size_t to)
+{
+    /* copies, so that they live in registers through the loop */
+    tt_nest nz = p->nz;
+    tt_index_builder ib = p->ib;
+    uint16_t maxd = p->maxd;
+    int rc = 0;
+    for (size_t i = from; i < to; i++) {
+        tt_event *e = &ev[i];
+        int32_t d = tt_nest_step(&nz, e->start, e->start + e->dur);
+        if (d < 0) {
+            rc = -1;
+            break;
+        }
+        e->depth = (uint16_t)d;
+        if (e->depth > maxd)
+            maxd = e->depth;
+        tt_index_add(&ib, ev, i);
+    }
+    p->nz = nz;
+    p->ib = ib;
+    p->maxd = maxd;
+    return rc;
+}
+
+/* After lane_pass_run() of every event (or a failure: then l is left). */
+static void lane_pass_end(lane_pass *p, tt_lane *l, bool done)
+{
+    tt_nest_fini(&p->nz);
+    if (done) {
+        tt_index_finish(l->ev, l->n);
+        l->max_depth = p->maxd;
+    }
+}
+
+/* The most a lane's placing ring may take (util/sort.h tt_perm_ring):
+ * 128k events, past any window of a shuffled trace we know, so that a
+ * permutation that moves events further back takes the cycle walk. */
+#define LANE_RING_MAX ((size_t)8 << 20)
+/* Events placed before the lane pass runs over them: 16 KB, in L1. */
+#define LANE_STRETCH 256
+
+/* Put the lane's events in the order of perm (tt_apply_perm()'s), and
+ * run the pass over them. */
+static int place_lane(tt_lane *l, uint32_t *perm, size_t n, lane_pass *pass, tt_scratch *pool)
+{
+    tt_perm_ring ring;
+    int rc = tt_perm_ring_init(&ring, perm, n, sizeof *l->ev, LANE_RING_MAX, pool);
+    if (rc < 0)
+        return -1;
+    if (rc > 0)
+        return tt_apply_perm(l->ev, n, sizeof *l->ev, perm) ||
+               lane_pass_run(pass, l->ev, 0, n);
+    for (size_t i = 0; i < n && rc == 0; i += LANE_STRETCH) {
+        size_t to = n - i < LANE_STRETCH ? n : i + LANE_STRETCH;
+        tt_perm_ring_apply(&ring, l->ev, n, perm, i, to);
+        rc = lane_pass_run(pass, l->ev, i, to);
+    }
+    tt_perm_ring_fini(&ring);
+    return rc;
+}
+
 /* After the radix sort of a lane's keys: each run of equal starts ordered
- * by duration, and the order applied to the events. keys: n packed keys
+ * by duration, and the order applied to the events (place_lane()). keys: n packed keys
  * (ib > 0: start << ib | index) or n (start, index) pairs (ib == 0),
  * overwritten by the indexes as 32-bit positions, packed into their front
  * (position j's 4 bytes lie in key j / 2 or pair j / 4: read before they
  * are written; memcpy() stores, ordered with the reads of the keys). */
-static int apply_lane_order(tt_lane *l, void *keys, size_t n, int ib)
+static int apply_lane_order(tt_lane *l, void *keys, size_t n, int ib, lane_pass *pass,
+                            tt_scratch *pool)
 {
     const uint64_t *k64 = keys;
     const tt_kv *kv = keys;
@@ -581,10 +663,10 @@ static int apply_lane_order(tt_lane *l, void *keys, size_t n, int ib)
         if (j - i > 1 && sort_equal_starts(l, perm + i, j - i))
             return -1;
     }
-    return tt_apply_perm(l->ev, n, sizeof *l->ev, perm);
+    return place_lane(l, perm, n, pass, pool);
 }
 
-static int lane_sort_events(tt_lane *l, tt_scratch *pool)
+static int lane_sort_events(tt_lane *l, tt_scratch *pool, lane_pass *pass)
 {
     size_t n = l->n, i, size;
     void *keys;
@@ -596,16 +678,28 @@ static int lane_sort_events(tt_lane *l, tt_scratch *pool)
             sorted = 0;
     }
     if (sorted)
-        return 0;
+        return lane_pass_run(pass, l->ev, 0, n);
     /* a lane of 2^32 events would hold 256 GiB of them */
     if (n >= UINT32_MAX)
         return -1;
-    smin = smax = l->ev[0].start;
-    for (i = 1; i < n; i++) {
-        if (l->ev[i].start < smin)
-            smin = l->ev[i].start;
-        if (l->ev[i].start > smax)
-            smax = l->ev[i].start;
+    /* the starts, copied into what will be the packed keys (8 bytes an
+     * event) as they are scanned for the smallest and largest: the keys
+     * are then made from the copy, so the events are read once here, not
+     * twice (a lane past the cache comes from memory each time) */
+    size = n * sizeof(uint64_t);
+    if (!(keys = tt_scratch_get(pool, size)))
+        return -1;
+    {
+        uint64_t *k64 = keys;
+        smin = smax = l->ev[0].start;
+        for (i = 0; i < n; i++) {
+            tt_ns s = l->ev[i].start;
+            k64[i] = (uint64_t)s;
+            if (s < smin)
+                smin = s;
+            if (s > smax)
+                smax = s;
+        }
     }
     /* starts are within TT_TIME_LIMIT of 0 (checked before), so the
      * distance to the smallest fits in 63 bits. Where it fits beside the
@@ -618,16 +712,18 @@ static int lane_sort_events(tt_lane *l, tt_scratch *pool)
     ib = bits_below(n);
     if ((uint64_t)(smax - smin) >> (64 - ib) != 0)
         ib = 0;
-    size = n * (ib ? sizeof(uint64_t) : sizeof(tt_kv));
-    if (!(keys = tt_scratch_get(pool, size)))
-        return -1;
     if (ib) {
         uint64_t *k64 = keys;
         for (i = 0; i < n; i++)
-            k64[i] = (uint64_t)(l->ev[i].start - smin) << ib | i;
+            k64[i] = ((uint64_t)((tt_ns)k64[i] - smin)) << ib | i;
         rc = tt_radix_sort64_in(k64, n, ib, pool);
     } else {
-        tt_kv *kv = keys;
+        tt_kv *kv;
+        tt_scratch_put(pool, keys, size);
+        size = n * sizeof(tt_kv);
+        if (!(keys = tt_scratch_get(pool, size)))
+            return -1;
+        kv = keys;
         for (i = 0; i < n; i++) {
             kv[i].key = (uint64_t)(l->ev[i].start - smin);
             kv[i].val = i;
@@ -635,7 +731,7 @@ static int lane_sort_events(tt_lane *l, tt_scratch *pool)
         rc = tt_radix_sort_in(kv, n, pool);
     }
     if (rc == 0)
-        rc = apply_lane_order(l, keys, n, ib);
+        rc = apply_lane_order(l, keys, n, ib, pass, pool);
     tt_scratch_put(pool, keys, size);
     return rc;
 }
@@ -1677,9 +1773,14 @@ typedef struct lanes_job {
 /* Sort, nest and index one lane, and give back its growth slack. */
 static int finish_lane(tt_lane *l, tt_scratch *pool)
 {
-    if (lane_sort_events(l, pool) || tt_lane_nest(l))
+    lane_pass pass;
+    int rc;
+    if (lane_pass_init(&pass, l))
         return -1;
-    tt_index_build(l->ev, l->n);
+    rc = lane_sort_events(l, pool, &pass);
+    lane_pass_end(&pass, l, rc == 0);
+    if (rc)
+        return -1;
     /* give back the growth slack of big lanes */
     if (l->cap > l->n + 64) {
         tt_event *ne = realloc(l->ev, (l->n ? l->n : 1) * sizeof *ne);

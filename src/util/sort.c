@@ -472,3 +472,68 @@ int tt_apply_perm(void *base, size_t n, size_t size, uint32_t *perm)
     free(tmp);
     return 0;
 }
+
+int tt_perm_ring_init(tt_perm_ring *r, const uint32_t *perm, size_t n, size_t size,
+                      size_t max_bytes, tt_scratch *pool)
+{
+    size_t back = 0, b = 1;
+    for (size_t i = 0; i < n; i++)
+        if (perm[i] < i && i - perm[i] > back)
+            back = i - perm[i];
+    /* the ring's slot for position p is rewritten at p + B, after p's
+     * last reader (at most p + back) */
+    while (b <= back) {
+        if (b > max_bytes / size / 2)
+            return 1;
+        b *= 2;
+    }
+    if (b > max_bytes / size)
+        return 1;
+    if (!(r->ring = tt_scratch_get(pool, b * size)))
+        return -1;
+    r->mask = b - 1;
+    r->size = size;
+    r->pool = pool;
+    return 0;
+}
+
+/* How many positions ahead tt_perm_ring_apply() fetches the element a
+ * position takes from the array: its reads jump about the window ahead,
+ * the rest streams. */
+#define RING_AHEAD 16
+
+static inline __attribute__((always_inline)) void ring_apply(char *a, size_t n, size_t size,
+                                                             char *ring, size_t mask,
+                                                             const uint32_t *perm, size_t from,
+                                                             size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        size_t s = perm[i];
+        char *d = a + i * size;
+        if (i + RING_AHEAD < n) {
+            size_t t = perm[i + RING_AHEAD];
+            if (t > i + RING_AHEAD)
+                fetch_elem(a + t * size, size);
+        }
+        memcpy(ring + (i & mask) * size, d, size);
+        if (s > i)
+            memcpy(d, a + s * size, size);
+        else if (s < i)
+            memcpy(d, ring + (s & mask) * size, size);
+    }
+}
+
+void tt_perm_ring_apply(tt_perm_ring *r, void *base, size_t n, const uint32_t *perm, size_t from,
+                        size_t to)
+{
+    if (r->size == 64)
+        ring_apply(base, n, 64, r->ring, r->mask, perm, from, to);   /* tt_event */
+    else
+        ring_apply(base, n, r->size, r->ring, r->mask, perm, from, to);
+}
+
+void tt_perm_ring_fini(tt_perm_ring *r)
+{
+    tt_scratch_put(r->pool, r->ring, (r->mask + 1) * r->size);
+    r->ring = NULL;
+}

@@ -65,4 +65,39 @@ int tt_apply_order(void *base, size_t n, size_t size, tt_kv *order);
  * scratch cannot be allocated (nothing has moved then). */
 int tt_apply_perm(void *base, size_t n, size_t size, uint32_t *perm);
 
+/* tt_apply_perm() front to back, a stretch at a time, for a permutation
+ * that moves each element back by at most a few thousand positions (a
+ * trace shuffled within windows, as exporters write them): before
+ * position i is written, its element is copied into a ring of the last
+ * B (a power of two past the furthest move back) originals, and position
+ * i then takes its element from the array (not yet written) or from the
+ * ring. The array is read and written in order, where the walk of
+ * tt_apply_perm() follows cycles that jump about a window: each element
+ * is fetched once, and a pass that reads the placed elements (nesting,
+ * index) can run on each stretch while it is still in cache.
+ * The ring owns its buffer, taken from and put back to a scratch pool
+ * (NULL: a block of its own), where the sort that made the permutation
+ * left memory that is resident already. */
+typedef struct tt_perm_ring {
+    char                *ring;
+    size_t               mask;   /* B - 1 */
+    size_t               size;   /* of an element */
+    struct tt_scratch   *pool;
+} tt_perm_ring;
+
+/* Set *r up for perm[0..n-1] (a permutation of 0..n-1: position i
+ * receives the element at perm[i]) over elements of `size` bytes.
+ * Returns 0; 1 when the ring would pass max_bytes (an element moves back
+ * further: use tt_apply_perm()); -1 out of memory. *r holds nothing to
+ * free unless 0. */
+int tt_perm_ring_init(tt_perm_ring *r, const uint32_t *perm, size_t n, size_t size,
+                      size_t max_bytes, struct tt_scratch *pool);
+
+/* Place positions from .. to - 1 of base (n elements) after the calls
+ * that placed 0 .. from - 1. perm is only read. */
+void tt_perm_ring_apply(tt_perm_ring *r, void *base, size_t n, const uint32_t *perm, size_t from,
+                        size_t to);
+
+void tt_perm_ring_fini(tt_perm_ring *r);
+
 #endif

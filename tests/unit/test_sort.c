@@ -5,7 +5,8 @@
  * 11-bit digits), runs of equal keys (stable), keys differing only in
  * their top bits, shuffled event starts, and through a scratch pool; the
  * same keys bare (tt_radix_sort64_in), at sizes up to those whose
- * buckets get a second most-significant pass; and tt_apply_perm(). */
+ * buckets get a second most-significant pass; tt_apply_perm() and
+ * tt_perm_ring. */
 #include "config.h"
 
 #include "../tap.h"
@@ -171,6 +172,59 @@ int main(void)
             free(perm);
             free(from);
             free(v);
+        }
+    }
+    {
+        /* tt_perm_ring: permutations shuffled within windows (of 1, 7,
+         * 1000 and 4096 positions: the last ones shorter), applied in
+         * stretches of 1 to 300 positions; and its refusal of a
+         * permutation that moves an element back past max_bytes */
+        enum { N = 50021 };
+        static const size_t windows[] = {1, 7, 1000, 4096};
+        static const size_t sizes2[] = {64, 12};
+        for (size_t z = 0; z < 2; z++) {
+            size_t es = sizes2[z];
+            int bad = 0;
+            for (size_t w = 0; w < 4; w++) {
+                uint32_t *perm = malloc(N * sizeof *perm);
+                unsigned char *v = malloc(N * es);
+                tt_perm_ring r;
+                for (uint32_t i = 0; i < N; i++)
+                    perm[i] = i;
+                for (size_t b = 0; b < N; b += windows[w]) {
+                    size_t m = N - b < windows[w] ? N - b : windows[w];
+                    for (size_t i = m; i > 1; i--) {
+                        size_t j = rnd() % i;
+                        uint32_t t = perm[b + i - 1];
+                        perm[b + i - 1] = perm[b + j];
+                        perm[b + j] = t;
+                    }
+                }
+                for (size_t i = 0; i < N; i++) {
+                    uint32_t tag = (uint32_t)i;
+                    memset(v + i * es, (int)(i & 0xff), es);
+                    memcpy(v + i * es, &tag, sizeof tag);
+                }
+                if (windows[w] > 1 && tt_perm_ring_init(&r, perm, N, es, windows[w] / 2 * es, pool) != 1)
+                    bad++;
+                if (tt_perm_ring_init(&r, perm, N, es, 2 * windows[w] * es, NULL) != 0) {
+                    bad++;
+                } else {
+                    for (size_t i = 0, step = 1; i < N; i += step, step = step % 300 + 37)
+                        tt_perm_ring_apply(&r, v, N, perm, i, N - i < step ? N : i + step);
+                    tt_perm_ring_fini(&r);
+                }
+                for (size_t i = 0; i < N; i++) {
+                    uint32_t tag;
+                    memcpy(&tag, v + i * es, sizeof tag);
+                    if (tag != perm[i] || v[i * es + es - 1] != (unsigned char)(perm[i] & 0xff))
+                        bad++;
+                }
+                free(perm);
+                free(v);
+            }
+            is_i64(bad, 0, "perm ring: %zu-byte elements shuffled within windows land where the permutation says",
+                   es);
         }
     }
     tt_scratch_free(pool);
