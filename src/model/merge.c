@@ -238,7 +238,8 @@ static int merge_lanes(tt_trace *tr, const tt_trace *frag, tt_merge_map *m, cons
         if (fl->n == 0)
             continue;
         if (l->n + fl->n > l->cap) {
-            size_t cap = l->cap ? l->cap : 64;
+            /* from 4 events, as tt_trace_push_event() grows them */
+            size_t cap = l->cap ? l->cap : 4;
             tt_event *ne;
             while (cap < l->n + fl->n)
                 cap *= 2;
