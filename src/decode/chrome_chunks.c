@@ -19,6 +19,7 @@
 
 #include "decode/chrome_chunks.h"
 
+#include "model/merge.h"
 #include "util/memkeep.h"
 
 #include <fcntl.h>
@@ -193,6 +194,8 @@ static void drop_pages(const char *p, size_t n)
 static void *worker(void *arg)
 {
     driver *d = arg;
+    /* this thread's fragments start their lanes in merged ones' arrays */
+    tt_merge_pool_thread(true);
     pthread_mutex_lock(&d->mu);
     for (;;) {
         slot *s = NULL;
@@ -798,6 +801,7 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
     pthread_cond_init(&d.done, NULL);
     pthread_cond_init(&d.cut_cv, NULL);
     pthread_cond_init(&d.room, NULL);
+    tt_merge_pool_open();
     for (unsigned t = 0; t < threads; t++)
         if (pthread_create(&tids[n_workers], NULL, worker, &d) == 0)
             n_workers++;
@@ -822,6 +826,7 @@ int chrome_chunks_run(chrome *c, tt_input *in, int64_t start, unsigned threads,
     pthread_mutex_unlock(&d.mu);
     for (unsigned t = 0; t < n_workers; t++)
         pthread_join(tids[t], NULL);
+    tt_merge_pool_close();
     pthread_cond_destroy(&d.work);
     pthread_cond_destroy(&d.done);
     pthread_cond_destroy(&d.cut_cv);

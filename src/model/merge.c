@@ -5,8 +5,156 @@
 
 #include "util/bigalloc.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---------------------------------------------------------------- pool */
+
+/* Arrays filed under one lane index, at most this many: about one is
+ * taken for each put once the chunks flow; more would be memory kept
+ * for lanes that later chunks may not have. */
+#define POOL_DEPTH 2
+
+/* Kept in the first bytes of a pooled array (an event is 64 bytes, a
+ * flow point 48). */
+typedef struct pool_link {
+    void  *next;
+    size_t cap;      /* in elements */
+    size_t depth;    /* arrays in the list from this one on */
+} pool_link;
+
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static unsigned        pool_users;
+static void          **pool_slot;    /* lane index -> list of event arrays */
+static uint32_t        pool_n_slot;
+static void           *pool_flows;   /* list of flow point arrays */
+static _Thread_local bool pool_taker;
+
+static void list_free(void *a)
+{
+    while (a) {
+        pool_link link;
+        memcpy(&link, a, sizeof link);
+        free(a);
+        a = link.next;
+    }
+}
+
+/* Under pool_mu: the first array of list *head, its capacity in *cap. */
+static void *list_take(void **head, size_t *cap)
+{
+    void *a = *head;
+    pool_link link;
+    if (a) {
+        memcpy(&link, a, sizeof link);
+        *head = link.next;
+        *cap = link.cap;
+    }
+    return a;
+}
+
+/* Under pool_mu: array a of cap elements onto list *head; false when the
+ * list is full (a stays the caller's). */
+static bool list_put(void **head, void *a, size_t cap)
+{
+    pool_link link = {*head, cap, 1};
+    if (*head) {
+        pool_link first;
+        memcpy(&first, *head, sizeof first);
+        if (first.depth >= POOL_DEPTH)
+            return false;
+        link.depth = first.depth + 1;
+    }
+    memcpy(a, &link, sizeof link);
+    *head = a;
+    return true;
+}
+
+void tt_merge_pool_open(void)
+{
+    pthread_mutex_lock(&pool_mu);
+    pool_users++;
+    pthread_mutex_unlock(&pool_mu);
+}
+
+void tt_merge_pool_close(void)
+{
+    pthread_mutex_lock(&pool_mu);
+    if (pool_users > 0 && --pool_users == 0) {
+        for (uint32_t i = 0; i < pool_n_slot; i++)
+            list_free(pool_slot[i]);
+        free(pool_slot);
+        pool_slot = NULL;
+        pool_n_slot = 0;
+        list_free(pool_flows);
+        pool_flows = NULL;
+    }
+    pthread_mutex_unlock(&pool_mu);
+}
+
+void tt_merge_pool_thread(bool take)
+{
+    pool_taker = take;
+}
+
+tt_event *tt_merge_pool_take(uint32_t lane, size_t *cap)
+{
+    tt_event *ev = NULL;
+    if (!pool_taker)
+        return NULL;
+    pthread_mutex_lock(&pool_mu);
+    if (lane < pool_n_slot)
+        ev = list_take(&pool_slot[lane], cap);
+    pthread_mutex_unlock(&pool_mu);
+    return ev;
+}
+
+tt_flow_point *tt_merge_pool_take_flows(size_t *cap)
+{
+    tt_flow_point *p;
+    if (!pool_taker)
+        return NULL;
+    pthread_mutex_lock(&pool_mu);
+    p = list_take(&pool_flows, cap);
+    pthread_mutex_unlock(&pool_mu);
+    return p;
+}
+
+/* File a merged fragment's lane and flow point arrays (the fragment's no
+ * longer), when a pool is open; those it does not keep are freed with
+ * the fragment. */
+static void pool_put(tt_trace *frag)
+{
+    pthread_mutex_lock(&pool_mu);
+    if (pool_users == 0) {
+        pthread_mutex_unlock(&pool_mu);
+        return;
+    }
+    if (frag->n_lanes > pool_n_slot) {
+        void **ns = realloc(pool_slot, frag->n_lanes * sizeof *ns);
+        if (ns) {
+            memset(ns + pool_n_slot, 0, (frag->n_lanes - pool_n_slot) * sizeof *ns);
+            pool_slot = ns;
+            pool_n_slot = frag->n_lanes;
+        }
+    }
+    for (uint32_t i = 0; i < frag->n_lanes && i < pool_n_slot; i++) {
+        tt_lane *fl = &frag->lanes[i];
+        if (fl->ev && fl->cap > 0 && list_put(&pool_slot[i], fl->ev, fl->cap)) {
+            fl->ev = NULL;
+            fl->cap = 0;
+            fl->n = 0;
+        }
+    }
+    if (frag->flow_points && frag->cap_flow_points > 0 &&
+        list_put(&pool_flows, frag->flow_points, frag->cap_flow_points)) {
+        frag->flow_points = NULL;
+        frag->cap_flow_points = 0;
+        frag->n_flow_points = 0;
+    }
+    pthread_mutex_unlock(&pool_mu);
+}
 
 void tt_merge_map_fini(tt_merge_map *m)
 {
@@ -90,7 +238,8 @@ static int merge_lanes(tt_trace *tr, const tt_trace *frag, tt_merge_map *m, cons
         if (fl->n == 0)
             continue;
         if (l->n + fl->n > l->cap) {
-            size_t cap = l->cap ? l->cap : 64;
+            /* from 4 events, as tt_trace_push_event() grows them */
+            size_t cap = l->cap ? l->cap : 4;
             tt_event *ne;
             while (cap < l->n + fl->n)
                 cap *= 2;
@@ -234,6 +383,7 @@ int tt_trace_merge(tt_trace *tr, tt_trace *frag, tt_merge_map *m, tt_error *err)
             goto out;
     }
     rc = 0;
+    pool_put(frag);
 out:
     free(attrs);
     tt_trace_free(frag);
