@@ -172,6 +172,7 @@ struct tt_args {
     ZSTD_CCtx     *cctx;
     size_t         block_target;  /* raw bytes per block (BLOCK_TARGET) */
     int            level;         /* zstd level (ARGS_ZSTD_LEVEL) */
+    bool           raw;           /* blocks kept uncompressed (tt_args_store_raw) */
     args_keyset   *keysets;       /* id k at keysets[k - 1] */
     uint32_t       n_keysets;
     size_t         cap_keysets;
@@ -186,6 +187,14 @@ struct tt_args {
     size_t         tmpl_bytes;    /* their text */
 };
 
+/* Set once, before the load's threads make their stores (args.h). */
+static bool store_raw;
+
+void tt_args_store_raw(bool raw)
+{
+    store_raw = raw;
+}
+
 tt_args *tt_args_new(void)
 {
     tt_args *a = calloc(1, sizeof *a);
@@ -195,6 +204,7 @@ tt_args *tt_args_new(void)
     a->cur_first = 1;
     a->block_target = BLOCK_TARGET;
     a->level = ARGS_ZSTD_LEVEL;
+    a->raw = store_raw;
     return a;
 }
 
@@ -434,19 +444,23 @@ static int args_store_block(tt_args *a, const unsigned char *raw, size_t len, ui
     const unsigned char *from;
     if (args_reserve_blocks(a, 1))
         return -1;
-    if (!a->cctx && !(a->cctx = ZSTD_createCCtx()))
-        return -1;
-    bound = ZSTD_compressBound(len);
-    if (bound > a->zbuf_cap) {
-        unsigned char *nz = realloc(a->zbuf, bound);
-        if (!nz)
+    if (a->raw) {
+        csize = len;   /* stored as a block that did not shrink */
+    } else {
+        if (!a->cctx && !(a->cctx = ZSTD_createCCtx()))
             return -1;
-        a->zbuf = nz;
-        a->zbuf_cap = bound;
+        bound = ZSTD_compressBound(len);
+        if (bound > a->zbuf_cap) {
+            unsigned char *nz = realloc(a->zbuf, bound);
+            if (!nz)
+                return -1;
+            a->zbuf = nz;
+            a->zbuf_cap = bound;
+        }
+        csize = ZSTD_compressCCtx(a->cctx, a->zbuf, bound, raw, len, a->level);
     }
-    csize = ZSTD_compressCCtx(a->cctx, a->zbuf, bound, raw, len, a->level);
     from = a->zbuf;
-    if (ZSTD_isError(csize) || csize >= len) {
+    if (a->raw || ZSTD_isError(csize) || csize >= len) {
         from = raw;   /* kept raw */
         csize = len;
     }
