@@ -1146,6 +1146,7 @@ void tt_args_reader_init(tt_args_reader *r, const tt_args *store)
     r->part_first = r->part_n = 0;
     r->block = 0;
     r->buf = NULL;
+    r->view = NULL;
     r->cap = 0;
     r->next_handle = 0;
     r->next_off = 0;
@@ -1158,6 +1159,7 @@ void tt_args_reader_fini(tt_args_reader *r)
 {
     free(r->buf);
     r->buf = NULL;
+    r->view = NULL;
     r->cap = 0;
     free(r->row);
     r->row = NULL;
@@ -1275,7 +1277,14 @@ static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, con
     } else {
         uint32_t bi = block_of(a, handle);
         const args_block *b = &a->blocks[bi];
-        if (r->block != bi + 1) {
+        if (r->block != bi + 1 && b->stored == b->raw_size) {
+            /* a block kept raw is read where it lies (its slab never
+             * moves): convert's load keeps them all raw (tt_args_store_raw) */
+            r->view = b->data;
+            r->next_handle = 0;
+            r->loads++;
+            r->block = bi + 1;
+        } else if (r->block != bi + 1) {
             if (r->cap < b->raw_size) {
                 unsigned char *nb = realloc(r->buf, b->raw_size);
                 if (!nb)
@@ -1285,24 +1294,23 @@ static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, con
             }
             r->next_handle = 0;
             r->loads++;
-            if (b->stored == b->raw_size) {
-                memcpy(r->buf, b->data, b->raw_size);
-            } else {
+            {
                 size_t got = ZSTD_decompress(r->buf, b->raw_size, b->data, b->stored);
                 if (ZSTD_isError(got) || got != b->raw_size) {
                     r->block = 0;
                     return -1;
                 }
             }
+            r->view = r->buf;
             r->block = bi + 1;
         }
-        p = r->buf;
-        end = r->buf + b->raw_size;
+        p = r->view;
+        end = r->view + b->raw_size;
         skip = handle - b->first;
         kbase = b->kbase;
         if (r->next_handle && handle >= r->next_handle && r->next_off <= b->raw_size) {
             /* continue from the record after the last one read */
-            p = r->buf + r->next_off;
+            p = r->view + r->next_off;
             skip = handle - r->next_handle;
         }
         cached = true;
@@ -1381,7 +1389,7 @@ static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, con
         *elen = (size_t)le;
         if (cached) {
             r->next_handle = handle + 1;
-            r->next_off = (size_t)(p - r->buf);
+            r->next_off = (size_t)(p - r->view);
         }
         return 0;
     }

@@ -178,6 +178,8 @@ typedef struct tt_args_reader {
     uint32_t       part_first, part_n;
     uint32_t       block;     /* cached block index + 1, 0 = none */
     unsigned char *buf;       /* decompressed block */
+    const unsigned char *view;  /* the cached block's bytes: buf, or the
+                                 * block itself where it is stored raw */
     size_t         cap;
     /* resume point inside the cached block, so reading records in handle
      * order costs O(1) each instead of a scan from the block start */
