@@ -8,6 +8,7 @@ QA_UNIT_TESTS = \
 	tests/unit/test_args \
 	tests/unit/test_argsfilter \
 	tests/unit/test_argsnote \
+	tests/unit/test_argsraw \
 	tests/unit/test_input \
 	tests/unit/test_model
 check_PROGRAMS += $(QA_UNIT_TESTS)
@@ -17,6 +18,7 @@ tests_unit_test_suggest_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_args_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_argsfilter_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_argsnote_LDADD = $(TT_TEST_LDADD)
+tests_unit_test_argsraw_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_input_LDADD = $(TT_TEST_LDADD)
 tests_unit_test_model_LDADD = $(TT_TEST_LDADD)
 

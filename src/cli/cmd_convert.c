@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 
+#include "model/args.h"
 #include "snapshot/snapshot.h"
 #include "util/memkeep.h"
 #include "util/num.h"
@@ -92,6 +93,10 @@ static int convert_exec(int argc, char **argv)
     /* the encode needs about as much memory again as the load freed:
      * reuse those pages rather than fault fresh ones in (memkeep.h) */
     tt_mem_keep_freed();
+    /* every argument record is read once, by the writer, right after the
+     * load: blocks zstd-compressed while loading would only be
+     * decompressed again for it (args.h) */
+    tt_args_store_raw(true);
     tr = tt_cli_load_trace(op.operands[0], &lo);
     if (!tr)
         return TT_EXIT_ERROR;

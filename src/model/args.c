@@ -172,6 +172,7 @@ struct tt_args {
     ZSTD_CCtx     *cctx;
     size_t         block_target;  /* raw bytes per block (BLOCK_TARGET) */
     int            level;         /* zstd level (ARGS_ZSTD_LEVEL) */
+    bool           raw;           /* blocks kept uncompressed (tt_args_store_raw) */
     args_keyset   *keysets;       /* id k at keysets[k - 1] */
     uint32_t       n_keysets;
     size_t         cap_keysets;
@@ -186,6 +187,14 @@ struct tt_args {
     size_t         tmpl_bytes;    /* their text */
 };
 
+/* Set once, before the load's threads make their stores (args.h). */
+static bool store_raw;
+
+void tt_args_store_raw(bool raw)
+{
+    store_raw = raw;
+}
+
 tt_args *tt_args_new(void)
 {
     tt_args *a = calloc(1, sizeof *a);
@@ -195,6 +204,7 @@ tt_args *tt_args_new(void)
     a->cur_first = 1;
     a->block_target = BLOCK_TARGET;
     a->level = ARGS_ZSTD_LEVEL;
+    a->raw = store_raw;
     return a;
 }
 
@@ -434,19 +444,23 @@ static int args_store_block(tt_args *a, const unsigned char *raw, size_t len, ui
     const unsigned char *from;
     if (args_reserve_blocks(a, 1))
         return -1;
-    if (!a->cctx && !(a->cctx = ZSTD_createCCtx()))
-        return -1;
-    bound = ZSTD_compressBound(len);
-    if (bound > a->zbuf_cap) {
-        unsigned char *nz = realloc(a->zbuf, bound);
-        if (!nz)
+    if (a->raw) {
+        csize = len;   /* stored as a block that did not shrink */
+    } else {
+        if (!a->cctx && !(a->cctx = ZSTD_createCCtx()))
             return -1;
-        a->zbuf = nz;
-        a->zbuf_cap = bound;
+        bound = ZSTD_compressBound(len);
+        if (bound > a->zbuf_cap) {
+            unsigned char *nz = realloc(a->zbuf, bound);
+            if (!nz)
+                return -1;
+            a->zbuf = nz;
+            a->zbuf_cap = bound;
+        }
+        csize = ZSTD_compressCCtx(a->cctx, a->zbuf, bound, raw, len, a->level);
     }
-    csize = ZSTD_compressCCtx(a->cctx, a->zbuf, bound, raw, len, a->level);
     from = a->zbuf;
-    if (ZSTD_isError(csize) || csize >= len) {
+    if (a->raw || ZSTD_isError(csize) || csize >= len) {
         from = raw;   /* kept raw */
         csize = len;
     }
@@ -1132,6 +1146,7 @@ void tt_args_reader_init(tt_args_reader *r, const tt_args *store)
     r->part_first = r->part_n = 0;
     r->block = 0;
     r->buf = NULL;
+    r->view = NULL;
     r->cap = 0;
     r->next_handle = 0;
     r->next_off = 0;
@@ -1144,6 +1159,7 @@ void tt_args_reader_fini(tt_args_reader *r)
 {
     free(r->buf);
     r->buf = NULL;
+    r->view = NULL;
     r->cap = 0;
     free(r->row);
     r->row = NULL;
@@ -1261,7 +1277,14 @@ static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, con
     } else {
         uint32_t bi = block_of(a, handle);
         const args_block *b = &a->blocks[bi];
-        if (r->block != bi + 1) {
+        if (r->block != bi + 1 && b->stored == b->raw_size) {
+            /* a block kept raw is read where it lies (its slab never
+             * moves): convert's load keeps them all raw (tt_args_store_raw) */
+            r->view = b->data;
+            r->next_handle = 0;
+            r->loads++;
+            r->block = bi + 1;
+        } else if (r->block != bi + 1) {
             if (r->cap < b->raw_size) {
                 unsigned char *nb = realloc(r->buf, b->raw_size);
                 if (!nb)
@@ -1271,24 +1294,23 @@ static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, con
             }
             r->next_handle = 0;
             r->loads++;
-            if (b->stored == b->raw_size) {
-                memcpy(r->buf, b->data, b->raw_size);
-            } else {
+            {
                 size_t got = ZSTD_decompress(r->buf, b->raw_size, b->data, b->stored);
                 if (ZSTD_isError(got) || got != b->raw_size) {
                     r->block = 0;
                     return -1;
                 }
             }
+            r->view = r->buf;
             r->block = bi + 1;
         }
-        p = r->buf;
-        end = r->buf + b->raw_size;
+        p = r->view;
+        end = r->view + b->raw_size;
         skip = handle - b->first;
         kbase = b->kbase;
         if (r->next_handle && handle >= r->next_handle && r->next_off <= b->raw_size) {
             /* continue from the record after the last one read */
-            p = r->buf + r->next_off;
+            p = r->view + r->next_off;
             skip = handle - r->next_handle;
         }
         cached = true;
@@ -1367,7 +1389,7 @@ static int read_blocks(tt_args_reader *r, const tt_args *a, uint32_t handle, con
         *elen = (size_t)le;
         if (cached) {
             r->next_handle = handle + 1;
-            r->next_off = (size_t)(p - r->buf);
+            r->next_off = (size_t)(p - r->view);
         }
         return 0;
     }

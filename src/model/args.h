@@ -153,6 +153,17 @@ char *tt_args_json_string(char *d, const char *s, size_t n);
  * after sealing is allowed and starts a new block. Returns 0 or -1 (OOM). */
 int tt_args_seal(tt_args *a);
 
+/* Stores made after this call keep their blocks uncompressed (raw) or
+ * zstd-compressed (the default): for a process that reads every record
+ * once, right after the load (`tracetty convert`, whose snapshot writer
+ * cuts the argument columns from them), compressing each block as it
+ * fills and decompressing it again for that one read is work for
+ * nothing. The blocks then take their raw bytes in memory (a Kineto
+ * trace's templated records: about five times their zstd bytes). Call it
+ * before the load starts: stores made on other threads meanwhile may
+ * miss it. */
+void tt_args_store_raw(bool raw);
+
 /* Records stored, raw bytes accepted, bytes held in memory (for a store
  * with a source: of the parts rebuilt so far). */
 uint32_t tt_args_count(const tt_args *a);
@@ -167,6 +178,8 @@ typedef struct tt_args_reader {
     uint32_t       part_first, part_n;
     uint32_t       block;     /* cached block index + 1, 0 = none */
     unsigned char *buf;       /* decompressed block */
+    const unsigned char *view;  /* the cached block's bytes: buf, or the
+                                 * block itself where it is stored raw */
     size_t         cap;
     /* resume point inside the cached block, so reading records in handle
      * order costs O(1) each instead of a scan from the block start */

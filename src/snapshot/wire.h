@@ -125,16 +125,32 @@ static inline size_t tt_wbuf_zsize(ZSTD_CCtx *cc, const tt_wbuf *b, int level, t
     return ZSTD_isError(got) ? b->n : got;
 }
 
+/* Whether cand[i] holds the same bytes as one of cand[0..i). */
+static inline bool tt_wbuf_seen_before(const tt_wbuf *cand, unsigned i)
+{
+    for (unsigned j = 0; j < i; j++)
+        if (cand[j].n == cand[i].n && (cand[i].n == 0 || memcmp(cand[j].p, cand[i].p, cand[i].n) == 0))
+            return true;
+    return false;
+}
+
 /* Of n encodings of the same data, cand[0..n), the index of the one that
  * compresses smallest at `level` (the first of equals): how the writer
- * chooses between encodings. cc and tmp are scratch. */
+ * chooses between encodings. cc and tmp are scratch. A candidate with the
+ * bytes of an earlier one compresses to its size and cannot be chosen, so
+ * it is not compressed: an argument column's predictors often write the
+ * same bytes (the record's first number predicted by the record's last,
+ * the column's last, or a missing correlation id's). */
 static inline unsigned tt_wbuf_smallest(ZSTD_CCtx *cc, const tt_wbuf *cand, unsigned n, int level,
                                         tt_wbuf *tmp)
 {
     unsigned best = 0;
     size_t best_size = tt_wbuf_zsize(cc, &cand[0], level, tmp);
     for (unsigned i = 1; i < n; i++) {
-        size_t size = tt_wbuf_zsize(cc, &cand[i], level, tmp);
+        size_t size;
+        if (cand[i].n >= 256 && tt_wbuf_seen_before(cand, i))
+            continue;
+        size = tt_wbuf_zsize(cc, &cand[i], level, tmp);
         if (size < best_size) {
             best_size = size;
             best = i;
