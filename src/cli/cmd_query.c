@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 
+#include "decode/captures.h"
 #include "io/atomic.h"
 #include "markers/markers.h"
 #include "multi/rankset.h"
@@ -205,6 +206,39 @@ static int load_sources(void *vctx, char *const *paths, size_t n, unsigned skip,
         return tt_error_set(err, TT_ERR_IO, "cannot load a trace"), -1;
     }
     return 0;
+}
+
+/* Whether a source can be read, else false having said why. A worker's
+ * tensorboard captures (a directory's member "DIR/{worker}.*.pt.trace.json",
+ * decode/captures.h) are a pattern, not a file: each of its files must be
+ * readable. */
+static bool source_readable(const char *path)
+{
+    char safe[600];
+    bool ok = true;
+    if (tt_captures_is_group(path)) {
+        char **files = NULL;
+        size_t n = 0;
+        tt_error err;
+        tt_error_clear(&err);
+        if (tt_captures_list(path, &files, &n, &err)) {
+            tt_cli_error("%s: %s", tt_text_safe(path, safe, sizeof safe), err.what);
+            return false;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (ok && !source_readable(files[i]))
+                ok = false;
+            free(files[i]);
+        }
+        free(files);
+        return ok;
+    }
+    if (access(path, R_OK) != 0) {
+        tt_cli_error("%s: cannot open: %s", tt_text_safe(path, safe, sizeof safe),
+                     strerror(errno));
+        return false;
+    }
+    return true;
 }
 
 /* ------------------------------------------------------------- output */
@@ -599,10 +633,7 @@ static int query_exec(int argc, char **argv)
     /* a trace loads only when a statement reads a table: one that
      * cannot be opened is said before the query runs */
     for (size_t i = 0; i < n_files; i++)
-        if (access(files[i], R_OK) != 0) {
-            char safe[600];
-            tt_cli_error("%s: cannot open: %s", tt_text_safe(files[i], safe, sizeof safe),
-                         strerror(errno));
+        if (!source_readable(files[i])) {
             tt_rankset_free_files(files, n_files);
             free(sql_text);
             return QUERY_SQL_ERROR;

@@ -21,6 +21,16 @@ is "$(awk -F, 'NR > 1 { printf "%s:%s ", $1, $2 }' "$TMPD/tb_ranks.csv")" "0:2 1
     "two ranks (distributedInfo), each with the steps of both windows"
 is "$(grep -c 'pt.trace.json' "$TMPD/tb_ranks.csv")" 2 "one row per worker, named by its captures' pattern"
 matches "$TMPD/tb_ranks.csv" 'node-a\.cluster_100\.\*\.pt\.trace\.json' "a worker name with a dot stays whole"
+# query takes the directory as report does: a worker's captures are a
+# pattern, not a file (it said "cannot open" before loading anything)
+"$TRACETTY" query "$tb" "select count(*) from slice" >"$TMPD/tb_q.csv" 2>"$TMPD/tb_q.err"
+ok $? "query on a tensorboard directory"
+sum=0
+for f in "$tb"/*.pt.trace.json*; do
+    n=$("$TRACETTY" query "$f" "select count(*) from slice" | tail -n 1 | tr -d '\r')
+    sum=$((sum + n))
+done
+is "$(tail -n 1 "$TMPD/tb_q.csv" | tr -d '\r')" "$sum" "its slices are its captures' slices, file by file"
 "$TRACETTY" summary --format json "$tb" >"$TMPD/tb_sum.json" 2>"$TMPD/tb_sum.err"; ok $? "summary on a tensorboard directory"
 if [ $have_py = 1 ]; then
     python3 - "$tb" "$TMPD/tb_sum.json" >"$TMPD/tb_check" <<'PY'
