@@ -16,6 +16,13 @@
  * for lanes that later chunks may not have. */
 #define POOL_DEPTH 2
 
+/* Arrays of more elements than this are not kept (they are freed as
+ * before): a chunk's lane (a chunk is 1 MB of JSON, 4 MB at the most)
+ * seldom grows that far, and a whole lane merged by another load while
+ * the pool is open (a worker's captures) would only be held for some
+ * later chunk's small lane to take. */
+#define POOL_KEEP_MAX ((size_t)1 << 16)
+
 /* Kept in the first bytes of a pooled array (an event is 64 bytes, a
  * flow point 48). */
 typedef struct pool_link {
@@ -55,10 +62,12 @@ static void *list_take(void **head, size_t *cap)
 }
 
 /* Under pool_mu: array a of cap elements onto list *head; false when the
- * list is full (a stays the caller's). */
+ * list is full or a is too large to keep (a stays the caller's). */
 static bool list_put(void **head, void *a, size_t cap)
 {
     pool_link link = {*head, cap, 1};
+    if (cap > POOL_KEEP_MAX)
+        return false;
     if (*head) {
         pool_link first;
         memcpy(&first, *head, sizeof first);
