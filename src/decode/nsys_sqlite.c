@@ -133,6 +133,7 @@ static void sql_value(sqlite3_stmt *st, int c, tt_sqlv *x)
     x->type = sqlite3_column_type(st, c);
     x->s = NULL;
     x->n = 0;
+    x->d = x->type == SQLITE_FLOAT ? sqlite3_column_double(st, c) : 0;
     if (x->type == SQLITE_TEXT) {
         x->s = (const char *)sqlite3_column_text(st, c);
         x->n = (size_t)sqlite3_column_bytes(st, c);
@@ -204,12 +205,27 @@ typedef struct rows {
     tt_sqlv       v[TT_SQLSCAN_MAX_COLS];   /* the current row's values */
 } rowsrc;
 
+/* Whether a declared type may give a column REAL affinity (SQLite's
+ * rule: it names REAL, FLOA or DOUB, and no INT, CHAR, CLOB, TEXT or BLOB
+ * before them; any of the three is enough here). SQLite stores a whole
+ * number of such a column as an integer and returns it as a REAL, which
+ * a scan does not. */
+static bool real_affinity(const char *type)
+{
+    for (const char *t = type; *t; t++)
+        if (strncasecmp(t, "REAL", 4) == 0 || strncasecmp(t, "FLOA", 4) == 0 ||
+            strncasecmp(t, "DOUB", 4) == 0)
+            return true;
+    return false;
+}
+
 /* The record field of each of the ncol columns col[] of table ("NULL":
  * -1) and the table's root page, where a scan reads them as SQLite's
  * query would: a rowid table, no index on it (a covering index could be
- * what SQLite scans, in its own order), no hidden or generated column
- * (the fields follow the declared columns), no key column asked for (an
- * INTEGER PRIMARY KEY is the rowid, not a field). */
+ * what SQLite scans, in its own order; an index's tbl_name may differ in
+ * case, as SQLite's names do), no hidden or generated column (the fields
+ * follow the declared columns), no key column asked for (an INTEGER
+ * PRIMARY KEY is the rowid, not a field), none of REAL affinity. */
 static bool scan_fields(nsys *s, const char *table, const char *const *col, int ncol,
                         int *field, uint32_t *root)
 {
@@ -222,7 +238,7 @@ static bool scan_fields(nsys *s, const char *table, const char *const *col, int 
     if (sqlite3_prepare_v2(s->db,
                            "SELECT rootpage FROM sqlite_master WHERE type='table' AND name=?1 "
                            "AND NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type='index' "
-                           "AND tbl_name=?1)",
+                           "AND tbl_name=?1 COLLATE NOCASE)",
                            -1, &st, NULL) != SQLITE_OK)
         return false;
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
@@ -239,14 +255,14 @@ static bool scan_fields(nsys *s, const char *table, const char *const *col, int 
         return false;
     ok = true;
     while (ok && sqlite3_step(st) == SQLITE_ROW) {
-        const char *name = text(st, 1);
+        const char *name = text(st, 1), *type = text(st, 2);
         int64_t cid = sqlite3_column_int64(st, 0);
         bool pk = sqlite3_column_int64(st, 5) != 0;
         ok = sqlite3_column_int64(st, 6) == 0 && cid >= 0 && cid < INT_MAX;
         for (int c = 0; ok && c < ncol; c++)
             if (field[c] != -1 && strcmp(col[c], name) == 0) {
                 field[c] = (int)cid;
-                ok = !pk;
+                ok = !pk && !real_affinity(type);
             }
     }
     sqlite3_finalize(st);
@@ -317,6 +333,19 @@ static void rows_close(rowsrc *r)
     r->scan = false;
     sqlite3_finalize(r->st);
     r->st = NULL;
+}
+
+/* A read transaction on the database, held until the connection closes:
+ * SQLite's shared lock stops any writer from committing while the scans
+ * read the file's pages (a deferred BEGIN takes it at its first read).
+ * false: none (a writer holds the file), and no scan. */
+static bool read_lock(nsys *s)
+{
+    if (sqlite3_exec(s->db, "BEGIN; SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) ==
+        SQLITE_OK)
+        return true;
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return false;
 }
 
 static int load_strings(nsys *s)
@@ -1025,7 +1054,9 @@ static int load_nvtx(nsys *s)
         uint32_t name;
         int rank;
         /* the scan reads every row: the query's condition again */
-        if (v[3].type != SQLITE_INTEGER || (v[3].i != 39 && v[3].i != 72))
+        if (!(v[3].type == SQLITE_INTEGER ||
+              (v[3].type == SQLITE_FLOAT && v[3].d == (double)v[3].i)) ||
+            (v[3].i != 39 && v[3].i != 72))
             continue;
         if (!(name = nvtx_name(s, &v[0], &v[1])))
             continue;
@@ -1216,7 +1247,8 @@ static int sqlite_decode(tt_input *in, const tt_load_opts *opts, tt_trace *tr, t
     }
     /* the big tables' rows straight from the file where it allows;
      * TRACETTY_SQLITE_SCAN=0, for tests, leaves every table to SQLite */
-    if (!(scan_env = getenv("TRACETTY_SQLITE_SCAN")) || strcmp(scan_env, "0") != 0)
+    if ((!(scan_env = getenv("TRACETTY_SQLITE_SCAN")) || strcmp(scan_env, "0") != 0) &&
+        read_lock(&s))
         tt_sqlfile_open(&s.file, tt_input_path(in));
     load_enums(&s);
     if (load_strings(&s) || load_names(&s) || load_gpu(&s, "CUPTI_ACTIVITY_KIND_KERNEL") ||

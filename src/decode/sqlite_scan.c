@@ -111,6 +111,29 @@ static bool exists(const char *path, const char *suffix)
     return n < 0 || (size_t)n >= sizeof name || access(name, F_OK) == 0;
 }
 
+/* Whether this process holds SQLite's shared lock on the file open at
+ * fd (a read transaction's: a read lock on its SHARED_FIRST range,
+ * os_unix.c): then fd is the file SQLite reads, same device and inode,
+ * and no writer that takes SQLite's locks can commit to it. An open file
+ * description's lock query sees the process's own POSIX locks as
+ * conflicts (fcntl(2)); another reader's lock found first, or no such
+ * query, leaves the file to SQLite. */
+static bool sqlite_holds(int fd)
+{
+#ifdef F_OFD_GETLK
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = 0x40000000 + 2;   /* PENDING_BYTE + 2 */
+    fl.l_len = 510;                /* SHARED_SIZE */
+    return fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type == F_RDLCK && fl.l_pid == getpid();
+#else
+    (void)fd;
+    return false;
+#endif
+}
+
 int tt_sqlfile_open(tt_sqlfile *f, const char *path)
 {
     struct stat sb;
@@ -124,15 +147,18 @@ int tt_sqlfile_open(tt_sqlfile *f, const char *path)
         return -1;
     if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
         return -1;
+    /* kept open until tt_sqlfile_close(), after SQLite's: closing it
+     * would drop this process's locks on the file, SQLite's too */
+    f->fd = fd;
+    f->fd_open = true;
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size < 512 ||
-        (uint64_t)sb.st_size > SIZE_MAX) {
-        close(fd);
+        (uint64_t)sb.st_size > SIZE_MAX)
         return -1;
-    }
+    if (!sqlite_holds(fd))
+        return -1;
     /* populated: the pages are in the page cache (SQLite just read the
      * schema), mapped at once rather than a fault at a time */
     map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    close(fd);
     if (map == MAP_FAILED)
         return -1;
     f->map = m = map;
@@ -145,12 +171,14 @@ int tt_sqlfile_open(tt_sqlfile *f, const char *path)
         m[18] != 1 || m[19] != 1 || page - m[20] < 480 || get4(m + 56) != 1 ||
         f->size % page != 0 || (uint64_t)f->size / page > UINT32_MAX || npages > filepages ||
         npages == 0) {
-        tt_sqlfile_close(f);
+        munmap(map, f->size);
+        f->map = NULL;
         return -1;
     }
     f->page = page;
     f->usable = page - m[20];
     f->npages = npages;
+    f->change = get4(m + 24);
     return 0;
 }
 
@@ -158,6 +186,8 @@ void tt_sqlfile_close(tt_sqlfile *f)
 {
     if (f->map)
         munmap((void *)f->map, f->size);
+    if (f->fd_open)
+        close(f->fd);
     memset(f, 0, sizeof *f);
 }
 
@@ -193,7 +223,8 @@ static bool gather(tt_sqlscan *sc, uint8_t *seen, uint32_t pg, int depth, bool r
             return false;
         if (tt_grow_one((void **)&sc->leaf, cap, sc->n_leaf, sizeof *sc->leaf))
             return false;
-        sc->leaf[sc->n_leaf++] = pg;
+        sc->leaf[sc->n_leaf].pg = pg;
+        sc->leaf[sc->n_leaf++].n = n;
         return true;
     }
     if (p[0] != 5 || n == 0 || !cells_ok(f, 12, n))
@@ -268,18 +299,20 @@ static bool read_header(const tt_sqlscan *sc, struct tt_sqlhdr *out, const unsig
     return true;
 }
 
-/* Row k of leaf p checked, and read into v where get (the open checks
+/* Row k of leaf p of n cells (the count checked at open) checked, and
+ * read into v where get (the open checks
  * each row once, without; the reads check again, for a file changed
  * since, where a row's offsets could lead out of the mapping). A record
  * whose header and length are a recent one's (rows mostly repeat a few
  * lists of types) takes its columns' places from it. false: a row a scan
  * does not read. */
 static inline __attribute__((always_inline)) bool row_at(tt_sqlscan *sc, const unsigned char *p,
-                                                          uint32_t k, tt_sqlv *v, bool get)
+                                                          uint32_t n, uint32_t k, tt_sqlv *v,
+                                                          bool get)
 {
     const tt_sqlfile *f = sc->f;
     const unsigned char *end = p + f->usable, *c, *rec;
-    uint32_t n = get2(p + 3), pc = get2(p + 8 + 2 * k);
+    uint32_t pc = get2(p + 8 + 2 * k);
     uint64_t len, hs;
     size_t a, b, h;
     struct tt_sqlhdr *hd;
@@ -388,29 +421,30 @@ int tt_sqlscan_open(tt_sqlscan *sc, const tt_sqlfile *f, uint32_t root, int ncol
     free(seen);
     /* every row read once before the caller sees one */
     for (size_t l = 0; ok && l < sc->n_leaf; l++) {
-        const unsigned char *p = page_at(f, sc->leaf[l]);
-        for (uint32_t k = 0, n = get2(p + 3); ok && k < n; k++)
-            ok = row_at(sc, p, k, NULL, false);
+        const unsigned char *p = page_at(f, sc->leaf[l].pg);
+        for (uint32_t k = 0; ok && k < sc->leaf[l].n; k++)
+            ok = row_at(sc, p, sc->leaf[l].n, k, NULL, false);
     }
     if (!ok) {
         tt_sqlscan_close(sc);
         return -1;
     }
-    sc->n_cell = sc->n_leaf ? get2(page_at(f, sc->leaf[0]) + 3) : 0;
+    sc->n_cell = sc->n_leaf ? sc->leaf[0].n : 0;
     return 0;
 }
 
 int tt_sqlscan_next(tt_sqlscan *sc, tt_sqlv *v)
 {
     while (sc->at_leaf < sc->n_leaf) {
-        const unsigned char *p = page_at(sc->f, sc->leaf[sc->at_leaf]);
+        const unsigned char *p = page_at(sc->f, sc->leaf[sc->at_leaf].pg);
         if (sc->cell < sc->n_cell)
-            return row_at(sc, p, sc->cell++, v, true) ? 1 : -1;
+            return row_at(sc, p, sc->n_cell, sc->cell++, v, true) ? 1 : -1;
         if (++sc->at_leaf < sc->n_leaf)
-            sc->n_cell = get2(page_at(sc->f, sc->leaf[sc->at_leaf]) + 3);
+            sc->n_cell = sc->leaf[sc->at_leaf].n;
         sc->cell = 0;
     }
-    return 0;
+    /* rows read from a file changed meanwhile may mix two versions */
+    return get4(sc->f->map + 24) == sc->f->change ? 0 : -1;
 }
 
 void tt_sqlscan_close(tt_sqlscan *sc)

@@ -20,12 +20,14 @@
  * refusal costs nothing already decoded. Callers ask SQLite then, and are
  * told exactly what they were before.
  *
- * A file changed while it is read gives an error (tt_sqlscan_next() returns -1),
- * never a read out of the mapping; one truncated meanwhile gets SIGBUS,
- * as the JSON decoder's mapping does (chrome_chunks.c).
+ * A file changed while it is read (by a writer that ignores SQLite's
+ * locks: the caller's read transaction stops the others) gives an error
+ * (tt_sqlscan_next() returns -1), never a read out of the mapping; one
+ * truncated meanwhile gets SIGBUS, as the JSON decoder's mapping does
+ * (chrome_chunks.c).
  *
- * Ownership: a tt_sqlfile maps the file read-only (tt_sqlfile_close()
- * unmaps it); a tt_sqlscan borrows its file and owns its list of leaf
+ * Ownership: a tt_sqlfile opens and maps the file read-only
+ * (tt_sqlfile_close() unmaps and closes it); a tt_sqlscan borrows its file and owns its list of leaf
  * pages (tt_sqlscan_close()). Values point into the mapping.
  */
 #ifndef TT_DECODE_SQLITE_SCAN_H
@@ -37,9 +39,11 @@
 
 /* One value of a row: type is SQLITE_NULL, SQLITE_INTEGER or SQLITE_TEXT
  * (the only ones a scan returns); i is the integer (0 for NULL), s and n
- * a text's bytes (not NUL-terminated). */
+ * a text's bytes (not NUL-terminated); d, the value of a SQLITE_FLOAT
+ * (SQLite's reads only). */
 typedef struct tt_sqlv {
     int64_t     i;
+    double      d;
     const char *s;
     size_t      n;
     int         type;
@@ -51,10 +55,19 @@ typedef struct tt_sqlfile {
     uint32_t             page;   /* page size */
     uint32_t             usable; /* page size less reserved bytes */
     uint32_t             npages;
+    uint32_t             change; /* the header's file change counter at open */
+    int                  fd;
+    bool                 fd_open;
 } tt_sqlfile;
 
-/* Map the database at path: 0, or -1 when it is not one a scan reads (f
- * is then closed, and SQLite reads everything). */
+/* Map the database at path: 0, or -1 when it is not one a scan reads
+ * (SQLite then reads everything). The caller's connection must hold a
+ * read transaction on it (BEGIN, then a read): no writer commits
+ * meanwhile, and the open checks through SQLite's shared lock that the
+ * file mapped is the one SQLite has open (not another since renamed over
+ * path). Either way, tt_sqlfile_close() must come after SQLite's close:
+ * f keeps a descriptor of the file open, and closing it would drop all
+ * of this process's POSIX locks on the file, SQLite's too (fcntl(2)). */
 int tt_sqlfile_open(tt_sqlfile *f, const char *path);
 void tt_sqlfile_close(tt_sqlfile *f);
 
@@ -63,7 +76,11 @@ void tt_sqlfile_close(tt_sqlfile *f);
 
 typedef struct tt_sqlscan {
     const tt_sqlfile *f;
-    uint32_t         *leaf;   /* the table's leaf pages, in key order */
+    /* the table's leaf pages, in key order, with the cell count checked
+     * at open (a later read of the page's count could have changed) */
+    struct tt_sqlleaf {
+        uint32_t pg, n;
+    }                *leaf;
     size_t            n_leaf, at_leaf;
     uint32_t          cell, n_cell;
     int               ncol;
@@ -90,7 +107,8 @@ int tt_sqlscan_open(tt_sqlscan *sc, const tt_sqlfile *f, uint32_t root, int ncol
                     const int *field, uint32_t text_ok);
 
 /* The next row's values in v[0..ncol): 1, 0 after the last, -1 when the
- * file changed since the open (a row no longer reads). */
+ * file changed since the open (a row no longer reads, or, after the last,
+ * the header's change counter moved). */
 int tt_sqlscan_next(tt_sqlscan *sc, tt_sqlv *v);
 
 void tt_sqlscan_close(tt_sqlscan *sc);

@@ -61,14 +61,15 @@ NAMES = ["ampere_sgemm_128x64_nn", "void at::native::vectorized_elementwise_kern
 
 
 def write(path, n=3000, seed=1, page_size=4096, pre="", widths=False, text_names=False,
-          big_text=False, real=False, text_int=False, nulls=False):
-    """An export of n runtime calls with their GPU work and NVTX ranges."""
+          big_text=False, real=False, text_int=False, nulls=False, tables=None):
+    """An export of n runtime calls with their GPU work and NVTX ranges
+    (tables: the schema, SCHEMA when None)."""
     rnd = random.Random(seed)
     db = sqlite3.connect(path)
     db.execute("PRAGMA page_size=%d" % page_size)
     if pre:
         db.executescript(pre)
-    db.executescript(SCHEMA)
+    db.executescript(tables or SCHEMA)
     db.executemany("INSERT INTO StringIds VALUES (?, ?)", list(enumerate(NAMES, 1)))
     pid = 4242
     gpid, gtid = pid << 24, (pid << 24) | 4243
@@ -190,6 +191,32 @@ def main():
     # left to SQLite
     variant("index", "CREATE INDEX k ON CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId)")
     write(p("real"), real=True).close()
+    # whole numbers in columns of REAL affinity: stored as integers, read
+    # back as REAL (gridX, bytes, srcKind, an NVTX end; eventType 39.0
+    # still names a thread, as the query's eventType IN (39, 72) took it)
+    real_cols = dict(TABLES)
+    for t, a, b in (("CUPTI_ACTIVITY_KIND_KERNEL", "gridX ", "gridX:REAL "),
+                    ("CUPTI_ACTIVITY_KIND_MEMCPY", "bytes ", "bytes:FLOAT "),
+                    ("CUPTI_ACTIVITY_KIND_MEMCPY", "srcKind ", "srcKind:DOUBLE "),
+                    ("NVTX_EVENTS", "start end eventType", "start end:REAL eventType:REAL")):
+        real_cols[t] = real_cols[t].replace(a, b)
+    write(p("real_affinity"), n=300, tables=schema(**real_cols)).close()
+    # an index whose sqlite_master tbl_name differs from the table's name
+    # in case (SQLite takes the table from its SQL): SQLite reads the NVTX
+    # rows in eventType order, "Worker B" (39) before "Worker A" (72)
+    db = write(p("index_case"), n=300)
+    cols = "start, end, eventType, text, globalTid"
+    gtid = (4242 << 24) | 4243
+    db.execute("INSERT INTO NVTX_EVENTS (%s) VALUES (100, NULL, 72, 'Worker A', ?)" % cols,
+               (gtid,))
+    db.execute("INSERT INTO NVTX_EVENTS (%s) VALUES (101, NULL, 39, 'Worker B', ?)" % cols,
+               (gtid,))
+    db.execute("CREATE INDEX nvtx_type ON NVTX_EVENTS (eventType)")
+    db.commit()
+    db.execute("PRAGMA writable_schema=ON")
+    db.execute("UPDATE sqlite_master SET tbl_name='nvtx_events' WHERE name='nvtx_type'")
+    db.commit()
+    db.close()
     write(p("text_int"), text_int=True).close()
     write(p("overflow"), big_text=True).close()
     write(p("utf16"), pre="PRAGMA encoding='UTF-16le';").close()
