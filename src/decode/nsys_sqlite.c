@@ -37,6 +37,7 @@
 #include "decode/sqlite_scan.h"
 #include "util/bigalloc.h"
 #include "util/hash.h"
+#include "util/num.h"
 #include "util/u64map.h"
 
 #include <cjson/cJSON.h>
@@ -695,32 +696,13 @@ static bool col_int(const tt_sqlv *x, int64_t *v)
 }
 
 /* x as cJSON printed it as a number (tt_argjson_number()), in buf (32
- * bytes; an int's digits at its end, not copied to its start) and *v: an
- * int's digits, anything bigger as cJSON prints the double it becomes. */
+ * bytes) and *v: an int's digits, anything bigger as cJSON prints the
+ * double it becomes. */
 static void arg_number(tt_args_val *v, char *buf, int64_t x)
 {
     if (x >= INT_MIN && x <= INT_MAX) {
-        /* two digits a step: a correlation id is new on every row */
-        static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-                                    "25262728293031323334353637383940414243444546474849"
-                                    "50515253545556575859606162636465666768697071727374"
-                                    "75767778798081828384858687888990919293949596979899";
-        char *p = buf + 32;
-        uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
-        for (; u >= 100; u /= 100) {
-            p -= 2;
-            memcpy(p, pairs + 2 * (u % 100), 2);
-        }
-        if (u >= 10) {
-            p -= 2;
-            memcpy(p, pairs + 2 * u, 2);
-        } else {
-            *--p = (char)('0' + u);
-        }
-        if (x < 0)
-            *--p = '-';
-        v->s = p;
-        v->n = (size_t)(buf + 32 - p);
+        v->s = buf;
+        v->n = tt_fmt_i64(buf, x);
     } else {
         /* the decimal text reads as the double nearest x, as (double)x is */
         char t[24];

@@ -13,6 +13,7 @@
 #include "snapshot/argcols.h"
 
 #include "util/hash.h"
+#include "util/num.h"
 #include "util/parallel.h"
 #include "util/u64map.h"
 
@@ -1460,34 +1461,6 @@ static int dec_template(dec *d, const unsigned char *p, const unsigned char *end
     return split ? 0 : dec_bad(d, "template without the end of the args text");
 }
 
-/* Decimal text of v into p (at least 20 bytes); returns its length. */
-static size_t fmt_i64(char *p, int64_t v)
-{
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-                                "25262728293031323334353637383940414243444546474849"
-                                "50515253545556575859606162636465666768697071727374"
-                                "75767778798081828384858687888990919293949596979899";
-    char tmp[20], *q = tmp + sizeof tmp;
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    size_t n;
-    while (u >= 100) {
-        q -= 2;
-        memcpy(q, pairs + 2 * (u % 100), 2);
-        u /= 100;
-    }
-    if (u >= 10) {
-        q -= 2;
-        memcpy(q, pairs + 2 * u, 2);
-    } else {
-        *--q = (char)('0' + u);
-    }
-    n = (size_t)(tmp + sizeof tmp - q);
-    if (v < 0)
-        *p++ = '-';
-    memcpy(p, q, n);
-    return n + (v < 0);
-}
-
 static void dec_fini(dec *d)
 {
     free(d->c);
@@ -1598,7 +1571,7 @@ static int dec_records(dec *d, tt_rd *ids, uint32_t n, const tt_argcols_hint *hi
                 if (rc == 0 && !tt_wbuf_reserve(&rec, d->room[t]))
                     rc = -1;
             } else if ((rc = dec_number(d, o->arg, &hint[i], prev, have_prev, &prev)) == 0) {
-                rec.n += fmt_i64((char *)rec.p + rec.n, prev);
+                rec.n += tt_fmt_i64((char *)rec.p + rec.n, prev);
                 have_prev = true;
             }
         }

@@ -466,3 +466,30 @@ char *tt_fmt_real(char *buf, size_t n, double v, int decimals)
         snprintf(buf, n, "%s", c);
     return buf;
 }
+
+size_t tt_fmt_i64(char *p, int64_t v)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    char tmp[20], *q = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    size_t n;
+    while (u >= 100) {
+        q -= 2;
+        memcpy(q, pairs + 2 * (u % 100), 2);
+        u /= 100;
+    }
+    if (u >= 10) {
+        q -= 2;
+        memcpy(q, pairs + 2 * u, 2);
+    } else {
+        *--q = (char)('0' + u);
+    }
+    n = (size_t)(tmp + sizeof tmp - q);
+    if (v < 0)
+        *p++ = '-';
+    memcpy(p, q, n);
+    return n + (v < 0);
+}

@@ -55,6 +55,10 @@ int64_t tt_unit_for(int64_t ns);
 
 /* Human byte size in decimal units, as nsys and neuron-profile print them:
  * "512 B", "12.3 KB", "3.1 MB", "1.25 GB". Returns buf. */
+/* Decimal text of v into p (at least 20 bytes, no terminator): its
+ * length. Two digits a step: decoders print an integer per row. */
+size_t tt_fmt_i64(char *p, int64_t v);
+
 char *tt_fmt_bytes(char *buf, size_t n, int64_t bytes);
 
 /* Numbers in tables, with a ',' every three digits: digits is a

@@ -280,5 +280,28 @@ int main(void)
         }
         ok(bad == 0, "64 counts: separators every three digits from the right, digits unchanged");
     }
+    /* tt_fmt_i64 against printf's %lld: edges and random values */
+    {
+        static const int64_t ends[] = {0, 9, 10, 99, 100, -1, -10, -99, 100000, INT64_MAX,
+                                       INT64_MIN, INT64_MIN + 1};
+        int same = 1;
+        char got[24], want[24];
+        for (size_t k = 0; k < sizeof ends / sizeof ends[0] + 100000; k++) {
+            int64_t v = k < sizeof ends / sizeof ends[0] ? ends[k]
+                                                         : (int64_t)(rnd() >> (rnd() % 64));
+            size_t n;
+            if (k % 2 && v != INT64_MIN)
+                v = -v;
+            n = tt_fmt_i64(got, v);
+            got[n] = 0;
+            snprintf(want, sizeof want, "%lld", (long long)v);
+            if (strcmp(got, want) != 0) {
+                same = 0;
+                diag("tt_fmt_i64: %s, want %s", got, want);
+                break;
+            }
+        }
+        ok(same, "tt_fmt_i64 prints as %%lld does (edges, 100k random)");
+    }
     return tap_done();
 }
